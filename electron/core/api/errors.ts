@@ -1,0 +1,53 @@
+/**
+ * Typed failures of calls to the intermediary. Each carries the endpoint and the request id (when
+ * the server sent one) so support can quote them; none carries a token or a secret.
+ */
+export type ApiErrorKind = 'Unauthorized' | 'Forbidden' | 'NotFound' | 'Unprocessable' | 'RateLimited' | 'Server' | 'Network' | 'Schema' | 'Http';
+
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  readonly status: number | undefined;
+  readonly endpoint: string;
+  readonly requestId: string | undefined;
+  constructor(kind: ApiErrorKind, message: string, opts: { endpoint: string; status?: number; requestId?: string; cause?: unknown }) {
+    super(message, { cause: opts.cause });
+    this.name = `${kind}Error`;
+    this.kind = kind;
+    this.status = opts.status;
+    this.endpoint = opts.endpoint;
+    this.requestId = opts.requestId;
+  }
+}
+
+export function kindForStatus(status: number): ApiErrorKind {
+  if (status === 401) return 'Unauthorized';
+  if (status === 403) return 'Forbidden';
+  if (status === 404) return 'NotFound';
+  if (status === 422) return 'Unprocessable';
+  if (status === 429) return 'RateLimited';
+  if (status >= 500) return 'Server';
+  return 'Http';
+}
+
+/** Builds the error for a non-2xx response, quoting the CDS error list's first entry if there is one. */
+export async function errorFromResponse(response: Response, endpoint: string): Promise<ApiError> {
+  const requestId = response.headers.get('x-request-id') ?? response.headers.get('x-fapi-interaction-id') ?? undefined;
+  let detail = '';
+  try {
+    const text = await response.text();
+    const body = JSON.parse(text) as { errors?: { title?: string; detail?: string }[]; error?: string; error_description?: string };
+    const first = body.errors?.[0];
+    if (first) detail = [first.title, first.detail].filter(Boolean).join(': ');
+    else if (body.error) detail = [body.error, body.error_description].filter(Boolean).join(': ');
+  } catch {
+    // No body, or not JSON: the status says enough.
+  }
+  const kind = kindForStatus(response.status);
+  const message = `${endpoint} answered ${response.status}${detail ? ` (${detail})` : ''}`;
+  return new ApiError(kind, message, { endpoint, status: response.status, ...(requestId ? { requestId } : {}) });
+}
+
+export function networkError(endpoint: string, cause: unknown): ApiError {
+  const reason = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
+  return new ApiError('Network', `${endpoint} could not be reached: ${reason}`, { endpoint, cause });
+}

@@ -1,0 +1,79 @@
+import type { z } from 'zod';
+import { isChannel, type Channel } from '../../shared/ipc/channels.js';
+import { contract, type ChannelOutput } from '../../shared/ipc/contract.js';
+import type { Envelope, IpcErrorBody, IpcErrorCode } from '../../shared/ipc/errors.js';
+
+/**
+ * The one IPC router, shared by the Electron shell (ipcMain.handle) and the browser host
+ * (WebSocket). It never trusts its caller: it checks the sender, the channel and the input,
+ * and it always answers with an envelope, whatever the handler throws.
+ */
+
+export type Handlers = {
+  [C in Channel]: (input: z.output<(typeof contract)[C]['input']>) => Promise<ChannelOutput<C>>;
+};
+
+/** An error a handler throws on purpose, with a code the renderer understands. */
+export class CoreError extends Error {
+  readonly code: IpcErrorCode;
+  constructor(code: IpcErrorCode, message: string) {
+    super(message);
+    this.name = 'CoreError';
+    this.code = code;
+  }
+}
+
+export interface Router {
+  handle(channel: unknown, input: unknown, senderTrusted: boolean): Promise<Envelope<unknown>>;
+}
+
+export interface RouterOptions {
+  handlers: Handlers;
+  /** Called with every failure that is not the caller's fault, for the log. */
+  onInternalError?: (channel: string, error: unknown) => void;
+}
+
+function zodFailure(code: IpcErrorCode, prefix: string, error: z.ZodError): IpcErrorBody {
+  const first = error.issues[0];
+  const path = first?.path.map(String).join('.') ?? '';
+  return {
+    code,
+    message: `${prefix}: ${path ? `${path}: ` : ''}${first?.message ?? 'invalid'}`,
+    ...(path ? { path } : {}),
+  };
+}
+
+export function createRouter({ handlers, onInternalError }: RouterOptions): Router {
+  return {
+    async handle(channel, input, senderTrusted) {
+      if (!senderTrusted) {
+        return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: 'Request refused: it did not come from the console window.' } };
+      }
+      if (!isChannel(channel)) {
+        const name = typeof channel === 'string' ? channel.slice(0, 80) : typeof channel;
+        return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `Unknown channel: ${name}` } };
+      }
+      const spec = contract[channel];
+      const parsed = spec.input.safeParse(input);
+      if (!parsed.success) {
+        return { ok: false, error: zodFailure('INVALID_INPUT', `Invalid request for ${channel}`, parsed.error) };
+      }
+      let value: unknown;
+      try {
+        const handler = handlers[channel] as (input: unknown) => Promise<unknown>;
+        value = await handler(parsed.data);
+      } catch (error) {
+        if (error instanceof CoreError) return { ok: false, error: { code: error.code, message: error.message } };
+        onInternalError?.(channel, error);
+        return { ok: false, error: { code: 'INTERNAL', message: `Internal error while handling ${channel}.` } };
+      }
+      // The output is checked too: a bug in main must not hand the renderer a shape it does not expect.
+      const checked = spec.output.safeParse(value);
+      if (!checked.success) {
+        onInternalError?.(channel, checked.error);
+        return { ok: false, error: zodFailure('INVALID_OUTPUT', `Invalid response from ${channel}`, checked.error) };
+      }
+      return { ok: true, value: checked.data };
+    },
+  };
+}

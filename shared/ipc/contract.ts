@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import type { Channel, EventName, MethodName } from './channels.js';
+import type { Envelope } from './errors.js';
+
+/**
+ * The IPC contract: for every channel, the zod schema of its input and its output; for every
+ * event, the schema of its payload. Main parses every input against it (a compromised renderer
+ * can send anything); the bridge types are derived from it, so nothing is written twice.
+ */
+
+export const Environment = z.enum(['sandbox', 'nonprod', 'prod']);
+export type Environment = z.infer<typeof Environment>;
+
+export const HostKind = z.enum(['electron', 'browser']);
+
+export const AppStatus = z.object({
+  appVersion: z.string(),
+  host: HostKind,
+  profile: z.object({ id: z.string(), name: z.string(), environment: Environment }),
+  lastSyncAt: z.string().nullable(),
+  lastSyncError: z.string().nullable(),
+  /** Whether the last network contact with the intermediary succeeded. */
+  online: z.boolean(),
+  syncing: z.boolean(),
+  consentCount: z.number().int().nonnegative(),
+});
+export type AppStatus = z.infer<typeof AppStatus>;
+
+export const CONSENT_SORT_FIELDS = [
+  'created',
+  'sharingEndDate',
+  'status',
+  'consumerEmail',
+  'dataHolderName',
+  'useCaseName',
+] as const;
+export const ConsentSortField = z.enum(CONSENT_SORT_FIELDS);
+export type ConsentSortField = z.infer<typeof ConsentSortField>;
+export const SortDirection = z.enum(['asc', 'desc']);
+export type SortDirection = z.infer<typeof SortDirection>;
+
+/** Most rows one request may ask for: no unbounded result set crosses IPC. */
+export const MAX_PAGE_SIZE = 500;
+
+export const ConsentListInput = z.strictObject({
+  page: z.number().int().min(1).max(1_000_000),
+  pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE),
+  sort: z.strictObject({ field: ConsentSortField, direction: SortDirection }),
+});
+export type ConsentListInput = z.infer<typeof ConsentListInput>;
+
+/** One row of the consent list, as read from the cache. */
+export const ConsentRow = z.object({
+  consentId: z.string(),
+  status: z.string().nullable(),
+  consumerEmail: z.string().nullable(),
+  dataHolderName: z.string().nullable(),
+  dataHolderBrandId: z.string().nullable(),
+  useCaseId: z.string().nullable(),
+  useCaseName: z.string().nullable(),
+  created: z.string().nullable(),
+  sharingEndDate: z.string().nullable(),
+  revoked: z.string().nullable(),
+});
+export type ConsentRow = z.infer<typeof ConsentRow>;
+
+export const ConsentListOutput = z.object({
+  rows: z.array(ConsentRow).max(MAX_PAGE_SIZE),
+  total: z.number().int().nonnegative(),
+  page: z.number().int().min(1),
+  pageSize: z.number().int().min(1),
+});
+export type ConsentListOutput = z.infer<typeof ConsentListOutput>;
+
+export const SyncSummary = z.object({
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  consents: z.object({
+    fetched: z.number().int().nonnegative(),
+    new: z.number().int().nonnegative(),
+    changed: z.number().int().nonnegative(),
+    unchanged: z.number().int().nonnegative(),
+  }),
+});
+export type SyncSummary = z.infer<typeof SyncSummary>;
+
+const Empty = z.strictObject({});
+
+export const contract = {
+  'app:status': { input: Empty, output: AppStatus },
+  'consents:list': { input: ConsentListInput, output: ConsentListOutput },
+  'sync:start': { input: Empty, output: SyncSummary },
+} as const satisfies Record<Channel, { input: z.ZodType; output: z.ZodType }>;
+
+export const SyncProgress = z.object({
+  phase: z.enum(['consents']),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative().nullable(),
+  state: z.enum(['running', 'finished', 'failed']),
+  message: z.string().optional(),
+});
+export type SyncProgress = z.infer<typeof SyncProgress>;
+
+export const CacheChanged = z.object({
+  entity: z.enum(['consents']),
+  count: z.number().int().nonnegative(),
+});
+export type CacheChanged = z.infer<typeof CacheChanged>;
+
+export const events = {
+  'sync:progress': SyncProgress,
+  'cache:changed': CacheChanged,
+} as const satisfies Record<EventName, z.ZodType>;
+
+export type ChannelInput<C extends Channel> = z.input<(typeof contract)[C]['input']>;
+export type ChannelOutput<C extends Channel> = z.output<(typeof contract)[C]['output']>;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+/** What the preload exposes as `window.api`, derived from the contract. */
+export type BridgeApi = {
+  [C in Channel as MethodName<C>]: (input: ChannelInput<C>) => Promise<Envelope<ChannelOutput<C>>>;
+} & {
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+};

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/**
+ * Error codes that cross the IPC boundary. The renderer switches on these, never on messages.
+ * Messages are written for the user: specific, and free of secrets.
+ */
+export const IpcErrorCode = z.enum([
+  'UNKNOWN_CHANNEL',
+  'FORBIDDEN_SENDER',
+  'INVALID_INPUT',
+  'INVALID_OUTPUT',
+  'BUSY',
+  'OFFLINE',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'UPSTREAM',
+  'SCHEMA',
+  'CACHE',
+  'INTERNAL',
+  'TRANSPORT',
+]);
+export type IpcErrorCode = z.infer<typeof IpcErrorCode>;
+
+export const IpcErrorBody = z.object({
+  code: IpcErrorCode,
+  message: z.string(),
+  /** Where the problem is, e.g. the zod path of an invalid input field. */
+  path: z.string().optional(),
+});
+export type IpcErrorBody = z.infer<typeof IpcErrorBody>;
+
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: IpcErrorBody };
+
+/** Thrown by the renderer's typed client when main answers `{ok: false}`. */
+export class IpcError extends Error {
+  readonly code: IpcErrorCode;
+  readonly path: string | undefined;
+  constructor(body: IpcErrorBody) {
+    super(body.message);
+    this.name = 'IpcError';
+    this.code = body.code;
+    this.path = body.path;
+  }
+}
