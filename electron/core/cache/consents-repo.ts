@@ -1,0 +1,109 @@
+import type { ConsentListInput, ConsentListOutput, ConsentRow, ConsentSortField } from '../../../shared/ipc/contract.js';
+import type { Consent } from '../../../shared/schemas/consent.js';
+import type { Db } from './database.js';
+
+/** Reads and writes of cached consents. Sorting is by whitelisted column only, never by caller text. */
+const SORT_COLUMNS: Record<ConsentSortField, string> = {
+  created: 'created',
+  sharingEndDate: 'sharing_end_date',
+  status: 'status',
+  consumerEmail: 'consumer_email COLLATE NOCASE',
+  dataHolderName: 'data_holder_name COLLATE NOCASE',
+  useCaseName: 'use_case_name COLLATE NOCASE',
+};
+
+export interface UpsertCounts {
+  new: number;
+  changed: number;
+  unchanged: number;
+}
+
+export class ConsentsRepo {
+  private readonly upsertStmt;
+  private readonly rawStmt;
+  private readonly countStmt;
+
+  constructor(private readonly db: Db) {
+    this.upsertStmt = db.prepare(`
+      INSERT INTO consents (consent_id, status, consumer_email, data_holder_name, data_holder_brand_id,
+        use_case_id, use_case_name, created, sharing_end_date, revoked, version, raw, synced_at)
+      VALUES (@consentId, @status, @consumerEmail, @dataHolderName, @dataHolderBrandId,
+        @useCaseId, @useCaseName, @created, @sharingEndDate, @revoked, @version, @raw, @syncedAt)
+      ON CONFLICT (consent_id) DO UPDATE SET
+        status = excluded.status, consumer_email = excluded.consumer_email,
+        data_holder_name = excluded.data_holder_name, data_holder_brand_id = excluded.data_holder_brand_id,
+        use_case_id = excluded.use_case_id, use_case_name = excluded.use_case_name,
+        created = excluded.created, sharing_end_date = excluded.sharing_end_date,
+        revoked = excluded.revoked, version = excluded.version, raw = excluded.raw, synced_at = excluded.synced_at`);
+    this.rawStmt = db.prepare<[string], { raw: string }>('SELECT raw FROM consents WHERE consent_id = ?');
+    this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM consents');
+  }
+
+  /** Idempotent: one transaction per call (a page), unchanged rows are not rewritten. */
+  upsertPage(consents: readonly Consent[], syncedAt: string): UpsertCounts {
+    const counts: UpsertCounts = { new: 0, changed: 0, unchanged: 0 };
+    this.db.transaction(() => {
+      for (const c of consents) {
+        const raw = JSON.stringify(c);
+        const existing = this.rawStmt.get(c.consentId);
+        if (existing?.raw === raw) {
+          counts.unchanged++;
+          continue;
+        }
+        if (existing) counts.changed++;
+        else counts.new++;
+        this.upsertStmt.run({
+          consentId: c.consentId,
+          status: c.status ?? null,
+          consumerEmail: c.consumerEmail ?? null,
+          dataHolderName: c.dataHolderName ?? null,
+          dataHolderBrandId: c.dataHolderBrandId ?? null,
+          useCaseId: c.useCase?.id ?? null,
+          useCaseName: c.useCase?.name ?? null,
+          created: c.created ?? null,
+          sharingEndDate: c.sharingEndDate ?? null,
+          revoked: c.revoked ?? null,
+          version: c.version ?? null,
+          raw,
+          syncedAt,
+        });
+      }
+    })();
+    return counts;
+  }
+
+  count(): number {
+    return this.countStmt.get()!.n;
+  }
+
+  list(input: ConsentListInput): ConsentListOutput {
+    const column = SORT_COLUMNS[input.sort.field];
+    const dir = input.sort.direction === 'asc' ? 'ASC' : 'DESC';
+    // NULLs last whatever the direction: a consent without a date is not "the oldest".
+    const sql = `
+      SELECT consent_id AS consentId, status, consumer_email AS consumerEmail,
+        data_holder_name AS dataHolderName, data_holder_brand_id AS dataHolderBrandId,
+        use_case_id AS useCaseId, use_case_name AS useCaseName, created,
+        sharing_end_date AS sharingEndDate, revoked
+      FROM consents
+      ORDER BY ${column} ${dir} NULLS LAST, consent_id ${dir}
+      LIMIT ? OFFSET ?`;
+    const rows = this.db.prepare<[number, number], ConsentRow>(sql).all(input.pageSize, (input.page - 1) * input.pageSize);
+    return { rows, total: this.count(), page: input.page, pageSize: input.pageSize };
+  }
+}
+
+export class SyncStateRepo {
+  private readonly getStmt;
+  private readonly setStmt;
+  constructor(db: Db) {
+    this.getStmt = db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE key = ?');
+    this.setStmt = db.prepare('INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  }
+  get(key: string): string | null {
+    return this.getStmt.get(key)?.value ?? null;
+  }
+  set(key: string, value: string): void {
+    this.setStmt.run(key, value);
+  }
+}

@@ -1,0 +1,41 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Schema migrations, applied in order; entry N takes the schema from version N to N+1.
+ * Never edit one that has shipped: add a new one.
+ */
+export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
+  // 1: consents and sync state.
+  (db) => {
+    db.exec(`
+      CREATE TABLE consents (
+        consent_id        TEXT PRIMARY KEY,
+        status            TEXT,
+        consumer_email    TEXT,
+        data_holder_name  TEXT,
+        data_holder_brand_id TEXT,
+        use_case_id       TEXT,
+        use_case_name     TEXT,
+        created           TEXT,
+        sharing_end_date  TEXT,
+        revoked           TEXT,
+        version           INTEGER,
+        raw               TEXT NOT NULL,   -- the payload exactly as the API sent it
+        synced_at         TEXT NOT NULL
+      ) STRICT;
+      -- One index per sortable column, with the key as tie-breaker, so every sort the list
+      -- offers is an index walk and pages stay stable.
+      CREATE INDEX consents_by_created ON consents (created, consent_id);
+      CREATE INDEX consents_by_sharing_end ON consents (sharing_end_date, consent_id);
+      CREATE INDEX consents_by_status ON consents (status, consent_id);
+      CREATE INDEX consents_by_email ON consents (consumer_email COLLATE NOCASE, consent_id);
+      CREATE INDEX consents_by_holder ON consents (data_holder_name COLLATE NOCASE, consent_id);
+      CREATE INDEX consents_by_use_case ON consents (use_case_name COLLATE NOCASE, consent_id);
+
+      CREATE TABLE sync_state (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) STRICT;
+    `);
+  },
+];

@@ -1,0 +1,87 @@
+import { SignJWT, exportJWK, generateKeyPair, jwtVerify, type CryptoKey, type JWK } from 'jose';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+
+/**
+ * The sandbox's OAuth2 authorization server: client-credentials grant, access tokens as
+ * ES256-signed JWTs carrying scopes and an expiry, verified on every API call.
+ */
+export const ALL_SCOPES = [
+  'consents:read',
+  'consents:write',
+  'use-cases:read',
+  'data-holders:read',
+  'tokens:write',
+] as const;
+
+export interface SandboxClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface TokenIssuer {
+  issue(clientId: string, scopes: readonly string[]): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number; scope: string }>;
+  verify(token: string): Promise<{ clientId: string; scopes: Set<string> } | { error: string }>;
+  publicJwk: JWK;
+}
+
+export async function createTokenIssuer(issuer: string, lifetimeSeconds: number, now: () => number = Date.now): Promise<TokenIssuer> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  const kid = randomUUID();
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
+  return {
+    publicJwk,
+    async issue(clientId, scopes) {
+      const iat = Math.floor(now() / 1000);
+      const access_token = await new SignJWT({ scope: scopes.join(' '), client_id: clientId })
+        .setProtectedHeader({ alg: 'ES256', kid, typ: 'at+jwt' })
+        .setIssuer(issuer)
+        .setAudience(issuer)
+        .setSubject(clientId)
+        .setJti(randomUUID())
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + lifetimeSeconds)
+        .sign(privateKey as CryptoKey);
+      return { access_token, token_type: 'Bearer', expires_in: lifetimeSeconds, scope: scopes.join(' ') };
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, publicKey as CryptoKey, {
+          issuer,
+          audience: issuer,
+          algorithms: ['ES256'],
+          currentDate: new Date(now()),
+        });
+        const scope = typeof payload.scope === 'string' ? payload.scope : '';
+        return { clientId: String(payload.sub), scopes: new Set(scope.split(' ').filter(Boolean)) };
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        return { error: code === 'ERR_JWT_EXPIRED' ? 'The access token expired' : 'The access token is invalid' };
+      }
+    },
+  };
+}
+
+/** Constant-time comparison of a presented secret with the registered one. */
+export function secretMatches(presented: string, expected: string): boolean {
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Client credentials from HTTP Basic (RFC 6749 §2.3.1, form-encoded parts) or form fields. */
+export function readClientCredentials(authorization: string | undefined, form: URLSearchParams): { clientId: string; clientSecret: string; via: 'basic' | 'post' } | null {
+  if (authorization?.toLowerCase().startsWith('basic ')) {
+    const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return null;
+    try {
+      return { clientId: decodeURIComponent(decoded.slice(0, colon)), clientSecret: decodeURIComponent(decoded.slice(colon + 1)), via: 'basic' };
+    } catch {
+      return null;
+    }
+  }
+  const clientId = form.get('client_id');
+  const clientSecret = form.get('client_secret');
+  if (clientId && clientSecret) return { clientId, clientSecret, via: 'post' };
+  return null;
+}
