@@ -26,17 +26,13 @@ export const EXTERNAL_LINK_ALLOWLIST = [
   'developer.adatree.com.au',
 ] as const;
 
+/**
+ * True for an https URL on an allowlisted host, without user info or a non-default port.
+ * Parsed with a strict pattern rather than URL, which shared/ (no DOM, no Node) does not have;
+ * anything the pattern does not fully recognise is refused.
+ */
 export function isAllowedExternalUrl(raw: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return false;
-  }
-  return (
-    url.protocol === 'https:' &&
-    url.username === '' &&
-    url.password === '' &&
-    (EXTERNAL_LINK_ALLOWLIST as readonly string[]).includes(url.hostname)
-  );
+  const match = /^https:\/\/([a-z0-9.-]+)(?::443)?(?:[/?#]|$)/i.exec(raw);
+  if (!match || /[\s\\]/.test(raw)) return false;
+  return (EXTERNAL_LINK_ALLOWLIST as readonly string[]).includes(match[1]!.toLowerCase());
 }

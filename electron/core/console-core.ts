@@ -1,0 +1,171 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SyncSummary } from '../../shared/ipc/contract.js';
+import type { IpcErrorCode } from '../../shared/ipc/errors.js';
+import { createRouter, CoreError, type Router } from '../ipc/router.js';
+import { EventBus } from '../ipc/event-bus.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/server.js';
+import { ConsentClient } from './api/consent-client.js';
+import { ApiError } from './api/errors.js';
+import { createClientCredentialsTokenSource } from './auth/token-source.js';
+import { openCache, type Db } from './cache/database.js';
+import { ConsentsRepo, SyncStateRepo } from './cache/consents-repo.js';
+import { loadProfiles, pickProfile, SANDBOX_CLIENT_SECRET, type Profile } from './config/profiles.js';
+import type { Logger } from './log.js';
+import { LAST_SYNC_KEY, syncConsents } from './sync/consent-sync.js';
+
+/**
+ * The console's core, free of Electron: one profile's connection, cache, sync and the IPC
+ * router over them. The Electron shell and the browser host both start exactly this.
+ */
+export interface CoreOptions {
+  dataDir: string;
+  host: 'electron' | 'browser';
+  appVersion: string;
+  profileId?: string;
+  /** Settings of the embedded sandbox, when the profile is the embedded one. */
+  sandbox?: Omit<SandboxOptions, 'port'>;
+  /** Secret of a non-embedded profile (the credential vault replaces this in a later issue). */
+  clientSecret?: string;
+  log: Logger;
+}
+
+export interface Core {
+  router: Router;
+  events: EventBus;
+  profile: Profile;
+  sandboxUrl: string | undefined;
+  sync(): Promise<SyncSummary>;
+  close(): Promise<void>;
+}
+
+export function errorCodeFor(error: unknown): IpcErrorCode {
+  if (!(error instanceof ApiError)) return 'INTERNAL';
+  switch (error.kind) {
+    case 'Network':
+      return 'OFFLINE';
+    case 'Unauthorized':
+      return 'UNAUTHORIZED';
+    case 'Forbidden':
+      return 'FORBIDDEN';
+    case 'NotFound':
+      return 'NOT_FOUND';
+    case 'Schema':
+      return 'SCHEMA';
+    default:
+      return 'UPSTREAM';
+  }
+}
+
+export async function startCore(opts: CoreOptions): Promise<Core> {
+  const profile = pickProfile(loadProfiles(opts.dataDir), opts.profileId);
+  let sandbox: RunningSandbox | undefined;
+  let baseUrl: string;
+  let tokenUrl: string;
+  let secret: string;
+  if (profile.embedded) {
+    sandbox = await startSandbox({ ...opts.sandbox, clientId: profile.clientId, clientSecret: SANDBOX_CLIENT_SECRET });
+    baseUrl = sandbox.url;
+    tokenUrl = `${sandbox.url}/oauth2/token`;
+    secret = SANDBOX_CLIENT_SECRET;
+    opts.log.info(`embedded sandbox started at ${sandbox.url}`);
+  } else {
+    if (profile.clientAuth.method === 'private_key_jwt') {
+      throw new CoreError('UNAUTHORIZED', `Profile "${profile.id}" uses private_key_jwt, which this version cannot sign yet.`);
+    }
+    if (!opts.clientSecret) {
+      throw new CoreError('UNAUTHORIZED', `Profile "${profile.id}" needs its client secret: set CDR_CONSOLE_CLIENT_SECRET for this run.`);
+    }
+    baseUrl = profile.consentApiBaseUrl!;
+    tokenUrl = profile.tokenUrl!;
+    secret = opts.clientSecret;
+  }
+
+  const tokens = createClientCredentialsTokenSource({
+    tokenUrl,
+    clientId: profile.clientId,
+    clientSecret: secret,
+    method: profile.clientAuth.method === 'client_secret_post' ? 'client_secret_post' : 'client_secret_basic',
+    scopes: profile.scopes,
+  });
+  const client = new ConsentClient({ baseUrl, tokens });
+
+  const profileDir = join(opts.dataDir, 'profiles', profile.id);
+  mkdirSync(profileDir, { recursive: true, mode: 0o700 });
+  let db: Db;
+  try {
+    db = openCache(join(profileDir, 'cache.sqlite'));
+  } catch (error) {
+    await sandbox?.close();
+    throw error;
+  }
+  const consents = new ConsentsRepo(db);
+  const state = new SyncStateRepo(db);
+  const events = new EventBus();
+
+  let syncing: Promise<SyncSummary> | undefined;
+  let online = false;
+  let lastSyncError: string | null = null;
+
+  async function runSync(): Promise<SyncSummary> {
+    try {
+      const summary = await syncConsents({
+        client,
+        consents,
+        state,
+        onProgress: (p) => events.emit('sync:progress', p),
+        onPageStored: (count) => events.emit('cache:changed', { entity: 'consents', count }),
+      });
+      online = true;
+      lastSyncError = null;
+      const c = summary.consents;
+      opts.log.info(`sync finished: ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged`);
+      return summary;
+    } catch (error) {
+      online = !(error instanceof ApiError && error.kind === 'Network');
+      lastSyncError = error instanceof Error ? error.message : String(error);
+      opts.log.error('sync failed', error);
+      throw new CoreError(errorCodeFor(error), `Sync failed: ${lastSyncError}`);
+    }
+  }
+
+  const router = createRouter({
+    onInternalError: (channel, error) => opts.log.error(`IPC ${channel} failed`, error),
+    handlers: {
+      'app:status': async () => ({
+        appVersion: opts.appVersion,
+        host: opts.host,
+        profile: { id: profile.id, name: profile.name, environment: profile.environment },
+        lastSyncAt: state.get(LAST_SYNC_KEY),
+        lastSyncError,
+        online,
+        syncing: syncing !== undefined,
+        consentCount: consents.count(),
+      }),
+      'consents:list': async (input) => consents.list(input),
+      'sync:start': async () => {
+        if (syncing) throw new CoreError('BUSY', 'A sync is already running.');
+        syncing = runSync().finally(() => {
+          syncing = undefined;
+        });
+        return syncing;
+      },
+    },
+  });
+
+  return {
+    router,
+    events,
+    profile,
+    sandboxUrl: sandbox?.url,
+    sync: () => router.handle('sync:start', {}, true).then((r) => {
+      if (!r.ok) throw new CoreError(r.error.code, r.error.message);
+      return r.value as SyncSummary;
+    }),
+    async close() {
+      await syncing?.catch(() => undefined);
+      db.close();
+      await sandbox?.close();
+    },
+  };
+}

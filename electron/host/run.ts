@@ -1,0 +1,89 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startCore } from '../core/console-core.js';
+import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js';
+import { createFileLogger } from '../core/log.js';
+import { startBrowserHost } from './server.js';
+
+/**
+ * Starts the console in browser-host mode: core (with the embedded sandbox for the default
+ * profile), an initial sync, and the loopback server. Used by `npm run serve` and by
+ * `npm start` when there is no Electron binary.
+ */
+function integer(min: number) {
+  return (value: string) => {
+    if (!/^\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`expected an integer ≥ ${min}`);
+    return Number(value);
+  };
+}
+
+export function hostCommand(name: string): Command {
+  return new Command()
+    .name(name)
+    .description('Serve CDR Console to a browser on this machine (127.0.0.1 only, one-run token).')
+    .option('--port <n>', 'port (0 picks a free one)', integer(0), 0)
+    .option('--data-dir <dir>', 'data directory (default: CDR_CONSOLE_DATA_DIR, then the platform app-data folder)')
+    .option('--profile <id>', 'connection profile (default: the one profiles.json names)')
+    .option('--sandbox-seed <s>', 'seed of the embedded sandbox', integer(0))
+    .option('--sandbox-consents <n>', 'number of consents in the embedded sandbox', integer(0))
+    .option('--no-sync', 'do not sync at start');
+}
+
+export interface HostCliOptions {
+  port: number;
+  dataDir?: string;
+  profile?: string;
+  sandboxSeed?: number;
+  sandboxConsents?: number;
+  sync: boolean;
+}
+
+export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, reason?: string): Promise<void> {
+  const dataDir = ensureDataDir(resolveDataDir(opts.dataDir ?? dataDirFlag(process.argv)));
+  const staticDir = join(repoRoot, 'dist', 'renderer');
+  if (!existsSync(join(staticDir, 'index.html'))) {
+    console.error(`The console UI is not built (${staticDir}): run npm run build:renderer first.`);
+    process.exit(1);
+  }
+  const log = createFileLogger(dataDir);
+  const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  const core = await startCore({
+    dataDir,
+    host: 'browser',
+    appVersion: version,
+    log,
+    ...(opts.profile ? { profileId: opts.profile } : {}),
+    sandbox: {
+      ...(opts.sandboxSeed !== undefined ? { seed: opts.sandboxSeed } : {}),
+      ...(opts.sandboxConsents !== undefined ? { consents: opts.sandboxConsents } : {}),
+    },
+    ...(process.env.CDR_CONSOLE_CLIENT_SECRET ? { clientSecret: process.env.CDR_CONSOLE_CLIENT_SECRET } : {}),
+  }).catch((error: Error) => {
+    console.error(`CDR Console could not start: ${error.message}`);
+    process.exit(1);
+  });
+  const host = await startBrowserHost({ router: core.router, events: core.events, staticDir, port: opts.port });
+
+  if (reason) console.log(`Using the browser host: ${reason}`);
+  console.log(`Data directory: ${dataDir}`);
+  console.log(`Profile: ${core.profile.name} (${core.profile.environment})${core.sandboxUrl ? `, embedded sandbox at ${core.sandboxUrl}` : ''}`);
+  console.log(`CDR Console at ${host.launchUrl}`);
+
+  if (opts.sync) {
+    const started = performance.now();
+    await core.sync().then(
+      (s) => console.log(`Synced ${s.consents.fetched} consents (${s.consents.new} new, ${s.consents.changed} changed) in ${((performance.now() - started) / 1000).toFixed(1)} s`),
+      (error: Error) => console.error(`Initial sync failed: ${error.message} (the console shows the cached data)`),
+    );
+  }
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void Promise.all([host.close(), core.close()]).then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

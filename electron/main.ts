@@ -1,0 +1,56 @@
+import { app, BrowserWindow, dialog } from 'electron';
+import { join } from 'node:path';
+import { startCore, type Core } from './core/console-core.js';
+import { dataDirFlag, ensureDataDir, resolveDataDir } from './core/data-dir.js';
+import { createFileLogger } from './core/log.js';
+import { registerAppScheme, serveRenderer } from './shell/protocol.js';
+import { denyAllPermissions, installSecurityGuards } from './shell/security.js';
+import { bindIpc, createMainWindow, preloadPathNextTo } from './shell/window.js';
+
+/**
+ * The Electron shell: lifecycle, single instance, security, protocol and IPC wiring.
+ * Everything else is the core, which runs the same under plain Node (browser host, tests).
+ * Bundled to dist/electron/main.cjs; __dirname is that folder.
+ */
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  const dataDir = ensureDataDir(resolveDataDir(dataDirFlag(process.argv)));
+  app.setPath('userData', dataDir);
+  registerAppScheme();
+  installSecurityGuards();
+
+  let win: BrowserWindow | null = null;
+  let core: Core | undefined;
+
+  app.on('second-instance', () => {
+    if (win) {
+      if (win.isMinimized()) win.restore();
+      win.focus();
+    }
+  });
+
+  app.whenReady().then(async () => {
+    denyAllPermissions();
+    serveRenderer(join(__dirname, '..', 'renderer'));
+    const log = createFileLogger(dataDir);
+    try {
+      core = await startCore({ dataDir, host: 'electron', appVersion: app.getVersion(), log });
+    } catch (error) {
+      dialog.showErrorBox('CDR Console could not start', (error as Error).message);
+      app.exit(1);
+      return;
+    }
+    bindIpc(core.router, core.events, () => win);
+    win = createMainWindow(preloadPathNextTo(__dirname));
+    win.on('closed', () => {
+      win = null;
+    });
+    core.sync().catch(() => undefined); // failures show in the status bar
+  });
+
+  app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', () => {
+    void core?.close();
+  });
+}
