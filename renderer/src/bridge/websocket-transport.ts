@@ -1,0 +1,102 @@
+import { isEventName, type Channel, type EventName } from '../../../shared/ipc/channels.js';
+import type { Envelope } from '../../../shared/ipc/errors.js';
+import type { ConnectionState, Transport } from './transport.js';
+
+/**
+ * Transport over the browser host's WebSocket (/ipc on the same origin; the session cookie
+ * authenticates it). Reconnects with backoff; requests in flight when the socket drops fail
+ * with a TRANSPORT error rather than hanging.
+ */
+const REQUEST_TIMEOUT_MS = 120_000;
+
+export function websocketTransport(url: string): Transport {
+  let socket: WebSocket | undefined;
+  let nextId = 1;
+  let state: ConnectionState = 'connecting';
+  let retryMs = 500;
+  const pending = new Map<number, { resolve: (e: Envelope<unknown>) => void; timer: ReturnType<typeof setTimeout> }>();
+  const eventListeners = new Set<(event: EventName, payload: unknown) => void>();
+  const stateListeners = new Set<(state: ConnectionState) => void>();
+  let opened: Promise<void>;
+
+  const setState = (next: ConnectionState) => {
+    state = next;
+    stateListeners.forEach((l) => l(next));
+  };
+  const failAll = (message: string) => {
+    for (const [id, p] of pending) {
+      clearTimeout(p.timer);
+      p.resolve({ ok: false, error: { code: 'TRANSPORT', message } });
+      pending.delete(id);
+    }
+  };
+
+  function connect(): void {
+    setState('connecting');
+    const ws = new WebSocket(url);
+    socket = ws;
+    opened = new Promise((resolve) => {
+      ws.addEventListener('open', () => {
+        retryMs = 500;
+        setState('connected');
+        resolve();
+      });
+      ws.addEventListener('close', () => resolve());
+    });
+    ws.addEventListener('message', (msg) => {
+      let data: { id?: unknown; result?: Envelope<unknown>; event?: unknown; payload?: unknown };
+      try {
+        data = JSON.parse(String(msg.data)) as typeof data;
+      } catch {
+        return;
+      }
+      if (typeof data.id === 'number' && data.result) {
+        const p = pending.get(data.id);
+        if (p) {
+          clearTimeout(p.timer);
+          pending.delete(data.id);
+          p.resolve(data.result);
+        }
+      } else if (isEventName(data.event)) {
+        const event = data.event;
+        eventListeners.forEach((l) => l(event, data.payload));
+      }
+    });
+    ws.addEventListener('close', () => {
+      failAll('The connection to the console host was lost.');
+      setState('disconnected');
+      setTimeout(connect, retryMs);
+      retryMs = Math.min(retryMs * 2, 10_000);
+    });
+  }
+  connect();
+
+  return {
+    kind: 'browser',
+    async invoke(channel: Channel, input: unknown) {
+      if (state !== 'connected') await opened;
+      const ws = socket;
+      if (!ws || ws.readyState !== WebSocket.OPEN) {
+        return { ok: false, error: { code: 'TRANSPORT', message: 'Not connected to the console host.' } };
+      }
+      const id = nextId++;
+      return new Promise<Envelope<unknown>>((resolve) => {
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          resolve({ ok: false, error: { code: 'TRANSPORT', message: `No answer to ${channel} within ${REQUEST_TIMEOUT_MS / 1000} s.` } });
+        }, REQUEST_TIMEOUT_MS);
+        pending.set(id, { resolve, timer });
+        ws.send(JSON.stringify({ id, channel, input }));
+      });
+    },
+    subscribe(listener) {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
+    onConnectionChange(listener) {
+      stateListeners.add(listener);
+      listener(state);
+      return () => stateListeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// The renderer is built from renderer/ into dist/renderer with relative asset paths, so the same
+// files load from app://console/ (Electron) and from the browser host.
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig(({ mode }) => ({
+  // Vitest runs from the repository root; the renderer build from renderer/.
+  root: mode === 'test' ? here('.') : here('renderer'),
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: here('dist/renderer'),
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 1500,
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['test/{unit,integration,lint}/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'renderer',
+          include: ['test/renderer/**/*.test.tsx'],
+          environment: 'happy-dom',
+          setupFiles: ['test/renderer/setup.ts'],
+        },
+      },
+    ],
+  },
+}));
