@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog } from 'electron';
+import { app, type BrowserWindow, dialog } from 'electron';
 import { join } from 'node:path';
 import { startCore, type Core } from './core/console-core.js';
 import { dataDirFlag, ensureDataDir, resolveDataDir } from './core/data-dir.js';

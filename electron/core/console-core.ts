@@ -158,10 +158,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     events,
     profile,
     sandboxUrl: sandbox?.url,
-    sync: () => router.handle('sync:start', {}, true).then((r) => {
-      if (!r.ok) throw new CoreError(r.error.code, r.error.message);
-      return r.value as SyncSummary;
-    }),
+    sync: () =>
+      router.handle('sync:start', {}, true).then((r) => {
+        if (!r.ok) throw new CoreError(r.error.code, r.error.message);
+        return r.value as SyncSummary;
+      }),
     async close() {
       await syncing?.catch(() => undefined);
       db.close();

@@ -30,6 +30,7 @@ export function createFileLogger(dataDir: string, echo?: (line: string) => void)
   };
   return {
     info: (message) => write('INFO', message),
-    error: (message, error) => write('ERROR', error ? `${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` : message),
+    error: (message, error) =>
+      write('ERROR', error ? `${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` : message),
   };
 }

@@ -67,13 +67,18 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
 
   if (reason) console.log(`Using the browser host: ${reason}`);
   console.log(`Data directory: ${dataDir}`);
-  console.log(`Profile: ${core.profile.name} (${core.profile.environment})${core.sandboxUrl ? `, embedded sandbox at ${core.sandboxUrl}` : ''}`);
+  console.log(
+    `Profile: ${core.profile.name} (${core.profile.environment})${core.sandboxUrl ? `, embedded sandbox at ${core.sandboxUrl}` : ''}`,
+  );
   console.log(`CDR Console at ${host.launchUrl}`);
 
   if (opts.sync) {
     const started = performance.now();
     await core.sync().then(
-      (s) => console.log(`Synced ${s.consents.fetched} consents (${s.consents.new} new, ${s.consents.changed} changed) in ${((performance.now() - started) / 1000).toFixed(1)} s`),
+      (s) =>
+        console.log(
+          `Synced ${s.consents.fetched} consents (${s.consents.new} new, ${s.consents.changed} changed) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        ),
       (error: Error) => console.error(`Initial sync failed: ${error.message} (the console shows the cached data)`),
     );
   }

@@ -116,7 +116,8 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
         'set-cookie': `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
       });
     }
-    if (!hasSession(req)) return plain(res, 401, 'Not signed in: open the URL the console printed in its terminal (it carries a one-run token).');
+    if (!hasSession(req))
+      return plain(res, 401, 'Not signed in: open the URL the console printed in its terminal (it carries a one-run token).');
     serveStatic(opts.staticDir, url.pathname, res);
   });
 
@@ -192,7 +193,12 @@ function serveIpc(ws: WebSocket, opts: BrowserHostOptions): void {
       ({ id, channel, input } = msg);
       if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new Error('missing numeric id');
     } catch (error) {
-      ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'TRANSPORT', message: `Malformed IPC message: ${(error as Error).message}` } } }));
+      ws.send(
+        JSON.stringify({
+          id: null,
+          result: { ok: false, error: { code: 'TRANSPORT', message: `Malformed IPC message: ${(error as Error).message}` } },
+        }),
+      );
       return;
     }
     // The socket was authenticated at upgrade (token cookie, Host, Origin): its sender is trusted.

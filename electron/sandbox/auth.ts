@@ -5,13 +5,7 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
  * The sandbox's OAuth2 authorization server: client-credentials grant, access tokens as
  * ES256-signed JWTs carrying scopes and an expiry, verified on every API call.
  */
-export const ALL_SCOPES = [
-  'consents:read',
-  'consents:write',
-  'use-cases:read',
-  'data-holders:read',
-  'tokens:write',
-] as const;
+export const ALL_SCOPES = ['consents:read', 'consents:write', 'use-cases:read', 'data-holders:read', 'tokens:write'] as const;
 
 export interface SandboxClient {
   clientId: string;
@@ -19,7 +13,10 @@ export interface SandboxClient {
 }
 
 export interface TokenIssuer {
-  issue(clientId: string, scopes: readonly string[]): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number; scope: string }>;
+  issue(
+    clientId: string,
+    scopes: readonly string[],
+  ): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number; scope: string }>;
   verify(token: string): Promise<{ clientId: string; scopes: Set<string> } | { error: string }>;
   publicJwk: JWK;
 }
@@ -69,13 +66,20 @@ export function secretMatches(presented: string, expected: string): boolean {
 }
 
 /** Client credentials from HTTP Basic (RFC 6749 §2.3.1, form-encoded parts) or form fields. */
-export function readClientCredentials(authorization: string | undefined, form: URLSearchParams): { clientId: string; clientSecret: string; via: 'basic' | 'post' } | null {
+export function readClientCredentials(
+  authorization: string | undefined,
+  form: URLSearchParams,
+): { clientId: string; clientSecret: string; via: 'basic' | 'post' } | null {
   if (authorization?.toLowerCase().startsWith('basic ')) {
     const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) return null;
     try {
-      return { clientId: decodeURIComponent(decoded.slice(0, colon)), clientSecret: decodeURIComponent(decoded.slice(colon + 1)), via: 'basic' };
+      return {
+        clientId: decodeURIComponent(decoded.slice(0, colon)),
+        clientSecret: decodeURIComponent(decoded.slice(colon + 1)),
+        via: 'basic',
+      };
     } catch {
       return null;
     }

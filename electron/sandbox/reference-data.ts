@@ -39,21 +39,70 @@ type UseCase = NonNullable<Consent['useCase']>;
 
 const SCOPE_TEXT: Record<string, [string, string]> = {
   'bank:accounts.basic:read': ['Account name, type and balance', 'Name of account; Type of account; Account balance'],
-  'bank:accounts.detail:read': ['Account numbers and features', 'Account number; Interest rates; Fees; Discounts; Account terms; Account mail address'],
-  'bank:transactions:read': ['Transaction details', 'Incoming and outgoing transactions; Amounts; Dates; Descriptions of transactions; Who you have sent money to and received money from'],
+  'bank:accounts.detail:read': [
+    'Account numbers and features',
+    'Account number; Interest rates; Fees; Discounts; Account terms; Account mail address',
+  ],
+  'bank:transactions:read': [
+    'Transaction details',
+    'Incoming and outgoing transactions; Amounts; Dates; Descriptions of transactions; Who you have sent money to and received money from',
+  ],
   'bank:payees:read': ['Saved payees', 'Names and details of accounts you have saved'],
   'bank:regular_payments:read': ['Direct debits and scheduled payments', 'Direct debits; Scheduled payments'],
   'common:customer.basic:read': ['Name and occupation', 'Name; Occupation'],
   'energy:accounts.basic:read': ['Account and plan information', 'Account and plan information'],
-  'energy:billing:read': ['Billing payments and history', 'Account balance; Payment method; Payment status; Charges, discounts, credits; Billing date; Usage for billing period; Payment date; Invoice number'],
+  'energy:billing:read': [
+    'Billing payments and history',
+    'Account balance; Payment method; Payment status; Charges, discounts, credits; Billing date; Usage for billing period; Payment date; Invoice number',
+  ],
   'energy:electricity.usage:read': ['Energy usage information', 'Usage; Meter details'],
 };
 
-const USE_CASES: { key: string; name: string; description: string; accessFrequency: string; sharingDurations: string[]; scopes: string[]; industry: 'banking' | 'energy' }[] = [
-  { key: 'budget', name: 'Budgeting insights', description: 'We use your transaction history to show where your money goes each month.', accessFrequency: 'ONGOING', sharingDurations: ['THREE_MONTHS', 'SIX_MONTHS', 'ONE_YEAR'], scopes: ['bank:accounts.basic:read', 'bank:accounts.detail:read', 'bank:transactions:read'], industry: 'banking' },
-  { key: 'loan', name: 'Home loan application', description: 'We verify your income and expenses once to assess your home loan application.', accessFrequency: 'ONCE_OFF', sharingDurations: ['ONCE_OFF'], scopes: ['bank:accounts.basic:read', 'bank:transactions:read', 'common:customer.basic:read'], industry: 'banking' },
-  { key: 'payments', name: 'Bill payment assistant', description: 'We read your payees and regular payments to remind you before bills are due.', accessFrequency: 'ONGOING', sharingDurations: ['ONE_MONTH', 'SIX_MONTHS', 'ONE_YEAR', 'CUSTOM'], scopes: ['bank:accounts.basic:read', 'bank:payees:read', 'bank:regular_payments:read'], industry: 'banking' },
-  { key: 'energy', name: 'Energy plan comparison', description: 'We compare your usage and bills with plans in your area.', accessFrequency: 'ONGOING', sharingDurations: ['THREE_MONTHS', 'ONE_YEAR'], scopes: ['energy:accounts.basic:read', 'energy:billing:read', 'energy:electricity.usage:read'], industry: 'energy' },
+const USE_CASES: {
+  key: string;
+  name: string;
+  description: string;
+  accessFrequency: string;
+  sharingDurations: string[];
+  scopes: string[];
+  industry: 'banking' | 'energy';
+}[] = [
+  {
+    key: 'budget',
+    name: 'Budgeting insights',
+    description: 'We use your transaction history to show where your money goes each month.',
+    accessFrequency: 'ONGOING',
+    sharingDurations: ['THREE_MONTHS', 'SIX_MONTHS', 'ONE_YEAR'],
+    scopes: ['bank:accounts.basic:read', 'bank:accounts.detail:read', 'bank:transactions:read'],
+    industry: 'banking',
+  },
+  {
+    key: 'loan',
+    name: 'Home loan application',
+    description: 'We verify your income and expenses once to assess your home loan application.',
+    accessFrequency: 'ONCE_OFF',
+    sharingDurations: ['ONCE_OFF'],
+    scopes: ['bank:accounts.basic:read', 'bank:transactions:read', 'common:customer.basic:read'],
+    industry: 'banking',
+  },
+  {
+    key: 'payments',
+    name: 'Bill payment assistant',
+    description: 'We read your payees and regular payments to remind you before bills are due.',
+    accessFrequency: 'ONGOING',
+    sharingDurations: ['ONE_MONTH', 'SIX_MONTHS', 'ONE_YEAR', 'CUSTOM'],
+    scopes: ['bank:accounts.basic:read', 'bank:payees:read', 'bank:regular_payments:read'],
+    industry: 'banking',
+  },
+  {
+    key: 'energy',
+    name: 'Energy plan comparison',
+    description: 'We compare your usage and bills with plans in your area.',
+    accessFrequency: 'ONGOING',
+    sharingDurations: ['THREE_MONTHS', 'ONE_YEAR'],
+    scopes: ['energy:accounts.basic:read', 'energy:billing:read', 'energy:electricity.usage:read'],
+    industry: 'energy',
+  },
 ];
 
 export function useCases(seed: number): (UseCase & { industry: 'banking' | 'energy' })[] {

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { KNOWN_CONSENT_STATUSES, type Consent } from '../../shared/schemas/consent.js';
 import { ALL_SCOPES, createTokenIssuer, readClientCredentials, secretMatches, type TokenIssuer } from './auth.js';
 import { createConsentGenerator, DEFAULT_CLOCK_ORIGIN, type ConsentGenerator } from './consents.js';
@@ -51,12 +51,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const ctx: Ctx = { url, issuer, client, generator };
   server.on('request', (req, res) => {
     route(ctx, req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendErrors(res, 500, [{ code: 'urn:au-cds:error:cds-all:GeneralError/Unexpected', title: 'Unexpected Error', detail: (error as Error).message }]);
+      if (!res.headersSent)
+        sendErrors(res, 500, [
+          { code: 'urn:au-cds:error:cds-all:GeneralError/Unexpected', title: 'Unexpected Error', detail: (error as Error).message },
+        ]);
       else res.destroy();
     });
   });
   // Keep-alive sockets would hold close() open; track and end them.
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -91,7 +94,9 @@ async function route(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promi
     if (!(await authorize(ctx, req, res, 'consents:read'))) return;
     return listConsentsV2(ctx, url, res);
   }
-  sendErrors(res, 404, [{ code: 'urn:au-cds:error:cds-all:Resource/NotFound', title: 'Resource Not Found', detail: `${req.method} ${path} does not exist` }]);
+  sendErrors(res, 404, [
+    { code: 'urn:au-cds:error:cds-all:Resource/NotFound', title: 'Resource Not Found', detail: `${req.method} ${path} does not exist` },
+  ]);
 }
 
 async function token(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -105,7 +110,10 @@ async function token(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promi
   const form = new URLSearchParams(body);
   const grant = form.get('grant_type');
   if (grant !== 'client_credentials') {
-    return sendJson(res, 400, { error: 'unsupported_grant_type', error_description: `grant_type ${grant ?? '(missing)'} is not supported; use client_credentials` });
+    return sendJson(res, 400, {
+      error: 'unsupported_grant_type',
+      error_description: `grant_type ${grant ?? '(missing)'} is not supported; use client_credentials`,
+    });
   }
   const creds = readClientCredentials(req.headers.authorization, form);
   if (!creds || creds.clientId !== ctx.client.clientId || !secretMatches(creds.clientSecret, ctx.client.clientSecret)) {
@@ -123,20 +131,41 @@ async function authorize(ctx: Ctx, req: IncomingMessage, res: ServerResponse, sc
   const header = req.headers.authorization;
   const token = header?.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : '';
   if (!token) {
-    sendErrors(res, 401, [{ code: 'urn:au-cds:error:cds-all:Authorisation/Unauthorized', title: 'Unauthorized', detail: 'A bearer access token is required' }], { 'www-authenticate': 'Bearer realm="cdr-sandbox"' });
+    sendErrors(
+      res,
+      401,
+      [{ code: 'urn:au-cds:error:cds-all:Authorisation/Unauthorized', title: 'Unauthorized', detail: 'A bearer access token is required' }],
+      { 'www-authenticate': 'Bearer realm="cdr-sandbox"' },
+    );
     return false;
   }
   const result = await ctx.issuer.verify(token);
   if ('error' in result) {
-    sendErrors(res, 401, [{ code: 'urn:au-cds:error:cds-all:Authorisation/InvalidBearerToken', title: 'Invalid Bearer Token', detail: result.error }], {
-      'www-authenticate': `Bearer realm="cdr-sandbox", error="invalid_token", error_description="${result.error}"`,
-    });
+    sendErrors(
+      res,
+      401,
+      [{ code: 'urn:au-cds:error:cds-all:Authorisation/InvalidBearerToken', title: 'Invalid Bearer Token', detail: result.error }],
+      {
+        'www-authenticate': `Bearer realm="cdr-sandbox", error="invalid_token", error_description="${result.error}"`,
+      },
+    );
     return false;
   }
   if (!result.scopes.has(scope)) {
-    sendErrors(res, 403, [{ code: 'urn:au-cds:error:cds-all:Authorisation/InsufficientScope', title: 'Insufficient Scope', detail: `The token lacks the scope ${scope}` }], {
-      'www-authenticate': `Bearer realm="cdr-sandbox", error="insufficient_scope", scope="${scope}"`,
-    });
+    sendErrors(
+      res,
+      403,
+      [
+        {
+          code: 'urn:au-cds:error:cds-all:Authorisation/InsufficientScope',
+          title: 'Insufficient Scope',
+          detail: `The token lacks the scope ${scope}`,
+        },
+      ],
+      {
+        'www-authenticate': `Bearer realm="cdr-sandbox", error="insufficient_scope", scope="${scope}"`,
+      },
+    );
     return false;
   }
   return true;

@@ -11,9 +11,7 @@ export const EVENTS = ['sync:progress', 'cache:changed'] as const;
 export type EventName = (typeof EVENTS)[number];
 
 /** `consents:list` → `consentsList`: the name of the bridge function for a channel. */
-export type MethodName<C extends string> = C extends `${infer Area}:${infer Verb}`
-  ? `${Area}${Capitalize<Verb>}`
-  : never;
+export type MethodName<C extends string> = C extends `${infer Area}:${infer Verb}` ? `${Area}${Capitalize<Verb>}` : never;
 
 export function methodName<C extends Channel>(channel: C): MethodName<C> {
   const [area, verb] = channel.split(':') as [string, string];

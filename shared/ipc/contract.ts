@@ -26,14 +26,7 @@ export const AppStatus = z.object({
 });
 export type AppStatus = z.infer<typeof AppStatus>;
 
-export const CONSENT_SORT_FIELDS = [
-  'created',
-  'sharingEndDate',
-  'status',
-  'consumerEmail',
-  'dataHolderName',
-  'useCaseName',
-] as const;
+export const CONSENT_SORT_FIELDS = ['created', 'sharingEndDate', 'status', 'consumerEmail', 'dataHolderName', 'useCaseName'] as const;
 export const ConsentSortField = z.enum(CONSENT_SORT_FIELDS);
 export type ConsentSortField = z.infer<typeof ConsentSortField>;
 export const SortDirection = z.enum(['asc', 'desc']);

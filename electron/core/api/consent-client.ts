@@ -79,7 +79,8 @@ export class ConsentClient {
     let pageNumber = 1;
     const seen = new Set<string>();
     while (url) {
-      if (seen.has(url.href)) throw new ApiError('Schema', `GET /consents/v2: links.next repeats ${url.pathname}${url.search}`, { endpoint: 'GET /consents/v2' });
+      if (seen.has(url.href))
+        throw new ApiError('Schema', `GET /consents/v2: links.next repeats ${url.pathname}${url.search}`, { endpoint: 'GET /consents/v2' });
       seen.add(url.href);
       const body = await this.getJson(url, 'GET /consents/v2', opts.signal);
       const parsed = ConsentsListV2.safeParse(body);

@@ -2,7 +2,8 @@
  * Typed failures of calls to the intermediary. Each carries the endpoint and the request id (when
  * the server sent one) so support can quote them; none carries a token or a secret.
  */
-export type ApiErrorKind = 'Unauthorized' | 'Forbidden' | 'NotFound' | 'Unprocessable' | 'RateLimited' | 'Server' | 'Network' | 'Schema' | 'Http';
+export type ApiErrorKind =
+  'Unauthorized' | 'Forbidden' | 'NotFound' | 'Unprocessable' | 'RateLimited' | 'Server' | 'Network' | 'Schema' | 'Http';
 
 export class ApiError extends Error {
   readonly kind: ApiErrorKind;

@@ -25,7 +25,10 @@ export async function syncConsents(deps: ConsentSyncDeps): Promise<SyncSummary> 
   const totals = { fetched: 0, new: 0, changed: 0, unchanged: 0 };
   deps.onProgress?.({ phase: 'consents', done: 0, total: null, state: 'running' });
   try {
-    for await (const page of deps.client.listConsentPages({ pageSize: deps.pageSize ?? 500, ...(deps.signal ? { signal: deps.signal } : {}) })) {
+    for await (const page of deps.client.listConsentPages({
+      pageSize: deps.pageSize ?? 500,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    })) {
       const counts = deps.consents.upsertPage(page.consents, now().toISOString());
       totals.fetched += page.consents.length;
       totals.new += counts.new;

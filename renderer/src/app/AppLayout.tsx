@@ -21,7 +21,9 @@ export function AppLayout() {
         <nav>
           {SCREENS.map((s) => (
             <RouterNavLink key={s.path} to={s.path} style={{ textDecoration: 'none' }}>
-              {({ isActive }) => <NavLink component="span" label={s.label} active={isActive} variant="light" aria-current={isActive ? 'page' : undefined} />}
+              {({ isActive }) => (
+                <NavLink component="span" label={s.label} active={isActive} variant="light" aria-current={isActive ? 'page' : undefined} />
+              )}
             </RouterNavLink>
           ))}
         </nav>

@@ -9,9 +9,17 @@ export interface ScreenInfo {
 export const SCREENS: readonly ScreenInfo[] = [
   { path: '/consents', label: 'Consents', purpose: 'Every consent in the cache: find, sort, open, revoke.' },
   { path: '/events', label: 'Events', purpose: 'The consent event timeline: grants, extensions, revocations, expiries, notifications.' },
-  { path: '/webhook-failures', label: 'Webhook failures', purpose: 'Failed webhook deliveries with the target’s response, grouped for triage.' },
+  {
+    path: '/webhook-failures',
+    label: 'Webhook failures',
+    purpose: 'Failed webhook deliveries with the target’s response, grouped for triage.',
+  },
   { path: '/use-cases', label: 'Use cases', purpose: 'Use cases with their scopes, durations and data holders.' },
-  { path: '/data', label: 'Data', purpose: 'Cached customer data per consent: accounts, balances, transactions, payees, payments, energy.' },
+  {
+    path: '/data',
+    label: 'Data',
+    purpose: 'Cached customer data per consent: accounts, balances, transactions, payees, payments, energy.',
+  },
   { path: '/products', label: 'Products', purpose: 'Banking products and account fees and rates in the normalised Data API 2.0.0 form.' },
   { path: '/audit', label: 'Audit', purpose: 'The hash-chained log of what operators did, with verification and export.' },
   { path: '/settings', label: 'Settings', purpose: 'Connection profiles, credentials, operator name and retention.' },

@@ -15,10 +15,16 @@ export function StatusBar() {
   const s = status.data;
 
   let online: { label: string; colour: string; detail: string };
-  if (connection !== 'connected') online = { label: 'Disconnected', colour: 'red', detail: 'The connection to the console host was lost; reconnecting.' };
+  if (connection !== 'connected')
+    online = { label: 'Disconnected', colour: 'red', detail: 'The connection to the console host was lost; reconnecting.' };
   else if (!s) online = { label: '…', colour: 'gray', detail: '' };
   else if (s.online) online = { label: 'Online', colour: 'teal', detail: 'The last call to the intermediary succeeded.' };
-  else online = { label: 'Offline', colour: 'orange', detail: s.lastSyncError ?? 'The intermediary has not been reached yet; showing cached data.' };
+  else
+    online = {
+      label: 'Offline',
+      colour: 'orange',
+      detail: s.lastSyncError ?? 'The intermediary has not been reached yet; showing cached data.',
+    };
 
   return (
     <Group h="100%" px="md" gap="lg" wrap="nowrap" role="status" aria-label="Status bar" fz="xs">
@@ -31,7 +37,9 @@ export function StatusBar() {
       <Text size="xs" title={s?.lastSyncAt ?? undefined}>
         Last sync:{' '}
         <strong data-testid="status-last-sync">
-          {progress ? `syncing… ${formatCount(progress.done)}${progress.total !== null ? ` of ${formatCount(progress.total)}` : ''}` : formatAgo(s?.lastSyncAt ?? null)}
+          {progress
+            ? `syncing… ${formatCount(progress.done)}${progress.total !== null ? ` of ${formatCount(progress.total)}` : ''}`
+            : formatAgo(s?.lastSyncAt ?? null)}
         </strong>
       </Text>
       {s?.lastSyncError && !progress ? (

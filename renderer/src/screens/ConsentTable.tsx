@@ -20,7 +20,12 @@ const COLUMNS = [
   column.accessor('dataHolderName', { id: 'dataHolderName', header: 'Data holder', size: 190, cell: (c) => c.getValue() ?? '—' }),
   column.accessor('useCaseName', { id: 'useCaseName', header: 'Use case', size: 220, cell: (c) => c.getValue() ?? '—' }),
   column.accessor('created', { id: 'created', header: 'Created', size: 170, cell: (c) => <DateTime iso={c.getValue()} /> }),
-  column.accessor('sharingEndDate', { id: 'sharingEndDate', header: 'Sharing end date', size: 150, cell: (c) => <DateTime iso={c.getValue()} dateOnly /> }),
+  column.accessor('sharingEndDate', {
+    id: 'sharingEndDate',
+    header: 'Sharing end date',
+    size: 150,
+    cell: (c) => <DateTime iso={c.getValue()} dateOnly />,
+  }),
 ];
 
 export interface ConsentTableProps {
@@ -55,7 +60,17 @@ export function ConsentTable({ rows, sort, onSort, busy = false }: ConsentTableP
 
   return (
     <div ref={scrollRef} className={classes.scroll} aria-busy={busy} data-testid="consent-table-scroll">
-      <Table stickyHeader highlightOnHover striped withColumnBorders={false} verticalSpacing={6} fz="sm" className={classes.table} aria-label="Consents" aria-rowcount={rows.length + 1}>
+      <Table
+        stickyHeader
+        highlightOnHover
+        striped
+        withColumnBorders={false}
+        verticalSpacing={6}
+        fz="sm"
+        className={classes.table}
+        aria-label="Consents"
+        aria-rowcount={rows.length + 1}
+      >
         <Table.Thead>
           {table.getHeaderGroups().map((group) => (
             <Table.Tr key={group.id}>

@@ -32,7 +32,9 @@ export function ConsentsScreen() {
             Consents
           </Title>
           <Text size="sm" c="dimmed" data-testid="consent-range">
-            {list.data ? `Showing ${formatCount(first)}–${formatCount(last)} of ${formatCount(total)} cached consents` : 'Loading the cache…'}
+            {list.data
+              ? `Showing ${formatCount(first)}–${formatCount(last)} of ${formatCount(total)} cached consents`
+              : 'Loading the cache…'}
           </Text>
         </div>
         <Button size="sm" variant="default" onClick={() => sync.mutate()} loading={sync.isPending || syncing}>
@@ -51,7 +53,15 @@ export function ConsentsScreen() {
       ) : null}
       <ConsentTable rows={list.data?.rows ?? []} sort={sort} onSort={toggleSort} busy={list.isFetching && !list.data} />
       <Group justify="space-between">
-        <Pagination total={pageCount} value={Math.min(page, pageCount)} onChange={setPage} size="sm" withEdges aria-label="Consent pages" getControlProps={(control) => ({ 'aria-label': `${control} page` })} />
+        <Pagination
+          total={pageCount}
+          value={Math.min(page, pageCount)}
+          onChange={setPage}
+          size="sm"
+          withEdges
+          aria-label="Consent pages"
+          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+        />
         <Group gap={8} wrap="nowrap">
           <Text component="label" htmlFor="consents-page-size" size="sm">
             Rows per page

@@ -1,0 +1,76 @@
+// Lint, including the layering rules of DESIGN.md, enforced here rather than by memory:
+// - renderer/ never imports electron/, `electron`, or Node built-ins;
+// - shared/ imports neither side, nor `electron`, nor Node built-ins;
+// - only the Electron shell (electron/main.ts, electron/preload.ts, electron/shell/) imports `electron`.
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import { builtinModules } from 'node:module';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = {
+  paths: builtinModules.filter((m) => !m.startsWith('_')).map((name) => ({ name, message: 'Node built-ins are main-process only.' })),
+  regex: '^node:',
+  message: 'Node built-ins are main-process only.',
+};
+const electronModule = {
+  regex: '^electron(/.*)?$',
+  message: 'Only the Electron shell (electron/main.ts, electron/preload.ts, electron/shell/) imports electron.',
+};
+const electronFolder = {
+  regex: '(^|/)electron/',
+  message: 'renderer/ and shared/ must not import from electron/: go through the IPC contract in shared/ipc.',
+};
+const rendererFolder = { regex: '(^|/)renderer/', message: 'Only the renderer imports renderer/.' };
+
+function restrict(...patterns) {
+  const paths = patterns.flatMap((p) => p.paths ?? []);
+  return [
+    'error',
+    {
+      paths,
+      patterns: patterns.filter((p) => p.regex).map(({ regex, message }) => ({ regex, message })),
+    },
+  ];
+}
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.scratch/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}', 'electron/**/*.ts', 'test/**/*.{ts,tsx}', '*.ts'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // About React Compiler memoisation, which this project does not use.
+      'react-hooks/incompatible-library': 'off',
+      'no-restricted-imports': restrict(electronModule, electronFolder, nodeBuiltins),
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(electronModule, electronFolder, rendererFolder, nodeBuiltins) },
+  },
+  {
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/shell/**'],
+    rules: { 'no-restricted-imports': restrict(electronModule, rendererFolder) },
+  },
+  {
+    files: ['electron/main.ts', 'electron/preload.ts', 'electron/shell/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(rendererFolder) },
+  },
+);

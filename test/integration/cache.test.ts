@@ -1,0 +1,116 @@
+import Database from 'better-sqlite3';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CacheError, moveCacheAside, openCache, SCHEMA_VERSION } from '../../electron/core/cache/database.js';
+import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
+import type { Consent } from '../../shared/schemas/consent.js';
+import { tempDir } from '../helpers/temp.js';
+
+const dir = tempDir('cdr-cache-');
+let n = 0;
+const fresh = () => join(dir, `cache-${n++}.sqlite`);
+
+const consent = (id: string, extra: Partial<Consent> = {}): Consent => ({
+  consentId: id,
+  status: 'ACTIVE',
+  consumerEmail: `${id}@example.com`,
+  dataHolderName: 'ANZ',
+  created: '2026-01-01T00:00:00.000Z',
+  sharingEndDate: '2027-01-01T00:00:00.000Z',
+  useCase: { id: 'u1', name: 'Budgeting insights' },
+  ...extra,
+});
+
+describe('cache database', () => {
+  it('creates the schema on a new file, in WAL mode, at the current version', () => {
+    const file = fresh();
+    const db = openCache(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    db.close();
+    // Reopening does not migrate again (and does not fail).
+    openCache(file).close();
+  });
+
+  it('refuses a database written by a newer console and leaves it as it was', () => {
+    const file = fresh();
+    const raw = new Database(file);
+    raw.pragma('user_version = 99');
+    raw.exec('CREATE TABLE future (x)');
+    raw.close();
+    expect(() => openCache(file)).toThrow(CacheError);
+    expect(() => openCache(file)).toThrow(/newer CDR Console \(schema 99/);
+    const check = new Database(file);
+    expect(check.pragma('user_version', { simple: true })).toBe(99);
+    check.close();
+  });
+
+  it('reports a corrupt file with its recovery path, and moving it aside recovers', () => {
+    const file = fresh();
+    writeFileSync(file, Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(4096, 0x5a)]));
+    let error: unknown;
+    try {
+      openCache(file);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CacheError);
+    expect((error as CacheError).reason).toBe('corrupt');
+    expect((error as Error).message).toMatch(/damaged .*sync again/);
+    const moved = moveCacheAside(file);
+    expect(existsSync(moved)).toBe(true);
+    expect(existsSync(file)).toBe(false);
+    openCache(file).close();
+  });
+});
+
+describe('consents repository', () => {
+  it('upserts idempotently and counts new, changed and unchanged rows', () => {
+    const repo = new ConsentsRepo(openCache(fresh()));
+    expect(repo.upsertPage([consent('a'), consent('b')], '2026-11-01T00:00:00.000Z')).toEqual({ new: 2, changed: 0, unchanged: 0 });
+    expect(repo.upsertPage([consent('a'), consent('b')], '2026-11-02T00:00:00.000Z')).toEqual({ new: 0, changed: 0, unchanged: 2 });
+    expect(repo.upsertPage([consent('a', { status: 'REVOKED', revoked: '2026-11-02T00:00:00.000Z' })], '2026-11-02T00:00:00.000Z')).toEqual({ new: 0, changed: 1, unchanged: 0 });
+    expect(repo.count()).toBe(2);
+    const rows = repo.list({ page: 1, pageSize: 10, sort: { field: 'status', direction: 'desc' } }).rows;
+    expect(rows[0]).toMatchObject({ consentId: 'a', status: 'REVOKED', revoked: '2026-11-02T00:00:00.000Z' });
+  });
+
+  it('keeps unknown fields of the payload (raw) and reads them back unchanged', () => {
+    const db = openCache(fresh());
+    const repo = new ConsentsRepo(db);
+    repo.upsertPage([consent('x', { metadata: { employerName: 'Adatree' }, status: 'PAUSED' } as Consent)], 'now');
+    const raw = db.prepare<[], { raw: string }>('SELECT raw FROM consents').get()!.raw;
+    expect(JSON.parse(raw)).toMatchObject({ metadata: { employerName: 'Adatree' }, status: 'PAUSED' });
+  });
+
+  it('sorts by every offered column, ties broken by id, missing values last, pages without overlap', () => {
+    const repo = new ConsentsRepo(openCache(fresh()));
+    const consents = Array.from({ length: 25 }, (_, i) =>
+      consent(`c${String(i).padStart(2, '0')}`, {
+        consumerEmail: i === 3 ? null : `${String.fromCharCode(122 - (i % 26))}${i}@Example.com`,
+        created: i === 5 ? null : new Date(Date.UTC(2026, 0, 1 + (i % 7))).toISOString(),
+        dataHolderName: i % 2 ? 'anz' : 'Westpac',
+      }),
+    );
+    repo.upsertPage(consents, 'now');
+    const read = (field: 'created' | 'consumerEmail' | 'dataHolderName', direction: 'asc' | 'desc') =>
+      [1, 2, 3].flatMap((page) => repo.list({ page, pageSize: 10, sort: { field, direction } }).rows);
+
+    for (const direction of ['asc', 'desc'] as const) {
+      const byCreated = read('created', direction);
+      expect(byCreated).toHaveLength(25);
+      expect(new Set(byCreated.map((r) => r.consentId)).size).toBe(25);
+      expect(byCreated.at(-1)!.created).toBeNull();
+      const dates = byCreated.slice(0, -1).map((r) => r.created!);
+      expect(dates).toEqual([...dates].sort((a, b) => (direction === 'asc' ? a.localeCompare(b) : b.localeCompare(a))));
+    }
+    const emails = read('consumerEmail', 'asc');
+    expect(emails.at(-1)!.consumerEmail).toBeNull();
+    const present = emails.slice(0, -1).map((r) => r.consumerEmail!.toLowerCase());
+    expect(present).toEqual([...present].sort());
+    // Case-insensitive: "anz" sorts before "Westpac".
+    expect(read('dataHolderName', 'asc')[0]!.dataHolderName).toBe('anz');
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it, vi } from 'vitest';
+import { CHANNELS, methodName } from '../../shared/ipc/channels.js';
+import { contract } from '../../shared/ipc/contract.js';
+import { CoreError, createRouter, type Handlers } from '../../electron/ipc/router.js';
+
+const status = {
+  appVersion: '1.0.0',
+  host: 'browser' as const,
+  profile: { id: 'sandbox', name: 'Sandbox', environment: 'sandbox' as const },
+  lastSyncAt: null,
+  lastSyncError: null,
+  online: true,
+  syncing: false,
+  consentCount: 0,
+};
+
+function handlers(overrides: Partial<Handlers> = {}): Handlers {
+  return {
+    'app:status': async () => status,
+    'consents:list': async (input) => ({ rows: [], total: 0, page: input.page, pageSize: input.pageSize }),
+    'sync:start': async () => ({ startedAt: 'a', finishedAt: 'b', consents: { fetched: 0, new: 0, changed: 0, unchanged: 0 } }),
+    ...overrides,
+  };
+}
+
+const listInput = { page: 1, pageSize: 50, sort: { field: 'created', direction: 'desc' } };
+
+describe('IPC router', () => {
+  it('answers a valid request with {ok: true, value}', async () => {
+    const router = createRouter({ handlers: handlers() });
+    expect(await router.handle('consents:list', listInput, true)).toEqual({ ok: true, value: { rows: [], total: 0, page: 1, pageSize: 50 } });
+  });
+
+  it('refuses a request from an untrusted sender before running anything', async () => {
+    const spy = vi.fn(async () => status);
+    const router = createRouter({ handlers: handlers({ 'app:status': spy }) });
+    const result = await router.handle('app:status', {}, false);
+    expect(result).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it('refuses an unknown channel, and does not echo an unbounded name', async () => {
+    const router = createRouter({ handlers: handlers() });
+    const result = await router.handle('fs:readFile'.padEnd(5000, 'x'), {}, true);
+    expect(result).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
+    expect(JSON.stringify(result).length).toBeLessThan(300);
+    expect(await router.handle({ toString: () => 'x' }, {}, true)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
+  });
+
+  it.each([
+    ['a page size over the limit', { ...listInput, pageSize: 100_000 }, 'pageSize'],
+    ['an unknown sort column (SQL in disguise)', { ...listInput, sort: { field: 'created; DROP TABLE consents', direction: 'asc' } }, 'sort.field'],
+    ['an extra field', { ...listInput, sql: 'select 1' }, ''],
+    ['a string page', { ...listInput, page: '1' }, 'page'],
+    ['no input at all', undefined, ''],
+  ])('rejects %s with INVALID_INPUT naming the field', async (_name, input, path) => {
+    const spy = vi.fn();
+    const router = createRouter({ handlers: handlers({ 'consents:list': spy }) });
+    const result = await router.handle('consents:list', input, true);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe('INVALID_INPUT');
+    expect(result.error.message).toContain('consents:list');
+    if (path) expect(result.error.path).toBe(path);
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it('passes a deliberate CoreError through with its code and message', async () => {
+    const router = createRouter({
+      handlers: handlers({
+        'sync:start': async () => {
+          throw new CoreError('BUSY', 'A sync is already running.');
+        },
+      }),
+    });
+    expect(await router.handle('sync:start', {}, true)).toEqual({ ok: false, error: { code: 'BUSY', message: 'A sync is already running.' } });
+  });
+
+  it('hides the text of an unexpected error (it may hold internals) and reports it to the log', async () => {
+    const onInternalError = vi.fn();
+    const router = createRouter({
+      onInternalError,
+      handlers: handlers({
+        'app:status': async () => {
+          throw new Error('SQLITE_CORRUPT at /home/alice/secret/path');
+        },
+      }),
+    });
+    const result = await router.handle('app:status', {}, true);
+    expect(result).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'Internal error while handling app:status.' } });
+    expect(onInternalError).toHaveBeenCalledOnce();
+  });
+
+  it('refuses to hand the renderer an output that breaks the contract', async () => {
+    const router = createRouter({ handlers: handlers({ 'app:status': async () => ({ ...status, consentCount: -1 }) }) });
+    expect(await router.handle('app:status', {}, true)).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT', path: 'consentCount' } });
+  });
+
+  it('caps list pages in the contract itself', () => {
+    const rows = Array.from({ length: 501 }, (_, i) => ({
+      consentId: String(i),
+      status: null,
+      consumerEmail: null,
+      dataHolderName: null,
+      dataHolderBrandId: null,
+      useCaseId: null,
+      useCaseName: null,
+      created: null,
+      sharingEndDate: null,
+      revoked: null,
+    }));
+    expect(contract['consents:list'].output.safeParse({ rows, total: 501, page: 1, pageSize: 500 }).success).toBe(false);
+  });
+
+  it('derives one bridge method name per channel', () => {
+    expect(CHANNELS.map(methodName)).toEqual(['appStatus', 'consentsList', 'syncStart']);
+  });
+});
