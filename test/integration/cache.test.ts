@@ -71,7 +71,9 @@ describe('consents repository', () => {
     const repo = new ConsentsRepo(openCache(fresh()));
     expect(repo.upsertPage([consent('a'), consent('b')], '2026-11-01T00:00:00.000Z')).toEqual({ new: 2, changed: 0, unchanged: 0 });
     expect(repo.upsertPage([consent('a'), consent('b')], '2026-11-02T00:00:00.000Z')).toEqual({ new: 0, changed: 0, unchanged: 2 });
-    expect(repo.upsertPage([consent('a', { status: 'REVOKED', revoked: '2026-11-02T00:00:00.000Z' })], '2026-11-02T00:00:00.000Z')).toEqual({ new: 0, changed: 1, unchanged: 0 });
+    expect(repo.upsertPage([consent('a', { status: 'REVOKED', revoked: '2026-11-02T00:00:00.000Z' })], '2026-11-02T00:00:00.000Z')).toEqual(
+      { new: 0, changed: 1, unchanged: 0 },
+    );
     expect(repo.count()).toBe(2);
     const rows = repo.list({ page: 1, pageSize: 10, sort: { field: 'status', direction: 'desc' } }).rows;
     expect(rows[0]).toMatchObject({ consentId: 'a', status: 'REVOKED', revoked: '2026-11-02T00:00:00.000Z' });

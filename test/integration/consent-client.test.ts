@@ -12,8 +12,11 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const tokensFor = (tokenUrl: string, secret = 'sandbox-secret', method: 'client_secret_basic' | 'client_secret_post' = 'client_secret_basic') =>
-  createClientCredentialsTokenSource({ tokenUrl, clientId: 'sandbox-client', clientSecret: secret, method, scopes: ['consents:read'] });
+const tokensFor = (
+  tokenUrl: string,
+  secret = 'sandbox-secret',
+  method: 'client_secret_basic' | 'client_secret_post' = 'client_secret_basic',
+) => createClientCredentialsTokenSource({ tokenUrl, clientId: 'sandbox-client', clientSecret: secret, method, scopes: ['consents:read'] });
 
 async function collect(client: ConsentClient, pageSize: number) {
   const pages = [];
@@ -22,7 +25,9 @@ async function collect(client: ConsentClient, pageSize: number) {
 }
 
 /** A scripted intermediary for the failure cases the sandbox does not produce yet. */
-async function scripted(handler: (path: string, n: number) => { status: number; body: unknown }): Promise<{ url: string; server: Server; calls: string[] }> {
+async function scripted(
+  handler: (path: string, n: number) => { status: number; body: unknown },
+): Promise<{ url: string; server: Server; calls: string[] }> {
   const calls: string[] = [];
   const server = createServer((req, res) => {
     calls.push(`${req.method} ${req.url}`);
@@ -66,7 +71,9 @@ describe('Consent API client', () => {
 
   it('renews the token once after a 401, then succeeds', async () => {
     const api = await scripted((_path, n) =>
-      n === 2 ? { status: 401, body: '' } : { status: 200, body: { consents: [{ consentId: 'a' }], links: {}, meta: { totalPages: 1, totalRecords: 1 } } },
+      n === 2
+        ? { status: 401, body: '' }
+        : { status: 200, body: { consents: [{ consentId: 'a' }], links: {}, meta: { totalPages: 1, totalRecords: 1 } } },
     );
     try {
       const client = new ConsentClient({ baseUrl: api.url, tokens: tokensFor(`${api.url}/token`) });
@@ -94,7 +101,11 @@ describe('Consent API client', () => {
   it('reports a malformed payload as a Schema error with the failing path', async () => {
     const api = await scripted(() => ({
       status: 200,
-      body: { consents: [{ consentId: 'a' }, { consentId: 'b', created: 'yesterday' }], links: {}, meta: { totalPages: 1, totalRecords: 2 } },
+      body: {
+        consents: [{ consentId: 'a' }, { consentId: 'b', created: 'yesterday' }],
+        links: {},
+        meta: { totalPages: 1, totalRecords: 2 },
+      },
     }));
     try {
       const client = new ConsentClient({ baseUrl: api.url, tokens: tokensFor(`${api.url}/token`) });
@@ -106,10 +117,17 @@ describe('Consent API client', () => {
 
   it('reports a body that is not JSON, and a links.next loop, instead of spinning', async () => {
     const notJson = await scripted(() => ({ status: 200, body: '{"consents": [' }));
-    const loop = await scripted(() => ({ status: 200, body: { consents: [], links: { next: '/consents/v2?page=1&pageSize=10' }, meta: { totalPages: 1, totalRecords: 0 } } }));
+    const loop = await scripted(() => ({
+      status: 200,
+      body: { consents: [], links: { next: '/consents/v2?page=1&pageSize=10' }, meta: { totalPages: 1, totalRecords: 0 } },
+    }));
     try {
-      await expect(collect(new ConsentClient({ baseUrl: notJson.url, tokens: tokensFor(`${notJson.url}/token`) }), 10)).rejects.toThrow(/not JSON/);
-      await expect(collect(new ConsentClient({ baseUrl: loop.url, tokens: tokensFor(`${loop.url}/token`) }), 10)).rejects.toThrow(/repeats/);
+      await expect(collect(new ConsentClient({ baseUrl: notJson.url, tokens: tokensFor(`${notJson.url}/token`) }), 10)).rejects.toThrow(
+        /not JSON/,
+      );
+      await expect(collect(new ConsentClient({ baseUrl: loop.url, tokens: tokensFor(`${loop.url}/token`) }), 10)).rejects.toThrow(
+        /repeats/,
+      );
     } finally {
       notJson.server.close();
       loop.server.close();

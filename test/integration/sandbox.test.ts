@@ -18,7 +18,10 @@ async function allPages(baseUrl: string, bearer: string, pageSize: number): Prom
   const consents: unknown[] = [];
   let next: string | undefined = `${baseUrl}/consents/v2?page=1&pageSize=${pageSize}`;
   while (next) {
-    const body = (await (await fetch(next, { headers: { authorization: `Bearer ${bearer}` } })).json()) as { consents: unknown[]; links: { next?: string } };
+    const body = (await (await fetch(next, { headers: { authorization: `Bearer ${bearer}` } })).json()) as {
+      consents: unknown[];
+      links: { next?: string };
+    };
     consents.push(...body.consents);
     next = body.links.next;
   }
@@ -91,7 +94,11 @@ describe('sandbox: GET /consents/v2', () => {
   });
 
   it('pages with links and meta, and omits links.next on the last page', async () => {
-    const first = (await (await get('/consents/v2?page=1&pageSize=50')).json()) as { consents: unknown[]; links: Record<string, string>; meta: unknown };
+    const first = (await (await get('/consents/v2?page=1&pageSize=50')).json()) as {
+      consents: unknown[];
+      links: Record<string, string>;
+      meta: unknown;
+    };
     expect(first.consents).toHaveLength(50);
     expect(first.meta).toEqual({ totalPages: 3, totalRecords: 137 });
     expect(first.links.next).toBe(`${sandbox.url}/consents/v2?page=2&pageSize=50`);
@@ -102,16 +109,22 @@ describe('sandbox: GET /consents/v2', () => {
     expect(last.links.prev).toContain('page=2');
   });
 
-  it.each(['pageSize=0', 'pageSize=1001', 'page=0', 'page=abc', 'status=PAUSED'])('answers 400 with a CDS error list for %s', async (query) => {
-    const res = await get(`/consents/v2?${query}`);
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as { errors: { code: string; title: string; detail: string }[] };
-    expect(body.errors[0]).toMatchObject({ title: 'Invalid Field' });
-    expect(body.errors[0]!.detail.length).toBeGreaterThan(5);
-  });
+  it.each(['pageSize=0', 'pageSize=1001', 'page=0', 'page=abc', 'status=PAUSED'])(
+    'answers 400 with a CDS error list for %s',
+    async (query) => {
+      const res = await get(`/consents/v2?${query}`);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { errors: { code: string; title: string; detail: string }[] };
+      expect(body.errors[0]).toMatchObject({ title: 'Invalid Field' });
+      expect(body.errors[0]!.detail.length).toBeGreaterThan(5);
+    },
+  );
 
   it('filters by status and keeps the filter in the links', async () => {
-    const body = (await (await get('/consents/v2?status=REVOKED&pageSize=5')).json()) as { consents: { status: string; revoked: string }[]; links: Record<string, string> };
+    const body = (await (await get('/consents/v2?status=REVOKED&pageSize=5')).json()) as {
+      consents: { status: string; revoked: string }[];
+      links: Record<string, string>;
+    };
     expect(body.consents.length).toBeGreaterThan(0);
     expect(body.consents.every((c) => c.status === 'REVOKED' && c.revoked)).toBe(true);
     expect(body.links.next).toContain('status=REVOKED');
@@ -137,7 +150,13 @@ describe('sandbox: GET /consents/v2', () => {
   });
 
   it('generates consents whose fields agree with their status', async () => {
-    const all = JSON.parse(await allPages(sandbox.url, token, 1000)) as { status: string; revoked: string | null; created: string; sharingEndDate: string; cdrArrangementId: string | null }[];
+    const all = JSON.parse(await allPages(sandbox.url, token, 1000)) as {
+      status: string;
+      revoked: string | null;
+      created: string;
+      sharingEndDate: string;
+      cdrArrangementId: string | null;
+    }[];
     const origin = Date.parse('2026-11-01T00:00:00.000Z');
     for (const c of all) {
       expect(Date.parse(c.created)).toBeLessThanOrEqual(origin);

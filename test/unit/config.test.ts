@@ -49,9 +49,40 @@ describe('profiles', () => {
 
   it.each([
     [{ version: 1, defaultProfileId: 'x', profiles: [] }, /profiles: /],
-    [{ version: 1, defaultProfileId: 'nope', profiles: [{ id: 'a', name: 'A', environment: 'prod', clientId: 'c', clientAuth: { method: 'client_secret_basic' }, consentApiBaseUrl: 'https://a.example', tokenUrl: 'https://a.example/t' }] }, /defaultProfileId "nope" names no profile/],
-    [{ version: 1, defaultProfileId: 'a', profiles: [{ id: 'a', name: 'A', environment: 'prod', clientId: 'c', clientAuth: { method: 'client_secret_basic' } }] }, /needs consentApiBaseUrl and tokenUrl/],
-    [{ version: 1, defaultProfileId: 'a', profiles: [{ id: 'a', name: 'A', environment: 'live', clientId: 'c', clientAuth: { method: 'client_secret_basic' } }] }, /profiles\.0\.environment/],
+    [
+      {
+        version: 1,
+        defaultProfileId: 'nope',
+        profiles: [
+          {
+            id: 'a',
+            name: 'A',
+            environment: 'prod',
+            clientId: 'c',
+            clientAuth: { method: 'client_secret_basic' },
+            consentApiBaseUrl: 'https://a.example',
+            tokenUrl: 'https://a.example/t',
+          },
+        ],
+      },
+      /defaultProfileId "nope" names no profile/,
+    ],
+    [
+      {
+        version: 1,
+        defaultProfileId: 'a',
+        profiles: [{ id: 'a', name: 'A', environment: 'prod', clientId: 'c', clientAuth: { method: 'client_secret_basic' } }],
+      },
+      /needs consentApiBaseUrl and tokenUrl/,
+    ],
+    [
+      {
+        version: 1,
+        defaultProfileId: 'a',
+        profiles: [{ id: 'a', name: 'A', environment: 'live', clientId: 'c', clientAuth: { method: 'client_secret_basic' } }],
+      },
+      /profiles\.0\.environment/,
+    ],
   ])('rejects an invalid profiles file with its reason (%#)', (content, message) => {
     const dir = tmp();
     writeFileSync(join(dir, 'profiles.json'), JSON.stringify(content));

@@ -28,7 +28,10 @@ const listInput = { page: 1, pageSize: 50, sort: { field: 'created', direction: 
 describe('IPC router', () => {
   it('answers a valid request with {ok: true, value}', async () => {
     const router = createRouter({ handlers: handlers() });
-    expect(await router.handle('consents:list', listInput, true)).toEqual({ ok: true, value: { rows: [], total: 0, page: 1, pageSize: 50 } });
+    expect(await router.handle('consents:list', listInput, true)).toEqual({
+      ok: true,
+      value: { rows: [], total: 0, page: 1, pageSize: 50 },
+    });
   });
 
   it('refuses a request from an untrusted sender before running anything', async () => {
@@ -49,7 +52,11 @@ describe('IPC router', () => {
 
   it.each([
     ['a page size over the limit', { ...listInput, pageSize: 100_000 }, 'pageSize'],
-    ['an unknown sort column (SQL in disguise)', { ...listInput, sort: { field: 'created; DROP TABLE consents', direction: 'asc' } }, 'sort.field'],
+    [
+      'an unknown sort column (SQL in disguise)',
+      { ...listInput, sort: { field: 'created; DROP TABLE consents', direction: 'asc' } },
+      'sort.field',
+    ],
     ['an extra field', { ...listInput, sql: 'select 1' }, ''],
     ['a string page', { ...listInput, page: '1' }, 'page'],
     ['no input at all', undefined, ''],
@@ -73,7 +80,10 @@ describe('IPC router', () => {
         },
       }),
     });
-    expect(await router.handle('sync:start', {}, true)).toEqual({ ok: false, error: { code: 'BUSY', message: 'A sync is already running.' } });
+    expect(await router.handle('sync:start', {}, true)).toEqual({
+      ok: false,
+      error: { code: 'BUSY', message: 'A sync is already running.' },
+    });
   });
 
   it('hides the text of an unexpected error (it may hold internals) and reports it to the log', async () => {
@@ -93,7 +103,10 @@ describe('IPC router', () => {
 
   it('refuses to hand the renderer an output that breaks the contract', async () => {
     const router = createRouter({ handlers: handlers({ 'app:status': async () => ({ ...status, consentCount: -1 }) }) });
-    expect(await router.handle('app:status', {}, true)).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT', path: 'consentCount' } });
+    expect(await router.handle('app:status', {}, true)).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_OUTPUT', path: 'consentCount' },
+    });
   });
 
   it('caps list pages in the contract itself', () => {

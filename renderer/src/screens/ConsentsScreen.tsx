@@ -60,7 +60,8 @@ export function ConsentsScreen() {
           size="sm"
           withEdges
           aria-label="Consent pages"
-          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+          getControlProps={(control) => ({ 'aria-label': `${control[0]!.toUpperCase()}${control.slice(1)} page` })}
+          getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
         />
         <Group gap={8} wrap="nowrap">
           <Text component="label" htmlFor="consents-page-size" size="sm">

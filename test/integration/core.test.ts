@@ -1,0 +1,158 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startCore, type Core } from '../../electron/core/console-core.js';
+import type { Logger } from '../../electron/core/log.js';
+import { startSandbox } from '../../electron/sandbox/server.js';
+import type { SyncProgress } from '../../shared/ipc/contract.js';
+import { tempDir } from '../helpers/temp.js';
+
+const quiet: Logger = { info: () => undefined, error: () => undefined };
+const cores: Core[] = [];
+afterAll(async () => {
+  await Promise.all(cores.map((c) => c.close()));
+});
+
+async function core(dataDir: string, consents: number, seed = 1): Promise<Core> {
+  const c = await startCore({ dataDir, host: 'browser', appVersion: '0.0.0-test', log: quiet, sandbox: { seed, consents } });
+  cores.push(c);
+  return c;
+}
+
+describe('console core on the embedded sandbox', () => {
+  it('syncs every consent into the cache, reports progress, and lists them paged and sorted', async () => {
+    const dataDir = tempDir();
+    const c = await core(dataDir, 1234);
+    const progress: SyncProgress[] = [];
+    const changes: number[] = [];
+    c.events.subscribe((event, payload) => {
+      if (event === 'sync:progress') progress.push(payload as SyncProgress);
+      if (event === 'cache:changed') changes.push((payload as { count: number }).count);
+    });
+
+    const before = await c.router.handle('app:status', {}, true);
+    expect(before).toMatchObject({
+      ok: true,
+      value: { lastSyncAt: null, online: false, consentCount: 0, profile: { id: 'sandbox', environment: 'sandbox' } },
+    });
+
+    const summary = await c.sync();
+    expect(summary.consents).toEqual({ fetched: 1234, new: 1234, changed: 0, unchanged: 0 });
+    expect(progress.at(-1)).toMatchObject({ state: 'finished', done: 1234, total: 1234 });
+    expect(progress.some((p) => p.state === 'running' && p.done > 0 && p.done < 1234)).toBe(true);
+    expect(changes.reduce((a, b) => a + b, 0)).toBe(1234);
+
+    const status = await c.router.handle('app:status', {}, true);
+    expect(status).toMatchObject({ ok: true, value: { online: true, consentCount: 1234, lastSyncError: null } });
+
+    const page = await c.router.handle('consents:list', { page: 3, pageSize: 500, sort: { field: 'created', direction: 'asc' } }, true);
+    expect(page.ok).toBe(true);
+    if (!page.ok) return;
+    const value = page.value as { rows: { created: string }[]; total: number };
+    expect(value.total).toBe(1234);
+    expect(value.rows).toHaveLength(234);
+    const created = value.rows.map((r) => r.created);
+    expect(created).toEqual([...created].sort());
+
+    expect(existsSync(join(dataDir, 'profiles', 'sandbox', 'cache.sqlite'))).toBe(true);
+    expect(existsSync(join(dataDir, 'profiles.json'))).toBe(true);
+  });
+
+  it('converges on a second sync (nothing new, nothing changed) and refuses a concurrent one', async () => {
+    const c = await core(tempDir(), 300);
+    await c.sync();
+    const [a, b] = await Promise.all([c.router.handle('sync:start', {}, true), c.router.handle('sync:start', {}, true)]);
+    expect(a).toMatchObject({ ok: true, value: { consents: { fetched: 300, new: 0, changed: 0, unchanged: 300 } } });
+    expect(b).toMatchObject({ ok: false, error: { code: 'BUSY' } });
+  });
+
+  it('keeps two data directories apart', async () => {
+    const one = await core(tempDir(), 40, 1);
+    const two = await core(tempDir(), 60, 2);
+    await Promise.all([one.sync(), two.sync()]);
+    const count = async (c: Core) =>
+      ((await c.router.handle('app:status', {}, true)) as { value: { consentCount: number } }).value.consentCount;
+    expect(await count(one)).toBe(40);
+    expect(await count(two)).toBe(60);
+  });
+
+  it('says precisely why a sync failed: unreachable intermediary, wrong secret', async () => {
+    const sandbox = await startSandbox({ consents: 5 });
+    const dead = await startSandbox();
+    await dead.close();
+    try {
+      const dataDir = tempDir();
+      const remote = (id: string, url: string) => ({
+        id,
+        name: id,
+        environment: 'nonprod',
+        consentApiBaseUrl: url,
+        tokenUrl: `${url}/oauth2/token`,
+        clientId: 'sandbox-client',
+        clientAuth: { method: 'client_secret_basic' },
+      });
+      writeFileSync(
+        join(dataDir, 'profiles.json'),
+        JSON.stringify({ version: 1, defaultProfileId: 'down', profiles: [remote('down', dead.url), remote('wrong-secret', sandbox.url)] }),
+      );
+      const down = await startCore({
+        dataDir,
+        host: 'browser',
+        appVersion: '0',
+        log: quiet,
+        profileId: 'down',
+        clientSecret: 'sandbox-secret',
+      });
+      cores.push(down);
+      expect(await down.router.handle('sync:start', {}, true)).toMatchObject({
+        ok: false,
+        error: { code: 'OFFLINE', message: expect.stringMatching(/could not be reached/) },
+      });
+      expect(await down.router.handle('app:status', {}, true)).toMatchObject({
+        ok: true,
+        value: { online: false, lastSyncError: expect.stringMatching(/could not be reached/) },
+      });
+
+      const wrong = await startCore({
+        dataDir,
+        host: 'browser',
+        appVersion: '0',
+        log: quiet,
+        profileId: 'wrong-secret',
+        clientSecret: 'not-it',
+      });
+      cores.push(wrong);
+      const result = await wrong.router.handle('sync:start', {}, true);
+      expect(result).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED', message: expect.stringContaining('invalid_client') } });
+      expect(JSON.stringify(result)).not.toContain('not-it');
+      expect(await wrong.router.handle('app:status', {}, true)).toMatchObject({ ok: true, value: { online: true } });
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('refuses to start a real profile without its secret, saying which', async () => {
+    const dataDir = tempDir();
+    writeFileSync(
+      join(dataDir, 'profiles.json'),
+      JSON.stringify({
+        version: 1,
+        defaultProfileId: 'prod',
+        profiles: [
+          {
+            id: 'prod',
+            name: 'Production',
+            environment: 'prod',
+            consentApiBaseUrl: 'https://x.example',
+            tokenUrl: 'https://x.example/t',
+            clientId: 'c',
+            clientAuth: { method: 'client_secret_basic' },
+          },
+        ],
+      }),
+    );
+    await expect(startCore({ dataDir, host: 'browser', appVersion: '0', log: quiet })).rejects.toThrow(
+      /Profile "prod" needs its client secret/,
+    );
+  });
+});

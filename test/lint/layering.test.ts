@@ -1,0 +1,53 @@
+import { ESLint } from 'eslint';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layering rules of DESIGN.md are lint rules; these tests feed deliberately wrong imports to
+ * ESLint with the project's own config and expect them to fail (and the right ones to pass).
+ */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const eslint = new ESLint({ cwd: root });
+
+async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('layering lint', () => {
+  it.each([
+    [
+      'renderer/src/screens/Bad.tsx',
+      "import { startCore } from '../../../electron/core/console-core.js';\nvoid startCore;",
+      /must not import from electron/,
+    ],
+    ['renderer/src/Bad.ts', "import { ipcRenderer } from 'electron';\nvoid ipcRenderer;", /Only the Electron shell/],
+    ['renderer/src/Bad.ts', "import { readFileSync } from 'node:fs';\nvoid readFileSync;", /main-process only/],
+    ['renderer/src/Bad.ts', "import { readFileSync } from 'fs';\nvoid readFileSync;", /main-process only/],
+    ['shared/ipc/Bad.ts', "import { EventBus } from '../../electron/ipc/event-bus.js';\nvoid EventBus;", /must not import from electron/],
+    ['shared/Bad.ts', "import { theme } from '../renderer/src/app/theme.js';\nvoid theme;", /Only the renderer/],
+    ['shared/Bad.ts', "import { createHash } from 'node:crypto';\nvoid createHash;", /main-process only/],
+    ['shared/Bad.ts', "import { app } from 'electron';\nvoid app;", /Only the Electron shell/],
+    ['electron/core/Bad.ts', "import { safeStorage } from 'electron';\nvoid safeStorage;", /Only the Electron shell/],
+    ['electron/core/Bad.ts', "import { app } from 'electron/main';\nvoid app;", /Only the Electron shell/],
+    ['electron/host/Bad.ts', "import { theme } from '../../renderer/src/app/theme.js';\nvoid theme;", /Only the renderer/],
+  ])('fails %s importing across a boundary', async (file, code, message) => {
+    const messages = await restrictedImports(file, code);
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages.join('\n')).toMatch(message);
+  });
+
+  it.each([
+    ['electron/main.ts', "import { app } from 'electron';\nvoid app;"],
+    ['electron/preload.ts', "import { contextBridge } from 'electron';\nvoid contextBridge;"],
+    ['electron/shell/Other.ts', "import { BrowserWindow } from 'electron';\nvoid BrowserWindow;"],
+    [
+      'electron/core/Ok.ts',
+      "import { readFileSync } from 'node:fs';\nimport { contract } from '../../shared/ipc/contract.js';\nvoid readFileSync; void contract;",
+    ],
+    ['renderer/src/Ok.ts', "import { contract } from '../../shared/ipc/contract.js';\nvoid contract;"],
+    ['shared/Ok.ts', "import { z } from 'zod';\nvoid z;"],
+  ])('allows %s its own imports', async (file, code) => {
+    expect(await restrictedImports(file, code)).toEqual([]);
+  });
+});

@@ -1,0 +1,43 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { StatusBar } from '../../renderer/src/components/StatusBar.js';
+import { useSession } from '../../renderer/src/stores/session.js';
+import { memoryClient, renderWithClient } from './harness.js';
+
+describe('Status bar', () => {
+  it('shows profile, environment, last sync and online state', async () => {
+    useSession.setState({ connection: 'connected', syncProgress: null });
+    renderWithClient(<StatusBar />, memoryClient(3).client);
+    expect(await screen.findByText('Embedded sandbox')).toBeInTheDocument();
+    expect(screen.getByTestId('status-environment')).toHaveTextContent('Sandbox');
+    expect(screen.getByTestId('status-last-sync')).toHaveTextContent('5 minutes ago');
+    expect(screen.getByTestId('status-online')).toHaveTextContent('Online');
+  });
+
+  it('says Offline with the reason when the last sync could not reach the intermediary', async () => {
+    useSession.setState({ connection: 'connected', syncProgress: null });
+    const { client } = memoryClient(3, {
+      'app:status': async () => ({
+        appVersion: '1',
+        host: 'browser',
+        profile: { id: 'p', name: 'Production', environment: 'prod' },
+        lastSyncAt: null,
+        lastSyncError: 'GET /consents/v2 could not be reached: ECONNREFUSED',
+        online: false,
+        syncing: false,
+        consentCount: 3,
+      }),
+    });
+    renderWithClient(<StatusBar />, client);
+    expect(await screen.findByText('● Offline')).toBeInTheDocument();
+    expect(screen.getByTestId('status-last-sync')).toHaveTextContent('never');
+    expect(screen.getByText(/Last sync failed: GET \/consents\/v2 could not be reached/)).toBeInTheDocument();
+  });
+
+  it('says Disconnected when the host connection drops, and shows sync progress', async () => {
+    useSession.setState({ connection: 'disconnected', syncProgress: { phase: 'consents', done: 500, total: 1200, state: 'running' } });
+    renderWithClient(<StatusBar />, memoryClient(3).client);
+    expect(await screen.findByText('● Disconnected')).toBeInTheDocument();
+    expect(screen.getByTestId('status-last-sync')).toHaveTextContent('syncing… 500 of 1,200');
+  });
+});
