@@ -14,11 +14,26 @@ import classes from './ConsentTable.module.css';
 const ROW_HEIGHT = 34;
 const column = createColumnHelper<ConsentRow>();
 
+/** Text cut to its column shows the whole value on hover. */
+function Truncated({ text }: { text: string | null }) {
+  return text ? <span title={text}>{text}</span> : <span aria-label="none">—</span>;
+}
+
 const COLUMNS = [
   column.accessor('status', { id: 'status', header: 'Status', size: 120, cell: (c) => <StatusBadge status={c.getValue()} /> }),
-  column.accessor('consumerEmail', { id: 'consumerEmail', header: 'Consumer e-mail', size: 300, cell: (c) => c.getValue() ?? '—' }),
-  column.accessor('dataHolderName', { id: 'dataHolderName', header: 'Data holder', size: 190, cell: (c) => c.getValue() ?? '—' }),
-  column.accessor('useCaseName', { id: 'useCaseName', header: 'Use case', size: 220, cell: (c) => c.getValue() ?? '—' }),
+  column.accessor('consumerEmail', {
+    id: 'consumerEmail',
+    header: 'Consumer e-mail',
+    size: 300,
+    cell: (c) => <Truncated text={c.getValue()} />,
+  }),
+  column.accessor('dataHolderName', {
+    id: 'dataHolderName',
+    header: 'Data holder',
+    size: 190,
+    cell: (c) => <Truncated text={c.getValue()} />,
+  }),
+  column.accessor('useCaseName', { id: 'useCaseName', header: 'Use case', size: 220, cell: (c) => <Truncated text={c.getValue()} /> }),
   column.accessor('created', { id: 'created', header: 'Created', size: 170, cell: (c) => <DateTime iso={c.getValue()} /> }),
   column.accessor('sharingEndDate', {
     id: 'sharingEndDate',

@@ -1,0 +1,30 @@
+import { defineConfig } from '@playwright/test';
+
+// End-to-end tests in Debian's Chromium (no Playwright browser download) against the browser
+// host, started by each test file as a real process on a free port with its own data directory.
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export default defineConfig({
+  testDir: './test/e2e',
+  outputDir: './test-results/e2e',
+  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
+  workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1400, height: 850 },
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+});

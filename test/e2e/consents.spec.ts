@@ -1,0 +1,98 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startConsole, type ConsoleProcess } from './console-host.js';
+
+let app: ConsoleProcess;
+test.beforeAll(async () => {
+  app = await startConsole(['--sandbox-seed', '11', '--sandbox-consents', '250']);
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+const rows = (page: Page) => page.getByTestId('consent-row');
+const emailColumn = (page: Page) => rows(page).locator('td:nth-child(2)').allTextContents();
+
+test('the console shows the sandbox consents from the cache, pages and sorts them', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+
+  expect(app.output()).toContain('Synced 250 consents (250 new, 0 changed)');
+  await page.goto(app.launchUrl);
+  // The token is traded for a cookie and leaves the address bar.
+  await expect(page).toHaveURL(/\/#\/consents$/);
+  expect(page.url()).not.toContain('token');
+
+  await expect(page.getByRole('heading', { name: 'Consents' })).toBeVisible();
+  await expect(page.getByTestId('consent-range')).toHaveText('Showing 1–100 of 250 cached consents');
+  await expect(rows(page).first()).toBeVisible();
+  const headers = await page.getByRole('columnheader').allTextContents();
+  expect(headers.map((h) => h.replace(/[▲▼↕]/g, '').trim())).toEqual([
+    'Status',
+    'Consumer e-mail',
+    'Data holder',
+    'Use case',
+    'Created',
+    'Sharing end date',
+  ]);
+  await expect(rows(page).first().locator('td').first()).toHaveText(/ACTIVE|REVOKED|EXPIRED|REQUESTED/);
+  // Virtualised: a 100-row page renders only what fits, plus overscan.
+  expect(await rows(page).count()).toBeLessThan(100);
+
+  // The status bar says where the data comes from.
+  await expect(page.getByTestId('status-profile')).toHaveText('Embedded sandbox');
+  await expect(page.getByTestId('status-environment')).toHaveText('Sandbox');
+  await expect(page.getByTestId('status-online')).toHaveText('● Online');
+  await expect(page.getByTestId('status-last-sync')).toHaveText(/just now|minute/);
+
+  // Sort by e-mail, ascending then descending.
+  await page.getByRole('button', { name: /Consumer e-mail/ }).click();
+  await expect(page.getByRole('columnheader', { name: /Consumer e-mail/ })).toHaveAttribute('aria-sort', 'ascending');
+  await expect
+    .poll(async () => {
+      const emails = await emailColumn(page);
+      return emails.length > 5 && emails.every((e, i) => i === 0 || emails[i - 1]!.localeCompare(e, 'en', { sensitivity: 'base' }) <= 0);
+    })
+    .toBe(true);
+  const firstAscending = (await emailColumn(page))[0];
+  await page.getByRole('button', { name: /Consumer e-mail/ }).click();
+  await expect(page.getByRole('columnheader', { name: /Consumer e-mail/ })).toHaveAttribute('aria-sort', 'descending');
+  await expect.poll(async () => (await emailColumn(page))[0]).not.toBe(firstAscending);
+
+  // Page to the end, and change the page size.
+  await page.getByRole('button', { name: 'Page 3' }).click();
+  await expect(page.getByTestId('consent-range')).toHaveText('Showing 201–250 of 250 cached consents');
+  await page.getByLabel('Rows per page').click();
+  await page.getByRole('option', { name: '250' }).click();
+  await expect(page.getByTestId('consent-range')).toHaveText('Showing 1–250 of 250 cached consents');
+
+  // Scrolling a long page brings later rows in.
+  await page.getByTestId('consent-table-scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(rows(page).last()).toBeVisible();
+
+  await page.getByRole('button', { name: /Created/ }).click();
+  await expect(page.getByTestId('consent-range')).toHaveText('Showing 1–250 of 250 cached consents');
+  await page.getByTestId('consent-table-scroll').evaluate((el) => el.scrollTo(0, 0));
+  await page.screenshot({ path: 'test-results/screenshots/consents.png' });
+  expect(errors).toEqual([]);
+});
+
+test('every screen of the navigation opens', async ({ page }) => {
+  await page.goto(app.launchUrl);
+  for (const name of ['Events', 'Webhook failures', 'Use cases', 'Data', 'Products', 'Audit', 'Settings']) {
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name }).click();
+    await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+  }
+  await page.getByRole('link', { name: 'Consents' }).click();
+  await expect(page.getByTestId('consent-range')).toContainText('of 250 cached consents');
+});
+
+test('without the token the console refuses to open', async ({ page }) => {
+  const response = await page.goto(app.launchUrl.replace(/\?token=.*/, ''));
+  expect(response?.status()).toBe(401);
+  await expect(page.locator('body')).toContainText('Not signed in');
+  const wrong = await page.goto(app.launchUrl.replace(/token=.*/, 'token=guess'));
+  expect(wrong?.status()).toBe(401);
+});

@@ -1,0 +1,77 @@
+// `npm test`: the whole suite, in order — static checks, vitest (unit, integration, renderer),
+// then the end-to-end tests in Chromium — and one closing line `N passed, N failed` for CI.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const results = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+mkdirSync('test-results', { recursive: true });
+
+function run(label, command, args) {
+  console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const r = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' } });
+  return { code: r.status ?? 1, seconds: ((Date.now() - started) / 1000).toFixed(1) };
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+// 1. Type-check, lint (with the layering rules) and format: one check, pass or fail.
+const check = run('check', 'npm', ['run', '-s', 'check']);
+if (check.code === 0) results.passed++;
+else results.failed++;
+lines.push(`check (typecheck, lint, format): ${check.code === 0 ? 'passed' : 'FAILED'} in ${check.seconds} s`);
+
+// 2. vitest: unit, integration, renderer.
+rmSync('test-results/vitest.json', { force: true });
+const vitest = run('vitest', 'npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  '--outputFile.json=test-results/vitest.json',
+]);
+const v = readJson('test-results/vitest.json');
+if (v) {
+  results.passed += v.numPassedTests;
+  results.failed += v.numFailedTests;
+  results.skipped += v.numPendingTests + v.numTodoTests;
+  lines.push(`vitest: ${v.numPassedTests} passed, ${v.numFailedTests} failed in ${vitest.seconds} s`);
+}
+if (!v || (vitest.code !== 0 && v.numFailedTests === 0)) {
+  results.failed++;
+  lines.push(`vitest: the run itself failed (exit ${vitest.code})`);
+}
+
+// 3. End-to-end in Chromium through the browser host (the UI is built first).
+const build = run('build renderer', 'npm', ['run', '-s', 'build:renderer']);
+if (build.code !== 0) {
+  results.failed++;
+  lines.push('renderer build: FAILED (end-to-end tests not run)');
+} else {
+  rmSync('test-results/playwright.json', { force: true });
+  const e2e = run('playwright', 'npx', ['playwright', 'test']);
+  const p = existsSync('test-results/playwright.json') ? readJson('test-results/playwright.json') : null;
+  if (p) {
+    const failed = p.stats.unexpected + p.stats.flaky;
+    results.passed += p.stats.expected;
+    results.failed += failed;
+    results.skipped += p.stats.skipped;
+    lines.push(`playwright: ${p.stats.expected} passed, ${failed} failed in ${e2e.seconds} s`);
+  }
+  if (!p || (e2e.code !== 0 && p.stats.unexpected + p.stats.flaky === 0)) {
+    results.failed++;
+    lines.push(`playwright: the run itself failed (exit ${e2e.code})`);
+  }
+}
+
+console.log('\n=== summary');
+for (const line of lines) console.log(line);
+console.log(`${results.passed} passed, ${results.failed} failed${results.skipped ? `, ${results.skipped} skipped` : ''}`);
+process.exit(results.failed === 0 ? 0 : 1);
