@@ -28,7 +28,14 @@ if (check.code === 0) results.passed++;
 else results.failed++;
 lines.push(`check (typecheck, lint, format): ${check.code === 0 ? 'passed' : 'FAILED'} in ${check.seconds} s`);
 
-// 2. vitest: unit, integration, renderer.
+// 2. Build the UI and the Electron bundles: the packaging and end-to-end tests use them.
+const build = run('build', 'npm', ['run', '-s', 'build']);
+if (build.code !== 0) {
+  results.failed++;
+  lines.push('build: FAILED');
+}
+
+// 3. vitest: unit, integration (incl. packaging), renderer.
 rmSync('test-results/vitest.json', { force: true });
 const vitest = run('vitest', 'npx', [
   'vitest',
@@ -49,11 +56,9 @@ if (!v || (vitest.code !== 0 && v.numFailedTests === 0)) {
   lines.push(`vitest: the run itself failed (exit ${vitest.code})`);
 }
 
-// 3. End-to-end in Chromium through the browser host (the UI is built first).
-const build = run('build renderer', 'npm', ['run', '-s', 'build:renderer']);
+// 4. End-to-end in Chromium through the browser host.
 if (build.code !== 0) {
-  results.failed++;
-  lines.push('renderer build: FAILED (end-to-end tests not run)');
+  lines.push('playwright: not run (the build failed)');
 } else {
   rmSync('test-results/playwright.json', { force: true });
   const e2e = run('playwright', 'npx', ['playwright', 'test']);
