@@ -82,7 +82,7 @@ describe('consents repository', () => {
   it('keeps unknown fields of the payload (raw) and reads them back unchanged', () => {
     const db = openCache(fresh());
     const repo = new ConsentsRepo(db);
-    repo.upsertPage([consent('x', { metadata: { employerName: 'Adatree' }, status: 'PAUSED' } as Consent)], 'now');
+    repo.upsertPage([consent('x', { metadata: { employerName: 'Adatree' }, status: 'PAUSED' })], 'now');
     const raw = db.prepare<[], { raw: string }>('SELECT raw FROM consents').get()!.raw;
     expect(JSON.parse(raw)).toMatchObject({ metadata: { employerName: 'Adatree' }, status: 'PAUSED' });
   });

@@ -27,7 +27,13 @@ beforeAll(async () => {
   await build({
     projectDir: root,
     targets: Platform.LINUX.createTarget('dir'),
-    config: { ...config, electronFuses: undefined, electronDist: fakeElectron, npmRebuild: false, directories: { ...config.directories, output: join(work, 'release') } },
+    config: {
+      ...config,
+      electronFuses: undefined,
+      electronDist: fakeElectron,
+      npmRebuild: false,
+      directories: { ...config.directories, output: join(work, 'release') },
+    },
   });
   const resources = join(work, 'release', 'linux-unpacked', 'resources');
   files = listPackage(join(resources, 'app.asar'), { isPack: false }).map((f) => f.replaceAll('\\', '/'));
@@ -36,11 +42,17 @@ beforeAll(async () => {
 
 describe('packaging', () => {
   it('ships the bundled main process, preload and UI', () => {
-    for (const f of ['/package.json', '/dist/electron/main.cjs', '/dist/electron/preload.cjs', '/dist/renderer/index.html']) expect(files).toContain(f);
+    for (const f of ['/package.json', '/dist/electron/main.cjs', '/dist/electron/preload.cjs', '/dist/renderer/index.html'])
+      expect(files).toContain(f);
   });
 
   it('ships no sources, source maps, tests or development dependencies', () => {
-    const offending = files.filter((f) => /\.(ts|tsx|map)$/.test(f) || /^\/(electron|renderer|shared|test|build)\//.test(f) || /node_modules\/(@faker-js|react|vite|electron-builder|typescript)\b/.test(f));
+    const offending = files.filter(
+      (f) =>
+        /\.(ts|tsx|map)$/.test(f) ||
+        /^\/(electron|renderer|shared|test|build)\//.test(f) ||
+        /node_modules\/(@faker-js|react|vite|electron-builder|typescript)\b/.test(f),
+    );
     expect(offending).toEqual([]);
   });
 
@@ -50,6 +62,12 @@ describe('packaging', () => {
   });
 
   it('turns the hardening fuses on in the real configuration', () => {
-    expect(config.electronFuses).toMatchObject({ runAsNode: false, onlyLoadAppFromAsar: true, enableNodeOptionsEnvironmentVariable: false, enableNodeCliInspectArguments: false, enableEmbeddedAsarIntegrityValidation: true });
+    expect(config.electronFuses).toMatchObject({
+      runAsNode: false,
+      onlyLoadAppFromAsar: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+    });
   });
 });
