@@ -18,8 +18,8 @@ function electronBinary(): { path: string } | { reason: string } {
     // Under Node, the electron package exports the path of its binary, or throws when the
     // binary was never downloaded (ELECTRON_SKIP_BINARY_DOWNLOAD, or no network at install).
     path = createRequire(import.meta.url)('electron') as string;
-  } catch (error) {
-    return { reason: `no Electron binary is installed (${(error as Error).message.split('\n')[0]})` };
+  } catch {
+    return { reason: 'no Electron binary is installed (its download is skipped or impossible on this machine)' };
   }
   if (!existsSync(path)) return { reason: `the Electron binary ${path} is missing` };
   // node_modules is built for Node (so tests run); Electron needs its own ABI build.
