@@ -2,9 +2,10 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp.js';
+import { contentTypeFor } from '../../shared/web/content-type.js';
 import type { EventBus } from '../ipc/event-bus.js';
 import type { Router } from '../ipc/router.js';
 
@@ -37,17 +38,6 @@ export interface BrowserHost {
 
 export const SESSION_COOKIE = 'cdr_console_session';
 const MAX_MESSAGE_BYTES = 1_000_000;
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-};
 
 const SECURITY_HEADERS = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -170,7 +160,7 @@ function serveStatic(root: string, pathname: string, res: ServerResponse): void 
   if (!existsSync(target)) return plain(res, 500, `The console UI is not built (${root} is empty): run npm run build.`);
   const isIndex = target.endsWith('index.html');
   res.writeHead(200, {
-    'content-type': MIME[extname(target)] ?? 'application/octet-stream',
+    'content-type': contentTypeFor(target),
     'cache-control': isIndex ? 'no-store' : 'max-age=3600',
     ...SECURITY_HEADERS,
   });

@@ -1,7 +1,8 @@
 import { protocol } from 'electron';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp.js';
+import { contentTypeFor } from '../../shared/web/content-type.js';
 
 /**
  * The UI is served from app://console/ rather than file://: a real origin for the CSP and for
@@ -9,15 +10,6 @@ import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp.js';
  */
 export const APP_SCHEME = 'app';
 export const APP_ORIGIN = `${APP_SCHEME}://console`;
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-};
 
 /** Must run before the app is ready. */
 export function registerAppScheme(): void {
@@ -36,7 +28,7 @@ export function serveRenderer(rendererDir: string): void {
       const body = await readFile(file);
       return new Response(body, {
         headers: {
-          'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+          'content-type': contentTypeFor(file),
           'content-security-policy': CONTENT_SECURITY_POLICY,
           'x-content-type-options': 'nosniff',
         },

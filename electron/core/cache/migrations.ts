@@ -20,7 +20,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
         sharing_end_date  TEXT,
         revoked           TEXT,
         version           INTEGER,
-        raw               TEXT NOT NULL,   -- the payload exactly as the API sent it
+        raw               TEXT NOT NULL,   -- every field the API sent, unknown ones included (re-serialised)
         synced_at         TEXT NOT NULL
       ) STRICT;
       -- One index per sortable column, with the key as tie-breaker, so every sort the list
