@@ -1,0 +1,51 @@
+/** Small readers for the loosely typed values of old payloads. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A present value: not absent, not null, not an empty string. */
+export function present(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '';
+}
+
+/** True when an amount or rate is numerically zero ("0", "0.0", "0.0000", 0). */
+export function isZero(value: Json | undefined): boolean {
+  if (typeof value === 'number') return value === 0;
+  return typeof value === 'string' && /^\s*[+-]?0*(\.0*)?\s*$/.test(value) && /0/.test(value);
+}
+
+/** A number as the string 2.0.0 expects, without exponent notation for ordinary magnitudes. */
+export function numberToString(n: number): string {
+  if (Number.isInteger(n) || Math.abs(n) >= 1e-6) {
+    const s = String(n);
+    if (!/e/i.test(s)) return s;
+  }
+  return n.toFixed(20).replace(/\.?0+$/, '');
+}
+
+/** Parses a numeric string for comparisons only; values themselves stay strings. */
+export function asNumber(value: Json | undefined): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/** ISO 8601 duration (P1M, P1Y2M, PT1H, P2W); the check CDS ExternalRef durations must pass. */
+export function isIsoDuration(value: unknown): boolean {
+  return (
+    typeof value === 'string' &&
+    /^P(?!$)(\d+(\.\d+)?Y)?(\d+(\.\d+)?M)?(\d+(\.\d+)?W)?(\d+(\.\d+)?D)?(T(?=\d)(\d+(\.\d+)?H)?(\d+(\.\d+)?M)?(\d+(\.\d+)?S)?)?$/.test(
+      value,
+    )
+  );
+}
+
+/** Copies an object without some keys, keeping the order of the rest. */
+export function omit(source: JsonObject, keys: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(source)) if (!keys.includes(k)) out[k] = v;
+  return out;
+}
