@@ -17,13 +17,20 @@ export function isZero(value: Json | undefined): boolean {
   return typeof value === 'string' && /^\s*[+-]?0*(\.0*)?\s*$/.test(value) && /0/.test(value);
 }
 
-/** A number as the string 2.0.0 expects, without exponent notation for ordinary magnitudes. */
+/**
+ * A number as the string 2.0.0 expects: the digits JavaScript prints for it (the shortest text that
+ * reads back as the same number), with any exponent spelled out, so 5e-7 becomes "0.0000005".
+ */
 export function numberToString(n: number): string {
-  if (Number.isInteger(n) || Math.abs(n) >= 1e-6) {
-    const s = String(n);
-    if (!/e/i.test(s)) return s;
-  }
-  return n.toFixed(20).replace(/\.?0+$/, '');
+  const s = String(n);
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/i.exec(s);
+  if (!m) return s;
+  const [, sign, int, frac = '', exp] = m as unknown as [string, string, string, string | undefined, string];
+  const digits = int + frac;
+  const point = int.length + Number(exp);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 /** Parses a numeric string for comparisons only; values themselves stay strings. */

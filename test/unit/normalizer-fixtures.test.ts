@@ -37,7 +37,10 @@ describe('normalizer on the real product fixtures', () => {
     const tier = tiers(p).find((t: any) => t.minimumValueString === '5000000.01');
     expect(tier).toBeDefined();
     expect(tier).not.toHaveProperty('maximumValueString');
-    expect(notes.find((n) => n.action.includes('removed maximum 999999999999.99'))).toMatchObject({ kind: 'guessed', original: 999999999999.99 });
+    expect(notes.find((n) => n.action.includes('removed maximum 999999999999.99'))).toMatchObject({
+      kind: 'guessed',
+      original: 999999999999.99,
+    });
   });
 
   it('anz_fee_VARIABLE_no_amount_and_empty_conditions: VARIABLE → OTHER + variable {}, empty conditions omitted', () => {
@@ -46,7 +49,11 @@ describe('normalizer on the real product fixtures', () => {
     expect(f).toMatchObject({ feeType: 'OTHER', feeMethodUType: 'variable', variable: {} });
     expect(f.additionalInfo).toBeTruthy();
     const i = p.fees.indexOf(f);
-    expect(notesAt(notes, `data.fees[${i}].feeType`)[0]).toMatchObject({ kind: 'lossy', action: 'feeType VARIABLE → OTHER', original: 'VARIABLE' });
+    expect(notesAt(notes, `data.fees[${i}].feeType`)[0]).toMatchObject({
+      kind: 'lossy',
+      action: 'feeType VARIABLE → OTHER',
+      original: 'VARIABLE',
+    });
     // No "guessed variable" note: for an old VARIABLE fee, no amount is the documented meaning.
     expect(notesAt(notes, `data.fees[${i}].feeMethodUType`)).toEqual([]);
     const lvr = tiers(p).filter((t: any) => t.unitOfMeasure === 'PERCENT');
@@ -60,7 +67,9 @@ describe('normalizer on the real product fixtures', () => {
     expect(fees).toHaveLength(1);
     expect(fees[0]).toMatchObject({ feeMethodUType: 'fixedAmount', fixedAmount: { amount: '600.00' } });
     expect(fees[0].additionalInfo).toMatch(/plus a %/);
-    expect(notes.find((n) => n.path === `data.fees[${p.fees.indexOf(fees[0])}]` && n.kind === 'lossy')).toMatchObject({ original: { transactionRate: '0.00' } });
+    expect(notes.find((n) => n.path === `data.fees[${p.fees.indexOf(fees[0])}]` && n.kind === 'lossy')).toMatchObject({
+      original: { transactionRate: '0.00' },
+    });
   });
 
   it('cba_homeloan_lvr_tiers: whole-percentage LVR bounds kept as written and flagged; the condition object becomes OTHER', () => {
@@ -96,7 +105,10 @@ describe('normalizer on the real product fixtures', () => {
     const [f] = fee(p, 'Application fee');
     expect(f).toMatchObject({ feeMethodUType: 'fixedAmount', fixedAmount: { amount: '600.00' } });
     expect(f).not.toHaveProperty('balanceRate');
-    expect(notesAt(notes, `data.fees[${p.fees.indexOf(f)}]`)[0]).toMatchObject({ kind: 'lossy', original: { balanceRate: '0.0', transactionRate: '0.0' } });
+    expect(notesAt(notes, `data.fees[${p.fees.indexOf(f)}]`)[0]).toMatchObject({
+      kind: 'lossy',
+      original: { balanceRate: '0.0', transactionRate: '0.0' },
+    });
   });
 
   it('cusa_fee_balanceRate_transactionRate_TS0: the non-zero rate wins; the invalid accrualFrequency is kept and flagged', () => {
@@ -118,7 +130,12 @@ describe('normalizer on the real product fixtures', () => {
     const { p, notes } = product('discount_FEE_CAP');
     const [annual] = fee(p, 'Annual fee');
     expect(annual).not.toHaveProperty('feeCap');
-    expect(annual.discounts[0]).toMatchObject({ discountType: 'FEE_CAP', discountMethodUType: 'fixedAmount', fixedAmount: { amount: '64.0000' }, additionalValue: 'P1Y' });
+    expect(annual.discounts[0]).toMatchObject({
+      discountType: 'FEE_CAP',
+      discountMethodUType: 'fixedAmount',
+      fixedAmount: { amount: '64.0000' },
+      additionalValue: 'P1Y',
+    });
     expect(notes.find((n) => n.action.includes('FEE_CAP'))).toMatchObject({ kind: 'ambiguous' });
   });
 
@@ -126,7 +143,12 @@ describe('normalizer on the real product fixtures', () => {
     const { p, notes } = product('discount_all_five_rate_fields');
     const [f] = fee(p, 'Monthly Account Fee');
     for (const d of f.discounts) expect(d).toMatchObject({ discountMethodUType: 'fixedAmount', fixedAmount: { amount: '10.0000' } });
-    expect(notes.filter((n) => n.path.includes('.discounts[') && n.kind === 'lossy')[0]?.original).toEqual({ feeRate: '0.0', balanceRate: '0.0', transactionRate: '0.0', accruedRate: '0.0' });
+    expect(notes.filter((n) => n.path.includes('.discounts[') && n.kind === 'lossy')[0]?.original).toEqual({
+      feeRate: '0.0',
+      balanceRate: '0.0',
+      transactionRate: '0.0',
+      accruedRate: '0.0',
+    });
   });
 
   it('discount_amount_BALANCE: an amount discount with its eligibility list', () => {
@@ -159,7 +181,10 @@ describe('normalizer on the real product fixtures', () => {
   it('fee_accruedRate_only: INTEREST_ACCRUED with its accrualFrequency', () => {
     const { p } = product('fee_accruedRate_only');
     const [f] = fee(p, 'Overdue interest (Default / Penalty Interest)');
-    expect(f).toMatchObject({ feeMethodUType: 'rateBased', rateBased: { rateType: 'INTEREST_ACCRUED', rate: '0.00', accrualFrequency: 'P1Y' } });
+    expect(f).toMatchObject({
+      feeMethodUType: 'rateBased',
+      rateBased: { rateType: 'INTEREST_ACCRUED', rate: '0.00', accrualFrequency: 'P1Y' },
+    });
   });
 
   it('fee_balanceRate_with_accrualFrequency: BALANCE with its accrualFrequency, nothing lost', () => {
@@ -240,7 +265,9 @@ describe('normalizer on the real product fixtures', () => {
   it('tier_applicabilityConditions_object: a condition object with text becomes one OTHER condition, unflagged', () => {
     const { p, notes } = product('tier_applicabilityConditions_object');
     const bonus = tiers(p).find((t: any) => /Bonus/.test(t.name));
-    expect(bonus.applicabilityConditionList).toEqual([expect.objectContaining({ rateApplicabilityType: 'OTHER', additionalInfo: expect.stringMatching(/.{40,}/) })]);
+    expect(bonus.applicabilityConditionList).toEqual([
+      expect.objectContaining({ rateApplicabilityType: 'OTHER', additionalInfo: expect.stringMatching(/.{40,}/) }),
+    ]);
     expect(notes.filter((n) => n.path.includes('applicabilityConditionList'))).toEqual([]);
   });
 
@@ -258,7 +285,10 @@ describe('normalizer on the real product fixtures', () => {
     const { p, notes } = product('tier_unitOfMeasure_Dollar_lowercase');
     const all = tiers(p);
     expect(all.every((t: any) => t.unitOfMeasure === 'DOLLAR')).toBe(true);
-    expect(notes.find((n) => n.action === 'unitOfMeasure "Dollar" read as "DOLLAR"')).toMatchObject({ kind: 'invalid', original: 'Dollar' });
+    expect(notes.find((n) => n.action === 'unitOfMeasure "Dollar" read as "DOLLAR"')).toMatchObject({
+      kind: 'invalid',
+      original: 'Dollar',
+    });
     const upper = all.find((t: any) => t.minimumValueString === '1000');
     expect(upper).not.toHaveProperty('maximumValueString');
     expect(notes.find((n) => n.action.includes('below the minimum'))).toMatchObject({ kind: 'ambiguous', original: 0 });
@@ -279,7 +309,10 @@ describe('normalizer on the synthetic fixtures (mock-data-holder-java)', () => {
   });
 
   it('splits a fee with an amount and a rate into two fees of the same name', () => {
-    const out = normalizePayload(loadFixture('products-synthetic', 'mock-data-holder-java_product1')) as { data: any; notes: NormalizationNote[] };
+    const out = normalizePayload(loadFixture('products-synthetic', 'mock-data-holder-java_product1')) as {
+      data: any;
+      notes: NormalizationNote[];
+    };
     const cash = out.data.fees.filter((f: any) => f.name === 'Cash Advance Fee');
     expect(cash).toEqual([
       expect.objectContaining({ feeMethodUType: 'fixedAmount', fixedAmount: { amount: '2.50' } }),
@@ -292,6 +325,11 @@ describe('normalizer on the synthetic fixtures (mock-data-holder-java)', () => {
     const out = normalizePayload(loadFixture('products-synthetic', 'mock-data-holder-java_product2')) as { data: any };
     const periodic = out.data.fees.find((f: any) => f.feeType === 'PERIODIC');
     expect(periodic).toMatchObject({ feeMethodUType: 'fixedAmount', fixedAmount: { amount: '6.00' }, additionalValue: 'P1M' });
-    expect(periodic.discounts[0]).toMatchObject({ discountType: 'DEPOSITS', discountMethodUType: 'fixedAmount', fixedAmount: { amount: '6.00' }, additionalValue: '500.00' });
+    expect(periodic.discounts[0]).toMatchObject({
+      discountType: 'DEPOSITS',
+      discountMethodUType: 'fixedAmount',
+      fixedAmount: { amount: '6.00' },
+      additionalValue: '500.00',
+    });
   });
 });
