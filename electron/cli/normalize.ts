@@ -57,7 +57,8 @@ function expand(args: string[]): { inputs: Input[]; single: boolean } {
     }
     if (isDir) {
       sawDir = true;
-      for (const file of filesBelow(arg)) inputs.push({ label: relative(process.cwd(), file) || file, read: () => readFileSync(file, 'utf8') });
+      for (const file of filesBelow(arg))
+        inputs.push({ label: relative(process.cwd(), file) || file, read: () => readFileSync(file, 'utf8') });
     } else inputs.push({ label: arg, read: () => readFileSync(arg, 'utf8') });
   }
   return { inputs, single: inputs.length === 1 && !sawDir };

@@ -9,8 +9,21 @@ import { tempDir } from '../helpers/temp.js';
 /** The `normalize` command as analysts run it: a real process, real files, stdin, exit codes. */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 function normalize(args: string[], stdin?: string) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/normalize.ts'), ...args], { cwd: root, input: stdin ?? '', encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: () => r.stdout.trim().split('\n').map((l) => JSON.parse(l)) };
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/normalize.ts'), ...args], {
+    cwd: root,
+    input: stdin ?? '',
+    encoding: 'utf8',
+  });
+  return {
+    code: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    lines: () =>
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+  };
 }
 
 describe('npm run normalize', () => {
@@ -26,7 +39,12 @@ describe('npm run normalize', () => {
   it('reads standard input with -', () => {
     const r = normalize(['-'], JSON.stringify({ productId: 'p', fees: [{ name: 'f', feeType: 'EVENT', amount: '2.00' }] }));
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).data.fees[0]).toEqual({ name: 'f', feeType: 'EVENT', feeMethodUType: 'fixedAmount', fixedAmount: { amount: '2.00' } });
+    expect(JSON.parse(r.stdout).data.fees[0]).toEqual({
+      name: 'f',
+      feeType: 'EVENT',
+      feeMethodUType: 'fixedAmount',
+      fixedAmount: { amount: '2.00' },
+    });
   });
 
   it('prints one JSON line per file of a directory, recursively, in order', () => {
@@ -53,14 +71,20 @@ describe('npm run normalize', () => {
     writeFileSync(join(dir, '2-not-json.json'), '{"productId": "x", ');
     writeFileSync(join(dir, '3-not-object.json'), '"just a string"');
     writeFileSync(join(dir, '4-garbage-list.json'), JSON.stringify({ data: { products: [{ productId: 'a' }, null] } }));
-    writeFileSync(join(dir, '5-good.json'), JSON.stringify({ data: { accountId: 'acc', fees: [{ name: 'f', feeType: 'PERIODIC', amount: '1.00' }] } }));
+    writeFileSync(
+      join(dir, '5-good.json'),
+      JSON.stringify({ data: { accountId: 'acc', fees: [{ name: 'f', feeType: 'PERIODIC', amount: '1.00' }] } }),
+    );
     const r = normalize([dir, join(dir, 'missing.json')]);
     expect(r.code).toBe(1);
     const byName = Object.fromEntries(r.lines().map((l) => [l.input.split('/').pop(), l]));
     expect(byName['1-good.json']).toMatchObject({ ok: true });
     expect(byName['2-not-json.json']).toMatchObject({ ok: false, error: expect.stringMatching(/^not JSON: /) });
     expect(byName['3-not-object.json']).toMatchObject({ ok: false, error: '(root): expected a JSON object or list, got a string' });
-    expect(byName['4-garbage-list.json']).toMatchObject({ ok: false, error: expect.stringMatching(/^data\.products\[1\]: expected a banking product or account/) });
+    expect(byName['4-garbage-list.json']).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^data\.products\[1\]: expected a banking product or account/),
+    });
     expect(byName['5-good.json']).toMatchObject({ ok: true, data: { data: { accountId: 'acc' } } });
     expect(byName['missing.json']).toMatchObject({ ok: false, error: 'no such file or directory' });
     expect(r.stderr).toContain('4 of 6 inputs failed');

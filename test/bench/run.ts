@@ -1,0 +1,192 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { normalizeRecord } from '../../shared/banking/index.js';
+import type { JsonObject } from '../../shared/banking/values.js';
+import { startCore } from '../../electron/core/console-core.js';
+import { createConsentGenerator } from '../../electron/sandbox/consents.js';
+import { startSandbox } from '../../electron/sandbox/server.js';
+import { tempDir } from './temp.js';
+
+/**
+ * `npm run bench`: throughput and memory of the hot paths, each beside a baseline measured in the
+ * same run on the same data (so a slow machine shows as a slow baseline, not as a regression).
+ * Prints a table and writes test-results/bench.json. Not a test: nothing here asserts a time.
+ */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+interface Row {
+  name: string;
+  value: number;
+  unit: string;
+  baseline: string;
+  baselineValue: number;
+  note?: string;
+}
+const rows: Row[] = [];
+
+/** Runs fn repeatedly for at least `ms` and returns operations per second. */
+function rate(fn: () => number, ms = 2000): number {
+  fn(); // warm-up
+  let ops = 0;
+  const start = performance.now();
+  while (performance.now() - start < ms) ops += fn();
+  return (ops * 1000) / (performance.now() - start);
+}
+
+function benchNormalizer(): void {
+  const dir = join(root, 'test/fixtures/products-real');
+  const records: JsonObject[] = [];
+  let bytes = 0;
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json'))) {
+    const text = readFileSync(join(dir, f), 'utf8');
+    const json = JSON.parse(text);
+    const list = json.data.products ?? [json.data];
+    records.push(...list);
+    bytes += text.length;
+  }
+  const detail = records.filter((r) => Array.isArray(r.fees));
+  const normalized = rate(() => {
+    for (const r of detail) normalizeRecord(r);
+    return detail.length;
+  });
+  const copied = rate(() => {
+    for (const r of detail) structuredClone(r);
+    return detail.length;
+  });
+  rows.push({
+    name: `normalizer: real product details (${detail.length} fixtures, ${(bytes / 1024).toFixed(0)} KiB incl. the list)`,
+    value: normalized,
+    unit: 'records/s',
+    baseline: 'structuredClone of the same records',
+    baselineValue: copied,
+  });
+  // Per-record cost varies with size: the 291 KiB CBA term deposit dominates. A typical record:
+  const small = detail.filter((r) => JSON.stringify(r).length < 30_000);
+  rows.push({
+    name: `normalizer: the ${small.length} records under 30 KB`,
+    value: rate(() => {
+      for (const r of small) normalizeRecord(r);
+      return small.length;
+    }),
+    unit: 'records/s',
+    baseline: 'structuredClone of the same records',
+    baselineValue: rate(() => {
+      for (const r of small) structuredClone(r);
+      return small.length;
+    }),
+  });
+}
+
+function benchGenerator(): void {
+  const gen = createConsentGenerator(1, 1_000_000);
+  let i = 0;
+  const generated = rate(() => {
+    for (let k = 0; k < 500; k++) gen.at(i++);
+    return 500;
+  });
+  const sample = Array.from({ length: 500 }, (_, k) => gen.at(k));
+  const serialised = rate(() => {
+    for (const c of sample) JSON.stringify(c);
+    return 500;
+  });
+  rows.push({
+    name: 'sandbox: consent generation (seeded, per record)',
+    value: generated,
+    unit: 'consents/s',
+    baseline: 'JSON.stringify of ready consents',
+    baselineValue: serialised,
+  });
+}
+
+async function benchSync(): Promise<void> {
+  const consents = 20_000;
+  // Baseline: fetching every page from the sandbox, without parsing into schemas or storing.
+  const sandbox = await startSandbox({ consents });
+  const token = await fetch(`${sandbox.url}/oauth2/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}` },
+    body: new URLSearchParams({ grant_type: 'client_credentials' }),
+  }).then((r) => r.json() as Promise<{ access_token: string }>);
+  let start = performance.now();
+  for (let page = 1; page <= consents / 500; page++) {
+    await fetch(`${sandbox.url}/consents/v2?page=${page}&pageSize=500`, {
+      headers: { authorization: `Bearer ${token.access_token}` },
+    }).then((r) => r.text());
+  }
+  const fetchOnly = (consents * 1000) / (performance.now() - start);
+  await sandbox.close();
+
+  const core = await startCore({
+    dataDir: tempDir(),
+    host: 'browser',
+    appVersion: 'bench',
+    log: { info() {}, error() {} },
+    sandbox: { consents },
+  });
+  const rssBefore = process.memoryUsage().rss;
+  start = performance.now();
+  await core.sync();
+  const synced = (consents * 1000) / (performance.now() - start);
+  const rssAfter = process.memoryUsage().rss;
+  start = performance.now();
+  const again = await core.sync();
+  const resynced = (again.consents.fetched * 1000) / (performance.now() - start);
+  await core.close();
+  rows.push({
+    name: `sync: ${consents.toLocaleString('en-AU')} consents, sandbox → SQLite (first sync)`,
+    value: synced,
+    unit: 'consents/s',
+    baseline: 'fetching the same pages only',
+    baselineValue: fetchOnly,
+    note: `RSS +${((rssAfter - rssBefore) / 2 ** 20).toFixed(0)} MiB`,
+  });
+  rows.push({
+    name: 'sync: the same again (all unchanged)',
+    value: resynced,
+    unit: 'consents/s',
+    baseline: 'fetching the same pages only',
+    baselineValue: fetchOnly,
+  });
+}
+
+/** The command as analysts use it: thousands of files in one run, against a process that only reads, parses and re-prints them. */
+function benchNormalizeCommand(): void {
+  const src = join(root, 'test/fixtures/products-real');
+  const files = readdirSync(src).filter((f) => f.endsWith('.json') && !f.includes('product_list'));
+  const dir = tempDir();
+  const copies = 100;
+  for (let i = 0; i < copies; i++) for (const f of files) copyFileSync(join(src, f), join(dir, `${i}-${f}`));
+  const count = copies * files.length;
+  const time = (args: string[]) => {
+    const start = performance.now();
+    const r = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}`);
+    return (count * 1000) / (performance.now() - start);
+  };
+  const normalized = time(['--import', 'tsx', 'electron/cli/normalize.ts', dir]);
+  const copyScript = `const fs=require('fs'),p=require('path');const d=process.argv[1];for(const f of fs.readdirSync(d).sort()){const t=fs.readFileSync(p.join(d,f),'utf8');process.stdout.write(JSON.stringify({input:f,ok:true,data:JSON.parse(t)})+'\\n')}`;
+  const baseline = time(['-e', copyScript, dir]);
+  rows.push({
+    name: `normalize command: ${count.toLocaleString('en-AU')} product detail files in one run`,
+    value: normalized,
+    unit: 'files/s',
+    baseline: 'a process that reads, parses and prints them',
+    baselineValue: baseline,
+  });
+}
+
+benchNormalizer();
+benchNormalizeCommand();
+benchGenerator();
+await benchSync();
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-AU');
+console.log(`\nNode ${process.version}, ${process.arch}; one core per measurement\n`);
+for (const r of rows) {
+  console.log(
+    `${r.name}\n  ${fmt(r.value).padStart(10)} ${r.unit}   baseline (${r.baseline}): ${fmt(r.baselineValue)} ${r.unit}   ratio ${(r.value / r.baselineValue).toFixed(2)}${r.note ? `   ${r.note}` : ''}`,
+  );
+}
+mkdirSync(join(root, 'test-results'), { recursive: true });
+writeFileSync(join(root, 'test-results/bench.json'), `${JSON.stringify({ node: process.version, rows }, null, 2)}\n`);
