@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+
+/**
+ * Parses with a schema pair from `schemaSet`: the tolerant schema decides success; the strict
+ * twin only reports enum values outside the known set, each with its path, so the UI can flag them.
+ */
+export interface UnknownValue {
+  path: string;
+  value: unknown;
+  known: readonly string[];
+}
+
+export type ParseResult<T> =
+  | { ok: true; data: T; unknownValues: UnknownValue[] }
+  | { ok: false; error: { path: string; message: string }; issues: { path: string; message: string }[] };
+
+export const pathOf = (path: readonly PropertyKey[]) =>
+  path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = input;
+  for (const key of path) v = v === null || v === undefined ? undefined : (v as Record<PropertyKey, unknown>)[key];
+  return v;
+}
+
+export function parseTolerant<T extends z.ZodType>(pair: { tolerant: T; strict: z.ZodType }, input: unknown): ParseResult<z.output<T>> {
+  const tolerant = pair.tolerant.safeParse(input);
+  if (!tolerant.success) {
+    const issues = tolerant.error.issues.map((i) => ({ path: pathOf(i.path), message: i.message }));
+    return { ok: false, error: issues[0]!, issues };
+  }
+  const strict = pair.strict.safeParse(input);
+  const unknownValues: UnknownValue[] = [];
+  if (!strict.success) {
+    for (const issue of strict.error.issues) {
+      if (issue.code === 'invalid_value')
+        unknownValues.push({ path: pathOf(issue.path), value: valueAt(input, issue.path), known: issue.values.map(String) });
+    }
+  }
+  return { ok: true, data: tolerant.data as z.output<T>, unknownValues };
+}
