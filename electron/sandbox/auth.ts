@@ -1,4 +1,4 @@
-import { SignJWT, exportJWK, generateKeyPair, jwtVerify, type CryptoKey, type JWK } from 'jose';
+import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, type CryptoKey, type JWK } from 'jose';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 
 /**
@@ -88,4 +88,28 @@ export function readClientCredentials(
   const clientSecret = form.get('client_secret');
   if (clientId && clientSecret) return { clientId, clientSecret, via: 'post' };
   return null;
+}
+
+export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/**
+ * private_key_jwt (RFC 7523): the client signs an assertion with its private key; the sandbox
+ * verifies it against the client's registered public JWKs: iss = sub = client id, aud = the token
+ * endpoint, not expired, and a jti not seen before (no replay).
+ */
+export function createAssertionVerifier(clientId: string, jwks: JWK[], tokenEndpoint: string, now: () => number = Date.now) {
+  const keySet = createLocalJWKSet({ keys: jwks });
+  const seen = new Map<string, number>();
+  return async (assertion: string): Promise<{ ok: true } | { ok: false; reason: string }> => {
+    try {
+      const { payload } = await jwtVerify(assertion, keySet, { issuer: clientId, subject: clientId, audience: tokenEndpoint, currentDate: new Date(now()), requiredClaims: ['exp', 'jti'] });
+      const nowS = now() / 1000;
+      for (const [jti, exp] of seen) if (exp < nowS) seen.delete(jti);
+      if (seen.has(payload.jti!)) return { ok: false, reason: 'client assertion jti already used' };
+      seen.set(payload.jti!, payload.exp!);
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, reason: `client assertion rejected: ${(error as Error).message}` };
+    }
+  };
 }

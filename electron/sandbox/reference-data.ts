@@ -105,7 +105,9 @@ const USE_CASES: {
   },
 ];
 
-export function useCases(seed: number): (UseCase & { industry: 'banking' | 'energy' })[] {
+export type SandboxUseCase = UseCase & { industry: 'banking' | 'energy' };
+
+export function useCases(seed: number): SandboxUseCase[] {
   const holders = dataHolders(seed);
   return USE_CASES.map((u, i) => ({
     id: stableUuid(seed, 'use-case', u.key),

@@ -1,20 +1,35 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { KNOWN_CONSENT_STATUSES, type Consent } from '../../shared/schemas/consent.js';
-import { ALL_SCOPES, createTokenIssuer, readClientCredentials, secretMatches, type TokenIssuer } from './auth.js';
-import { createConsentGenerator, DEFAULT_CLOCK_ORIGIN, type ConsentGenerator } from './consents.js';
-import { BodyTooLarge, intParam, readBody, sendErrors, sendJson } from './http.js';
+import type { JWK } from 'jose';
+import { ALL_SCOPES, createAssertionVerifier, createTokenIssuer, JWT_BEARER_ASSERTION, readClientCredentials, secretMatches } from './auth.js';
+import { consentRoutes, revoke } from './consent-routes.js';
+import type { Route, SandboxContext } from './context.js';
+import { DataHolder } from './data-holder.js';
+import { Faults, FaultSpecError, parseFaultSpec } from './faults.js';
+import { bodyFaults, BodyTooLarge, err, readBody, readJsonObject, sendErrors, sendJson } from './http.js';
+import { WebhookSender } from './webhooks.js';
+import { World } from './world.js';
 
 /**
- * The intermediary sandbox (first cut): the OAuth2 token endpoint and `GET /consents/v2` over
- * deterministic seeded consents, on a loopback port. Later issues add the rest of the API.
+ * The intermediary sandbox: the Consent API, OAuth2 client credentials, a simulated data holder,
+ * webhooks, fault injection and a loopback admin API, over deterministic seeded data.
  */
 export interface SandboxOptions {
   port?: number;
   seed?: number;
   consents?: number;
+  eventsPerConsent?: number;
+  /** The first K data holders serve Data API 1.x shapes. */
+  legacyHolders?: number;
   clientId?: string;
   clientSecret?: string;
+  /** Public keys registered for private_key_jwt client authentication. */
+  clientJwks?: JWK[];
+  webhookUrl?: string;
+  webhookRetryDelaysMs?: number[];
+  faults?: string;
+  /** Where API changes persist across restarts. */
+  stateFile?: string;
   clockOrigin?: string;
   tokenLifetimeSeconds?: number;
 }
@@ -30,35 +45,69 @@ export const SANDBOX_DEFAULTS = {
 export interface RunningSandbox {
   url: string;
   port: number;
+  world: World;
+  /** Resolves when webhook deliveries in progress are done. */
+  webhooksIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
-const V2_MAX_PAGE_SIZE = 1000;
-
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
-  const seed = opts.seed ?? SANDBOX_DEFAULTS.seed;
-  const generator = createConsentGenerator(seed, opts.consents ?? SANDBOX_DEFAULTS.consents, opts.clockOrigin ?? DEFAULT_CLOCK_ORIGIN);
-  const client = { clientId: opts.clientId ?? SANDBOX_DEFAULTS.clientId, clientSecret: opts.clientSecret ?? SANDBOX_DEFAULTS.clientSecret };
+  const faults = new Faults();
+  if (opts.faults) faults.rules = parseFaultSpec(opts.faults);
+  const world = new World({
+    seed: opts.seed ?? SANDBOX_DEFAULTS.seed,
+    consents: opts.consents ?? SANDBOX_DEFAULTS.consents,
+    ...(opts.clockOrigin ? { clockOrigin: opts.clockOrigin } : {}),
+    ...(opts.eventsPerConsent !== undefined ? { eventsPerConsent: opts.eventsPerConsent } : {}),
+    ...(opts.stateFile ? { stateFile: opts.stateFile } : {}),
+  });
   const server = createServer();
-  // The issuer needs the URL, the URL needs the port: listen first, then build the issuer.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
+  const client = { clientId: opts.clientId ?? SANDBOX_DEFAULTS.clientId, clientSecret: opts.clientSecret ?? SANDBOX_DEFAULTS.clientSecret };
   const issuer = await createTokenIssuer(url, opts.tokenLifetimeSeconds ?? SANDBOX_DEFAULTS.tokenLifetimeSeconds);
-  const ctx: Ctx = { url, issuer, client, generator };
-  server.on('request', (req, res) => {
-    route(ctx, req, res).catch((error: unknown) => {
-      if (!res.headersSent)
-        sendErrors(res, 500, [
-          { code: 'urn:au-cds:error:cds-all:GeneralError/Unexpected', title: 'Unexpected Error', detail: (error as Error).message },
-        ]);
+  const dataHolder = await DataHolder.create(`${url}/__dataholder`, client.clientId, () => world.now());
+  const ctx: SandboxContext = {
+    url,
+    world,
+    issuer,
+    dataHolder,
+    faults,
+    client,
+    webhookTarget: opts.webhookUrl,
+    legacyHolders: opts.legacyHolders ?? 0,
+    webhooks: undefined as unknown as WebhookSender,
+  };
+  ctx.webhooks = new WebhookSender({
+    target: () => ctx.webhookTarget,
+    record: (consentId, type, detail) => {
+      const i = world.indexOf(consentId);
+      if (i !== undefined) world.recordEvent(i, type, detail, false);
+    },
+    ...(opts.webhookRetryDelaysMs ? { retryDelaysMs: opts.webhookRetryDelaysMs } : {}),
+  });
+  const unsubscribe = world.onEvent((e) => ctx.webhooks.deliver(e));
+  const verifyAssertion = opts.clientJwks?.length ? createAssertionVerifier(client.clientId, opts.clientJwks, `${url}/oauth2/token`, () => world.now()) : undefined;
+
+  const routes: Route[] = [
+    { method: 'POST', pattern: /^\/oauth2\/token$/, scope: null, handler: (req, res) => token(ctx, req, res, verifyAssertion) },
+    { method: 'GET', pattern: /^\/\.well-known\/jwks\.json$/, scope: null, handler: (_q, res) => sendJson(res, 200, { keys: [issuer.publicJwk] }) },
+    { method: 'GET', pattern: /^\/__dataholder\/jwks\.json$/, scope: null, handler: (_q, res) => sendJson(res, 200, { keys: [dataHolder.publicJwk] }) },
+    { method: 'GET', pattern: /^\/__dataholder\/authorize$/, scope: null, handler: (_q, res, _p, u) => dataHolderAuthorize(ctx, res, u) },
+    ...consentRoutes,
+    ...adminRoutes,
+  ];
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    handle(ctx, routes, req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendErrors(res, 500, [err.unexpected((error as Error).message)]);
       else res.destroy();
     });
   });
-  // Keep-alive sockets would hold close() open; track and end them.
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
     sockets.add(s);
@@ -67,39 +116,42 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   return {
     url,
     port,
+    world,
+    webhooksIdle: () => ctx.webhooks.idle(),
     close: () =>
       new Promise<void>((resolve) => {
+        unsubscribe();
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
       }),
   };
 }
 
-interface Ctx {
-  url: string;
-  issuer: TokenIssuer;
-  client: { clientId: string; clientSecret: string };
-  generator: ConsentGenerator;
-}
-
-async function route(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(ctx: SandboxContext, routes: Route[], req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', ctx.url);
   const path = url.pathname.replace(/\/+$/, '') || '/';
-  if (path === '/oauth2/token') {
-    if (req.method !== 'POST') return sendJson(res, 405, { error: 'invalid_request', error_description: 'use POST' }, { allow: 'POST' });
-    return token(ctx, req, res);
+  const internal = path.startsWith('/__');
+  if (!internal) {
+    for (const fault of ctx.faults.pick(path)) {
+      if (fault.kind === 'latency') await new Promise((r) => setTimeout(r, fault.value));
+      else if (fault.kind === 'drop') return void req.socket.destroy();
+      else if (fault.kind === 'malformed' || fault.kind === 'truncated') bodyFaults.set(res, fault.kind);
+      else if (fault.status === 429) return sendErrors(res, 429, [{ code: 'urn:au-cds:error:cds-all:GeneralError/TooManyRequests', title: 'Too Many Requests', detail: 'Injected fault' }], { 'retry-after': String(fault.value ?? 1) });
+      else if (fault.status) return sendErrors(res, fault.status, [err.unexpected('Injected fault')]);
+    }
   }
-  if (path === '/.well-known/jwks.json' && req.method === 'GET') return sendJson(res, 200, { keys: [ctx.issuer.publicJwk] });
-  if (path === '/consents/v2' && req.method === 'GET') {
-    if (!(await authorize(ctx, req, res, 'consents:read'))) return;
-    return listConsentsV2(ctx, url, res);
+  const matching = routes.filter((r) => r.pattern.test(path));
+  const route = matching.find((r) => r.method === req.method);
+  if (!route) {
+    if (matching.length) return sendErrors(res, 405, [err.invalidField(`${req.method} is not allowed on ${path}`)], { allow: matching.map((r) => r.method).join(', ') });
+    return sendErrors(res, 404, [err.notFound(`${req.method} ${path} does not exist`)]);
   }
-  sendErrors(res, 404, [
-    { code: 'urn:au-cds:error:cds-all:Resource/NotFound', title: 'Resource Not Found', detail: `${req.method} ${path} does not exist` },
-  ]);
+  if (route.scope !== null && !(await authorize(ctx, req, res, route.scope))) return;
+  const params = route.pattern.exec(path)!.slice(1);
+  await route.handler(req, res, params, url, ctx);
 }
 
-async function token(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function token(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, verifyAssertion?: ReturnType<typeof createAssertionVerifier>): Promise<void> {
   let body: string;
   try {
     body = await readBody(req, 64_000);
@@ -110,116 +162,148 @@ async function token(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promi
   const form = new URLSearchParams(body);
   const grant = form.get('grant_type');
   if (grant !== 'client_credentials') {
-    return sendJson(res, 400, {
-      error: 'unsupported_grant_type',
-      error_description: `grant_type ${grant ?? '(missing)'} is not supported; use client_credentials`,
-    });
+    return sendJson(res, 400, { error: 'unsupported_grant_type', error_description: `grant_type ${grant ?? '(missing)'} is not supported; use client_credentials` });
   }
-  const creds = readClientCredentials(req.headers.authorization, form);
-  if (!creds || creds.clientId !== ctx.client.clientId || !secretMatches(creds.clientSecret, ctx.client.clientSecret)) {
-    const headers: Record<string, string> = creds?.via === 'post' ? {} : { 'www-authenticate': 'Basic realm="cdr-sandbox"' };
-    return sendJson(res, 401, { error: 'invalid_client', error_description: 'client authentication failed' }, headers);
+  let clientId: string | undefined;
+  const assertion = form.get('client_assertion');
+  if (assertion !== null) {
+    if (form.get('client_assertion_type') !== JWT_BEARER_ASSERTION) return sendJson(res, 400, { error: 'invalid_request', error_description: `client_assertion_type must be ${JWT_BEARER_ASSERTION}` });
+    if (!verifyAssertion) return sendJson(res, 401, { error: 'invalid_client', error_description: 'no key is registered for private_key_jwt' });
+    const checked = await verifyAssertion(assertion);
+    if (!checked.ok) return sendJson(res, 401, { error: 'invalid_client', error_description: checked.reason });
+    clientId = ctx.client.clientId;
+  } else {
+    const creds = readClientCredentials(req.headers.authorization, form);
+    if (!creds || creds.clientId !== ctx.client.clientId || !secretMatches(creds.clientSecret, ctx.client.clientSecret)) {
+      const headers: Record<string, string> = creds?.via === 'post' ? {} : { 'www-authenticate': 'Basic realm="cdr-sandbox"' };
+      return sendJson(res, 401, { error: 'invalid_client', error_description: 'client authentication failed' }, headers);
+    }
+    clientId = creds.clientId;
   }
   const requested = (form.get('scope') ?? '').split(' ').filter(Boolean);
   const unknown = requested.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
   if (unknown.length) return sendJson(res, 400, { error: 'invalid_scope', error_description: `unknown scope: ${unknown.join(' ')}` });
-  sendJson(res, 200, await ctx.issuer.issue(creds.clientId, requested.length ? requested : ALL_SCOPES));
+  sendJson(res, 200, await ctx.issuer.issue(clientId, requested.length ? requested : ALL_SCOPES));
 }
 
 /** Checks the bearer token and the scope; answers 401 or 403 itself and returns false when refused. */
-async function authorize(ctx: Ctx, req: IncomingMessage, res: ServerResponse, scope: string): Promise<boolean> {
+async function authorize(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, scope: string): Promise<boolean> {
   const header = req.headers.authorization;
   const token = header?.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : '';
   if (!token) {
-    sendErrors(
-      res,
-      401,
-      [{ code: 'urn:au-cds:error:cds-all:Authorisation/Unauthorized', title: 'Unauthorized', detail: 'A bearer access token is required' }],
-      { 'www-authenticate': 'Bearer realm="cdr-sandbox"' },
-    );
+    sendErrors(res, 401, [{ code: 'urn:au-cds:error:cds-all:Authorisation/Unauthorized', title: 'Unauthorized', detail: 'A bearer access token is required' }], { 'www-authenticate': 'Bearer realm="cdr-sandbox"' });
     return false;
   }
   const result = await ctx.issuer.verify(token);
   if ('error' in result) {
-    sendErrors(
-      res,
-      401,
-      [{ code: 'urn:au-cds:error:cds-all:Authorisation/InvalidBearerToken', title: 'Invalid Bearer Token', detail: result.error }],
-      {
-        'www-authenticate': `Bearer realm="cdr-sandbox", error="invalid_token", error_description="${result.error}"`,
-      },
-    );
+    sendErrors(res, 401, [{ code: 'urn:au-cds:error:cds-all:Authorisation/InvalidBearerToken', title: 'Invalid Bearer Token', detail: result.error }], {
+      'www-authenticate': `Bearer realm="cdr-sandbox", error="invalid_token", error_description="${result.error}"`,
+    });
     return false;
   }
   if (!result.scopes.has(scope)) {
-    sendErrors(
-      res,
-      403,
-      [
-        {
-          code: 'urn:au-cds:error:cds-all:Authorisation/InsufficientScope',
-          title: 'Insufficient Scope',
-          detail: `The token lacks the scope ${scope}`,
-        },
-      ],
-      {
-        'www-authenticate': `Bearer realm="cdr-sandbox", error="insufficient_scope", scope="${scope}"`,
-      },
-    );
+    sendErrors(res, 403, [{ code: 'urn:au-cds:error:cds-all:Authorisation/InsufficientScope', title: 'Insufficient Scope', detail: `The token lacks the scope ${scope}` }], {
+      'www-authenticate': `Bearer realm="cdr-sandbox", error="insufficient_scope", scope="${scope}"`,
+    });
     return false;
   }
   return true;
 }
 
-function invalidField(res: ServerResponse, detail: string): void {
-  sendErrors(res, 400, [{ code: 'urn:au-cds:error:cds-all:Field/Invalid', title: 'Invalid Field', detail }]);
+/** The consumer's visit to the data holder: authenticated at once, redirected with the signed response. */
+async function dataHolderAuthorize(ctx: SandboxContext, res: ServerResponse, url: URL): Promise<void> {
+  const result = await ctx.dataHolder.authorize(url.searchParams.get('request_uri'));
+  if ('error' in result) {
+    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+    return void res.end(`Sandbox data holder: ${result.error}`);
+  }
+  res.writeHead(302, { location: result.location, 'cache-control': 'no-store' });
+  res.end();
 }
 
-function listConsentsV2(ctx: Ctx, url: URL, res: ServerResponse): void {
-  const q = url.searchParams;
-  const page = intParam(q, 'page', 1, 1_000_000_000, 1);
-  if (typeof page === 'string') return invalidField(res, page);
-  const pageSize = intParam(q, 'pageSize', 1, V2_MAX_PAGE_SIZE, V2_MAX_PAGE_SIZE);
-  if (typeof pageSize === 'string') return invalidField(res, pageSize);
-  const status = q.get('status');
-  if (status !== null && !(KNOWN_CONSENT_STATUSES as readonly string[]).includes(status)) {
-    return invalidField(res, `status must be one of ${KNOWN_CONSENT_STATUSES.join(', ')}`);
-  }
+// ---- admin API: loopback only (the server binds 127.0.0.1; the address is checked anyway)
 
-  // Without a filter, a page is generated directly from its indexes; with one, records are
-  // streamed and only the requested window is kept, so memory follows the page, not the data set.
-  const { generator } = ctx;
-  let consents: Consent[];
-  let total: number;
-  const offset = (page - 1) * pageSize;
-  if (status === null) {
-    total = generator.count;
-    consents = [];
-    for (let i = offset; i < Math.min(offset + pageSize, total); i++) consents.push(generator.at(i));
-  } else {
-    total = 0;
-    consents = [];
-    for (let i = 0; i < generator.count; i++) {
-      const c = generator.at(i);
-      if (c.status !== status) continue;
-      if (total >= offset && total < offset + pageSize) consents.push(c);
-      total++;
-    }
-  }
-  const totalPages = Math.ceil(total / pageSize);
-  const link = (p: number) => {
-    const u = new URL('/consents/v2', ctx.url);
-    for (const [k, v] of q) if (k !== 'page' && k !== 'pageSize') u.searchParams.append(k, v);
-    u.searchParams.set('page', String(p));
-    u.searchParams.set('pageSize', String(pageSize));
-    return u.href;
-  };
-  const links: Record<string, string> = { self: link(page) };
-  if (totalPages > 0) {
-    links.first = link(1);
-    links.last = link(totalPages);
-  }
-  if (page > 1) links.prev = link(Math.min(page - 1, Math.max(totalPages, 1)));
-  if (page < totalPages) links.next = link(page + 1);
-  sendJson(res, 200, { consents, links, meta: { totalPages, totalRecords: total } });
+function loopback(req: IncomingMessage): boolean {
+  const a = req.socket.remoteAddress ?? '';
+  return a === '127.0.0.1' || a === '::1' || a === '::ffff:127.0.0.1';
 }
+
+function admin(handler: Route['handler']): Route['handler'] {
+  return (req, res, params, url, ctx) => (loopback(req) ? handler(req, res, params, url, ctx) : sendErrors(res, 403, [err.invalidField('The admin API answers loopback callers only')]));
+}
+
+const adminRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: /^\/__sandbox\/status$/,
+    scope: null,
+    handler: admin((_q, res, _p, _u, ctx) =>
+      sendJson(res, 200, { seed: ctx.world.gen.seed, consents: ctx.world.total, now: new Date(ctx.world.now()).toISOString(), webhook: ctx.webhookTarget ?? null, faults: ctx.faults.rules }),
+    ),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/__sandbox\/clock$/,
+    scope: null,
+    handler: admin(async (req, res, _p, _u, ctx) => {
+      const body = await readJsonObject(req, res);
+      if (!body) return;
+      const ms = Number(body.advanceMs ?? 0) + Number(body.advanceDays ?? 0) * 86_400_000;
+      if (!Number.isFinite(ms) || ms < 0) return sendErrors(res, 400, [err.invalidField('advanceMs / advanceDays must be non-negative numbers: the clock only moves forward')]);
+      ctx.world.advanceClock(ms);
+      sendJson(res, 200, { now: new Date(ctx.world.now()).toISOString() });
+    }),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/__sandbox\/consents\/([^/]+)\/revoke$/,
+    scope: null,
+    handler: admin((_q, res, [id], _u, ctx) => {
+      const index = ctx.world.indexOf(decodeURIComponent(id!));
+      if (index === undefined) return sendErrors(res, 404, [err.notFound(`No consent ${id}`)]);
+      if (revoke(ctx, index) === 'not-active') return sendErrors(res, 422, [err.unprocessable('The consent is not ACTIVE')]);
+      sendJson(res, 200, ctx.world.consent(index));
+    }),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/__sandbox\/faults$/,
+    scope: null,
+    handler: admin(async (req, res, _p, _u, ctx) => {
+      const body = await readJsonObject(req, res);
+      if (!body) return;
+      try {
+        ctx.faults.rules.push(...parseFaultSpec(String(body.spec ?? '')));
+      } catch (error) {
+        if (error instanceof FaultSpecError) return sendErrors(res, 400, [err.invalidField(error.message)]);
+        throw error;
+      }
+      sendJson(res, 200, { faults: ctx.faults.rules });
+    }),
+  },
+  { method: 'DELETE', pattern: /^\/__sandbox\/faults$/, scope: null, handler: admin((_q, res, _p, _u, ctx) => ((ctx.faults.rules = []), sendJson(res, 200, { faults: [] }))) },
+  {
+    method: 'PUT',
+    pattern: /^\/__sandbox\/webhook$/,
+    scope: null,
+    handler: admin(async (req, res, _p, _u, ctx) => {
+      const body = await readJsonObject(req, res);
+      if (!body) return;
+      if (body.url !== null && (typeof body.url !== 'string' || !/^https?:\/\//.test(body.url))) return sendErrors(res, 400, [err.invalidField('url must be an http(s) URL or null')]);
+      ctx.webhookTarget = (body.url as string | null) ?? undefined;
+      sendJson(res, 200, { webhook: ctx.webhookTarget ?? null });
+    }),
+  },
+  { method: 'POST', pattern: /^\/__sandbox\/reset$/, scope: null, handler: admin((_q, res, _p, _u, ctx) => (ctx.world.reset(), sendJson(res, 200, { reset: true }))) },
+  {
+    method: 'POST',
+    pattern: /^\/__sandbox\/dataholder\/sign$/,
+    scope: null,
+    handler: admin(async (req, res, _p, _u, ctx) => {
+      const body = await readJsonObject(req, res);
+      if (!body) return;
+      const claims = typeof body.claims === 'object' && body.claims ? (body.claims as Record<string, unknown>) : {};
+      sendJson(res, 200, { jwt: await ctx.dataHolder.sign(claims, Number(body.lifetimeSeconds ?? 600) * 1000) });
+    }),
+  },
+];

@@ -1,0 +1,70 @@
+/**
+ * Fault injection, so clients can be tested against a misbehaving intermediary: latency, 5xx,
+ * 429 with Retry-After, dropped connections, malformed and truncated JSON; at a rate or on the
+ * next N requests, optionally only for paths starting with a prefix.
+ *
+ * SPEC (--faults): rules separated by commas, each KIND[=VALUE]:TRIGGER[:PATH_PREFIX]
+ *   KIND     latency=MS | 500 | 502 | 503 | 429=RETRY_AFTER_SECONDS | drop | malformed | truncated
+ *   TRIGGER  pRATE (e.g. p0.2) | nCOUNT (the next COUNT matching requests)
+ *   e.g.  --faults "429=2:n3:/consents/v2,latency=250:p0.5,drop:n1:/consents/events"
+ */
+export type FaultKind = 'latency' | 'status' | 'drop' | 'malformed' | 'truncated';
+
+export interface FaultRule {
+  kind: FaultKind;
+  /** Latency in ms, the HTTP status, or Retry-After seconds for 429. */
+  value?: number;
+  status?: number;
+  rate?: number;
+  remaining?: number;
+  path?: string;
+}
+
+export class FaultSpecError extends Error {}
+
+export function parseFaultRule(text: string): FaultRule {
+  const [head = '', trigger = '', path] = text.trim().split(':');
+  const [kindText = '', valueText] = head.split('=');
+  const rule: FaultRule = { kind: 'status' };
+  if (kindText === 'latency') {
+    rule.kind = 'latency';
+    rule.value = Number(valueText);
+    if (!Number.isFinite(rule.value) || rule.value < 0) throw new FaultSpecError(`latency needs milliseconds, e.g. latency=250 (in "${text}")`);
+  } else if (['drop', 'malformed', 'truncated'].includes(kindText)) rule.kind = kindText as FaultKind;
+  else if (/^(429|5\d\d)$/.test(kindText)) {
+    rule.status = Number(kindText);
+    if (rule.status === 429) rule.value = valueText === undefined ? 1 : Number(valueText);
+  } else throw new FaultSpecError(`unknown fault "${kindText}" in "${text}" (latency=MS, 500, 502, 503, 429=SECONDS, drop, malformed, truncated)`);
+  if (/^p(0(\.\d+)?|1(\.0+)?)$/.test(trigger)) rule.rate = Number(trigger.slice(1));
+  else if (/^n\d+$/.test(trigger)) rule.remaining = Number(trigger.slice(1));
+  else throw new FaultSpecError(`a fault needs a trigger pRATE or nCOUNT (in "${text}")`);
+  if (path) rule.path = path;
+  return rule;
+}
+
+export function parseFaultSpec(spec: string): FaultRule[] {
+  return spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(parseFaultRule);
+}
+
+export class Faults {
+  rules: FaultRule[] = [];
+
+  /** The faults that fire for this request (a counted rule is used up as it fires). */
+  pick(path: string): FaultRule[] {
+    const fired: FaultRule[] = [];
+    for (const rule of this.rules) {
+      if (rule.path && !path.startsWith(rule.path)) continue;
+      if (rule.remaining !== undefined) {
+        if (rule.remaining <= 0) continue;
+        rule.remaining--;
+        fired.push(rule);
+      } else if (rule.rate !== undefined && Math.random() < rule.rate) fired.push(rule);
+    }
+    this.rules = this.rules.filter((r) => r.remaining === undefined || r.remaining > 0);
+    return fired;
+  }
+}
