@@ -4,7 +4,7 @@ import type { SyncSummary } from '../../shared/ipc/contract.js';
 import type { IpcErrorCode } from '../../shared/ipc/errors.js';
 import { createRouter, CoreError, type Router } from '../ipc/router.js';
 import { EventBus } from '../ipc/event-bus.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/server.js';
+import { SANDBOX_DEFAULTS, startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/server.js';
 import { ConsentClient } from './api/consent-client.js';
 import { ApiError } from './api/errors.js';
 import { createClientCredentialsTokenSource } from './auth/token-source.js';
@@ -63,8 +63,19 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let baseUrl: string;
   let tokenUrl: string;
   let secret: string;
+  const profileDir = join(opts.dataDir, 'profiles', profile.id);
+  mkdirSync(profileDir, { recursive: true, mode: 0o700 });
   if (profile.embedded) {
-    sandbox = await startSandbox({ ...opts.sandbox, clientId: profile.clientId, clientSecret: SANDBOX_CLIENT_SECRET });
+    // The embedded sandbox keeps what the user changed (revocations, new consents, its clock) in
+    // the data directory, per seed and size, so it is still there tomorrow.
+    const seed = opts.sandbox?.seed ?? SANDBOX_DEFAULTS.seed;
+    const count = opts.sandbox?.consents ?? SANDBOX_DEFAULTS.consents;
+    sandbox = await startSandbox({
+      ...opts.sandbox,
+      clientId: profile.clientId,
+      clientSecret: SANDBOX_CLIENT_SECRET,
+      stateFile: join(profileDir, `sandbox-state-seed${seed}-n${count}.json`),
+    });
     baseUrl = sandbox.url;
     tokenUrl = `${sandbox.url}/oauth2/token`;
     secret = SANDBOX_CLIENT_SECRET;
@@ -90,8 +101,6 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
   const client = new ConsentClient({ baseUrl, tokens });
 
-  const profileDir = join(opts.dataDir, 'profiles', profile.id);
-  mkdirSync(profileDir, { recursive: true, mode: 0o700 });
   let db: Db;
   try {
     db = openCache(join(profileDir, 'cache.sqlite'));

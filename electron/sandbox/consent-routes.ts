@@ -364,7 +364,8 @@ function listDataHolders(_req: IncomingMessage, res: ServerResponse, [id]: strin
   );
 }
 
-const ID = '([^/]+)';
+// A consent id, but never the fixed segments that share the prefix (/consents/v2, /consents/events).
+const ID = '((?!v2$|events$)[^/]+)';
 export const consentRoutes: Route[] = [
   { method: 'GET', pattern: /^\/consents\/v2$/, scope: 'consents:read', handler: listConsentsV2 },
   { method: 'GET', pattern: /^\/consent$/, scope: 'consents:read', handler: listConsentsV1 },
