@@ -102,7 +102,13 @@ export function createAssertionVerifier(clientId: string, jwks: JWK[], tokenEndp
   const seen = new Map<string, number>();
   return async (assertion: string): Promise<{ ok: true } | { ok: false; reason: string }> => {
     try {
-      const { payload } = await jwtVerify(assertion, keySet, { issuer: clientId, subject: clientId, audience: tokenEndpoint, currentDate: new Date(now()), requiredClaims: ['exp', 'jti'] });
+      const { payload } = await jwtVerify(assertion, keySet, {
+        issuer: clientId,
+        subject: clientId,
+        audience: tokenEndpoint,
+        currentDate: new Date(now()),
+        requiredClaims: ['exp', 'jti'],
+      });
       const nowS = now() / 1000;
       for (const [jti, exp] of seen) if (exp < nowS) seen.delete(jti);
       if (seen.has(payload.jti!)) return { ok: false, reason: 'client assertion jti already used' };

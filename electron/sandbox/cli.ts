@@ -37,7 +37,9 @@ function jwks(file: string): JWK[] {
 
 const program = new Command()
   .name('sandbox')
-  .description('The CDR intermediary sandbox: the Consent API with deterministic seeded data, behind OAuth2 client credentials, on 127.0.0.1.')
+  .description(
+    'The CDR intermediary sandbox: the Consent API with deterministic seeded data, behind OAuth2 client credentials, on 127.0.0.1.',
+  )
   .option('--port <n>', 'port to listen on (0 picks a free one)', integer(0), 0)
   .option('--seed <s>', 'seed of the generated data', integer(0), SANDBOX_DEFAULTS.seed)
   .option('--consents <n>', 'number of seeded consents', integer(0), SANDBOX_DEFAULTS.consents)

@@ -111,19 +111,22 @@ async function patchConsent(req: IncomingMessage, res: ServerResponse, [id]: str
   const errors = [];
   const change: { externalId?: string | null; postUsageAction?: string; directMarketingAllowed?: boolean } = {};
   for (const [key, value] of Object.entries(body)) {
-    if (key === 'sharingEndDate') errors.push(err.invalidField('sharingEndDate cannot be changed with PATCH; extend the consent through its authorization'));
+    if (key === 'sharingEndDate')
+      errors.push(err.invalidField('sharingEndDate cannot be changed with PATCH; extend the consent through its authorization'));
     else if (key === 'externalId') {
       if (value !== null && typeof value !== 'string') errors.push(err.invalidField('externalId must be a string or null'));
       else change.externalId = value;
     } else if (key === 'postUsageAction') {
-      if (!isOneOf(typeof value === 'string' ? value : null, POST_USAGE_ACTIONS)) errors.push(err.invalidField(`postUsageAction must be one of ${POST_USAGE_ACTIONS.join(', ')}`));
+      if (!isOneOf(typeof value === 'string' ? value : null, POST_USAGE_ACTIONS))
+        errors.push(err.invalidField(`postUsageAction must be one of ${POST_USAGE_ACTIONS.join(', ')}`));
       else change.postUsageAction = value as string;
     } else if (key === 'directMarketingAllowed') {
       if (typeof value !== 'boolean') errors.push(err.invalidField('directMarketingAllowed must be true or false'));
       else change.directMarketingAllowed = value;
     } else errors.push(err.invalidField(`${key} cannot be updated`));
   }
-  if (!errors.length && Object.keys(change).length === 0) errors.push(err.missingField('Nothing to update: send externalId, postUsageAction or directMarketingAllowed'));
+  if (!errors.length && Object.keys(change).length === 0)
+    errors.push(err.missingField('Nothing to update: send externalId, postUsageAction or directMarketingAllowed'));
   if (errors.length) return sendErrors(res, 400, errors);
   sendJson(res, 200, ctx.world.update(index, change));
 }
@@ -142,7 +145,9 @@ function deleteConsent(_req: IncomingMessage, res: ServerResponse, [id]: string[
   if (index === undefined) return;
   if (revoke(ctx, index) === 'not-active') {
     const status = ctx.world.consent(index).status;
-    return sendErrors(res, 422, [err.unprocessable(`The consent is ${status}, not ACTIVE: there is no authorised consent to delete at the data holder`)]);
+    return sendErrors(res, 422, [
+      err.unprocessable(`The consent is ${status}, not ACTIVE: there is no authorised consent to delete at the data holder`),
+    ]);
   }
   res.writeHead(204, { 'cache-control': 'no-store' }).end();
 }
@@ -155,23 +160,36 @@ async function createConsent(req: IncomingMessage, res: ServerResponse, _p: stri
   const str = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : undefined);
   for (const k of ['sharingEndDate', 'dataHolderBrandId', 'useCaseId']) if (!str(k)) errors.push(err.missingField(`${k} is required`));
   const useCase = ctx.world.gen.useCases.find((u) => u.id === str('useCaseId'));
-  if (str('useCaseId') && !useCase) errors.push(err.invalidField(`useCaseId ${str('useCaseId')} is not a use case of this software product`));
+  if (str('useCaseId') && !useCase)
+    errors.push(err.invalidField(`useCaseId ${str('useCaseId')} is not a use case of this software product`));
   const holder = ctx.world.gen.holders.find((h) => h.dataHolderBrandId === str('dataHolderBrandId'));
-  if (str('dataHolderBrandId') && (!holder || (useCase && !useCase.dataHolders?.some((d) => d.dataHolderBrandId === holder.dataHolderBrandId)))) {
+  if (
+    str('dataHolderBrandId') &&
+    (!holder || (useCase && !useCase.dataHolders?.some((d) => d.dataHolderBrandId === holder.dataHolderBrandId)))
+  ) {
     errors.push(err.invalidField(`dataHolderBrandId ${str('dataHolderBrandId')} is not available for this use case`));
   }
   const end = str('sharingEndDate') ? Date.parse(str('sharingEndDate')!) : NaN;
   if (str('sharingEndDate') && (Number.isNaN(end) || end <= ctx.world.now() || end > ctx.world.now() + 366 * DAY)) {
     errors.push(err.invalidField('sharingEndDate must be an ISO 8601 date-time after now and within one year'));
   }
-  if (useCase?.notificationType === 'EMAIL' && !str('consumerEmail')) errors.push(err.missingField('consumerEmail is required: this use case notifies by e-mail'));
-  if (!str('consumerId') && !str('consumerEmail')) errors.push(err.missingField('consumerId (back-channel creation) or consumerEmail is required'));
-  if (body.postUsageAction !== undefined && !isOneOf(str('postUsageAction') ?? null, POST_USAGE_ACTIONS)) errors.push(err.invalidField(`postUsageAction must be one of ${POST_USAGE_ACTIONS.join(', ')}`));
-  if (body.directMarketingAllowed !== undefined && typeof body.directMarketingAllowed !== 'boolean') errors.push(err.invalidField('directMarketingAllowed must be true or false'));
+  if (useCase?.notificationType === 'EMAIL' && !str('consumerEmail'))
+    errors.push(err.missingField('consumerEmail is required: this use case notifies by e-mail'));
+  if (!str('consumerId') && !str('consumerEmail'))
+    errors.push(err.missingField('consumerId (back-channel creation) or consumerEmail is required'));
+  if (body.postUsageAction !== undefined && !isOneOf(str('postUsageAction') ?? null, POST_USAGE_ACTIONS))
+    errors.push(err.invalidField(`postUsageAction must be one of ${POST_USAGE_ACTIONS.join(', ')}`));
+  if (body.directMarketingAllowed !== undefined && typeof body.directMarketingAllowed !== 'boolean')
+    errors.push(err.invalidField('directMarketingAllowed must be true or false'));
   if (errors.length) return sendErrors(res, 400, errors);
 
   const consumer: ConsentFilter = str('consumerId') ? { consumerId: str('consumerId')! } : { consumerEmail: str('consumerEmail')! };
-  const clash = ctx.world.filterConsents({ ...consumer, useCaseIds: [useCase!.id], dataHolderBrandId: holder!.dataHolderBrandId, status: 'ACTIVE' });
+  const clash = ctx.world.filterConsents({
+    ...consumer,
+    useCaseIds: [useCase!.id],
+    dataHolderBrandId: holder!.dataHolderBrandId,
+    status: 'ACTIVE',
+  });
   if ((Array.isArray(clash) ? clash.length : clash.count) > 0) {
     return sendErrors(res, 422, [err.unprocessable('An active consent already exists for this consumer, use case and data holder')]);
   }
@@ -189,7 +207,14 @@ async function createConsent(req: IncomingMessage, res: ServerResponse, _p: stri
     consumerId: str('consumerId') ?? `sandbox|${randomUUID()}`,
     dataHolderName: holder!.brandName,
     dataHolderBrandId: holder!.dataHolderBrandId,
-    useCase: { id: useCase!.id, name: useCase!.name, description: useCase!.description, notificationType: useCase!.notificationType, accessFrequency: useCase!.accessFrequency, scopes: useCase!.scopes },
+    useCase: {
+      id: useCase!.id,
+      name: useCase!.name,
+      description: useCase!.description,
+      notificationType: useCase!.notificationType,
+      accessFrequency: useCase!.accessFrequency,
+      scopes: useCase!.scopes,
+    },
     postUsageAction: str('postUsageAction') ?? 'DELETION',
     cdrArrangementId: null,
     directMarketingAllowed: (body.directMarketingAllowed as boolean | undefined) ?? false,
@@ -202,14 +227,20 @@ async function createConsent(req: IncomingMessage, res: ServerResponse, _p: stri
 
 // ---- authorization: creation (REQUESTED) and extension (ACTIVE)
 
-function startAuthorization(res: ServerResponse, ctx: SandboxContext, index: number, input: { state?: unknown; redirectUri?: unknown; sharingEndDate?: unknown }): void {
+function startAuthorization(
+  res: ServerResponse,
+  ctx: SandboxContext,
+  index: number,
+  input: { state?: unknown; redirectUri?: unknown; sharingEndDate?: unknown },
+): void {
   const consent = ctx.world.consent(index);
   const errors = [];
   if (typeof input.state !== 'string' || !input.state) errors.push(err.missingField('state is required'));
   let redirect: URL | undefined;
   try {
     redirect = new URL(String(input.redirectUri));
-    if (redirect.protocol !== 'https:' && redirect.hostname !== '127.0.0.1' && redirect.hostname !== 'localhost') throw new Error('not https');
+    if (redirect.protocol !== 'https:' && redirect.hostname !== '127.0.0.1' && redirect.hostname !== 'localhost')
+      throw new Error('not https');
   } catch {
     errors.push(err.invalidField('redirectUri must be an absolute https URI (or a loopback http URI)'));
   }
@@ -217,11 +248,21 @@ function startAuthorization(res: ServerResponse, ctx: SandboxContext, index: num
   let end = typeof input.sharingEndDate === 'string' ? Date.parse(input.sharingEndDate) : NaN;
   if (input.sharingEndDate === undefined && kind === 'creation' && consent.sharingEndDate) end = Date.parse(consent.sharingEndDate);
   if (Number.isNaN(end)) errors.push(err.invalidField('sharingEndDate must be an ISO 8601 date-time'));
-  else if (kind === 'extension' && end <= Date.parse(consent.sharingEndDate!)) errors.push(err.invalidField('sharingEndDate must be later than the current sharing end date to extend'));
+  else if (kind === 'extension' && end <= Date.parse(consent.sharingEndDate!))
+    errors.push(err.invalidField('sharingEndDate must be later than the current sharing end date to extend'));
   else if (end <= ctx.world.now()) errors.push(err.invalidField('sharingEndDate must be in the future'));
   if (errors.length) return sendErrors(res, 400, errors);
-  if (!kind) return sendErrors(res, 422, [err.unprocessable(`The consent is ${consent.status}: only a REQUESTED consent can be authorised and only an ACTIVE one extended`)]);
-  const pending = ctx.dataHolder.begin({ consentId: consent.consentId, kind, state: input.state as string, redirectUri: redirect!.href, sharingEndDate: iso(end) });
+  if (!kind)
+    return sendErrors(res, 422, [
+      err.unprocessable(`The consent is ${consent.status}: only a REQUESTED consent can be authorised and only an ACTIVE one extended`),
+    ]);
+  const pending = ctx.dataHolder.begin({
+    consentId: consent.consentId,
+    kind,
+    state: input.state as string,
+    redirectUri: redirect!.href,
+    sharingEndDate: iso(end),
+  });
   sendJson(res, 200, { success: true, uri: ctx.dataHolder.authorizeUri(ctx.url, pending), expiry: iso(pending.expiresAt) });
 }
 
@@ -237,14 +278,23 @@ function getAuthorization(_req: IncomingMessage, res: ServerResponse, [id]: stri
   const index = findConsent(res, ctx, id!);
   if (index === undefined) return;
   const q = url.searchParams;
-  startAuthorization(res, ctx, index, { state: q.get('state') ?? undefined, redirectUri: q.get('redirectUri') ?? undefined, sharingEndDate: q.get('sharingEndDate') ?? undefined });
+  startAuthorization(res, ctx, index, {
+    state: q.get('state') ?? undefined,
+    redirectUri: q.get('redirectUri') ?? undefined,
+    sharingEndDate: q.get('sharingEndDate') ?? undefined,
+  });
 }
 
 function complete(ctx: SandboxContext, pending: { consentId: string; kind: 'creation' | 'extension'; sharingEndDate: string }): Consent {
   const index = ctx.world.indexOf(pending.consentId)!;
   if (pending.kind === 'creation') {
     const now = iso(ctx.world.now());
-    ctx.world.update(index, { status: 'ACTIVE', cdrArrangementId: randomUUID(), sharingEndDate: pending.sharingEndDate, lastNotificationSentAt: now });
+    ctx.world.update(index, {
+      status: 'ACTIVE',
+      cdrArrangementId: randomUUID(),
+      sharingEndDate: pending.sharingEndDate,
+      lastNotificationSentAt: now,
+    });
     ctx.world.recordEvent(index, 'GRANTED');
   } else {
     ctx.world.update(index, { sharingEndDate: pending.sharingEndDate });
@@ -253,7 +303,13 @@ function complete(ctx: SandboxContext, pending: { consentId: string; kind: 'crea
   return ctx.world.consent(index);
 }
 
-async function patchAuthorization(req: IncomingMessage, res: ServerResponse, [id]: string[], _url: URL, ctx: SandboxContext): Promise<void> {
+async function patchAuthorization(
+  req: IncomingMessage,
+  res: ServerResponse,
+  [id]: string[],
+  _url: URL,
+  ctx: SandboxContext,
+): Promise<void> {
   const index = findConsent(res, ctx, id!);
   if (index === undefined) return;
   const body = await readJsonObject(req, res);
@@ -261,7 +317,10 @@ async function patchAuthorization(req: IncomingMessage, res: ServerResponse, [id
   const check = await ctx.dataHolder.check(body.response, ctx.world.consent(index).consentId);
   if (!check.ok) return sendErrors(res, 400, [err.invalidField(check.reason)]);
   const consent = ctx.world.consent(index);
-  if ((check.pending.kind === 'creation' && consent.status !== 'REQUESTED') || (check.pending.kind === 'extension' && consent.status !== 'ACTIVE')) {
+  if (
+    (check.pending.kind === 'creation' && consent.status !== 'REQUESTED') ||
+    (check.pending.kind === 'extension' && consent.status !== 'ACTIVE')
+  ) {
     return sendErrors(res, 400, [err.invalidField(`The consent is now ${consent.status}; this response can no longer be used`)]);
   }
   ctx.dataHolder.consume(check.pending);
@@ -282,7 +341,9 @@ async function postTokens(req: IncomingMessage, res: ServerResponse, _p: string[
     pending = ctx.dataHolder.findByCode(body.code);
     if (!pending) return sendErrors(res, 400, [err.invalidField('code is unknown or already used')]);
     if (pending.state !== body.state) return sendErrors(res, 400, [err.invalidField('state does not match the authorization request')]);
-    const idToken = await ctx.dataHolder.check(body.id_token, pending.consentId, pending.state).catch(() => ({ ok: false as const, reason: 'id_token invalid' }));
+    const idToken = await ctx.dataHolder
+      .check(body.id_token, pending.consentId, pending.state)
+      .catch(() => ({ ok: false as const, reason: 'id_token invalid' }));
     if (!idToken.ok) return sendErrors(res, 400, [err.invalidField(`id_token: ${idToken.reason}`)]);
   } else return sendErrors(res, 400, [err.missingField('Send response, or code with state and id_token')]);
   ctx.dataHolder.consume(pending);
@@ -300,11 +361,18 @@ function listEvents(_req: IncomingMessage, res: ServerResponse, _p: string[], ur
   const unknown = types?.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
   const oldest = dateParam(q, 'oldest');
   const newest = dateParam(q, 'newest');
-  const problem = [page, pageSize, oldest, newest].find((x) => typeof x === 'string') ?? (unknown?.length ? `eventTypes: unknown ${unknown.join(', ')}` : undefined);
+  const problem =
+    [page, pageSize, oldest, newest].find((x) => typeof x === 'string') ??
+    (unknown?.length ? `eventTypes: unknown ${unknown.join(', ')}` : undefined);
   if (problem) return sendErrors(res, 400, [err.invalidField(problem as string)]);
   const consentId = q.get('consentId') ?? undefined;
   const { total, events } = ctx.world.events(
-    { ...(consentId ? { consentId } : {}), ...(types ? { eventTypes: types } : {}), ...(oldest !== undefined ? { oldest: oldest as number } : {}), ...(newest !== undefined ? { newest: newest as number } : {}) },
+    {
+      ...(consentId ? { consentId } : {}),
+      ...(types ? { eventTypes: types } : {}),
+      ...(oldest !== undefined ? { oldest: oldest as number } : {}),
+      ...(newest !== undefined ? { newest: newest as number } : {}),
+    },
     ((page as number) - 1) * (pageSize as number),
     pageSize as number,
   );
@@ -337,8 +405,18 @@ function listUseCases(_req: IncomingMessage, res: ServerResponse, _p: string[], 
         const b = scopes.find((s) => s.id === basic);
         const d = scopes.find((s) => s.id === detail);
         if (!b || !d) continue;
-        const merged = { ...d, name, description: `${b.description}; ${d.description}`, claims: [...(b.claims ?? []), ...(d.claims ?? [])], priority: Math.min(b.priority ?? 0, d.priority ?? 0), combinedScopeIds: [basic, detail] };
-        scopes = scopes.filter((s) => s !== b && s !== d).concat(merged).sort((x, y) => (x.priority ?? 0) - (y.priority ?? 0));
+        const merged = {
+          ...d,
+          name,
+          description: `${b.description}; ${d.description}`,
+          claims: [...(b.claims ?? []), ...(d.claims ?? [])],
+          priority: Math.min(b.priority ?? 0, d.priority ?? 0),
+          combinedScopeIds: [basic, detail],
+        };
+        scopes = scopes
+          .filter((s) => s !== b && s !== d)
+          .concat(merged)
+          .sort((x, y) => (x.priority ?? 0) - (y.priority ?? 0));
       }
     }
     return {
@@ -348,7 +426,9 @@ function listUseCases(_req: IncomingMessage, res: ServerResponse, _p: string[], 
       consumerType: 'INDIVIDUAL',
       active: true,
       features: industry === 'energy' ? ['DE_IDENTIFICATION'] : [],
-      ...(industry === 'energy' ? { anonymisationDetails: 'Your de-identified usage may be combined with others in your neighbourhood to compare plans.' } : {}),
+      ...(industry === 'energy'
+        ? { anonymisationDetails: 'Your de-identified usage may be combined with others in your neighbourhood to compare plans.' }
+        : {}),
     };
   });
   sendJson(res, 200, out);
@@ -360,7 +440,12 @@ function listDataHolders(_req: IncomingMessage, res: ServerResponse, [id]: strin
   sendJson(
     res,
     200,
-    ctx.world.gen.holders.map((h) => ({ dataHolderBrandId: h.dataHolderBrandId, brandName: h.brandName, logoUri: h.logoUri, industries: [h.industry.toUpperCase()] })),
+    ctx.world.gen.holders.map((h) => ({
+      dataHolderBrandId: h.dataHolderBrandId,
+      brandName: h.brandName,
+      logoUri: h.logoUri,
+      industries: [h.industry.toUpperCase()],
+    })),
   );
 }
 
@@ -371,7 +456,12 @@ export const consentRoutes: Route[] = [
   { method: 'GET', pattern: /^\/consent$/, scope: 'consents:read', handler: listConsentsV1 },
   { method: 'POST', pattern: /^\/consents$/, scope: 'consents:write', handler: createConsent },
   // Deprecated 19 Dec 2024 and removed 2 Sep 2025: 404, saying where the list went.
-  { method: 'GET', pattern: /^\/consents$/, scope: null, handler: (_q, res) => sendErrors(res, 404, [err.notFound('GET /consents was removed; use GET /consents/v2')]) },
+  {
+    method: 'GET',
+    pattern: /^\/consents$/,
+    scope: null,
+    handler: (_q, res) => sendErrors(res, 404, [err.notFound('GET /consents was removed; use GET /consents/v2')]),
+  },
   { method: 'GET', pattern: /^\/consents\/events$/, scope: 'consents:read', handler: listEvents },
   { method: 'GET', pattern: new RegExp(`^/consents/${ID}/authorization$`), scope: 'consents:read', handler: getAuthorization },
   { method: 'POST', pattern: new RegExp(`^/consents/${ID}/authorization$`), scope: 'consents:write', handler: postAuthorization },

@@ -114,7 +114,21 @@ export function createConsentGenerator(seed: number, count: number, clockOrigin 
     const directMarketingAllowed = r.chance(0.3);
     const externalId = r.chance(0.7) ? `CRM-${r.digits(7)}` : null;
     const firstDataCollection = granted ? Math.min(created + r.int(5_000, 600_000), origin) : null;
-    return { index, status, useCase: useCaseIndex, holder, consumer, created, sharingEnd, revoked, extended, postUsageAction, directMarketingAllowed, externalId, firstDataCollection };
+    return {
+      index,
+      status,
+      useCase: useCaseIndex,
+      holder,
+      consumer,
+      created,
+      sharingEnd,
+      revoked,
+      extended,
+      postUsageAction,
+      directMarketingAllowed,
+      externalId,
+      firstDataCollection,
+    };
   }
 
   function consumer(index: number): Consumer {

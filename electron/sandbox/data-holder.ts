@@ -1,4 +1,14 @@
-import { SignJWT, decodeProtectedHeader, errors, exportJWK, generateKeyPair, jwtVerify, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import {
+  SignJWT,
+  decodeProtectedHeader,
+  errors,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  type CryptoKey,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
 import { randomBytes, randomUUID } from 'node:crypto';
 
 /**
@@ -85,7 +95,8 @@ export class DataHolder {
 
   /** Checks a response JWT for a consent: signature, expiry, code, consent and state. */
   async check(jwt: unknown, consentId: string | undefined, expectedState?: string): Promise<ResponseCheck> {
-    if (typeof jwt !== 'string' || jwt.split('.').length !== 3) return { ok: false, reason: 'response is not a JWT (expected three dot-separated parts)' };
+    if (typeof jwt !== 'string' || jwt.split('.').length !== 3)
+      return { ok: false, reason: 'response is not a JWT (expected three dot-separated parts)' };
     try {
       decodeProtectedHeader(jwt);
     } catch {
@@ -93,10 +104,16 @@ export class DataHolder {
     }
     let claims: JWTPayload;
     try {
-      ({ payload: claims } = await jwtVerify(jwt, this.publicKey, { issuer: this.issuer, audience: this.clientId, algorithms: ['PS256'], currentDate: new Date(this.now()) }));
+      ({ payload: claims } = await jwtVerify(jwt, this.publicKey, {
+        issuer: this.issuer,
+        audience: this.clientId,
+        algorithms: ['PS256'],
+        currentDate: new Date(this.now()),
+      }));
     } catch (error) {
       if (error instanceof errors.JWTExpired) return { ok: false, reason: 'response JWT has expired' };
-      if (error instanceof errors.JWSSignatureVerificationFailed) return { ok: false, reason: 'response JWT signature does not verify with the data holder key' };
+      if (error instanceof errors.JWSSignatureVerificationFailed)
+        return { ok: false, reason: 'response JWT signature does not verify with the data holder key' };
       if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: `response JWT claim ${error.claim} is wrong` };
       return { ok: false, reason: `response JWT is invalid (${(error as Error).message})` };
     }

@@ -29,7 +29,10 @@ const CLIENT_ERRORS = [
 ] as const;
 
 /** The view of a consent the event rules need: its core with API changes applied. */
-export interface EventSource extends Pick<ConsentCore, 'status' | 'created' | 'sharingEnd' | 'revoked' | 'extended' | 'firstDataCollection'> {
+export interface EventSource extends Pick<
+  ConsentCore,
+  'status' | 'created' | 'sharingEnd' | 'revoked' | 'extended' | 'firstDataCollection'
+> {
   index: number;
   notifiesByEmail: boolean;
 }
@@ -46,7 +49,12 @@ export function seededEvents(seed: number, c: EventSource, now: number, perConse
       out.push({ type: 'WEBHOOK_SENDING_FAILED', time: t, detail: '503 Service Unavailable' });
       out.push({ type: 'WEBHOOK_SENT', time: t + 60_000, detail: null });
     } else {
-      for (let k = 0; k < 3; k++) out.push({ type: 'WEBHOOK_SENDING_FAILED', time: (t += 60_000 * 2 ** k), detail: k === 1 ? 'connect ETIMEDOUT' : '502 Bad Gateway' });
+      for (let k = 0; k < 3; k++)
+        out.push({
+          type: 'WEBHOOK_SENDING_FAILED',
+          time: (t += 60_000 * 2 ** k),
+          detail: k === 1 ? 'connect ETIMEDOUT' : '502 Bad Gateway',
+        });
       out.push({ type: 'WEBHOOK_MAX_RETRIES_REACHED', time: t + 1_000, detail: null });
     }
   };
@@ -54,7 +62,8 @@ export function seededEvents(seed: number, c: EventSource, now: number, perConse
     if (time > now) return;
     out.push({ type, time, detail: null });
     webhook(time);
-    if (c.notifiesByEmail && type !== 'DATA_COLLECTION_COMPLETED') out.push({ type: 'EMAIL_SENT', time: time + r.int(1_000, 60_000), detail: null });
+    if (c.notifiesByEmail && type !== 'DATA_COLLECTION_COMPLETED')
+      out.push({ type: 'EMAIL_SENT', time: time + r.int(1_000, 60_000), detail: null });
   };
 
   if (c.status === 0) {

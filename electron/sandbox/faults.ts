@@ -29,12 +29,16 @@ export function parseFaultRule(text: string): FaultRule {
   if (kindText === 'latency') {
     rule.kind = 'latency';
     rule.value = Number(valueText);
-    if (!Number.isFinite(rule.value) || rule.value < 0) throw new FaultSpecError(`latency needs milliseconds, e.g. latency=250 (in "${text}")`);
+    if (!Number.isFinite(rule.value) || rule.value < 0)
+      throw new FaultSpecError(`latency needs milliseconds, e.g. latency=250 (in "${text}")`);
   } else if (['drop', 'malformed', 'truncated'].includes(kindText)) rule.kind = kindText as FaultKind;
   else if (/^(429|5\d\d)$/.test(kindText)) {
     rule.status = Number(kindText);
     if (rule.status === 429) rule.value = valueText === undefined ? 1 : Number(valueText);
-  } else throw new FaultSpecError(`unknown fault "${kindText}" in "${text}" (latency=MS, 500, 502, 503, 429=SECONDS, drop, malformed, truncated)`);
+  } else
+    throw new FaultSpecError(
+      `unknown fault "${kindText}" in "${text}" (latency=MS, 500, 502, 503, 429=SECONDS, drop, malformed, truncated)`,
+    );
   if (/^p(0(\.\d+)?|1(\.0+)?)$/.test(trigger)) rule.rate = Number(trigger.slice(1));
   else if (/^n\d+$/.test(trigger)) rule.remaining = Number(trigger.slice(1));
   else throw new FaultSpecError(`a fault needs a trigger pRATE or nCOUNT (in "${text}")`);

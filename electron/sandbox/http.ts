@@ -88,7 +88,11 @@ export function intParam(query: URLSearchParams, name: string, min: number, max:
 
 /** A list parameter sent repeated (a=x&a=y) or comma-separated (a=x,y), or both. */
 export function listParam(query: URLSearchParams, name: string): string[] | undefined {
-  const values = query.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const values = query
+    .getAll(name)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   return values.length ? values : undefined;
 }
 
@@ -101,7 +105,15 @@ export function dateParam(query: URLSearchParams, name: string): number | undefi
 }
 
 /** Links of a paged response, keeping the other query parameters. */
-export function pageLinks(base: string, path: string, query: URLSearchParams, page: number, pageSize: number, total: number, sizeName: string): Record<string, string> {
+export function pageLinks(
+  base: string,
+  path: string,
+  query: URLSearchParams,
+  page: number,
+  pageSize: number,
+  total: number,
+  sizeName: string,
+): Record<string, string> {
   const totalPages = Math.ceil(total / pageSize);
   const link = (p: number) => {
     const u = new URL(path, base);

@@ -9,7 +9,20 @@ export const FIRST_NAMES: readonly string[] = [...(person.first_name?.female ?? 
 export const LAST_NAMES: readonly string[] = person.last_name?.generic ?? [];
 if (FIRST_NAMES.length < 50 || LAST_NAMES.length < 50) throw new Error('faker en_AU name lists are missing');
 
-export const STREET_NAMES = ['George', 'Pitt', 'Collins', 'Bourke', 'Queen', 'King', 'Adelaide', 'Hay', 'Murray', 'Flinders', 'Elizabeth', 'Victoria'] as const;
+export const STREET_NAMES = [
+  'George',
+  'Pitt',
+  'Collins',
+  'Bourke',
+  'Queen',
+  'King',
+  'Adelaide',
+  'Hay',
+  'Murray',
+  'Flinders',
+  'Elizabeth',
+  'Victoria',
+] as const;
 export const SUBURBS = [
   ['Sydney', 'NSW', '2000'],
   ['Parramatta', 'NSW', '2150'],

@@ -1,7 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { JWK } from 'jose';
-import { ALL_SCOPES, createAssertionVerifier, createTokenIssuer, JWT_BEARER_ASSERTION, readClientCredentials, secretMatches } from './auth.js';
+import {
+  ALL_SCOPES,
+  createAssertionVerifier,
+  createTokenIssuer,
+  JWT_BEARER_ASSERTION,
+  readClientCredentials,
+  secretMatches,
+} from './auth.js';
 import { consentRoutes, revoke } from './consent-routes.js';
 import type { Route, SandboxContext } from './context.js';
 import { DataHolder } from './data-holder.js';
@@ -91,12 +98,24 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     ...(opts.webhookRetryDelaysMs ? { retryDelaysMs: opts.webhookRetryDelaysMs } : {}),
   });
   const unsubscribe = world.onEvent((e) => ctx.webhooks.deliver(e));
-  const verifyAssertion = opts.clientJwks?.length ? createAssertionVerifier(client.clientId, opts.clientJwks, `${url}/oauth2/token`, () => world.now()) : undefined;
+  const verifyAssertion = opts.clientJwks?.length
+    ? createAssertionVerifier(client.clientId, opts.clientJwks, `${url}/oauth2/token`, () => world.now())
+    : undefined;
 
   const routes: Route[] = [
     { method: 'POST', pattern: /^\/oauth2\/token$/, scope: null, handler: (req, res) => token(ctx, req, res, verifyAssertion) },
-    { method: 'GET', pattern: /^\/\.well-known\/jwks\.json$/, scope: null, handler: (_q, res) => sendJson(res, 200, { keys: [issuer.publicJwk] }) },
-    { method: 'GET', pattern: /^\/__dataholder\/jwks\.json$/, scope: null, handler: (_q, res) => sendJson(res, 200, { keys: [dataHolder.publicJwk] }) },
+    {
+      method: 'GET',
+      pattern: /^\/\.well-known\/jwks\.json$/,
+      scope: null,
+      handler: (_q, res) => sendJson(res, 200, { keys: [issuer.publicJwk] }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/__dataholder\/jwks\.json$/,
+      scope: null,
+      handler: (_q, res) => sendJson(res, 200, { keys: [dataHolder.publicJwk] }),
+    },
     { method: 'GET', pattern: /^\/__dataholder\/authorize$/, scope: null, handler: (_q, res, _p, u) => dataHolderAuthorize(ctx, res, u) },
     ...consentRoutes,
     ...adminRoutes,
@@ -136,14 +155,23 @@ async function handle(ctx: SandboxContext, routes: Route[], req: IncomingMessage
       if (fault.kind === 'latency') await new Promise((r) => setTimeout(r, fault.value));
       else if (fault.kind === 'drop') return void req.socket.destroy();
       else if (fault.kind === 'malformed' || fault.kind === 'truncated') bodyFaults.set(res, fault.kind);
-      else if (fault.status === 429) return sendErrors(res, 429, [{ code: 'urn:au-cds:error:cds-all:GeneralError/TooManyRequests', title: 'Too Many Requests', detail: 'Injected fault' }], { 'retry-after': String(fault.value ?? 1) });
+      else if (fault.status === 429)
+        return sendErrors(
+          res,
+          429,
+          [{ code: 'urn:au-cds:error:cds-all:GeneralError/TooManyRequests', title: 'Too Many Requests', detail: 'Injected fault' }],
+          { 'retry-after': String(fault.value ?? 1) },
+        );
       else if (fault.status) return sendErrors(res, fault.status, [err.unexpected('Injected fault')]);
     }
   }
   const matching = routes.filter((r) => r.pattern.test(path));
   const route = matching.find((r) => r.method === req.method);
   if (!route) {
-    if (matching.length) return sendErrors(res, 405, [err.invalidField(`${req.method} is not allowed on ${path}`)], { allow: matching.map((r) => r.method).join(', ') });
+    if (matching.length)
+      return sendErrors(res, 405, [err.invalidField(`${req.method} is not allowed on ${path}`)], {
+        allow: matching.map((r) => r.method).join(', '),
+      });
     return sendErrors(res, 404, [err.notFound(`${req.method} ${path} does not exist`)]);
   }
   if (route.scope !== null && !(await authorize(ctx, req, res, route.scope))) return;
@@ -151,7 +179,12 @@ async function handle(ctx: SandboxContext, routes: Route[], req: IncomingMessage
   await route.handler(req, res, params, url, ctx);
 }
 
-async function token(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, verifyAssertion?: ReturnType<typeof createAssertionVerifier>): Promise<void> {
+async function token(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  verifyAssertion?: ReturnType<typeof createAssertionVerifier>,
+): Promise<void> {
   let body: string;
   try {
     body = await readBody(req, 64_000);
@@ -162,13 +195,18 @@ async function token(ctx: SandboxContext, req: IncomingMessage, res: ServerRespo
   const form = new URLSearchParams(body);
   const grant = form.get('grant_type');
   if (grant !== 'client_credentials') {
-    return sendJson(res, 400, { error: 'unsupported_grant_type', error_description: `grant_type ${grant ?? '(missing)'} is not supported; use client_credentials` });
+    return sendJson(res, 400, {
+      error: 'unsupported_grant_type',
+      error_description: `grant_type ${grant ?? '(missing)'} is not supported; use client_credentials`,
+    });
   }
   let clientId: string | undefined;
   const assertion = form.get('client_assertion');
   if (assertion !== null) {
-    if (form.get('client_assertion_type') !== JWT_BEARER_ASSERTION) return sendJson(res, 400, { error: 'invalid_request', error_description: `client_assertion_type must be ${JWT_BEARER_ASSERTION}` });
-    if (!verifyAssertion) return sendJson(res, 401, { error: 'invalid_client', error_description: 'no key is registered for private_key_jwt' });
+    if (form.get('client_assertion_type') !== JWT_BEARER_ASSERTION)
+      return sendJson(res, 400, { error: 'invalid_request', error_description: `client_assertion_type must be ${JWT_BEARER_ASSERTION}` });
+    if (!verifyAssertion)
+      return sendJson(res, 401, { error: 'invalid_client', error_description: 'no key is registered for private_key_jwt' });
     const checked = await verifyAssertion(assertion);
     if (!checked.ok) return sendJson(res, 401, { error: 'invalid_client', error_description: checked.reason });
     clientId = ctx.client.clientId;
@@ -191,20 +229,41 @@ async function authorize(ctx: SandboxContext, req: IncomingMessage, res: ServerR
   const header = req.headers.authorization;
   const token = header?.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : '';
   if (!token) {
-    sendErrors(res, 401, [{ code: 'urn:au-cds:error:cds-all:Authorisation/Unauthorized', title: 'Unauthorized', detail: 'A bearer access token is required' }], { 'www-authenticate': 'Bearer realm="cdr-sandbox"' });
+    sendErrors(
+      res,
+      401,
+      [{ code: 'urn:au-cds:error:cds-all:Authorisation/Unauthorized', title: 'Unauthorized', detail: 'A bearer access token is required' }],
+      { 'www-authenticate': 'Bearer realm="cdr-sandbox"' },
+    );
     return false;
   }
   const result = await ctx.issuer.verify(token);
   if ('error' in result) {
-    sendErrors(res, 401, [{ code: 'urn:au-cds:error:cds-all:Authorisation/InvalidBearerToken', title: 'Invalid Bearer Token', detail: result.error }], {
-      'www-authenticate': `Bearer realm="cdr-sandbox", error="invalid_token", error_description="${result.error}"`,
-    });
+    sendErrors(
+      res,
+      401,
+      [{ code: 'urn:au-cds:error:cds-all:Authorisation/InvalidBearerToken', title: 'Invalid Bearer Token', detail: result.error }],
+      {
+        'www-authenticate': `Bearer realm="cdr-sandbox", error="invalid_token", error_description="${result.error}"`,
+      },
+    );
     return false;
   }
   if (!result.scopes.has(scope)) {
-    sendErrors(res, 403, [{ code: 'urn:au-cds:error:cds-all:Authorisation/InsufficientScope', title: 'Insufficient Scope', detail: `The token lacks the scope ${scope}` }], {
-      'www-authenticate': `Bearer realm="cdr-sandbox", error="insufficient_scope", scope="${scope}"`,
-    });
+    sendErrors(
+      res,
+      403,
+      [
+        {
+          code: 'urn:au-cds:error:cds-all:Authorisation/InsufficientScope',
+          title: 'Insufficient Scope',
+          detail: `The token lacks the scope ${scope}`,
+        },
+      ],
+      {
+        'www-authenticate': `Bearer realm="cdr-sandbox", error="insufficient_scope", scope="${scope}"`,
+      },
+    );
     return false;
   }
   return true;
@@ -229,7 +288,10 @@ function loopback(req: IncomingMessage): boolean {
 }
 
 function admin(handler: Route['handler']): Route['handler'] {
-  return (req, res, params, url, ctx) => (loopback(req) ? handler(req, res, params, url, ctx) : sendErrors(res, 403, [err.invalidField('The admin API answers loopback callers only')]));
+  return (req, res, params, url, ctx) =>
+    loopback(req)
+      ? handler(req, res, params, url, ctx)
+      : sendErrors(res, 403, [err.invalidField('The admin API answers loopback callers only')]);
 }
 
 const adminRoutes: Route[] = [
@@ -238,7 +300,13 @@ const adminRoutes: Route[] = [
     pattern: /^\/__sandbox\/status$/,
     scope: null,
     handler: admin((_q, res, _p, _u, ctx) =>
-      sendJson(res, 200, { seed: ctx.world.gen.seed, consents: ctx.world.total, now: new Date(ctx.world.now()).toISOString(), webhook: ctx.webhookTarget ?? null, faults: ctx.faults.rules }),
+      sendJson(res, 200, {
+        seed: ctx.world.gen.seed,
+        consents: ctx.world.total,
+        now: new Date(ctx.world.now()).toISOString(),
+        webhook: ctx.webhookTarget ?? null,
+        faults: ctx.faults.rules,
+      }),
     ),
   },
   {
@@ -249,7 +317,10 @@ const adminRoutes: Route[] = [
       const body = await readJsonObject(req, res);
       if (!body) return;
       const ms = Number(body.advanceMs ?? 0) + Number(body.advanceDays ?? 0) * 86_400_000;
-      if (!Number.isFinite(ms) || ms < 0) return sendErrors(res, 400, [err.invalidField('advanceMs / advanceDays must be non-negative numbers: the clock only moves forward')]);
+      if (!Number.isFinite(ms) || ms < 0)
+        return sendErrors(res, 400, [
+          err.invalidField('advanceMs / advanceDays must be non-negative numbers: the clock only moves forward'),
+        ]);
       ctx.world.advanceClock(ms);
       sendJson(res, 200, { now: new Date(ctx.world.now()).toISOString() });
     }),
@@ -281,7 +352,12 @@ const adminRoutes: Route[] = [
       sendJson(res, 200, { faults: ctx.faults.rules });
     }),
   },
-  { method: 'DELETE', pattern: /^\/__sandbox\/faults$/, scope: null, handler: admin((_q, res, _p, _u, ctx) => ((ctx.faults.rules = []), sendJson(res, 200, { faults: [] }))) },
+  {
+    method: 'DELETE',
+    pattern: /^\/__sandbox\/faults$/,
+    scope: null,
+    handler: admin((_q, res, _p, _u, ctx) => ((ctx.faults.rules = []), sendJson(res, 200, { faults: [] }))),
+  },
   {
     method: 'PUT',
     pattern: /^\/__sandbox\/webhook$/,
@@ -289,12 +365,18 @@ const adminRoutes: Route[] = [
     handler: admin(async (req, res, _p, _u, ctx) => {
       const body = await readJsonObject(req, res);
       if (!body) return;
-      if (body.url !== null && (typeof body.url !== 'string' || !/^https?:\/\//.test(body.url))) return sendErrors(res, 400, [err.invalidField('url must be an http(s) URL or null')]);
+      if (body.url !== null && (typeof body.url !== 'string' || !/^https?:\/\//.test(body.url)))
+        return sendErrors(res, 400, [err.invalidField('url must be an http(s) URL or null')]);
       ctx.webhookTarget = (body.url as string | null) ?? undefined;
       sendJson(res, 200, { webhook: ctx.webhookTarget ?? null });
     }),
   },
-  { method: 'POST', pattern: /^\/__sandbox\/reset$/, scope: null, handler: admin((_q, res, _p, _u, ctx) => (ctx.world.reset(), sendJson(res, 200, { reset: true }))) },
+  {
+    method: 'POST',
+    pattern: /^\/__sandbox\/reset$/,
+    scope: null,
+    handler: admin((_q, res, _p, _u, ctx) => (ctx.world.reset(), sendJson(res, 200, { reset: true }))),
+  },
   {
     method: 'POST',
     pattern: /^\/__sandbox\/dataholder\/sign$/,

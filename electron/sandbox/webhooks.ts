@@ -41,7 +41,11 @@ export class WebhookSender {
       const body = (await res.text()).slice(0, 500);
       if (res.ok) return this.opts.record(event.consentId, 'WEBHOOK_SENT', null);
       if (res.status >= 400 && res.status < 500) {
-        return this.opts.record(event.consentId, 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', `${res.status} ${res.statusText}${body ? `: ${body}` : ''}`);
+        return this.opts.record(
+          event.consentId,
+          'WEBHOOK_SENDING_FAILED_CLIENT_ERROR',
+          `${res.status} ${res.statusText}${body ? `: ${body}` : ''}`,
+        );
       }
       failure = `${res.status} ${res.statusText}`;
     } catch (error) {
@@ -49,7 +53,8 @@ export class WebhookSender {
       failure = cause?.code ?? (error as Error).message;
     }
     this.opts.record(event.consentId, 'WEBHOOK_SENDING_FAILED', failure);
-    if (attempt >= delays.length) return this.opts.record(event.consentId, 'WEBHOOK_MAX_RETRIES_REACHED', `gave up after ${attempt + 1} attempts`);
+    if (attempt >= delays.length)
+      return this.opts.record(event.consentId, 'WEBHOOK_MAX_RETRIES_REACHED', `gave up after ${attempt + 1} attempts`);
     await new Promise((r) => setTimeout(r, delays[attempt]));
     return this.attempt(url, event, attempt + 1);
   }

@@ -79,7 +79,8 @@ export class World {
   private idIndex: Map<string, number> | undefined;
   private arrangementIndex: Map<string, number> | undefined;
   private consumerIndex: Map<string, number> | undefined;
-  private eventIndex: { perm: Uint32Array; time: Float64Array; consent: Uint32Array; ordinal: Uint16Array; type: Uint8Array; now: number } | undefined;
+  private eventIndex:
+    { perm: Uint32Array; time: Float64Array; consent: Uint32Array; ordinal: Uint16Array; type: Uint8Array; now: number } | undefined;
   private readonly listeners = new Set<(event: ConsentEvent) => void>();
 
   constructor(private readonly opts: WorldOptions) {
@@ -167,8 +168,18 @@ export class World {
     if (keys.length === 0) return { count: this.total, at: (k) => k };
     // Identifier filters narrow to one consent without a scan.
     if (f.consentId !== undefined || f.cdrArrangementId !== undefined) {
-      const i = f.consentId !== undefined ? this.indexOf(f.consentId) : (this.indexOfArrangement(f.cdrArrangementId!) ?? this.created.findIndex((c) => c.cdrArrangementId === f.cdrArrangementId) + this.gen.count);
-      if (i === undefined || i < 0 || i >= this.total || (f.consentId && f.cdrArrangementId && this.consent(i).cdrArrangementId !== f.cdrArrangementId)) return [];
+      const i =
+        f.consentId !== undefined
+          ? this.indexOf(f.consentId)
+          : (this.indexOfArrangement(f.cdrArrangementId!) ??
+            this.created.findIndex((c) => c.cdrArrangementId === f.cdrArrangementId) + this.gen.count);
+      if (
+        i === undefined ||
+        i < 0 ||
+        i >= this.total ||
+        (f.consentId && f.cdrArrangementId && this.consent(i).cdrArrangementId !== f.cdrArrangementId)
+      )
+        return [];
       return this.matches(i, f) ? [i] : [];
     }
     let consumer: number | undefined;
@@ -348,13 +359,24 @@ export class World {
   /** Events matching the filter, oldest first: seeded ones, then live ones. Built only for the page. */
   events(f: EventFilter, offset: number, limit: number): { total: number; events: ConsentEvent[] } {
     const types = f.eventTypes ? new Set(f.eventTypes) : undefined;
-    const live = this.liveEvents.filter((e) => (!f.consentId || e.consentId === f.consentId) && (!types || types.has(e.eventType)) && (f.oldest === undefined || Date.parse(e.timestamp) >= f.oldest) && (f.newest === undefined || Date.parse(e.timestamp) <= f.newest));
+    const live = this.liveEvents.filter(
+      (e) =>
+        (!f.consentId || e.consentId === f.consentId) &&
+        (!types || types.has(e.eventType)) &&
+        (f.oldest === undefined || Date.parse(e.timestamp) >= f.oldest) &&
+        (f.newest === undefined || Date.parse(e.timestamp) <= f.newest),
+    );
     const inWindow = (t: number) => (f.oldest === undefined || t >= f.oldest) && (f.newest === undefined || t <= f.newest);
 
     let seeded: { count: number; at: (k: number) => ConsentEvent };
     if (f.consentId !== undefined) {
       const i = this.indexOf(f.consentId);
-      const list = i === undefined || i >= this.gen.count ? [] : this.seeded(i).map((e, j) => ({ e, j })).filter(({ e }) => (!types || types.has(e.type)) && inWindow(e.time));
+      const list =
+        i === undefined || i >= this.gen.count
+          ? []
+          : this.seeded(i)
+              .map((e, j) => ({ e, j }))
+              .filter(({ e }) => (!types || types.has(e.type)) && inWindow(e.time));
       seeded = { count: list.length, at: (k) => this.seededEventObject(i!, list[k]!.j, list[k]!.e) };
     } else {
       const idx = this.buildEventIndex();
@@ -397,11 +419,15 @@ export class World {
     try {
       state = JSON.parse(readFileSync(file, 'utf8')) as StateFile;
     } catch (error) {
-      throw new StateFileError(`The sandbox state file ${file} is not valid JSON (${(error as Error).message}); move it aside to start fresh.`);
+      throw new StateFileError(
+        `The sandbox state file ${file} is not valid JSON (${(error as Error).message}); move it aside to start fresh.`,
+      );
     }
     if (state.format !== 'cdr-sandbox-state/1') throw new StateFileError(`${file} is not a sandbox state file.`);
     if (state.seed !== this.opts.seed || state.consents !== this.opts.consents) {
-      throw new StateFileError(`${file} holds changes to seed ${state.seed} with ${state.consents} consents; this sandbox has seed ${this.opts.seed} with ${this.opts.consents}. Use the same settings, or another state file.`);
+      throw new StateFileError(
+        `${file} holds changes to seed ${state.seed} with ${state.consents} consents; this sandbox has seed ${this.opts.seed} with ${this.opts.consents}. Use the same settings, or another state file.`,
+      );
     }
     this.clockOffsetMs = state.clockOffsetMs;
     this.created = state.created;

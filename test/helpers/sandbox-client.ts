@@ -16,7 +16,10 @@ export function useSandbox(opts: SandboxOptions = {}) {
     const res = await fetch(`${s.sandbox.url}${path}`, {
       method,
       redirect: 'manual',
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
     const text = await res.text();

@@ -47,15 +47,29 @@ describe('GET /consents/v2 filters', () => {
     const from = all[100].created;
     const to = all[150].created;
     expect(await first(`oldestCreated=${from}&newestCreated=${to}`)).toEqual(all.filter((c) => c.created >= from && c.created <= to));
-    const revoked = all.filter((c) => c.revoked).map((c) => c.revoked).sort();
+    const revoked = all
+      .filter((c) => c.revoked)
+      .map((c) => c.revoked)
+      .sort();
     const mid = revoked[Math.floor(revoked.length / 2)];
     expect(await first(`oldestRevoked=${mid}`)).toEqual(all.filter((c) => c.revoked && c.revoked >= mid));
   });
 
-  it.each(['status=PAUSED', 'accessFrequency=DAILY', 'directMarketingAllowed=yes', 'oldestCreated=last-week', 'postUsageAction=KEEP', 'pageSize=0'])('answers 400 with a CDS error list for %s', async (query) => {
+  it.each([
+    'status=PAUSED',
+    'accessFrequency=DAILY',
+    'directMarketingAllowed=yes',
+    'oldestCreated=last-week',
+    'postUsageAction=KEEP',
+    'pageSize=0',
+  ])('answers 400 with a CDS error list for %s', async (query) => {
     const r = await api.get(`/consents/v2?${query}`);
     expect(r.status).toBe(400);
-    expect(r.json.errors[0]).toMatchObject({ code: expect.stringMatching(/^urn:au-cds:error:/), title: 'Invalid Field', detail: expect.any(String) });
+    expect(r.json.errors[0]).toMatchObject({
+      code: expect.stringMatching(/^urn:au-cds:error:/),
+      title: 'Invalid Field',
+      detail: expect.any(String),
+    });
   });
 });
 
@@ -66,7 +80,9 @@ describe('GET /consent (v1, bare array) and the removed GET /consents', () => {
     expect(v1.status).toBe(200);
     expect(v1.json).toEqual(all);
     const uc = all[0].useCase.id;
-    expect((await api.get(`/consent?useCases=${uc}&status=EXPIRED`)).json).toEqual(all.filter((c) => c.useCase.id === uc && c.status === 'EXPIRED'));
+    expect((await api.get(`/consent?useCases=${uc}&status=EXPIRED`)).json).toEqual(
+      all.filter((c) => c.useCase.id === uc && c.status === 'EXPIRED'),
+    );
   });
 
   it('GET /consents is 404, naming the replacement', async () => {
@@ -87,9 +103,19 @@ describe('one consent: read, update, revoke', () => {
 
   it('PATCH updates externalId, postUsageAction and directMarketingAllowed, and bumps the version', async () => {
     const [c] = await first('status=ACTIVE');
-    const r = await api.call('PATCH', `/consents/${c.consentId}`, { externalId: 'TICKET-42', postUsageAction: 'DE_IDENTIFICATION', directMarketingAllowed: !c.directMarketingAllowed });
+    const r = await api.call('PATCH', `/consents/${c.consentId}`, {
+      externalId: 'TICKET-42',
+      postUsageAction: 'DE_IDENTIFICATION',
+      directMarketingAllowed: !c.directMarketingAllowed,
+    });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ consentId: c.consentId, externalId: 'TICKET-42', postUsageAction: 'DE_IDENTIFICATION', directMarketingAllowed: !c.directMarketingAllowed, version: c.version + 1 });
+    expect(r.json).toMatchObject({
+      consentId: c.consentId,
+      externalId: 'TICKET-42',
+      postUsageAction: 'DE_IDENTIFICATION',
+      directMarketingAllowed: !c.directMarketingAllowed,
+      version: c.version + 1,
+    });
     expect((await api.get(`/consents/${c.consentId}`)).json).toEqual(r.json);
     expect(await first('externalId=TICKET-42')).toEqual([r.json]);
   });
@@ -136,14 +162,31 @@ describe('POST /consents', () => {
     const [active] = await first('status=ACTIVE');
     const useCases = (await api.get('/use-cases')).json;
     const uc = useCases.find((u: any) => u.id === active.useCase.id);
-    const body = { useCaseId: uc.id, dataHolderBrandId: active.dataHolderBrandId, consumerId: active.consumerId, consumerEmail: active.consumerEmail, sharingEndDate: '2027-03-01T00:00:00.000Z' };
+    const body = {
+      useCaseId: uc.id,
+      dataHolderBrandId: active.dataHolderBrandId,
+      consumerId: active.consumerId,
+      consumerEmail: active.consumerEmail,
+      sharingEndDate: '2027-03-01T00:00:00.000Z',
+    };
     const clash = await api.call('POST', '/consents', body);
     expect(clash.status).toBe(422);
     expect(clash.json.errors[0].detail).toMatch(/active consent already exists/);
 
-    const fresh = await api.call('POST', '/consents', { ...body, consumerId: 'auth0|new-consumer-1', consumerEmail: 'new.consumer@example.com', externalId: 'ONBOARD-1' });
+    const fresh = await api.call('POST', '/consents', {
+      ...body,
+      consumerId: 'auth0|new-consumer-1',
+      consumerEmail: 'new.consumer@example.com',
+      externalId: 'ONBOARD-1',
+    });
     expect(fresh.status).toBe(201);
-    expect(fresh.json).toMatchObject({ status: 'REQUESTED', version: 1, cdrArrangementId: null, externalId: 'ONBOARD-1', sharingEndDate: '2027-03-01T00:00:00.000Z' });
+    expect(fresh.json).toMatchObject({
+      status: 'REQUESTED',
+      version: 1,
+      cdrArrangementId: null,
+      externalId: 'ONBOARD-1',
+      sharingEndDate: '2027-03-01T00:00:00.000Z',
+    });
     expect((await api.get(`/consents/${fresh.json.consentId}`)).json).toEqual(fresh.json);
     expect(await first(`consentId=${fresh.json.consentId}`)).toEqual([fresh.json]);
   });
@@ -152,7 +195,13 @@ describe('POST /consents', () => {
     const r = await api.call('POST', '/consents', { useCaseId: 'nope', sharingEndDate: '2001-01-01T00:00:00Z' });
     expect(r.status).toBe(400);
     const details = r.json.errors.map((e: any) => e.detail);
-    expect(details).toEqual(expect.arrayContaining([expect.stringMatching(/dataHolderBrandId is required/), expect.stringMatching(/useCaseId nope/), expect.stringMatching(/sharingEndDate must be/)]));
+    expect(details).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/dataHolderBrandId is required/),
+        expect.stringMatching(/useCaseId nope/),
+        expect.stringMatching(/sharingEndDate must be/),
+      ]),
+    );
   });
 });
 
@@ -168,7 +217,12 @@ describe('scopes and tokens on every Consent API endpoint', () => {
     expect((await api.call(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, null)).status).toBe(401);
     const { tokenFor } = await import('../helpers/temp.js');
     const other = scope === 'tokens:write' ? 'consents:read' : 'tokens:write';
-    const r = await api.call(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, await tokenFor(api.sandbox.url, { scope: other }));
+    const r = await api.call(
+      method,
+      path,
+      method === 'GET' || method === 'DELETE' ? undefined : {},
+      await tokenFor(api.sandbox.url, { scope: other }),
+    );
     expect(r.status).toBe(403);
     expect(r.headers.get('www-authenticate')).toContain(`scope="${scope}"`);
   });
