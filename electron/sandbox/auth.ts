@@ -5,7 +5,24 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
  * The sandbox's OAuth2 authorization server: client-credentials grant, access tokens as
  * ES256-signed JWTs carrying scopes and an expiry, verified on every API call.
  */
-export const ALL_SCOPES = ['consents:read', 'consents:write', 'use-cases:read', 'data-holders:read', 'tokens:write'] as const;
+export const ALL_SCOPES = [
+  'consents:read',
+  'consents:write',
+  'use-cases:read',
+  'data-holders:read',
+  'tokens:write',
+  'data:banking:accounts:read',
+  'data:banking:transactions:read',
+  'data:banking:payees:read',
+  'data:banking:regular_payments:read',
+  'data:common:customers:read',
+  'data:energy:plans:read',
+  'data:energy:accounts:read',
+  'data:energy:invoices:read',
+  'data:energy:billing:read',
+  'data:energy:electricity.servicepoints:read',
+  'data:energy:electricity.usage:read',
+] as const;
 
 export interface SandboxClient {
   clientId: string;

@@ -55,6 +55,10 @@ const SCOPE_TEXT: Record<string, [string, string]> = {
     'Billing payments and history',
     'Account balance; Payment method; Payment status; Charges, discounts, credits; Billing date; Usage for billing period; Payment date; Invoice number',
   ],
+  'energy:electricity.servicepoints.basic:read': [
+    'Electricity connection',
+    'National meter identifier; Customer type; Connection point details',
+  ],
   'energy:electricity.usage:read': ['Energy usage information', 'Usage; Meter details'],
 };
 
@@ -73,7 +77,7 @@ const USE_CASES: {
     description: 'We use your transaction history to show where your money goes each month.',
     accessFrequency: 'ONGOING',
     sharingDurations: ['THREE_MONTHS', 'SIX_MONTHS', 'ONE_YEAR'],
-    scopes: ['bank:accounts.basic:read', 'bank:accounts.detail:read', 'bank:transactions:read'],
+    scopes: ['bank:accounts.basic:read', 'bank:accounts.detail:read', 'bank:transactions:read', 'common:customer.basic:read'],
     industry: 'banking',
   },
   {
@@ -100,7 +104,12 @@ const USE_CASES: {
     description: 'We compare your usage and bills with plans in your area.',
     accessFrequency: 'ONGOING',
     sharingDurations: ['THREE_MONTHS', 'ONE_YEAR'],
-    scopes: ['energy:accounts.basic:read', 'energy:billing:read', 'energy:electricity.usage:read'],
+    scopes: [
+      'energy:accounts.basic:read',
+      'energy:billing:read',
+      'energy:electricity.servicepoints.basic:read',
+      'energy:electricity.usage:read',
+    ],
     industry: 'energy',
   },
 ];

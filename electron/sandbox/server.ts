@@ -10,6 +10,7 @@ import {
   secretMatches,
 } from './auth.js';
 import { consentRoutes, revoke } from './consent-routes.js';
+import { dataRoutes } from './data-routes.js';
 import type { Route, SandboxContext } from './context.js';
 import { DataHolder } from './data-holder.js';
 import { Faults, FaultSpecError, parseFaultSpec } from './faults.js';
@@ -118,6 +119,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     },
     { method: 'GET', pattern: /^\/__dataholder\/authorize$/, scope: null, handler: (_q, res, _p, u) => dataHolderAuthorize(ctx, res, u) },
     ...consentRoutes,
+    ...dataRoutes,
     ...adminRoutes,
   ];
 
@@ -249,7 +251,7 @@ async function authorize(ctx: SandboxContext, req: IncomingMessage, res: ServerR
     );
     return false;
   }
-  if (!result.scopes.has(scope)) {
+  if (scope !== '' && !result.scopes.has(scope)) {
     sendErrors(
       res,
       403,

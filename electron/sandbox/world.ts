@@ -152,6 +152,22 @@ export class World {
     return c;
   }
 
+  /** What the Data API needs of a consent, cheaply: from the core for untouched seeded consents. */
+  view(index: number): { status: string; holder: number; useCase: number; consumer: number; created: number } {
+    if (index < this.gen.count && !this.overrides.has(index)) {
+      const c = this.gen.core(index);
+      return { status: this.statusOf(index), holder: c.holder, useCase: c.useCase, consumer: c.consumer, created: c.created };
+    }
+    const c = this.consent(index);
+    return {
+      status: c.status ?? '',
+      holder: this.gen.holders.findIndex((h) => h.dataHolderBrandId === c.dataHolderBrandId),
+      useCase: this.gen.useCases.findIndex((u) => u.id === c.useCase?.id),
+      consumer: index < this.gen.count ? this.gen.core(index).consumer : -1,
+      created: Date.parse(c.created ?? ''),
+    };
+  }
+
   /** Status only, from the cheap core: what filters use. */
   private statusOf(index: number): string {
     if (index >= this.gen.count) return this.consent(index).status ?? 'ACTIVE';

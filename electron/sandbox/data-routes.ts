@@ -1,0 +1,286 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Route, SandboxContext } from './context.js';
+import { dateParam, err, intParam, listParam, pageLinks, sendErrors, sendJson } from './http.js';
+import { toLegacyShape } from './products.js';
+import { RecordSource, type RecordKind } from './records.js';
+
+/* Records are loose JSON. */
+type Json = Record<string, unknown>;
+
+/**
+ * The Data API: banking, common and energy records behind consents, and the product and plan
+ * catalogues. Envelope `{data: {<collection>: [...]}, links, meta}`, `page` + `pageSize` (max 1000,
+ * default 25), the intermediary's id filters, and kind-specific filters. Data API 2.0.0 shapes by
+ * default; 1.x shapes for `x-v: 1` and for the data holders configured as legacy.
+ */
+const sources = new WeakMap<SandboxContext, RecordSource>();
+const source = (ctx: SandboxContext) => {
+  let s = sources.get(ctx);
+  if (!s) sources.set(ctx, (s = new RecordSource(ctx.world)));
+  return s;
+};
+
+function legacyFor(req: IncomingMessage, ctx: SandboxContext, holder: number): boolean {
+  return req.headers['x-v'] === '1' || holder < ctx.legacyHolders;
+}
+
+type RecordFilter = (record: Json) => boolean;
+
+/** The kind-specific filters of an endpoint; an error message for a bad value. */
+function recordFilters(kind: RecordKind, q: URLSearchParams): RecordFilter[] | string {
+  const filters: RecordFilter[] = [];
+  const accountIds = listParam(q, 'accountIds');
+  if (
+    accountIds &&
+    ['accounts', 'balances', 'transactions', 'directDebits', 'scheduledPayments', 'energyAccounts', 'invoices', 'bills'].includes(kind)
+  ) {
+    const set = new Set(accountIds);
+    filters.push((r) => set.has(String(r.accountId ?? (r.from as Json | undefined)?.accountId)));
+  }
+  if (kind === 'accounts') {
+    const owned = q.get('isOwned');
+    if (owned !== null) {
+      if (owned !== 'true' && owned !== 'false') return 'isOwned must be true or false';
+      filters.push((r) => r.isOwned === (owned === 'true'));
+    }
+    const open = q.get('openStatus');
+    if (open !== null) {
+      if (open !== 'OPEN' && open !== 'CLOSED') return 'openStatus must be OPEN or CLOSED';
+      filters.push((r) => r.openStatus === open);
+    }
+    const categories = listParam(q, 'productCategories');
+    if (categories) filters.push((r) => categories.includes(String(r.productCategory)));
+  }
+  if (kind === 'transactions') {
+    const types = listParam(q, 'types');
+    if (types) filters.push((r) => types.includes(String(r.type)));
+    const statuses = listParam(q, 'statuses');
+    if (statuses) filters.push((r) => statuses.includes(String(r.status)));
+    for (const [name, test] of [
+      ['minimumAmount', (a: number, b: number) => a >= b],
+      ['maximumAmount', (a: number, b: number) => a <= b],
+    ] as const) {
+      const v = q.get(name);
+      if (v === null) continue;
+      if (!/^-?\d+(\.\d+)?$/.test(v)) return `${name} must be an amount`;
+      filters.push((r) => test(Number(r.amount), Number(v)));
+    }
+    const oldest = dateParam(q, 'oldestTime');
+    const newest = dateParam(q, 'newestTime');
+    if (typeof oldest === 'string') return oldest;
+    if (typeof newest === 'string') return newest;
+    if (oldest !== undefined) filters.push((r) => Date.parse(String(r.executionDateTime)) >= oldest);
+    if (newest !== undefined) filters.push((r) => Date.parse(String(r.executionDateTime)) <= newest);
+  }
+  if (kind === 'payees') {
+    const types = listParam(q, 'types');
+    if (types) filters.push((r) => types.includes(String(r.type)));
+    const ids = listParam(q, 'payeeIds');
+    if (ids) filters.push((r) => ids.includes(String(r.payeeId)));
+  }
+  if (kind === 'customers') {
+    const types = listParam(q, 'customerUTypes');
+    if (types) filters.push((r) => types.includes(String(r.customerUType)));
+  }
+  if (kind === 'servicePoints' || kind === 'usage') {
+    const ids = listParam(q, 'servicePointIds');
+    if (ids) filters.push((r) => ids.includes(String(r.servicePointId)));
+  }
+  return filters;
+}
+
+/** Consents whose records are asked for: the id filters of every consent-derived endpoint. */
+function candidateConsents(ctx: SandboxContext, q: URLSearchParams): number[] {
+  const world = ctx.world;
+  const consentIds = listParam(q, 'consentIds');
+  const arrangements = listParam(q, 'cdrArrangementIds');
+  const consumers = listParam(q, 'consumerIds');
+  const holders = listParam(q, 'dataHolderBrandIds');
+  const useCases = listParam(q, 'useCaseIds');
+  let indexes: number[];
+  if (consentIds) indexes = consentIds.map((id) => world.indexOf(id)).filter((i): i is number => i !== undefined);
+  else {
+    const all = world.filterConsents({ status: 'ACTIVE', ...(useCases ? { useCaseIds: useCases } : {}) });
+    indexes = Array.isArray(all) ? all : Array.from({ length: all.count }, (_, k) => all.at(k));
+  }
+  if (!arrangements && !consumers && !holders && !(consentIds && useCases)) return indexes;
+  return indexes.filter((i) => {
+    const c = world.consent(i);
+    return (
+      (!arrangements || arrangements.includes(c.cdrArrangementId ?? '')) &&
+      (!consumers || consumers.includes(c.consumerId ?? '')) &&
+      (!holders || holders.includes(c.dataHolderBrandId ?? '')) &&
+      (!useCases || useCases.includes(c.useCase?.id ?? ''))
+    );
+  });
+}
+
+function consentData(kind: RecordKind, collection: string, path: string): Route['handler'] {
+  return (req: IncomingMessage, res: ServerResponse, _p: string[], url: URL, ctx: SandboxContext) => {
+    const q = url.searchParams;
+    const page = intParam(q, 'page', 1, 1_000_000_000, 1);
+    const pageSize = intParam(q, 'pageSize', 1, 1000, 25);
+    const filters = recordFilters(kind, q);
+    const problem = [page, pageSize, filters].find((x) => typeof x === 'string');
+    if (problem) return sendErrors(res, 400, [err.invalidField(problem as string)]);
+    const src = source(ctx);
+    const offset = ((page as number) - 1) * (pageSize as number);
+    const out: Json[] = [];
+    let total = 0;
+    for (const index of candidateConsents(ctx, q)) {
+      const n = src.count(kind, index);
+      if (n === 0) continue;
+      const legacy = legacyFor(req, ctx, src.consentBasis(index)!.holder);
+      if ((filters as RecordFilter[]).length === 0) {
+        // Without record filters, whole consents before the page are skipped by count.
+        for (let k = Math.max(0, offset - total); k < n && out.length < (pageSize as number) && total + k >= offset; k++)
+          out.push(src.record(kind, index, k, legacy));
+        total += n;
+        continue;
+      }
+      for (let k = 0; k < n; k++) {
+        const record = src.record(kind, index, k, legacy);
+        if (!(filters as RecordFilter[]).every((f) => f(record))) continue;
+        if (total >= offset && out.length < (pageSize as number)) out.push(record);
+        total++;
+      }
+    }
+    sendJson(res, 200, {
+      data: { [collection]: out },
+      links: pageLinks(ctx.url, path, q, page as number, pageSize as number, total, 'pageSize'),
+      meta: { totalPages: Math.ceil(total / (pageSize as number)), totalRecords: total },
+    });
+  };
+}
+
+/** GET /data/banking/products: every banking data holder's catalogue (no consent needed). */
+function products(req: IncomingMessage, res: ServerResponse, _p: string[], url: URL, ctx: SandboxContext): void {
+  const q = url.searchParams;
+  const page = intParam(q, 'page', 1, 1_000_000_000, 1);
+  const pageSize = intParam(q, 'pageSize', 1, 1000, 25);
+  const problem = [page, pageSize].find((x) => typeof x === 'string');
+  if (problem) return sendErrors(res, 400, [err.invalidField(problem as string)]);
+  const holders = listParam(q, 'dataHolderBrandIds');
+  const categories = listParam(q, 'productCategories');
+  const ids = listParam(q, 'productIds');
+  const src = source(ctx);
+  const all = ctx.world.gen.holders.flatMap((h, i) =>
+    holders && !holders.includes(h.dataHolderBrandId) ? [] : src.products(i).map((p) => (legacyFor(req, ctx, i) ? toLegacyShape(p) : p)),
+  );
+  const matching = all.filter(
+    (p) => (!categories || categories.includes(String(p.productCategory))) && (!ids || ids.includes(String(p.productId))),
+  );
+  const offset = ((page as number) - 1) * (pageSize as number);
+  sendJson(res, 200, {
+    data: { products: matching.slice(offset, offset + (pageSize as number)) },
+    links: pageLinks(ctx.url, '/data/banking/products', q, page as number, pageSize as number, matching.length, 'pageSize'),
+    meta: { totalPages: Math.ceil(matching.length / (pageSize as number)), totalRecords: matching.length },
+  });
+}
+
+/** GET /data/energy/plans: energy retailers' generally available plans. */
+function plans(_req: IncomingMessage, res: ServerResponse, _p: string[], url: URL, ctx: SandboxContext): void {
+  const q = url.searchParams;
+  const holders = listParam(q, 'dataHolderBrandIds');
+  const fuels = listParam(q, 'fuelTypes');
+  const all = ctx.world.gen.holders.flatMap((h) =>
+    h.industry !== 'energy' || (holders && !holders.includes(h.dataHolderBrandId))
+      ? []
+      : (['ELECTRICITY', 'GAS', 'DUAL'] as const).map((fuel) => ({
+          planId: `${h.brandName.replace(/\W/g, '').toUpperCase()}-${fuel}`,
+          lastUpdated: '2026-10-01T00:00:00.000Z',
+          displayName: `${h.brandName} ${fuel === 'DUAL' ? 'Dual Fuel' : fuel[0] + fuel.slice(1).toLowerCase()} Saver`,
+          description: 'A market offer with a pay-on-time discount.',
+          type: 'MARKET',
+          fuelType: fuel,
+          brand: h.dataHolderBrandId,
+          brandName: h.brandName,
+          customerType: 'RESIDENTIAL',
+          geography: { includedPostcodes: ['2000', '3000', '4000', '5000'] },
+        })),
+  );
+  const matching = all.filter((p) => !fuels || fuels.includes(p.fuelType));
+  sendJson(res, 200, {
+    data: { plans: matching },
+    links: pageLinks(ctx.url, '/data/energy/plans', q, 1, 1000, matching.length, 'pageSize'),
+    meta: { totalPages: matching.length ? 1 : 0, totalRecords: matching.length },
+  });
+}
+
+export const dataRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: /^\/data\/banking\/accounts$/,
+    scope: 'data:banking:accounts:read',
+    handler: consentData('accounts', 'accounts', '/data/banking/accounts'),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/data\/banking\/balances$/,
+    scope: 'data:banking:accounts:read',
+    handler: consentData('balances', 'balances', '/data/banking/balances'),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/data\/banking\/transactions$/,
+    scope: 'data:banking:transactions:read',
+    handler: consentData('transactions', 'transactions', '/data/banking/transactions'),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/data\/banking\/payees$/,
+    scope: 'data:banking:payees:read',
+    handler: consentData('payees', 'payees', '/data/banking/payees'),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/data\/banking\/payments\/direct-debits$/,
+    scope: 'data:banking:regular_payments:read',
+    handler: consentData('directDebits', 'directDebitAuthorisations', '/data/banking/payments/direct-debits'),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/data\/banking\/payments\/scheduled$/,
+    scope: 'data:banking:regular_payments:read',
+    handler: consentData('scheduledPayments', 'scheduledPayments', '/data/banking/payments/scheduled'),
+  },
+  // The public spec declares a token but no particular scope for products.
+  { method: 'GET', pattern: /^\/data\/banking\/products$/, scope: '', handler: products },
+  {
+    method: 'GET',
+    pattern: /^\/data\/common\/customers$/,
+    scope: 'data:common:customers:read',
+    handler: consentData('customers', 'customers', '/data/common/customers'),
+  },
+  { method: 'GET', pattern: /^\/data\/energy\/plans$/, scope: 'data:energy:plans:read', handler: plans },
+  {
+    method: 'GET',
+    pattern: /^\/data\/energy\/accounts$/,
+    scope: 'data:energy:accounts:read',
+    handler: consentData('energyAccounts', 'accounts', '/data/energy/accounts'),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/data\/energy\/invoices$/,
+    scope: 'data:energy:invoices:read',
+    handler: consentData('invoices', 'invoices', '/data/energy/invoices'),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/data\/energy\/bills$/,
+    scope: 'data:energy:billing:read',
+    handler: consentData('bills', 'transactions', '/data/energy/bills'),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/data\/energy\/electricity\/servicepoints$/,
+    scope: 'data:energy:electricity.servicepoints:read',
+    handler: consentData('servicePoints', 'servicePoints', '/data/energy/electricity/servicepoints'),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/data\/energy\/electricity\/usage$/,
+    scope: 'data:energy:electricity.usage:read',
+    handler: consentData('usage', 'reads', '/data/energy/electricity/usage'),
+  },
+];
