@@ -156,3 +156,32 @@ describe('console core on the embedded sandbox', () => {
     );
   });
 });
+
+describe('the embedded sandbox keeps its state in the data directory', () => {
+  it('a consent revoked in the sandbox is still revoked after the console restarts', async () => {
+    const dataDir = tempDir();
+    const first = await startCore({ dataDir, host: 'browser', appVersion: '0', log: quiet, sandbox: { consents: 30 } });
+    await first.sync();
+    const token = await (await import('../helpers/temp.js')).tokenFor(first.sandboxUrl!);
+    const list = (await (
+      await fetch(`${first.sandboxUrl}/consents/v2?status=ACTIVE`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { consents: { consentId: string }[] };
+    const id = list.consents[0]!.consentId;
+    expect(
+      (await fetch(`${first.sandboxUrl}/consents/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(204);
+    await first.close();
+
+    const second = await startCore({ dataDir, host: 'browser', appVersion: '0', log: quiet, sandbox: { consents: 30 } });
+    cores.push(second);
+    await second.sync();
+    const page = await second.router.handle(
+      'consents:list',
+      { page: 1, pageSize: 100, sort: { field: 'status', direction: 'desc' } },
+      true,
+    );
+    expect(page.ok && (page.value as { rows: { consentId: string; status: string }[] }).rows.find((r) => r.consentId === id)?.status).toBe(
+      'REVOKED',
+    );
+  });
+});
