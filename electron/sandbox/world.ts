@@ -283,20 +283,9 @@ export class World {
 
   /** Records an event that happens now (an API action, a webhook outcome). */
   recordEvent(index: number, eventType: EventType, eventDetail: string | null = null, notify = true): ConsentEvent {
-    const c = this.consent(index);
-    const event: ConsentEvent = {
-      eventId: randomUUID(),
-      eventType,
-      eventDetail,
-      timestamp: iso(Math.max(this.now(), ...this.liveEvents.slice(-1).map((e) => Date.parse(e.timestamp)))),
-      consentId: c.consentId,
-      cdrArrangementId: c.cdrArrangementId ?? null,
-      consumerId: c.consumerId ?? null,
-      postUsageAction: c.postUsageAction ?? null,
-      externalId: c.externalId ?? null,
-      sharingEndDate: c.sharingEndDate ?? null,
-      consumerEmail: c.consumerEmail ?? null,
-    };
+    // Live events never go back in time, even when two happen in the same millisecond of the clock.
+    const time = Math.max(this.now(), ...this.liveEvents.slice(-1).map((e) => Date.parse(e.timestamp)));
+    const event = this.eventFor(index, randomUUID(), eventType, eventDetail, time);
     this.liveEvents.push(event);
     this.save();
     if (notify) for (const l of this.listeners) l(event);
@@ -356,12 +345,17 @@ export class World {
   }
 
   private seededEventObject(index: number, ordinal: number, e: SeededEvent): ConsentEvent {
+    return this.eventFor(index, stableUuid(this.gen.seed, 'event', `${index}:${ordinal}`), e.type, e.detail, e.time);
+  }
+
+  /** An event as served: its own fields plus the consent's identifiers at the time it is read. */
+  private eventFor(index: number, eventId: string, eventType: EventType, eventDetail: string | null, time: number): ConsentEvent {
     const c = this.consent(index);
     return {
-      eventId: stableUuid(this.gen.seed, 'event', `${index}:${ordinal}`),
-      eventType: e.type,
-      eventDetail: e.detail,
-      timestamp: iso(e.time),
+      eventId,
+      eventType,
+      eventDetail,
+      timestamp: iso(time),
       consentId: c.consentId,
       cdrArrangementId: c.cdrArrangementId ?? null,
       consumerId: c.consumerId ?? null,

@@ -142,19 +142,31 @@ function fixAdditionalInfoTypo(record: JsonObject, path: string, notes: NoteSink
   return out;
 }
 
-export function normalizeFees(fees: Json | undefined, path: string, notes: NoteSink): Json | undefined {
-  if (!Array.isArray(fees)) return fees;
+/**
+ * A list of fees or discounts: each object becomes one or more 2.0.0 records (splits take the
+ * following indexes, and note paths use the output index); anything else is kept as sent, noted.
+ */
+function normalizeList(
+  items: Json | undefined,
+  path: string,
+  what: string,
+  notes: NoteSink,
+  one: (item: JsonObject, path: string) => JsonObject[],
+): Json | undefined {
+  if (!Array.isArray(items)) return items;
   const out: Json[] = [];
-  fees.forEach((fee, i) => {
-    if (!isObject(fee)) {
-      notes.add(at(path, i), 'invalid', 'kept a fee that is not an object as sent', 'Fees are objects.');
-      out.push(fee);
-      return;
+  for (const item of items) {
+    if (isObject(item)) out.push(...one(item, at(path, out.length)));
+    else {
+      notes.add(at(path, out.length), 'invalid', `kept a ${what} that is not an object as sent`, `A ${what} is an object.`);
+      out.push(item);
     }
-    // Split fees take the indexes after their sibling; paths in notes use the output index.
-    out.push(...normalizeFee(fee, at(path, out.length), notes));
-  });
+  }
   return out;
+}
+
+export function normalizeFees(fees: Json | undefined, path: string, notes: NoteSink): Json | undefined {
+  return normalizeList(fees, path, 'fee', notes, (fee, p) => normalizeFee(fee, p, notes));
 }
 
 function normalizeFee(source: JsonObject, path: string, notes: NoteSink): JsonObject[] {
@@ -319,16 +331,7 @@ function normalizeModernFee(fee: JsonObject, path: string, notes: NoteSink): Jso
 }
 
 export function normalizeDiscounts(discounts: Json | undefined, path: string, notes: NoteSink): Json | undefined {
-  if (!Array.isArray(discounts)) return discounts;
-  const out: Json[] = [];
-  discounts.forEach((d) => {
-    if (!isObject(d)) {
-      out.push(d);
-      return;
-    }
-    out.push(...normalizeDiscount(d, at(path, out.length), notes));
-  });
-  return out;
+  return normalizeList(discounts, path, 'discount', notes, (d, p) => normalizeDiscount(d, p, notes));
 }
 
 function normalizeDiscount(source: JsonObject, path: string, notes: NoteSink): JsonObject[] {
