@@ -98,8 +98,11 @@ export function createConsentGenerator(seed: number, count: number, clockOrigin 
     let revoked: number | null = null;
     let status: StatusCode;
     const recent = origin - created < 7 * DAY;
-    if (recent && r.chance(0.35)) status = 0;
-    else {
+    if (recent && r.chance(0.35)) {
+      // A pending request still asks for its full period: it cannot end before it can be granted.
+      status = 0;
+      sharingEnd = Math.max(sharingEnd, origin + (DURATION_DAYS[duration] ?? 365) * DAY);
+    } else {
       if (useCase.accessFrequency === 'ONGOING' && sharingEnd > origin - 30 * DAY && r.chance(0.12)) {
         extended = created + r.float() * (Math.min(sharingEnd, origin) - created);
         sharingEnd += 182 * DAY;

@@ -174,3 +174,23 @@ describe('sandbox: GET /consents/v2', () => {
     expect((await get('/nope')).status).toBe(404);
   });
 });
+
+describe('sandbox: seeded consents', () => {
+  it.each([
+    [1, 500],
+    [3, 2000],
+    [4, 2000],
+  ])('seed %i, %i consents: every REQUESTED consent ends after the clock, so it can still be authorised', async (seed, consents) => {
+    const s = await startSandbox({ seed, consents });
+    try {
+      const t = await tokenFor(s.url);
+      const body = (await (
+        await fetch(`${s.url}/consents/v2?status=REQUESTED&pageSize=1000`, { headers: { authorization: `Bearer ${t}` } })
+      ).json()) as { consents: { sharingEndDate: string }[] };
+      expect(body.consents.length).toBeGreaterThan(0);
+      for (const c of body.consents) expect(Date.parse(c.sharingEndDate)).toBeGreaterThan(Date.parse('2026-11-01T00:00:00.000Z'));
+    } finally {
+      await s.close();
+    }
+  });
+});
