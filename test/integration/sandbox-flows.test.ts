@@ -432,3 +432,32 @@ describe('scale', () => {
     }
   }, 60_000);
 });
+
+describe('token expiry and the data holder JWKS', () => {
+  it('answers 401 invalid_token to an expired access token', async () => {
+    const s = await startSandbox({ consents: 3, tokenLifetimeSeconds: 0 });
+    try {
+      const expired = await tokenFor(s.url);
+      const r = await fetch(`${s.url}/consents/v2`, { headers: { authorization: `Bearer ${expired}` } });
+      expect(r.status).toBe(401);
+      expect(r.headers.get('www-authenticate')).toContain('The access token expired');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('publishes the data holder keys, which verify its response JWTs', async () => {
+    const { createRemoteJWKSet, jwtVerify } = await import('jose');
+    const c = await newRequestedConsent('jwks');
+    const start = await api.call('POST', `/consents/${c.consentId}/authorization`, { state: 'k', redirectUri: REDIRECT });
+    const response = await visit(start.json.uri);
+    const keys = createRemoteJWKSet(new URL(`${api.sandbox.url}/__dataholder/jwks.json`));
+    const now = new Date((await api.admin('GET', '/status')).json.now);
+    const { payload } = await jwtVerify(response, keys, {
+      issuer: `${api.sandbox.url}/__dataholder`,
+      audience: 'sandbox-client',
+      currentDate: now,
+    });
+    expect(payload.state).toBe('k');
+  });
+});
