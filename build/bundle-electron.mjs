@@ -9,7 +9,7 @@ await build({
   entryPoints: ['electron/main.ts'],
   outfile: 'dist/electron/main.cjs',
   // Only the native module stays outside; everything else is bundled so the app needs no ESM interop.
-  external: ['electron', 'better-sqlite3', 'bufferutil', 'utf-8-validate'],
+  external: ['electron', 'better-sqlite3-multiple-ciphers', 'bufferutil', 'utf-8-validate'],
 });
 await build({
   ...common,

@@ -4,6 +4,7 @@ import { startCore, type Core } from './core/console-core.js';
 import { dataDirFlag, ensureDataDir, resolveDataDir } from './core/data-dir.js';
 import { createFileLogger } from './core/log.js';
 import { registerAppScheme, serveRenderer } from './shell/protocol.js';
+import { createSafeStorageCipher } from './shell/safe-storage.js';
 import { denyAllPermissions, installSecurityGuards } from './shell/security.js';
 import { bindIpc, createMainWindow, preloadPathNextTo } from './shell/window.js';
 
@@ -35,7 +36,7 @@ if (!app.requestSingleInstanceLock()) {
     serveRenderer(join(__dirname, '..', 'renderer'));
     const log = createFileLogger(dataDir);
     try {
-      core = await startCore({ dataDir, host: 'electron', appVersion: app.getVersion(), log });
+      core = await startCore({ dataDir, host: 'electron', appVersion: app.getVersion(), log, cipher: createSafeStorageCipher() });
     } catch (error) {
       dialog.showErrorBox('CDR Console could not start', (error as Error).message);
       app.exit(1);

@@ -23,14 +23,16 @@ function electronBinary(): { path: string } | { reason: string } {
   }
   if (!existsSync(path)) return { reason: `the Electron binary ${path} is missing` };
   // node_modules is built for Node (so tests run); Electron needs its own ABI build.
-  const probe = spawnSync(path, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], {
+  const probe = spawnSync(path, ['-e', "new (require('better-sqlite3-multiple-ciphers'))(':memory:').close()"], {
     cwd: repoRoot,
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     encoding: 'utf8',
     timeout: 30_000,
   });
   if (probe.status !== 0) {
-    return { reason: 'better-sqlite3 is built for Node, not Electron (run npm run rebuild:electron to use the desktop window)' };
+    return {
+      reason: 'better-sqlite3-multiple-ciphers is built for Node, not Electron (run npm run rebuild:electron to use the desktop window)',
+    };
   }
   return { path };
 }

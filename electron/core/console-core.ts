@@ -12,6 +12,8 @@ import { openCache, type Db } from './cache/database.js';
 import { ConsentsRepo, SyncStateRepo } from './cache/consents-repo.js';
 import { loadProfiles, pickProfile, SANDBOX_CLIENT_SECRET, type Profile } from './config/profiles.js';
 import type { Logger } from './log.js';
+import { createKeyFileCipher, type SecretCipher } from './secrets/cipher.js';
+import { secretNames, SecretVault } from './secrets/vault.js';
 import { LAST_SYNC_KEY, syncConsents } from './sync/consent-sync.js';
 
 /**
@@ -25,8 +27,10 @@ export interface CoreOptions {
   profileId?: string;
   /** Settings of the embedded sandbox, when the profile is the embedded one. */
   sandbox?: Omit<SandboxOptions, 'port'>;
-  /** Secret of a non-embedded profile (the credential vault replaces this in a later issue). */
+  /** Secret of a non-embedded profile when the vault has none (CDR_CONSOLE_CLIENT_SECRET). */
   clientSecret?: string;
+  /** How secrets are encrypted at rest: the OS keychain in Electron, a key file elsewhere. */
+  cipher?: SecretCipher;
   log: Logger;
 }
 
@@ -59,6 +63,7 @@ export function errorCodeFor(error: unknown): IpcErrorCode {
 
 export async function startCore(opts: CoreOptions): Promise<Core> {
   const profile = pickProfile(loadProfiles(opts.dataDir), opts.profileId);
+  const vault = new SecretVault(opts.dataDir, opts.cipher ?? createKeyFileCipher(opts.dataDir));
   let sandbox: RunningSandbox | undefined;
   let baseUrl: string;
   let tokenUrl: string;
@@ -84,12 +89,16 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     if (profile.clientAuth.method === 'private_key_jwt') {
       throw new CoreError('UNAUTHORIZED', `Profile "${profile.id}" uses private_key_jwt, which this version cannot sign yet.`);
     }
-    if (!opts.clientSecret) {
-      throw new CoreError('UNAUTHORIZED', `Profile "${profile.id}" needs its client secret: set CDR_CONSOLE_CLIENT_SECRET for this run.`);
+    const stored = vault.get(secretNames.clientSecret(profile.id)) ?? opts.clientSecret;
+    if (!stored) {
+      throw new CoreError(
+        'UNAUTHORIZED',
+        `Profile "${profile.id}" has no client secret: store it in the vault, or set CDR_CONSOLE_CLIENT_SECRET for this run.`,
+      );
     }
     baseUrl = profile.consentApiBaseUrl!;
     tokenUrl = profile.tokenUrl!;
-    secret = opts.clientSecret;
+    secret = stored;
   }
 
   const tokens = createClientCredentialsTokenSource({
@@ -103,7 +112,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   let db: Db;
   try {
-    db = openCache(join(profileDir, 'cache.sqlite'));
+    db = openCache(join(profileDir, 'cache.sqlite'), vault.getOrCreate(secretNames.cacheKey(profile.id)));
   } catch (error) {
     await sandbox?.close();
     throw error;
@@ -150,6 +159,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         online,
         syncing: syncing !== undefined,
         consentCount: consents.count(),
+        keyStorage: { kind: vault.cipher.kind, description: vault.cipher.description },
       }),
       'consents:list': async (input) => consents.list(input),
       'sync:start': async () => {

@@ -23,6 +23,8 @@ export const AppStatus = z.object({
   online: z.boolean(),
   syncing: z.boolean(),
   consentCount: z.number().int().nonnegative(),
+  /** How secrets and the cache key are protected on this machine (the browser host says it is a key file). */
+  keyStorage: z.object({ kind: z.enum(['os-keychain', 'key-file']), description: z.string() }),
 });
 export type AppStatus = z.infer<typeof AppStatus>;
 

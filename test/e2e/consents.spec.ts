@@ -46,6 +46,8 @@ test('the console shows the sandbox consents from the cache, pages and sorts the
   await expect(page.getByTestId('status-environment')).toHaveText('Sandbox');
   await expect(page.getByTestId('status-online')).toHaveText('● Online');
   await expect(page.getByTestId('status-last-sync')).toHaveText(/just now|minute/);
+  // The browser host says its secrets are protected by a key file, not the OS keychain.
+  await expect(page.getByTestId('status-key-storage')).toHaveText('Secrets: key file (owner only)');
 
   // Sort by e-mail, ascending then descending.
   await page.getByRole('button', { name: /Consumer e-mail/ }).click();

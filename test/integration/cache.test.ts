@@ -1,5 +1,5 @@
-import Database from 'better-sqlite3';
-import { existsSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3-multiple-ciphers';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CacheError, moveCacheAside, openCache, SCHEMA_VERSION } from '../../electron/core/cache/database.js';
@@ -63,6 +63,52 @@ describe('cache database', () => {
     expect(existsSync(moved)).toBe(true);
     expect(existsSync(file)).toBe(false);
     openCache(file).close();
+  });
+});
+
+describe('encrypted cache', () => {
+  const key = 'ab'.repeat(32);
+
+  it('keeps no plaintext on disk and reads back with its key', () => {
+    const file = fresh();
+    const db = openCache(file, key);
+    new ConsentsRepo(db).upsertPage([consent('enc-1', { consumerEmail: 'private.person@example.com' })], 'now');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    const bytes = readFileSync(file);
+    expect(bytes.subarray(0, 15).toString()).not.toBe('SQLite format 3');
+    expect(bytes.includes(Buffer.from('private.person@example.com'))).toBe(false);
+    const again = openCache(file, key);
+    expect(
+      new ConsentsRepo(again).list({ page: 1, pageSize: 5, sort: { field: 'created', direction: 'asc' } }).rows[0]!.consumerEmail,
+    ).toBe('private.person@example.com');
+    again.close();
+  });
+
+  it('refuses the wrong key with its recovery path', () => {
+    const file = fresh();
+    openCache(file, key).close();
+    let error: unknown;
+    try {
+      openCache(file, 'cd'.repeat(32));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CacheError);
+    expect((error as CacheError).reason).toBe('wrong-key');
+    expect((error as Error).message).toMatch(/encrypted with another key.*sync again/);
+  });
+
+  it('encrypts a plaintext cache of an earlier version in place, keeping its data', () => {
+    const file = fresh();
+    const plain = openCache(file);
+    new ConsentsRepo(plain).upsertPage([consent('old-1', { consumerEmail: 'legacy.person@example.com' })], 'now');
+    plain.close();
+    expect(readFileSync(file).includes(Buffer.from('legacy.person@example.com'))).toBe(true);
+    const db = openCache(file, key);
+    expect(new ConsentsRepo(db).count()).toBe(1);
+    db.close();
+    expect(readFileSync(file).includes(Buffer.from('legacy.person@example.com'))).toBe(false);
   });
 });
 

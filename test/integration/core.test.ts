@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/console-core.js';
@@ -48,13 +48,21 @@ describe('console core on the embedded sandbox', () => {
     const page = await c.router.handle('consents:list', { page: 3, pageSize: 500, sort: { field: 'created', direction: 'asc' } }, true);
     expect(page.ok).toBe(true);
     if (!page.ok) return;
-    const value = page.value as { rows: { created: string }[]; total: number };
+    const value = page.value as { rows: { created: string; consumerEmail: string }[]; total: number };
     expect(value.total).toBe(1234);
     expect(value.rows).toHaveLength(234);
     const created = value.rows.map((r) => r.created);
     expect(created).toEqual([...created].sort());
 
-    expect(existsSync(join(dataDir, 'profiles', 'sandbox', 'cache.sqlite'))).toBe(true);
+    const cacheFile = join(dataDir, 'profiles', 'sandbox', 'cache.sqlite');
+    expect(existsSync(cacheFile)).toBe(true);
+    // CDR data is encrypted at rest: no consumer e-mail appears in the cache or its WAL.
+    const someEmail = (value as { rows: { consumerEmail: string }[] }).rows[0]!.consumerEmail;
+    for (const f of [cacheFile, `${cacheFile}-wal`].filter(existsSync)) {
+      const bytes = readFileSync(f);
+      expect(bytes.includes(Buffer.from(someEmail))).toBe(false);
+      expect(bytes.includes(Buffer.from('@example.com'))).toBe(false);
+    }
     expect(existsSync(join(dataDir, 'profiles.json'))).toBe(true);
   });
 
@@ -152,7 +160,7 @@ describe('console core on the embedded sandbox', () => {
       }),
     );
     await expect(startCore({ dataDir, host: 'browser', appVersion: '0', log: quiet })).rejects.toThrow(
-      /Profile "prod" needs its client secret/,
+      /Profile "prod" has no client secret: store it in the vault, or set CDR_CONSOLE_CLIENT_SECRET/,
     );
   });
 });

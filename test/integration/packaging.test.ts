@@ -57,8 +57,8 @@ describe('packaging', () => {
   });
 
   it('unpacks the native SQLite module so it can be loaded', () => {
-    expect(existsSync(join(unpacked, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'))).toBe(true);
-    expect(files.some((f) => f.includes('better-sqlite3/deps/') || f.includes('test_extension'))).toBe(false);
+    expect(existsSync(join(unpacked, 'node_modules/better-sqlite3-multiple-ciphers/build/Release/better_sqlite3.node'))).toBe(true);
+    expect(files.some((f) => f.includes('better-sqlite3-multiple-ciphers/deps/') || f.includes('test_extension'))).toBe(false);
   });
 
   it('turns the hardening fuses on in the real configuration', () => {

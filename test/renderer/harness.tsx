@@ -35,6 +35,7 @@ export function memoryClient(
     online: true,
     syncing: false,
     consentCount,
+    keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
   };
   const router = createRouter({
     handlers: {

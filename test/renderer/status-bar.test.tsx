@@ -12,6 +12,7 @@ describe('Status bar', () => {
     expect(screen.getByTestId('status-environment')).toHaveTextContent('Sandbox');
     expect(screen.getByTestId('status-last-sync')).toHaveTextContent('5 minutes ago');
     expect(screen.getByTestId('status-online')).toHaveTextContent('Online');
+    expect(screen.getByTestId('status-key-storage')).toHaveTextContent('Secrets: key file (owner only)');
   });
 
   it('says Offline with the reason when the last sync could not reach the intermediary', async () => {
@@ -26,6 +27,7 @@ describe('Status bar', () => {
         online: false,
         syncing: false,
         consentCount: 3,
+        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
       }),
     });
     renderWithClient(<StatusBar />, client);

@@ -62,6 +62,7 @@ describe('IPC binding in the Electron shell', () => {
         online: false,
         syncing: false,
         consentCount: 0,
+        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
       }),
       'consents:list': async () => ({ rows: [], total: 0, page: 1, pageSize: 1 }),
       'sync:start': async () => ({ startedAt: '', finishedAt: '', consents: { fetched: 0, new: 0, changed: 0, unchanged: 0 } }),

@@ -12,6 +12,7 @@ const status = {
   online: true,
   syncing: false,
   consentCount: 0,
+  keyStorage: { kind: 'key-file' as const, description: 'Secrets are encrypted with a key file readable only by your user account.' },
 };
 
 function handlers(overrides: Partial<Handlers> = {}): Handlers {

@@ -1,16 +1,12 @@
-import Database from 'better-sqlite3';
-import { existsSync, renameSync } from 'node:fs';
+import Database from 'better-sqlite3-multiple-ciphers';
+import { closeSync, existsSync, openSync, readSync, renameSync } from 'node:fs';
 import { MIGRATIONS } from './migrations.js';
 
-/**
- * Opens a profile's cache: WAL, foreign keys, migrations by `user_version` in one transaction.
- * A database written by a newer console is refused (never downgraded); a corrupt file is
- * reported with its recovery path (move aside, re-sync) instead of being silently replaced.
- */
+/** A profile's cache: SQLite encrypted at rest (SQLCipher format), migrated by `user_version`. */
 export type Db = Database.Database;
 
 export class CacheError extends Error {
-  readonly reason: 'newer-version' | 'corrupt' | 'open-failed';
+  readonly reason: 'newer-version' | 'corrupt' | 'wrong-key' | 'open-failed';
   constructor(reason: CacheError['reason'], message: string, cause?: unknown) {
     super(message, { cause });
     this.name = 'CacheError';
@@ -19,8 +15,43 @@ export class CacheError extends Error {
 }
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+const PLAINTEXT_HEADER = Buffer.from('SQLite format 3\0');
 
-export function openCache(file: string): Db {
+/** SQLCipher 4 format with a raw 256-bit key (64 hex digits): no key derivation from a password. */
+function applyKey(db: Db, key: string, pragma: 'key' | 'rekey'): void {
+  if (!/^[0-9a-f]{64}$/i.test(key)) throw new CacheError('wrong-key', 'The cache key must be 64 hexadecimal digits.');
+  db.pragma("cipher = 'sqlcipher'");
+  db.pragma('legacy = 4');
+  db.pragma(`${pragma} = "x'${key}'"`);
+}
+
+function isPlaintext(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(16);
+    return readSync(fd, head, 0, 16, 0) === 16 && head.equals(PLAINTEXT_HEADER);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Opens a profile's cache, encrypted with `key` (SQLCipher format), WAL, foreign keys, migrated.
+ * A plaintext cache written by an earlier version is encrypted in place first. A cache written by
+ * a newer console is refused; a damaged or undecryptable one is reported with its recovery path
+ * (move it aside, sync again) instead of being silently replaced.
+ */
+export function openCache(file: string, key?: string): Db {
+  if (key && isPlaintext(file)) {
+    const plain = new Database(file);
+    try {
+      plain.pragma('journal_mode = DELETE'); // rekeying needs a rollback journal, not WAL
+      applyKey(plain, key, 'rekey');
+    } finally {
+      plain.close();
+    }
+  }
   let db: Db;
   try {
     db = new Database(file);
@@ -28,6 +59,7 @@ export function openCache(file: string): Db {
     throw new CacheError('open-failed', `Cannot open the cache at ${file}: ${(error as Error).message}`, error);
   }
   try {
+    if (key) applyKey(db, key, 'key');
     // quick_check reads every page: the cheapest way to learn at open, not mid-sync, that the file is damaged.
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(String(check));
@@ -40,6 +72,13 @@ export function openCache(file: string): Db {
   } catch (error) {
     db.close();
     if (error instanceof CacheError) throw error;
+    if (key && (error as { code?: string }).code === 'SQLITE_NOTADB') {
+      throw new CacheError(
+        'wrong-key',
+        `The cache at ${file} cannot be read: it is damaged, or was encrypted with another key (another machine or a replaced key file). Move it aside (for example with --reset-cache) and sync again; nothing on the intermediary is lost.`,
+        error,
+      );
+    }
     throw new CacheError(
       'corrupt',
       `The cache at ${file} is damaged (${(error as Error).message}). Move it aside (for example with --reset-cache) and sync again; nothing on the intermediary is lost.`,

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 
 /**
  * Schema migrations, applied in order; entry N takes the schema from version N to N+1.

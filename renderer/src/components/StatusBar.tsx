@@ -47,6 +47,13 @@ export function StatusBar() {
           Last sync failed: {s.lastSyncError}
         </Text>
       ) : null}
+      {s ? (
+        <Tooltip label={s.keyStorage.description} withArrow multiline w={360}>
+          <Text size="xs" data-testid="status-key-storage">
+            Secrets: <strong>{s.keyStorage.kind === 'os-keychain' ? 'OS keychain' : 'key file (owner only)'}</strong>
+          </Text>
+        </Tooltip>
+      ) : null}
       <Tooltip label={online.detail} disabled={!online.detail} withArrow>
         <Text size="xs" ml="auto" c={`${online.colour}.8`} fw={600} data-testid="status-online">
           ● {online.label}
