@@ -57,16 +57,24 @@ export function parseFaultSpec(spec: string): FaultRule[] {
 export class Faults {
   rules: FaultRule[] = [];
 
-  /** The faults that fire for this request (a counted rule is used up as it fires). */
+  /**
+   * The faults that fire for this request. Latency and body faults combine; of the faults that end
+   * the request (a status, a dropped connection) only the first matching one fires, and a counted
+   * rule is used up only when it fires, so "503:n1,drop:n1" fails two requests, one way each.
+   */
   pick(path: string): FaultRule[] {
     const fired: FaultRule[] = [];
+    let ended = false;
     for (const rule of this.rules) {
       if (rule.path && !path.startsWith(rule.path)) continue;
+      const ends = rule.kind === 'status' || rule.kind === 'drop';
+      if (ends && ended) continue;
       if (rule.remaining !== undefined) {
         if (rule.remaining <= 0) continue;
         rule.remaining--;
-        fired.push(rule);
-      } else if (rule.rate !== undefined && Math.random() < rule.rate) fired.push(rule);
+      } else if (rule.rate === undefined || Math.random() >= rule.rate) continue;
+      fired.push(rule);
+      if (ends) ended = true;
     }
     this.rules = this.rules.filter((r) => r.remaining === undefined || r.remaining > 0);
     return fired;

@@ -109,7 +109,7 @@ describe('Consent API client', () => {
     }));
     try {
       const client = new ConsentClient({ baseUrl: api.url, tokens: tokensFor(`${api.url}/token`) });
-      await expect(collect(client, 10)).rejects.toMatchObject({ kind: 'Schema', message: expect.stringContaining('consents.1.created') });
+      await expect(collect(client, 10)).rejects.toMatchObject({ kind: 'Schema', message: expect.stringContaining('consents[1].created') });
     } finally {
       api.server.close();
     }

@@ -1,109 +1,294 @@
-import { ConsentsListV2, type Consent } from '../../../shared/schemas/consent.js';
+import type { z } from 'zod';
+import { consentApi, type Consent, type ConsentEvent, type UseCase } from '../../../shared/schemas/consent.js';
+import type { UnknownValue } from '../../../shared/schemas/parse.js';
 import type { TokenSource } from '../auth/token-source.js';
-import { ApiError, errorFromResponse, networkError } from './errors.js';
+import { ApiError } from './errors.js';
+import { ApiHttp, type HttpOptions } from './http.js';
 
 /**
- * Client of the intermediary's Consent API, first cut: the paged consent list. Responses are
- * parsed with the shared schemas; a payload that does not fit becomes a Schema error naming
- * the failing path, never a half-read page.
+ * Typed client of the intermediary's Consent API: every endpoint, current and deprecated,
+ * responses parsed with the shared schemas (unknown enum values reported, not rejected), pages
+ * followed through `links.next` on the same origin only.
  */
-export interface ConsentClientOptions {
+const S = consentApi;
+const pair = <K extends keyof typeof S.tolerant>(k: K) => ({ tolerant: S.tolerant[k], strict: S.strict[k] });
+
+export interface ConsentClientOptions extends Omit<HttpOptions, 'tokens' | 'baseUrl'> {
   baseUrl: string;
   tokens: TokenSource;
-  fetch?: typeof fetch;
-  timeoutMs?: number;
 }
 
-export interface ConsentPage {
-  consents: Consent[];
+export interface Page<T> {
+  items: T[];
   page: number;
   totalPages: number;
   totalRecords: number;
+  unknownValues: UnknownValue[];
 }
 
+export interface ConsentPage extends Page<Consent> {
+  consents: Consent[];
+}
+
+export interface ConsentListFilter {
+  status?: string;
+  consumerId?: string;
+  consumerEmail?: string;
+  useCaseIds?: string[];
+  dataHolderBrandId?: string;
+  externalId?: string;
+  consentId?: string;
+  cdrArrangementId?: string;
+  accessFrequency?: string;
+  postUsageAction?: string;
+  directMarketingAllowed?: boolean;
+  oldestCreated?: string;
+  newestCreated?: string;
+  oldestRevoked?: string;
+  newestRevoked?: string;
+}
+
+export interface EventFilter {
+  consentId?: string;
+  eventTypes?: string[];
+  oldest?: string;
+  newest?: string;
+}
+
+export type RevokeOutcome = 'revoked' | 'already-inactive';
+
 export class ConsentClient {
-  private readonly baseUrl: URL;
-  private readonly tokens: TokenSource;
-  private readonly doFetch: typeof fetch;
-  private readonly timeoutMs: number;
+  readonly http: ApiHttp;
 
   constructor(opts: ConsentClientOptions) {
-    this.baseUrl = new URL(opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
-    this.tokens = opts.tokens;
-    this.doFetch = opts.fetch ?? fetch;
-    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.http = new ApiHttp(opts);
   }
 
-  /** GET with a bearer token; on 401 the token is renewed once and the call repeated. */
-  private async getJson(url: URL, endpoint: string, signal?: AbortSignal): Promise<unknown> {
-    for (let attempt = 0; ; attempt++) {
-      const token = await this.tokens.getToken(signal);
-      const timeout = AbortSignal.timeout(this.timeoutMs);
-      let response: Response;
-      try {
-        response = await this.doFetch(url, {
-          headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        throw networkError(endpoint, error);
-      }
-      if (response.status === 401 && attempt === 0) {
-        await response.body?.cancel();
-        this.tokens.invalidate();
-        continue;
-      }
-      if (!response.ok) throw await errorFromResponse(response, endpoint);
-      const text = await response.text();
-      try {
-        return JSON.parse(text);
-      } catch (error) {
-        throw new ApiError('Schema', `${endpoint} answered with a body that is not JSON (${text.length} bytes)`, {
-          endpoint,
-          status: response.status,
-          cause: error,
-        });
-      }
-    }
-  }
-
-  /**
-   * Every page of `GET /consents/v2`, following `links.next` as the server returns it. A next
-   * link to another origin is refused: the bearer token must never leave the intermediary.
-   */
-  async *listConsentPages(opts: { pageSize?: number; signal?: AbortSignal } = {}): AsyncGenerator<ConsentPage> {
-    let url: URL | undefined = new URL('consents/v2', this.baseUrl);
-    url.searchParams.set('page', '1');
-    url.searchParams.set('pageSize', String(opts.pageSize ?? 500));
-    let pageNumber = 1;
+  /** Pages of a list, following links.next as the server returns it (same origin only, no loops). */
+  private async *pages<T extends z.ZodType, I>(
+    endpoint: string,
+    first: { path: string; query: Record<string, string | number | boolean | readonly string[] | undefined> },
+    schema: { tolerant: T; strict: z.ZodType },
+    read: (body: z.output<T>) => { items: I[]; totalPages: number; totalRecords: number; next?: string | null | undefined },
+    signal?: AbortSignal,
+  ): AsyncGenerator<Page<I>> {
+    let path: string | undefined = first.path;
+    let query: typeof first.query | undefined = first.query;
     const seen = new Set<string>();
-    while (url) {
-      if (seen.has(url.href))
-        throw new ApiError('Schema', `GET /consents/v2: links.next repeats ${url.pathname}${url.search}`, { endpoint: 'GET /consents/v2' });
-      seen.add(url.href);
-      const body = await this.getJson(url, 'GET /consents/v2', opts.signal);
-      const parsed = ConsentsListV2.safeParse(body);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        throw new ApiError('Schema', `GET /consents/v2 page ${pageNumber}: ${issue.path.join('.') || '(body)'}: ${issue.message}`, {
-          endpoint: 'GET /consents/v2',
-        });
-      }
-      const { consents, links, meta } = parsed.data;
-      yield { consents, page: pageNumber, totalPages: meta.totalPages, totalRecords: meta.totalRecords };
-      url = links.next ? this.resolveNext(links.next) : undefined;
-      pageNumber++;
+    for (let page = 1; path; page++) {
+      const href = this.http.url(path, query).href;
+      if (seen.has(href))
+        throw new ApiError('Schema', `${endpoint}: links.next repeats ${new URL(href).pathname}${new URL(href).search}`, { endpoint });
+      seen.add(href);
+      const res = await this.http.request({ method: 'GET', path: href, schema, endpoint, ...(signal ? { signal } : {}) });
+      const body = read(res.data);
+      yield { items: body.items, page, totalPages: body.totalPages, totalRecords: body.totalRecords, unknownValues: res.unknownValues };
+      if (body.next) {
+        const next = new URL(body.next, this.http.baseUrl);
+        if (next.origin !== this.http.baseUrl.origin) {
+          throw new ApiError('Schema', `${endpoint}: links.next points to another origin (${next.origin}); not followed`, { endpoint });
+        }
+        path = next.href;
+      } else path = undefined;
+      query = undefined;
     }
   }
 
-  private resolveNext(next: string): URL {
-    const resolved = new URL(next, this.baseUrl);
-    if (resolved.origin !== this.baseUrl.origin) {
-      throw new ApiError('Schema', `GET /consents/v2: links.next points to another origin (${resolved.origin}); not followed`, {
-        endpoint: 'GET /consents/v2',
-      });
+  /** GET /consents/v2, every page. */
+  async *listConsentPages(opts: { pageSize?: number; filter?: ConsentListFilter; signal?: AbortSignal } = {}): AsyncGenerator<ConsentPage> {
+    const query = { ...opts.filter, page: 1, pageSize: opts.pageSize ?? 500 };
+    for await (const p of this.pages(
+      'GET /consents/v2',
+      { path: 'consents/v2', query },
+      pair('ConsentsListV2'),
+      (b) => ({ items: b.consents, totalPages: b.meta.totalPages, totalRecords: b.meta.totalRecords, next: b.links.next }),
+      opts.signal,
+    )) {
+      yield { ...p, consents: p.items };
     }
-    return resolved;
+  }
+
+  /** GET /consent: the deprecated bare array (old deployments). */
+  async listConsentsV1(
+    filter: Omit<ConsentListFilter, 'useCaseIds'> & { useCases?: string[] } = {},
+    signal?: AbortSignal,
+  ): Promise<Consent[]> {
+    return (
+      await this.http.request({
+        method: 'GET',
+        path: 'consent',
+        query: filter,
+        schema: pair('ConsentArray'),
+        endpoint: 'GET /consent',
+        ...(signal ? { signal } : {}),
+      })
+    ).data;
+  }
+
+  async getConsent(consentId: string, signal?: AbortSignal): Promise<Consent> {
+    const path = `consents/${encodeURIComponent(consentId)}`;
+    return (
+      await this.http.request({
+        method: 'GET',
+        path,
+        schema: pair('Consent'),
+        endpoint: 'GET /consents/{id}',
+        ...(signal ? { signal } : {}),
+      })
+    ).data;
+  }
+
+  /** A change is known to have happened when the consent's version moved past `before`. */
+  private versionReconcile(consentId: string, before: number | null | undefined, done?: (c: Consent) => boolean) {
+    return async () => {
+      const now = await this.getConsent(consentId);
+      return (now.version ?? 0) > (before ?? 0) || done?.(now) ? ('done' as const) : ('retry' as const);
+    };
+  }
+
+  /** PATCH /consents/{id}: externalId, postUsageAction, directMarketingAllowed. */
+  async updateConsent(
+    consentId: string,
+    change: { externalId?: string | null; postUsageAction?: string; directMarketingAllowed?: boolean },
+    signal?: AbortSignal,
+  ): Promise<Consent> {
+    const before = await this.getConsent(consentId, signal);
+    const res = await this.http.request({
+      method: 'PATCH',
+      path: `consents/${encodeURIComponent(consentId)}`,
+      body: change,
+      schema: pair('Consent'),
+      endpoint: 'PATCH /consents/{id}',
+      reconcile: this.versionReconcile(consentId, before.version),
+      ...(signal ? { signal } : {}),
+    });
+    return res.reconciled ? this.getConsent(consentId, signal) : res.data;
+  }
+
+  /** DELETE /consents/{id}: 'already-inactive' for the 422 of a consent that is not ACTIVE. */
+  async revokeConsent(consentId: string, signal?: AbortSignal): Promise<RevokeOutcome> {
+    const before = await this.getConsent(consentId, signal);
+    try {
+      await this.http.request({
+        method: 'DELETE',
+        path: `consents/${encodeURIComponent(consentId)}`,
+        endpoint: 'DELETE /consents/{id}',
+        reconcile: this.versionReconcile(consentId, before.version, (c) => c.status === 'REVOKED'),
+        ...(signal ? { signal } : {}),
+      });
+      return 'revoked';
+    } catch (error) {
+      if (error instanceof ApiError && error.kind === 'Unprocessable') return 'already-inactive';
+      throw error;
+    }
+  }
+
+  /** POST /consents: a REQUESTED consent. Not retried after an unknown outcome (it has no id to look up). */
+  async createConsent(body: Record<string, unknown>, signal?: AbortSignal): Promise<Consent> {
+    return (
+      await this.http.request({
+        method: 'POST',
+        path: 'consents',
+        body,
+        schema: pair('Consent'),
+        endpoint: 'POST /consents',
+        ...(signal ? { signal } : {}),
+      })
+    ).data;
+  }
+
+  /** POST /consents/{id}/authorization: creation (REQUESTED) or extension (ACTIVE). Safe to repeat. */
+  async startAuthorization(consentId: string, body: { state: string; redirectUri: string; sharingEndDate?: string }, signal?: AbortSignal) {
+    return (
+      await this.http.request({
+        method: 'POST',
+        path: `consents/${encodeURIComponent(consentId)}/authorization`,
+        body,
+        schema: pair('ConsentAuthorization'),
+        endpoint: 'POST /consents/{id}/authorization',
+        reconcile: async () => 'retry',
+        ...(signal ? { signal } : {}),
+      })
+    ).data;
+  }
+
+  /** PATCH /consents/{id}/authorization with the data holder's response JWT. */
+  async completeAuthorization(consentId: string, response: string, signal?: AbortSignal) {
+    const before = await this.getConsent(consentId, signal);
+    const res = await this.http.request({
+      method: 'PATCH',
+      path: `consents/${encodeURIComponent(consentId)}/authorization`,
+      body: { response },
+      schema: pair('ConsentActivatedResponse'),
+      endpoint: 'PATCH /consents/{id}/authorization',
+      reconcile: this.versionReconcile(consentId, before.version),
+      ...(signal ? { signal } : {}),
+    });
+    return res.reconciled ? { activeConsentId: consentId } : res.data;
+  }
+
+  /** Deprecated GET /consents/{id}/authorization (old deployments). */
+  async startAuthorizationLegacy(consentId: string, query: { state: string; redirectUri: string }, signal?: AbortSignal) {
+    return (
+      await this.http.request({
+        method: 'GET',
+        path: `consents/${encodeURIComponent(consentId)}/authorization`,
+        query,
+        schema: pair('ConsentAuthorization'),
+        endpoint: 'GET /consents/{id}/authorization',
+        ...(signal ? { signal } : {}),
+      })
+    ).data;
+  }
+
+  /** Deprecated POST /tokens: `response`, or `code` + `state` + `id_token` (Hybrid Flow). */
+  async postTokens(body: { response: string } | { code: string; state: string; id_token: string }, signal?: AbortSignal) {
+    return (
+      await this.http.request({
+        method: 'POST',
+        path: 'tokens',
+        body,
+        schema: pair('TokenCreatedResponse'),
+        endpoint: 'POST /tokens',
+        ...(signal ? { signal } : {}),
+      })
+    ).data;
+  }
+
+  /** GET /consents/events, every page (`page-size`, eventTypes sent repeated). */
+  async *listEventPages(opts: { pageSize?: number; filter?: EventFilter; signal?: AbortSignal } = {}): AsyncGenerator<Page<ConsentEvent>> {
+    const query = { ...opts.filter, page: 1, 'page-size': opts.pageSize ?? 500 };
+    yield* this.pages(
+      'GET /consents/events',
+      { path: 'consents/events', query },
+      pair('ConsentEventList'),
+      (b) => ({ items: b.data.events, totalPages: b.meta.totalPages, totalRecords: b.meta.totalRecords, next: b.links.next }),
+      opts.signal,
+    );
+  }
+
+  async listUseCases(opts: { combineScopes?: boolean; active?: boolean } = {}, signal?: AbortSignal): Promise<UseCase[]> {
+    return (
+      await this.http.request({
+        method: 'GET',
+        path: 'use-cases',
+        query: opts,
+        schema: pair('UseCaseArray'),
+        endpoint: 'GET /use-cases',
+        ...(signal ? { signal } : {}),
+      })
+    ).data;
+  }
+
+  async listDataHolders(softwareProductId: string, signal?: AbortSignal) {
+    return (
+      await this.http.request({
+        method: 'GET',
+        path: `software-products/${encodeURIComponent(softwareProductId)}/data-holders`,
+        schema: pair('DataHolderArray'),
+        endpoint: 'GET /software-products/{id}/data-holders',
+        ...(signal ? { signal } : {}),
+      })
+    ).data;
   }
 }

@@ -10,13 +10,23 @@ export class ApiError extends Error {
   readonly status: number | undefined;
   readonly endpoint: string;
   readonly requestId: string | undefined;
-  constructor(kind: ApiErrorKind, message: string, opts: { endpoint: string; status?: number; requestId?: string; cause?: unknown }) {
+  /** For Schema errors: the path of the failing field. */
+  readonly path: string | undefined;
+  /** For Unprocessable (422) and 400 responses: the CDS error list's details. */
+  readonly details: string[];
+  constructor(
+    kind: ApiErrorKind,
+    message: string,
+    opts: { endpoint: string; status?: number; requestId?: string; cause?: unknown; path?: string; details?: string[] },
+  ) {
     super(message, { cause: opts.cause });
     this.name = `${kind}Error`;
     this.kind = kind;
     this.status = opts.status;
     this.endpoint = opts.endpoint;
     this.requestId = opts.requestId;
+    this.path = opts.path;
+    this.details = opts.details ?? [];
   }
 }
 
@@ -30,22 +40,23 @@ export function kindForStatus(status: number): ApiErrorKind {
   return 'Http';
 }
 
-/** Builds the error for a non-2xx response, quoting the CDS error list's first entry if there is one. */
-export async function errorFromResponse(response: Response, endpoint: string): Promise<ApiError> {
-  const requestId = response.headers.get('x-request-id') ?? response.headers.get('x-fapi-interaction-id') ?? undefined;
+/** Builds the error for a non-2xx response, quoting the CDS error list (every entry kept in `details`). */
+export async function errorFromResponse(response: Response, endpoint: string, requestId?: string): Promise<ApiError> {
+  const id = response.headers.get('x-fapi-interaction-id') ?? response.headers.get('x-request-id') ?? requestId;
   let detail = '';
+  const details: string[] = [];
   try {
     const text = await response.text();
     const body = JSON.parse(text) as { errors?: { title?: string; detail?: string }[]; error?: string; error_description?: string };
-    const first = body.errors?.[0];
-    if (first) detail = [first.title, first.detail].filter(Boolean).join(': ');
+    for (const e of body.errors ?? []) details.push([e.title, e.detail].filter(Boolean).join(': '));
+    if (details.length) detail = details[0]!;
     else if (body.error) detail = [body.error, body.error_description].filter(Boolean).join(': ');
   } catch {
     // No body, or not JSON: the status says enough.
   }
   const kind = kindForStatus(response.status);
   const message = `${endpoint} answered ${response.status}${detail ? ` (${detail})` : ''}`;
-  return new ApiError(kind, message, { endpoint, status: response.status, ...(requestId ? { requestId } : {}) });
+  return new ApiError(kind, message, { endpoint, status: response.status, details, ...(id ? { requestId: id } : {}) });
 }
 
 export function networkError(endpoint: string, cause: unknown): ApiError {

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { parseTolerant, type UnknownValue } from '../../../shared/schemas/parse.js';
+import type { TokenSource } from '../auth/token-source.js';
+import { ApiError, errorFromResponse, networkError } from './errors.js';
+
+/**
+ * The HTTP layer of the API clients: bearer token (renewed once on 401), a timeout per attempt,
+ * cancellation, a request id on every call, retries with jittered exponential backoff on 5xx,
+ * 429 (Retry-After honoured) and network errors, and tolerant parsing with the shared schemas.
+ *
+ * A call whose effect is not idempotent (POST, PATCH, DELETE) is never simply repeated when its
+ * outcome is unknown (a 5xx, a timeout, a dropped connection): the caller's `reconcile` re-reads the
+ * state first and says whether the effect already happened.
+ */
+export interface RetryPolicy {
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Longest Retry-After honoured; a longer one fails at once as RateLimited. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 300, maxDelayMs: 8000, maxRetryAfterMs: 60_000 };
+
+export interface HttpOptions {
+  baseUrl: string;
+  tokens: TokenSource;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Injected in tests to record waits instead of sleeping. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+export interface RequestSpec<T extends z.ZodType> {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+  /** A path relative to the base URL, or an absolute URL on the same origin (links.next). */
+  path: string;
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** The schema pair (tolerant, strict) of the response; omit for bodiless responses. */
+  schema?: { tolerant: T; strict: z.ZodType };
+  signal?: AbortSignal;
+  /** For non-idempotent calls: after an unknown outcome, re-read the state. 'done' = it happened. */
+  reconcile?: () => Promise<'done' | 'retry'>;
+  /** Label for errors and logs, e.g. "DELETE /consents/{id}". */
+  endpoint: string;
+}
+
+export interface HttpResult<T> {
+  data: T;
+  status: number;
+  requestId: string;
+  unknownValues: UnknownValue[];
+  /** True when a reconcile found the effect had already happened (no body to return). */
+  reconciled?: boolean;
+}
+
+const IDEMPOTENT = new Set(['GET', 'PUT']);
+const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    });
+  });
+
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+export class ApiHttp {
+  readonly baseUrl: URL;
+  private readonly doFetch: typeof fetch;
+  private readonly policy: RetryPolicy;
+  private readonly sleep: NonNullable<HttpOptions['sleep']>;
+  private readonly random: () => number;
+
+  constructor(private readonly opts: HttpOptions) {
+    this.baseUrl = new URL(opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
+    this.doFetch = opts.fetch ?? fetch;
+    this.policy = { ...DEFAULT_RETRY, ...opts.retry };
+    this.sleep = opts.sleep ?? defaultSleep;
+    this.random = opts.random ?? Math.random;
+  }
+
+  url(path: string, query?: RequestSpec<z.ZodType>['query']): URL {
+    const url = new URL(path.replace(/^\//, ''), this.baseUrl);
+    if (url.origin !== this.baseUrl.origin)
+      throw new ApiError('Schema', `refused to call another origin (${url.origin}): the bearer token must never leave the intermediary`, {
+        endpoint: path,
+      });
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v === undefined) continue;
+      if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, item);
+      else url.searchParams.set(k, String(v));
+    }
+    return url;
+  }
+
+  private backoff(attempt: number): number {
+    const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** attempt);
+    return Math.round(ceiling / 2 + this.random() * (ceiling / 2));
+  }
+
+  async request<T extends z.ZodType>(spec: RequestSpec<T>): Promise<HttpResult<z.output<T>>> {
+    const url = this.url(spec.path, spec.query);
+    const idempotent = IDEMPOTENT.has(spec.method);
+    let renewed = false;
+    for (let attempt = 0; ; attempt++) {
+      const requestId = randomUUID();
+      let response: Response | undefined;
+      let failure: ApiError | undefined;
+      try {
+        const token = await this.opts.tokens.getToken(spec.signal);
+        const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 30_000);
+        response = await this.doFetch(url, {
+          method: spec.method,
+          headers: {
+            authorization: `Bearer ${token}`,
+            accept: 'application/json',
+            'x-fapi-interaction-id': requestId,
+            ...(spec.body !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...spec.headers,
+          },
+          ...(spec.body !== undefined ? { body: JSON.stringify(spec.body) } : {}),
+          signal: spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout,
+        });
+      } catch (error) {
+        if (spec.signal?.aborted) throw spec.signal.reason ?? error;
+        if (error instanceof ApiError) throw error; // the token endpoint's own typed failure
+        failure = networkError(spec.endpoint, error);
+      }
+
+      if (response?.status === 401 && !renewed) {
+        renewed = true;
+        await response.body?.cancel();
+        this.opts.tokens.invalidate();
+        attempt--;
+        continue;
+      }
+      if (response && response.ok) return this.parse(spec, response, requestId);
+      if (response) failure = await errorFromResponse(response, spec.endpoint, requestId);
+
+      const error = failure!;
+      const retryable = error.kind === 'Network' || error.kind === 'Server' || error.kind === 'RateLimited';
+      if (!retryable || attempt >= this.policy.retries) throw error;
+      let wait = this.backoff(attempt);
+      if (error.kind === 'RateLimited') {
+        const after = retryAfterMs(response!.headers.get('retry-after'));
+        if (after !== undefined && after > this.policy.maxRetryAfterMs) throw error;
+        if (after !== undefined) wait = after;
+      } else if (!idempotent) {
+        // The effect may or may not have happened: look before repeating it.
+        if (!spec.reconcile) throw error;
+        if ((await spec.reconcile()) === 'done')
+          return { data: undefined as z.output<T>, status: 0, requestId, unknownValues: [], reconciled: true };
+      }
+      await this.sleep(wait, spec.signal);
+    }
+  }
+
+  private async parse<T extends z.ZodType>(spec: RequestSpec<T>, response: Response, requestId: string): Promise<HttpResult<z.output<T>>> {
+    const serverId = response.headers.get('x-fapi-interaction-id') ?? requestId;
+    const text = await response.text();
+    if (!spec.schema) return { data: undefined as z.output<T>, status: response.status, requestId: serverId, unknownValues: [] };
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new ApiError('Schema', `${spec.endpoint} answered with a body that is not JSON (${text.length} bytes)`, {
+        endpoint: spec.endpoint,
+        status: response.status,
+        requestId: serverId,
+        cause: error,
+      });
+    }
+    const parsed = parseTolerant(spec.schema, json);
+    if (!parsed.ok) {
+      throw new ApiError('Schema', `${spec.endpoint}: ${parsed.error.path || '(body)'}: ${parsed.error.message}`, {
+        endpoint: spec.endpoint,
+        status: response.status,
+        requestId: serverId,
+        path: parsed.error.path,
+      });
+    }
+    return { data: parsed.data, status: response.status, requestId: serverId, unknownValues: parsed.unknownValues };
+  }
+}
