@@ -41,6 +41,10 @@ export const ConsentListInput = z.strictObject({
   page: z.number().int().min(1).max(1_000_000),
   pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE),
   sort: z.strictObject({ field: ConsentSortField, direction: SortDirection }),
+  /** Only consents with this status (any string: unknown statuses are kept and findable). */
+  status: z.string().min(1).max(40).optional(),
+  /** Words to find in identifiers, e-mail, mobile, external id, data holder and use case names. */
+  search: z.string().max(200).optional(),
 });
 export type ConsentListInput = z.infer<typeof ConsentListInput>;
 

@@ -1,5 +1,6 @@
 import type { ConsentListInput, ConsentListOutput, ConsentRow, ConsentSortField } from '../../../shared/ipc/contract.js';
 import type { Consent } from '../../../shared/schemas/consent.js';
+import { createHash } from 'node:crypto';
 import type { Db } from './database.js';
 
 /** Reads and writes of cached consents. Sorting is by whitelisted column only, never by caller text. */
@@ -22,19 +23,28 @@ export class ConsentsRepo {
   private readonly upsertStmt;
   private readonly rawStmt;
   private readonly countStmt;
+  private readonly versionStmt;
 
   constructor(private readonly db: Db) {
     this.upsertStmt = db.prepare(`
       INSERT INTO consents (consent_id, status, consumer_email, data_holder_name, data_holder_brand_id,
-        use_case_id, use_case_name, created, sharing_end_date, revoked, version, raw, synced_at)
+        use_case_id, use_case_name, created, sharing_end_date, revoked, version, raw, synced_at,
+        cdr_arrangement_id, consumer_id, consumer_mobile, external_id, post_usage_action)
       VALUES (@consentId, @status, @consumerEmail, @dataHolderName, @dataHolderBrandId,
-        @useCaseId, @useCaseName, @created, @sharingEndDate, @revoked, @version, @raw, @syncedAt)
+        @useCaseId, @useCaseName, @created, @sharingEndDate, @revoked, @version, @raw, @syncedAt,
+        @cdrArrangementId, @consumerId, @consumerMobile, @externalId, @postUsageAction)
       ON CONFLICT (consent_id) DO UPDATE SET
         status = excluded.status, consumer_email = excluded.consumer_email,
         data_holder_name = excluded.data_holder_name, data_holder_brand_id = excluded.data_holder_brand_id,
         use_case_id = excluded.use_case_id, use_case_name = excluded.use_case_name,
         created = excluded.created, sharing_end_date = excluded.sharing_end_date,
-        revoked = excluded.revoked, version = excluded.version, raw = excluded.raw, synced_at = excluded.synced_at`);
+        revoked = excluded.revoked, version = excluded.version, raw = excluded.raw, synced_at = excluded.synced_at,
+        cdr_arrangement_id = excluded.cdr_arrangement_id, consumer_id = excluded.consumer_id,
+        consumer_mobile = excluded.consumer_mobile, external_id = excluded.external_id,
+        post_usage_action = excluded.post_usage_action`);
+    this.versionStmt = db.prepare(
+      'INSERT INTO consent_versions (consent_id, version, hash, raw, seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (consent_id, hash) DO NOTHING',
+    );
     this.rawStmt = db.prepare<[string], { raw: string }>('SELECT raw FROM consents WHERE consent_id = ?');
     this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM consents');
   }
@@ -66,7 +76,13 @@ export class ConsentsRepo {
           version: c.version ?? null,
           raw,
           syncedAt,
+          cdrArrangementId: c.cdrArrangementId ?? null,
+          consumerId: c.consumerId ?? null,
+          consumerMobile: c.consumerMobileNumber ?? null,
+          externalId: c.externalId ?? null,
+          postUsageAction: c.postUsageAction ?? null,
         });
+        this.versionStmt.run(c.consentId, c.version ?? null, createHash('sha256').update(raw).digest('hex'), raw, syncedAt);
       }
     })();
     return counts;
@@ -79,18 +95,58 @@ export class ConsentsRepo {
   list(input: ConsentListInput): ConsentListOutput {
     const column = SORT_COLUMNS[input.sort.field];
     const dir = input.sort.direction === 'asc' ? 'ASC' : 'DESC';
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (input.status) {
+      where.push('c.status = ?');
+      params.push(input.status);
+    }
+    const match = ftsQuery(input.search);
+    if (match) {
+      where.push('c.rowid IN (SELECT rowid FROM consents_fts WHERE consents_fts MATCH ?)');
+      params.push(match);
+    }
+    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
     // NULLs last whatever the direction: a consent without a date is not "the oldest".
     const sql = `
       SELECT consent_id AS consentId, status, consumer_email AS consumerEmail,
         data_holder_name AS dataHolderName, data_holder_brand_id AS dataHolderBrandId,
         use_case_id AS useCaseId, use_case_name AS useCaseName, created,
         sharing_end_date AS sharingEndDate, revoked
-      FROM consents
+      FROM consents c ${filter}
       ORDER BY ${column} ${dir} NULLS LAST, consent_id ${dir}
       LIMIT ? OFFSET ?`;
-    const rows = this.db.prepare<[number, number], ConsentRow>(sql).all(input.pageSize, (input.page - 1) * input.pageSize);
-    return { rows, total: this.count(), page: input.page, pageSize: input.pageSize };
+    const rows = this.db.prepare<(string | number)[], ConsentRow>(sql).all(...params, input.pageSize, (input.page - 1) * input.pageSize);
+    const total = filter
+      ? this.db.prepare<(string | number)[], { n: number }>(`SELECT count(*) AS n FROM consents c ${filter}`).get(...params)!.n
+      : this.count();
+    return { rows, total, page: input.page, pageSize: input.pageSize };
   }
+
+  /** The payload of one consent as last synced, or undefined. */
+  get(consentId: string): Consent | undefined {
+    const row = this.rawStmt.get(consentId);
+    return row ? (JSON.parse(row.raw) as Consent) : undefined;
+  }
+
+  /** Every distinct payload seen for a consent, oldest first. */
+  versions(consentId: string): { version: number | null; seenAt: string; consent: Consent }[] {
+    return this.db
+      .prepare<[string], { version: number | null; seen_at: string; raw: string }>(
+        'SELECT version, seen_at, raw FROM consent_versions WHERE consent_id = ? ORDER BY seen_at, version',
+      )
+      .all(consentId)
+      .map((r) => ({ version: r.version, seenAt: r.seen_at, consent: JSON.parse(r.raw) as Consent }));
+  }
+}
+
+/**
+ * Turns what a user types into an FTS5 query: each word a quoted prefix term ("jane"*), all
+ * required. Quotes are doubled, so nothing typed can become FTS syntax. Empty → no search.
+ */
+export function ftsQuery(text: string | undefined): string | undefined {
+  const terms = (text ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
+  return terms.length ? terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' AND ') : undefined;
 }
 
 export class SyncStateRepo {
