@@ -10,6 +10,7 @@ import { ApiError } from './api/errors.js';
 import { createClientCredentialsTokenSource } from './auth/token-source.js';
 import { openCache, type Db } from './cache/database.js';
 import { ConsentsRepo, SyncStateRepo } from './cache/consents-repo.js';
+import { EventsRepo, ReferenceRepo } from './cache/events-repo.js';
 import { loadProfiles, pickProfile, SANDBOX_CLIENT_SECRET, type Profile } from './config/profiles.js';
 import type { Logger } from './log.js';
 import { createKeyFileCipher, type SecretCipher } from './secrets/cipher.js';
@@ -118,6 +119,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     throw error;
   }
   const consents = new ConsentsRepo(db);
+  const eventsRepo = new EventsRepo(db);
+  const reference = new ReferenceRepo(db);
   const state = new SyncStateRepo(db);
   const events = new EventBus();
 
@@ -128,16 +131,21 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   async function runSync(): Promise<SyncSummary> {
     try {
       const summary = await syncConsents({
+        db,
         client,
         consents,
+        events: eventsRepo,
+        reference,
         state,
         onProgress: (p) => events.emit('sync:progress', p),
-        onPageStored: (count) => events.emit('cache:changed', { entity: 'consents', count }),
+        onPageStored: (entity, count) => events.emit('cache:changed', { entity, count }),
       });
       online = true;
-      lastSyncError = null;
+      lastSyncError = summary.failures.length ? summary.failures.map((f) => `${f.phase}: ${f.reason}`).join('; ') : null;
       const c = summary.consents;
-      opts.log.info(`sync finished: ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged`);
+      opts.log.info(
+        `sync finished${summary.resumed ? ' (resumed)' : ''}: ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged; ${summary.events.new} new events; ${summary.useCases} use cases; ${summary.dataHolders} data holders${summary.failures.length ? `; failed: ${lastSyncError}` : ''}`,
+      );
       return summary;
     } catch (error) {
       online = !(error instanceof ApiError && error.kind === 'Network');

@@ -80,6 +80,13 @@ export const SyncSummary = z.object({
     changed: z.number().int().nonnegative(),
     unchanged: z.number().int().nonnegative(),
   }),
+  events: z.object({ fetched: z.number().int().nonnegative(), new: z.number().int().nonnegative() }),
+  useCases: z.number().int().nonnegative(),
+  dataHolders: z.number().int().nonnegative(),
+  /** Parts that failed while the rest went on, each with its reason. */
+  failures: z.array(z.object({ phase: z.string(), reason: z.string() })),
+  /** True when this run continued an interrupted one. */
+  resumed: z.boolean(),
 });
 export type SyncSummary = z.infer<typeof SyncSummary>;
 
@@ -91,8 +98,9 @@ export const contract = {
   'sync:start': { input: Empty, output: SyncSummary },
 } as const satisfies Record<Channel, { input: z.ZodType; output: z.ZodType }>;
 
+export const SyncPhase = z.enum(['consents', 'events', 'use-cases', 'data-holders']);
 export const SyncProgress = z.object({
-  phase: z.enum(['consents']),
+  phase: SyncPhase,
   done: z.number().int().nonnegative(),
   total: z.number().int().nonnegative().nullable(),
   state: z.enum(['running', 'finished', 'failed']),
@@ -101,7 +109,7 @@ export const SyncProgress = z.object({
 export type SyncProgress = z.infer<typeof SyncProgress>;
 
 export const CacheChanged = z.object({
-  entity: z.enum(['consents']),
+  entity: z.enum(['consents', 'events', 'reference']),
   count: z.number().int().nonnegative(),
 });
 export type CacheChanged = z.infer<typeof CacheChanged>;

@@ -27,7 +27,8 @@ describe('console core on the embedded sandbox', () => {
     const changes: number[] = [];
     c.events.subscribe((event, payload) => {
       if (event === 'sync:progress') progress.push(payload as SyncProgress);
-      if (event === 'cache:changed') changes.push((payload as { count: number }).count);
+      if (event === 'cache:changed' && (payload as { entity: string }).entity === 'consents')
+        changes.push((payload as { count: number }).count);
     });
 
     const before = await c.router.handle('app:status', {}, true);
@@ -38,8 +39,13 @@ describe('console core on the embedded sandbox', () => {
 
     const summary = await c.sync();
     expect(summary.consents).toEqual({ fetched: 1234, new: 1234, changed: 0, unchanged: 0 });
-    expect(progress.at(-1)).toMatchObject({ state: 'finished', done: 1234, total: 1234 });
-    expect(progress.some((p) => p.state === 'running' && p.done > 0 && p.done < 1234)).toBe(true);
+    const consentProgress = progress.filter((p) => p.phase === 'consents');
+    expect(consentProgress.at(-1)).toMatchObject({ state: 'finished', done: 1234, total: 1234 });
+    expect(consentProgress.some((p) => p.state === 'running' && p.done > 0 && p.done < 1234)).toBe(true);
+    // Events, use cases and data holders come along in the same sync.
+    expect(summary.events.new).toBeGreaterThan(1234);
+    expect(summary).toMatchObject({ useCases: 4, dataHolders: 13, failures: [], resumed: false });
+    expect(progress.filter((p) => p.state === 'finished').map((p) => p.phase)).toEqual(['consents', 'events', 'use-cases', 'data-holders']);
     expect(changes.reduce((a, b) => a + b, 0)).toBe(1234);
 
     const status = await c.router.handle('app:status', {}, true);
@@ -192,4 +198,20 @@ describe('the embedded sandbox keeps its state in the data directory', () => {
       'REVOKED',
     );
   });
+});
+
+describe('partial failures', () => {
+  it('reports a failing phase with its reason while the other parts complete', async () => {
+    const c = await core(tempDir(), 40);
+    await fetch(`${c.sandboxUrl}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ spec: '503:n20:/consents/events' }) });
+    const summary = await c.sync();
+    expect(summary.consents.new).toBe(40);
+    expect(summary.useCases).toBe(4);
+    expect(summary.failures).toEqual([{ phase: 'events', reason: expect.stringContaining('GET /consents/events answered 503') }]);
+    const status = await c.router.handle('app:status', {}, true);
+    expect(status).toMatchObject({
+      ok: true,
+      value: { lastSyncError: expect.stringContaining('events: GET /consents/events answered 503') },
+    });
+  }, 30_000);
 });

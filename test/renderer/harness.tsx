@@ -11,6 +11,7 @@ import { createConsoleClient, type ConsoleClient } from '../../renderer/src/brid
 import type { Transport } from '../../renderer/src/bridge/transport.js';
 import { theme } from '../../renderer/src/app/theme.js';
 import { createConsentGenerator } from '../../electron/sandbox/consents.js';
+import { emptySyncSummary } from '../helpers/summaries.js';
 
 /**
  * Renders UI against the real typed client, router and consent repository (SQLite in memory),
@@ -41,7 +42,7 @@ export function memoryClient(
     handlers: {
       'app:status': async () => status,
       'consents:list': async (input) => repo.list(input),
-      'sync:start': async () => ({ startedAt: 'a', finishedAt: 'b', consents: { fetched: 0, new: 0, changed: 0, unchanged: 0 } }),
+      'sync:start': async () => emptySyncSummary(),
       ...overrides,
     },
   });

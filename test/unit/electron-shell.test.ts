@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { emptySyncSummary } from '../helpers/summaries.js';
 
 /**
  * The Electron shell's guards, tested under Node with a stand-in for the `electron` module (the
@@ -65,7 +66,7 @@ describe('IPC binding in the Electron shell', () => {
         keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
       }),
       'consents:list': async () => ({ rows: [], total: 0, page: 1, pageSize: 1 }),
-      'sync:start': async () => ({ startedAt: '', finishedAt: '', consents: { fetched: 0, new: 0, changed: 0, unchanged: 0 } }),
+      'sync:start': async () => emptySyncSummary(),
     },
   });
   const events = new EventBus();

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { CHANNELS, methodName } from '../../shared/ipc/channels.js';
 import { contract } from '../../shared/ipc/contract.js';
 import { CoreError, createRouter, type Handlers } from '../../electron/ipc/router.js';
+import { emptySyncSummary } from '../helpers/summaries.js';
 
 const status = {
   appVersion: '1.0.0',
@@ -19,7 +20,7 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
   return {
     'app:status': async () => status,
     'consents:list': async (input) => ({ rows: [], total: 0, page: input.page, pageSize: input.pageSize }),
-    'sync:start': async () => ({ startedAt: 'a', finishedAt: 'b', consents: { fetched: 0, new: 0, changed: 0, unchanged: 0 } }),
+    'sync:start': async () => emptySyncSummary(),
     ...overrides,
   };
 }

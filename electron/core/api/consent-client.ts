@@ -75,7 +75,7 @@ export class ConsentClient {
     let path: string | undefined = first.path;
     let query: typeof first.query | undefined = first.query;
     const seen = new Set<string>();
-    for (let page = 1; path; page++) {
+    for (let page = Number(first.query.page ?? 1); path; page++) {
       const href = this.http.url(path, query).href;
       if (seen.has(href))
         throw new ApiError('Schema', `${endpoint}: links.next repeats ${new URL(href).pathname}${new URL(href).search}`, { endpoint });
@@ -95,8 +95,10 @@ export class ConsentClient {
   }
 
   /** GET /consents/v2, every page. */
-  async *listConsentPages(opts: { pageSize?: number; filter?: ConsentListFilter; signal?: AbortSignal } = {}): AsyncGenerator<ConsentPage> {
-    const query = { ...opts.filter, page: 1, pageSize: opts.pageSize ?? 500 };
+  async *listConsentPages(
+    opts: { pageSize?: number; startPage?: number; filter?: ConsentListFilter; signal?: AbortSignal } = {},
+  ): AsyncGenerator<ConsentPage> {
+    const query = { ...opts.filter, page: opts.startPage ?? 1, pageSize: opts.pageSize ?? 500 };
     for await (const p of this.pages(
       'GET /consents/v2',
       { path: 'consents/v2', query },

@@ -152,7 +152,7 @@ export function ftsQuery(text: string | undefined): string | undefined {
 export class SyncStateRepo {
   private readonly getStmt;
   private readonly setStmt;
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.getStmt = db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE key = ?');
     this.setStmt = db.prepare('INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   }
@@ -161,5 +161,8 @@ export class SyncStateRepo {
   }
   set(key: string, value: string): void {
     this.setStmt.run(key, value);
+  }
+  delete(key: string): void {
+    this.db.prepare('DELETE FROM sync_state WHERE key = ?').run(key);
   }
 }

@@ -1,0 +1,151 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsentClient } from '../../electron/core/api/consent-client.js';
+import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
+import { ConsentsRepo, SyncStateRepo } from '../../electron/core/cache/consents-repo.js';
+import { openCache, type Db } from '../../electron/core/cache/database.js';
+import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
+import { startCore } from '../../electron/core/console-core.js';
+import { syncConsents } from '../../electron/core/sync/consent-sync.js';
+import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
+import { tempDir } from '../helpers/temp.js';
+
+/**
+ * Kill a sync at random points and resume it: the cache must end equal to the sandbox's truth
+ * (every consent as served, every event once), with nothing lost and nothing duplicated.
+ */
+let sandbox: RunningSandbox;
+let truth: { consents: Map<string, unknown>; eventIds: Set<string> };
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 31, consents: 2600 });
+  const client = newClient();
+  const consents = new Map<string, unknown>();
+  for await (const p of client.listConsentPages({ pageSize: 1000 })) for (const c of p.consents) consents.set(c.consentId, c);
+  const eventIds = new Set<string>();
+  for await (const p of client.listEventPages({ pageSize: 1000 })) for (const e of p.items) eventIds.add(e.eventId!);
+  truth = { consents, eventIds };
+}, 60_000);
+afterAll(() => sandbox.close());
+
+function newClient() {
+  return new ConsentClient({
+    baseUrl: sandbox.url,
+    tokens: createClientCredentialsTokenSource({
+      tokenUrl: `${sandbox.url}/oauth2/token`,
+      clientId: 'sandbox-client',
+      clientSecret: 'sandbox-secret',
+      method: 'client_secret_basic',
+      scopes: [],
+    }),
+  });
+}
+
+function expectEqualToTruth(db: Db) {
+  const consents = db.prepare<[], { consent_id: string; raw: string }>('SELECT consent_id, raw FROM consents').all();
+  expect(consents).toHaveLength(truth.consents.size);
+  for (const row of consents) expect(JSON.parse(row.raw)).toEqual(truth.consents.get(row.consent_id));
+  const events = db
+    .prepare<[], { event_id: string }>('SELECT event_id FROM events')
+    .all()
+    .map((r) => r.event_id);
+  expect(events).toHaveLength(truth.eventIds.size);
+  expect(new Set(events)).toEqual(truth.eventIds);
+}
+
+class Crash extends Error {}
+
+describe('sync: crash and resume', () => {
+  it.each([1, 2, 4, 5, 9, 17])(
+    'a crash after %i stored pages, then a resume, leaves the cache equal to the sandbox',
+    async (crashAfter) => {
+      const db = openCache(':memory:');
+      const deps = {
+        db,
+        client: newClient(),
+        consents: new ConsentsRepo(db),
+        events: new EventsRepo(db),
+        reference: new ReferenceRepo(db),
+        state: new SyncStateRepo(db),
+        pageSize: 500,
+      };
+      let stored = 0;
+      const crashing = syncConsents({
+        ...deps,
+        onPageStored: () => {
+          if (++stored === crashAfter) throw new Crash(`killed after page ${crashAfter}`);
+        },
+      });
+      await expect(crashing).rejects.toThrow(Crash);
+      const resumed = await syncConsents(deps);
+      // Crashes during the consents phase resume from the saved page, not from the start.
+      if (crashAfter < 6) expect(resumed).toMatchObject({ resumed: true });
+      expect(resumed.consents.new + resumed.consents.unchanged + resumed.consents.changed).toBeLessThanOrEqual(truth.consents.size);
+      expectEqualToTruth(db);
+    },
+    60_000,
+  );
+
+  it('a real SIGKILL of a syncing console, then a resume in a new process, leaves the cache equal to the sandbox', async () => {
+    const dataDir = tempDir();
+    writeFileSync(
+      join(dataDir, 'profiles.json'),
+      JSON.stringify({
+        version: 1,
+        defaultProfileId: 'remote',
+        profiles: [
+          {
+            id: 'remote',
+            name: 'Remote',
+            environment: 'nonprod',
+            consentApiBaseUrl: sandbox.url,
+            tokenUrl: `${sandbox.url}/oauth2/token`,
+            clientId: 'sandbox-client',
+            clientAuth: { method: 'client_secret_basic' },
+          },
+        ],
+      }),
+    );
+    const killAfter = 2 + Math.floor(Math.random() * 12);
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/sync-child.ts'), dataDir, 'remote'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const outcome = await new Promise<string>((resolve) => {
+      let lines = 0;
+      child.stdout.on('data', (d: Buffer) => {
+        lines += d.toString().split('\n').filter(Boolean).length;
+        if (lines >= killAfter && child.exitCode === null) child.kill('SIGKILL');
+      });
+      child.once('exit', (_code, signal) => resolve(signal ?? 'exited'));
+    });
+    expect(outcome).toBe('SIGKILL');
+
+    const core = await startCore({
+      dataDir,
+      profileId: 'remote',
+      host: 'browser',
+      appVersion: 'test',
+      log: { info() {}, error() {} },
+      clientSecret: 'sandbox-secret',
+    });
+    try {
+      await core.sync();
+    } finally {
+      await core.close();
+    }
+    const { createKeyFileCipher } = await import('../../electron/core/secrets/cipher.js');
+    const { SecretVault, secretNames } = await import('../../electron/core/secrets/vault.js');
+    const key = new SecretVault(dataDir, createKeyFileCipher(dataDir)).get(secretNames.cacheKey('remote'))!;
+    const db = openCache(join(dataDir, 'profiles', 'remote', 'cache.sqlite'), key);
+    try {
+      expectEqualToTruth(db);
+    } finally {
+      db.close();
+    }
+  }, 90_000);
+});
