@@ -11,6 +11,9 @@ import { createClientCredentialsTokenSource } from './auth/token-source.js';
 import { openCache, type Db } from './cache/database.js';
 import { ConsentsRepo, SyncStateRepo } from './cache/consents-repo.js';
 import { EventsRepo, ReferenceRepo } from './cache/events-repo.js';
+import { ConsentActions } from './actions/consent-actions.js';
+import { AuditLog } from './audit/audit-log.js';
+import { OperatorStore } from './operator.js';
 import { loadProfiles, pickProfile, SANDBOX_CLIENT_SECRET, type Profile } from './config/profiles.js';
 import type { Logger } from './log.js';
 import { createKeyFileCipher, type SecretCipher } from './secrets/cipher.js';
@@ -37,6 +40,8 @@ export interface CoreOptions {
 
 export interface Core {
   router: Router;
+  actions: ConsentActions;
+  audit: AuditLog;
   events: EventBus;
   profile: Profile;
   sandboxUrl: string | undefined;
@@ -123,6 +128,24 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const reference = new ReferenceRepo(db);
   const state = new SyncStateRepo(db);
   const events = new EventBus();
+  const audit = new AuditLog(db);
+  const operators = new OperatorStore(opts.dataDir);
+  const actions = new ConsentActions({ db, client, consents, audit, operator: () => operators.get() });
+  const online$ = (ok: boolean) => {
+    online = ok;
+  };
+  /** Runs an action; its outcome also tells whether the intermediary is reachable. */
+  async function act<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      const result = await run();
+      online$(true);
+      events.emit('cache:changed', { entity: 'consents', count: 1 });
+      return result;
+    } catch (error) {
+      if (error instanceof CoreError && error.code === 'OFFLINE') online$(false);
+      throw error;
+    }
+  }
 
   let syncing: Promise<SyncSummary> | undefined;
   let online = false;
@@ -170,6 +193,37 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         keyStorage: { kind: vault.cipher.kind, description: vault.cipher.description },
       }),
       'consents:list': async (input) => consents.list(input),
+      'consents:get': async ({ consentId }) => {
+        const consent = consents.get(consentId);
+        if (!consent) throw new CoreError('NOT_FOUND', `Consent ${consentId} is not in the cache; sync, or check the id.`);
+        return {
+          consent,
+          events: eventsRepo.forConsent(consentId, 500),
+          versions: consents.versions(consentId).length,
+          audit: audit.entries({ target: consentId, limit: 500 }),
+        };
+      },
+      'consents:revoke': async ({ consentId, reason }) => act(() => actions.revoke(consentId, reason)),
+      'consents:update': async ({ consentId, change, reason }) => act(() => actions.update(consentId, change, reason)),
+      'authorization:start': async ({ consentId, redirectUri, sharingEndDate }) =>
+        act(() => actions.startAuthorization(consentId, { redirectUri, ...(sharingEndDate ? { sharingEndDate } : {}) })),
+      'authorization:decode': async ({ response }) => actions.decodeResponse(response),
+      'authorization:complete': async ({ consentId, response }) => act(() => actions.completeAuthorization(consentId, response)),
+      'bulk:revoke': async ({ consentIds, reason }) => {
+        const jobId = actions.createBulkRevoke(consentIds, reason);
+        return { jobId, items: await act(() => actions.runBulkRevoke(jobId)) };
+      },
+      'events:failures': async ({ page, pageSize }) =>
+        eventsRepo.ofTypes(
+          ['WEBHOOK_SENDING_FAILED', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', 'WEBHOOK_MAX_RETRIES_REACHED'],
+          page,
+          pageSize,
+        ),
+      'audit:list': async ({ target, limit }) => audit.entries({ ...(target ? { target } : {}), limit }),
+      'audit:verify': async () => audit.verify(),
+      'audit:export': async ({ format }) => ({ content: audit.export(format), entries: audit.entries().length }),
+      'operator:get': async () => operators.get(),
+      'operator:set': async ({ displayName }) => operators.setDisplayName(displayName),
       'sync:start': async () => {
         if (syncing) throw new CoreError('BUSY', 'A sync is already running.');
         syncing = runSync().finally(() => {
@@ -182,6 +236,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   return {
     router,
+    actions,
+    audit,
     events,
     profile,
     sandboxUrl: sandbox?.url,

@@ -4,7 +4,24 @@
  * Kept free of zod so the sandboxed preload can import it and stay tiny: the preload
  * builds one named function per channel from this list (see electron/preload.ts).
  */
-export const CHANNELS = ['app:status', 'consents:list', 'sync:start'] as const;
+export const CHANNELS = [
+  'app:status',
+  'consents:list',
+  'consents:get',
+  'consents:revoke',
+  'consents:update',
+  'authorization:start',
+  'authorization:decode',
+  'authorization:complete',
+  'bulk:revoke',
+  'events:failures',
+  'sync:start',
+  'audit:list',
+  'audit:verify',
+  'audit:export',
+  'operator:get',
+  'operator:set',
+] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 export const EVENTS = ['sync:progress', 'cache:changed'] as const;

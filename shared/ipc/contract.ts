@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Channel, EventName, MethodName } from './channels.js';
 import type { Envelope } from './errors.js';
+import { consentApi } from '../schemas/consent.js';
 
 /**
  * The IPC contract: for every channel, the zod schema of its input and its output; for every
@@ -91,11 +92,108 @@ export const SyncSummary = z.object({
 export type SyncSummary = z.infer<typeof SyncSummary>;
 
 const Empty = z.strictObject({});
+const ConsentId = z.string().min(1).max(200);
+const Reason = z.string().max(500);
+/** A consent as the API sent it (tolerant: unknown fields kept). */
+const ConsentPayload = consentApi.tolerant.Consent;
+
+export const EventRow = z.object({
+  eventId: z.string(),
+  consentId: z.string(),
+  eventType: z.string(),
+  timestamp: z.string(),
+  eventDetail: z.string().nullable(),
+});
+export const AuditRecord = z.object({
+  seq: z.number().int(),
+  at: z.string(),
+  operator: z.string(),
+  action: z.string(),
+  target: z.string().nullable(),
+  reason: z.string().nullable(),
+  result: z.string(),
+  prevHash: z.string(),
+  hash: z.string(),
+});
+export const Operator = z.object({ account: z.string(), displayName: z.string().nullable() });
+export const ConsentChange = z.strictObject({
+  externalId: z.string().max(200).nullable().optional(),
+  postUsageAction: z.enum(['DELETION', 'DE_IDENTIFICATION']).optional(),
+  directMarketingAllowed: z.boolean().optional(),
+});
+export const BulkItem = z.object({
+  seq: z.number().int(),
+  consentId: z.string(),
+  status: z.enum(['pending', 'revoked', 'already-inactive', 'failed']),
+  detail: z.string().nullable(),
+});
 
 export const contract = {
   'app:status': { input: Empty, output: AppStatus },
   'consents:list': { input: ConsentListInput, output: ConsentListOutput },
+  'consents:get': {
+    input: z.strictObject({ consentId: ConsentId }),
+    output: z.object({
+      consent: ConsentPayload,
+      events: z.array(EventRow).max(500),
+      versions: z.number().int(),
+      audit: z.array(AuditRecord).max(500),
+    }),
+  },
+  'consents:revoke': {
+    input: z.strictObject({ consentId: ConsentId, reason: Reason }),
+    output: z.object({ outcome: z.enum(['revoked', 'already-inactive']), consent: ConsentPayload }),
+  },
+  'consents:update': {
+    input: z.strictObject({ consentId: ConsentId, change: ConsentChange, reason: Reason.optional() }),
+    output: ConsentPayload,
+  },
+  'authorization:start': {
+    input: z.strictObject({
+      consentId: ConsentId,
+      redirectUri: z.url().max(2000),
+      sharingEndDate: z.iso.datetime({ offset: true }).optional(),
+    }),
+    output: z.object({ uri: z.string(), expiry: z.string().nullable(), state: z.string() }),
+  },
+  'authorization:decode': {
+    input: z.strictObject({ response: z.string().min(1).max(20_000) }),
+    output: z.object({
+      header: z.record(z.string(), z.unknown()),
+      claims: z.record(z.string(), z.unknown()),
+      problems: z.array(z.string()),
+    }),
+  },
+  'authorization:complete': {
+    input: z.strictObject({ consentId: ConsentId, response: z.string().min(1).max(20_000) }),
+    output: ConsentPayload,
+  },
+  'bulk:revoke': {
+    input: z.strictObject({ consentIds: z.array(ConsentId).min(1).max(10_000), reason: Reason }),
+    output: z.object({ jobId: z.string(), items: z.array(BulkItem).max(10_000) }),
+  },
+  'events:failures': {
+    input: z.strictObject({ page: z.number().int().min(1), pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE) }),
+    output: z.object({ rows: z.array(EventRow).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
+  },
   'sync:start': { input: Empty, output: SyncSummary },
+  'audit:list': {
+    input: z.strictObject({ target: ConsentId.optional(), limit: z.number().int().min(1).max(500) }),
+    output: z.array(AuditRecord).max(500),
+  },
+  'audit:verify': {
+    input: Empty,
+    output: z.union([
+      z.object({ ok: z.literal(true), entries: z.number().int() }),
+      z.object({ ok: z.literal(false), entries: z.number().int(), brokenAt: z.number().int(), problem: z.string() }),
+    ]),
+  },
+  'audit:export': {
+    input: z.strictObject({ format: z.enum(['csv', 'json']) }),
+    output: z.object({ content: z.string(), entries: z.number().int() }),
+  },
+  'operator:get': { input: Empty, output: Operator },
+  'operator:set': { input: z.strictObject({ displayName: z.string().min(2).max(80) }), output: Operator },
 } as const satisfies Record<Channel, { input: z.ZodType; output: z.ZodType }>;
 
 export const SyncPhase = z.enum(['consents', 'events', 'use-cases', 'data-holders']);

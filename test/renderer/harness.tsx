@@ -12,6 +12,7 @@ import type { Transport } from '../../renderer/src/bridge/transport.js';
 import { theme } from '../../renderer/src/app/theme.js';
 import { createConsentGenerator } from '../../electron/sandbox/consents.js';
 import { emptySyncSummary } from '../helpers/summaries.js';
+import { testHandlers } from '../helpers/handlers.js';
 
 /**
  * Renders UI against the real typed client, router and consent repository (SQLite in memory),
@@ -39,12 +40,12 @@ export function memoryClient(
     keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
   };
   const router = createRouter({
-    handlers: {
+    handlers: testHandlers({
       'app:status': async () => status,
       'consents:list': async (input) => repo.list(input),
       'sync:start': async () => emptySyncSummary(),
       ...overrides,
-    },
+    }),
   });
   const calls: { channel: string; input: unknown }[] = [];
   const transport: Transport = {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptySyncSummary } from '../helpers/summaries.js';
+import { testHandlers } from '../helpers/handlers.js';
 
 /**
  * The Electron shell's guards, tested under Node with a stand-in for the `electron` module (the
@@ -40,6 +41,7 @@ vi.mock('electron', () => ({
 }));
 
 const { bindIpc } = await import('../../electron/shell/window.js');
+const { CHANNELS } = await import('../../shared/ipc/channels.js');
 const { denyAllPermissions, installSecurityGuards } = await import('../../electron/shell/security.js');
 const { createRouter } = await import('../../electron/ipc/router.js');
 const { EventBus } = await import('../../electron/ipc/event-bus.js');
@@ -53,7 +55,7 @@ function fakeWindow() {
 describe('IPC binding in the Electron shell', () => {
   const win = fakeWindow();
   const router = createRouter({
-    handlers: {
+    handlers: testHandlers({
       'app:status': async () => ({
         appVersion: '1',
         host: 'electron',
@@ -67,14 +69,15 @@ describe('IPC binding in the Electron shell', () => {
       }),
       'consents:list': async () => ({ rows: [], total: 0, page: 1, pageSize: 1 }),
       'sync:start': async () => emptySyncSummary(),
-    },
+    }),
   });
   const events = new EventBus();
   bindIpc(router, events, () => win as never);
   const invoke = (event: unknown) => electron.handlers.get('app:status')!(event, {}) as Promise<{ ok: boolean; error?: { code: string } }>;
 
   it('registers exactly one handler per channel', () => {
-    expect([...electron.handlers.keys()].sort()).toEqual(['app:status', 'consents:list', 'sync:start']);
+    expect([...electron.handlers.keys()].sort()).toEqual([...CHANNELS].sort());
+    expect(electron.handlers.size).toBe(CHANNELS.length);
   });
 
   it('answers the top frame of the console window showing app://console', async () => {

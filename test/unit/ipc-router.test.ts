@@ -3,6 +3,7 @@ import { CHANNELS, methodName } from '../../shared/ipc/channels.js';
 import { contract } from '../../shared/ipc/contract.js';
 import { CoreError, createRouter, type Handlers } from '../../electron/ipc/router.js';
 import { emptySyncSummary } from '../helpers/summaries.js';
+import { testHandlers } from '../helpers/handlers.js';
 
 const status = {
   appVersion: '1.0.0',
@@ -17,12 +18,12 @@ const status = {
 };
 
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
-  return {
+  return testHandlers({
     'app:status': async () => status,
     'consents:list': async (input) => ({ rows: [], total: 0, page: input.page, pageSize: input.pageSize }),
     'sync:start': async () => emptySyncSummary(),
     ...overrides,
-  };
+  });
 }
 
 const listInput = { page: 1, pageSize: 50, sort: { field: 'created', direction: 'desc' } };
@@ -128,6 +129,23 @@ describe('IPC router', () => {
   });
 
   it('derives one bridge method name per channel', () => {
-    expect(CHANNELS.map(methodName)).toEqual(['appStatus', 'consentsList', 'syncStart']);
+    expect(CHANNELS.map(methodName)).toEqual([
+      'appStatus',
+      'consentsList',
+      'consentsGet',
+      'consentsRevoke',
+      'consentsUpdate',
+      'authorizationStart',
+      'authorizationDecode',
+      'authorizationComplete',
+      'bulkRevoke',
+      'eventsFailures',
+      'syncStart',
+      'auditList',
+      'auditVerify',
+      'auditExport',
+      'operatorGet',
+      'operatorSet',
+    ]);
   });
 });

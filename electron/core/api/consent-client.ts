@@ -57,6 +57,13 @@ export interface EventFilter {
 
 export type RevokeOutcome = 'revoked' | 'already-inactive';
 
+/** The fields PATCH /consents/{id} may change. */
+export interface ConsentChangeRequest {
+  externalId?: string | null | undefined;
+  postUsageAction?: string | undefined;
+  directMarketingAllowed?: boolean | undefined;
+}
+
 export class ConsentClient {
   readonly http: ApiHttp;
 
@@ -149,11 +156,7 @@ export class ConsentClient {
   }
 
   /** PATCH /consents/{id}: externalId, postUsageAction, directMarketingAllowed. */
-  async updateConsent(
-    consentId: string,
-    change: { externalId?: string | null; postUsageAction?: string; directMarketingAllowed?: boolean },
-    signal?: AbortSignal,
-  ): Promise<Consent> {
+  async updateConsent(consentId: string, change: ConsentChangeRequest, signal?: AbortSignal): Promise<Consent> {
     const before = await this.getConsent(consentId, signal);
     const res = await this.http.request({
       method: 'PATCH',

@@ -1,0 +1,243 @@
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { randomBytes, randomUUID } from 'node:crypto';
+import PQueue from 'p-queue';
+import type { IpcErrorCode } from '../../../shared/ipc/errors.js';
+import type { Consent } from '../../../shared/schemas/consent.js';
+import { CoreError } from '../../ipc/router.js';
+import type { ConsentChangeRequest, ConsentClient } from '../api/consent-client.js';
+import { ApiError } from '../api/errors.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { ConsentsRepo } from '../cache/consents-repo.js';
+import type { Db } from '../cache/database.js';
+import { describeOperator, type Operator } from '../operator.js';
+
+/**
+ * What support staff do to consents: revoke (with a reason), update, extend or authorise, and
+ * revoke in bulk. Every action is online-only; on success the cache is refreshed from the API and
+ * the audit entry is written in the same transaction. Failed attempts are audited too.
+ */
+export interface ActionDeps {
+  db: Db;
+  client: ConsentClient;
+  consents: ConsentsRepo;
+  audit: AuditLog;
+  operator: () => Operator;
+  now?: () => Date;
+}
+
+export type RevokeResult = { outcome: 'revoked' | 'already-inactive'; consent: Consent };
+
+export interface DecodedResponse {
+  header: Record<string, unknown>;
+  claims: Record<string, unknown>;
+  /** What looks wrong before sending it: expired, no code, no state… */
+  problems: string[];
+}
+
+export interface BulkItem {
+  seq: number;
+  consentId: string;
+  status: 'pending' | 'revoked' | 'already-inactive' | 'failed';
+  detail: string | null;
+}
+
+const OFFLINE_HINT = 'Nothing was changed; try again when the intermediary can be reached.';
+
+export function checkReason(reason: string): string {
+  const clean = reason.trim();
+  if (clean.length < 3) throw new CoreError('INVALID_INPUT', 'A reason is required (at least 3 characters): it goes into the audit log.');
+  if (clean.length > 500) throw new CoreError('INVALID_INPUT', 'The reason is too long (500 characters at most).');
+  return clean;
+}
+
+/** An API failure as the operator should read it, with the IPC code the UI switches on. */
+export function describeFailure(error: unknown, action: string): CoreError {
+  if (!(error instanceof ApiError)) return new CoreError('INTERNAL', `${action} failed: ${(error as Error).message}`);
+  const codes: Partial<Record<ApiError['kind'], IpcErrorCode>> = {
+    Network: 'OFFLINE',
+    Unauthorized: 'UNAUTHORIZED',
+    Forbidden: 'FORBIDDEN',
+    NotFound: 'NOT_FOUND',
+    Schema: 'SCHEMA',
+  };
+  const code = codes[error.kind] ?? 'UPSTREAM';
+  if (error.kind === 'Network') return new CoreError('OFFLINE', `You are offline: the ${action} was not sent. ${OFFLINE_HINT}`);
+  const detail = error.details.length ? `: ${error.details.join('; ')}` : '';
+  return new CoreError(
+    code,
+    `${action} refused by the intermediary (${error.status ?? error.kind})${detail}${error.requestId ? ` [request ${error.requestId}]` : ''}`,
+  );
+}
+
+export class ConsentActions {
+  private readonly now: () => Date;
+  constructor(private readonly deps: ActionDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  private operator(): string {
+    return describeOperator(this.deps.operator());
+  }
+
+  /** Re-reads a consent and stores it with an audit entry, in one transaction. */
+  private async refreshAndAudit(consentId: string, audit: { action: string; reason: string | null; result: string }): Promise<Consent> {
+    const consent = await this.deps.client.getConsent(consentId);
+    this.deps.db.transaction(() => {
+      this.deps.consents.upsertPage([consent], this.now().toISOString());
+      this.deps.audit.append({ operator: this.operator(), target: consentId, ...audit });
+    })();
+    return consent;
+  }
+
+  private auditFailure(action: string, consentId: string | null, reason: string | null, error: CoreError): never {
+    this.deps.audit.append({ operator: this.operator(), action, target: consentId, reason, result: `failed: ${error.message}` });
+    throw error;
+  }
+
+  async revoke(consentId: string, reason: string): Promise<RevokeResult> {
+    const why = checkReason(reason);
+    let outcome: RevokeResult['outcome'];
+    try {
+      outcome = await this.deps.client.revokeConsent(consentId);
+    } catch (error) {
+      return this.auditFailure('revoke', consentId, why, describeFailure(error, 'revocation'));
+    }
+    // 422: the consent was already inactive at the data holder; the cache catches up either way.
+    const consent = await this.refreshAndAudit(consentId, {
+      action: 'revoke',
+      reason: why,
+      result: outcome === 'revoked' ? 'revoked' : 'already inactive at the data holder',
+    });
+    return { outcome, consent };
+  }
+
+  async update(consentId: string, change: ConsentChangeRequest, reason?: string): Promise<Consent> {
+    const why = reason?.trim() || null;
+    const fields = Object.keys(change).join(', ');
+    try {
+      await this.deps.client.updateConsent(consentId, change);
+    } catch (error) {
+      return this.auditFailure('update', consentId, why, describeFailure(error, 'update'));
+    }
+    return this.refreshAndAudit(consentId, { action: 'update', reason: why, result: `updated ${fields}: ${JSON.stringify(change)}` });
+  }
+
+  /** Starts a creation (REQUESTED) or an extension (ACTIVE): the URI the consumer must visit, and its expiry. */
+  async startAuthorization(consentId: string, input: { redirectUri: string; sharingEndDate?: string }) {
+    const state = randomBytes(16).toString('base64url');
+    try {
+      const auth = await this.deps.client.startAuthorization(consentId, { state, ...input });
+      this.deps.audit.append({
+        operator: this.operator(),
+        action: 'start-authorization',
+        target: consentId,
+        reason: null,
+        result: `authorization URI issued, expires ${auth.expiry ?? 'unknown'}`,
+      });
+      return { uri: auth.uri ?? '', expiry: auth.expiry ?? null, state };
+    } catch (error) {
+      return this.auditFailure('start-authorization', consentId, null, describeFailure(error, 'authorization request'));
+    }
+  }
+
+  /** Decodes a data holder response JWT without trusting it: what it holds, and what looks wrong. */
+  decodeResponse(jwt: string): DecodedResponse {
+    let header: Record<string, unknown>;
+    let claims: Record<string, unknown>;
+    try {
+      header = decodeProtectedHeader(jwt.trim()) as Record<string, unknown>;
+      claims = decodeJwt(jwt.trim()) as Record<string, unknown>;
+    } catch (error) {
+      throw new CoreError('INVALID_INPUT', `This is not a JWT: ${(error as Error).message}`);
+    }
+    const problems: string[] = [];
+    if (typeof claims.exp !== 'number') problems.push('It has no expiry (exp).');
+    else if (claims.exp * 1000 < this.now().getTime()) problems.push(`It expired at ${new Date(claims.exp * 1000).toISOString()}.`);
+    if (typeof claims.code !== 'string') problems.push('It carries no authorization code (code).');
+    if (typeof claims.state !== 'string') problems.push('It carries no state.');
+    if (typeof claims.iss !== 'string') problems.push('It does not say who issued it (iss).');
+    return { header, claims, problems };
+  }
+
+  async completeAuthorization(consentId: string, jwt: string): Promise<Consent> {
+    this.decodeResponse(jwt); // a clear error for something that is not a JWT at all
+    try {
+      await this.deps.client.completeAuthorization(consentId, jwt.trim());
+    } catch (error) {
+      return this.auditFailure('complete-authorization', consentId, null, describeFailure(error, 'authorization'));
+    }
+    return this.refreshAndAudit(consentId, {
+      action: 'complete-authorization',
+      reason: null,
+      result: 'consent authorised at the data holder',
+    });
+  }
+
+  // ---- bulk revocation: a job of items, processed at a limited rate, resumable after a crash
+
+  createBulkRevoke(consentIds: readonly string[], reason: string): string {
+    const why = checkReason(reason);
+    const ids = [...new Set(consentIds.map((i) => i.trim()).filter(Boolean))];
+    if (ids.length === 0) throw new CoreError('INVALID_INPUT', 'No consent ids to revoke.');
+    if (ids.length > 10_000) throw new CoreError('INVALID_INPUT', 'At most 10,000 consents per bulk revocation.');
+    const jobId = randomUUID();
+    this.deps.db.transaction(() => {
+      this.deps.db
+        .prepare('INSERT INTO action_jobs (job_id, kind, created, operator, reason) VALUES (?, ?, ?, ?, ?)')
+        .run(jobId, 'bulk-revoke', this.now().toISOString(), this.operator(), why);
+      const insert = this.deps.db.prepare('INSERT INTO action_job_items (job_id, seq, consent_id) VALUES (?, ?, ?)');
+      ids.forEach((id, i) => insert.run(jobId, i + 1, id));
+    })();
+    return jobId;
+  }
+
+  bulkItems(jobId: string): BulkItem[] {
+    return this.deps.db
+      .prepare<[string], BulkItem>(
+        'SELECT seq, consent_id AS consentId, status, detail FROM action_job_items WHERE job_id = ? ORDER BY seq',
+      )
+      .all(jobId);
+  }
+
+  /** Jobs with items still pending: what a restart should offer to resume. */
+  pendingBulkJobs(): string[] {
+    return this.deps.db
+      .prepare<[], { job_id: string }>("SELECT DISTINCT job_id FROM action_job_items WHERE status = 'pending'")
+      .all()
+      .map((r) => r.job_id);
+  }
+
+  /** Processes the job's pending items (all of them on a first run; the rest after a crash). */
+  async runBulkRevoke(
+    jobId: string,
+    opts: { perSecond?: number; signal?: AbortSignal; onItem?: (item: BulkItem) => void } = {},
+  ): Promise<BulkItem[]> {
+    const job = this.deps.db.prepare<[string], { reason: string }>('SELECT reason FROM action_jobs WHERE job_id = ?').get(jobId);
+    if (!job) throw new CoreError('NOT_FOUND', `No bulk revocation ${jobId}.`);
+    const queue = new PQueue({ concurrency: 1, intervalCap: opts.perSecond ?? 5, interval: 1000 });
+    const setItem = this.deps.db.prepare('UPDATE action_job_items SET status = ?, detail = ? WHERE job_id = ? AND seq = ?');
+    for (const item of this.bulkItems(jobId).filter((i) => i.status === 'pending')) {
+      void queue.add(async () => {
+        if (opts.signal?.aborted) return;
+        let status: BulkItem['status'];
+        let detail: string | null = null;
+        try {
+          const result = await this.revoke(item.consentId, job.reason);
+          status = result.outcome;
+        } catch (error) {
+          status = 'failed';
+          detail = (error as Error).message;
+          if (error instanceof CoreError && error.code === 'OFFLINE') {
+            // Offline: stop here; the rest stays pending for a resume.
+            queue.clear();
+            status = 'pending';
+          }
+        }
+        setItem.run(status, detail, jobId, item.seq);
+        opts.onItem?.({ ...item, status, detail });
+      });
+    }
+    await queue.onIdle();
+    return this.bulkItems(jobId);
+  }
+}

@@ -1,0 +1,52 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Who acts: the OS account running the console plus a display name chosen at first run. Every
+ * audit entry names both, so "alice (Alice Nguyen, Support)" cannot be confused with a colleague.
+ */
+export interface Operator {
+  account: string;
+  displayName: string | null;
+}
+
+export class OperatorStore {
+  private readonly file: string;
+  constructor(dataDir: string) {
+    this.file = join(dataDir, 'operator.json');
+  }
+
+  get(): Operator {
+    let displayName: string | null = null;
+    if (existsSync(this.file)) {
+      try {
+        displayName = (JSON.parse(readFileSync(this.file, 'utf8')) as { displayName?: string }).displayName ?? null;
+      } catch {
+        displayName = null;
+      }
+    }
+    return { account: osAccount(), displayName };
+  }
+
+  setDisplayName(name: string): Operator {
+    const clean = name.trim().replace(/\s+/g, ' ');
+    if (clean.length < 2 || clean.length > 80) throw new RangeError('A display name has 2 to 80 characters.');
+    const tmp = `${this.file}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify({ displayName: clean })}\n`, { mode: 0o600 });
+    renameSync(tmp, this.file);
+    return this.get();
+  }
+}
+
+function osAccount(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
+}
+
+export function describeOperator(o: Operator): string {
+  return o.displayName ? `${o.account} (${o.displayName})` : o.account;
+}
