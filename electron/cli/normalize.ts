@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { normalizePayload } from '../../shared/banking/index.js';
 
 /**
@@ -83,7 +84,7 @@ function errorMessage(error: unknown): string {
   return e.message ?? String(error);
 }
 
-function main(argv: string[]): number {
+export function runNormalize(argv: string[]): number {
   if (argv.includes('-h') || argv.includes('--help')) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
@@ -124,4 +125,5 @@ function main(argv: string[]): number {
   return failed ? 1 : 0;
 }
 
-process.exitCode = main(process.argv.slice(2));
+// Run as a command (npm run normalize), not when imported by the console's command line.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = runNormalize(process.argv.slice(2));

@@ -7,6 +7,7 @@ import { EventBus } from '../ipc/event-bus.js';
 import { SANDBOX_DEFAULTS, startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/server.js';
 import { ConsentClient } from './api/consent-client.js';
 import { ApiError } from './api/errors.js';
+import { testConnection } from './api/connection-test.js';
 import { createClientCredentialsTokenSource } from './auth/token-source.js';
 import { openCache, type Db } from './cache/database.js';
 import { ConsentsRepo, SyncStateRepo } from './cache/consents-repo.js';
@@ -26,7 +27,7 @@ import { LAST_SYNC_KEY, syncConsents } from './sync/consent-sync.js';
  */
 export interface CoreOptions {
   dataDir: string;
-  host: 'electron' | 'browser';
+  host: 'electron' | 'browser' | 'cli';
   appVersion: string;
   profileId?: string;
   /** Settings of the embedded sandbox, when the profile is the embedded one. */
@@ -45,7 +46,9 @@ export interface Core {
   events: EventBus;
   profile: Profile;
   sandboxUrl: string | undefined;
-  sync(): Promise<SyncSummary>;
+  sync(opts?: { full?: boolean }): Promise<SyncSummary>;
+  /** Read access for the command line (the UI goes through the router). */
+  cache: { consents: ConsentsRepo; events: EventsRepo };
   close(): Promise<void>;
 }
 
@@ -92,14 +95,16 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     secret = SANDBOX_CLIENT_SECRET;
     opts.log.info(`embedded sandbox started at ${sandbox.url}`);
   } else {
-    if (profile.clientAuth.method === 'private_key_jwt') {
-      throw new CoreError('UNAUTHORIZED', `Profile "${profile.id}" uses private_key_jwt, which this version cannot sign yet.`);
-    }
-    const stored = vault.get(secretNames.clientSecret(profile.id)) ?? opts.clientSecret;
+    const usesKey = profile.clientAuth.method === 'private_key_jwt';
+    const stored = usesKey
+      ? vault.get(secretNames.privateKey(profile.id))
+      : (vault.get(secretNames.clientSecret(profile.id)) ?? opts.clientSecret);
     if (!stored) {
       throw new CoreError(
         'UNAUTHORIZED',
-        `Profile "${profile.id}" has no client secret: store it in the vault, or set CDR_CONSOLE_CLIENT_SECRET for this run.`,
+        usesKey
+          ? `Profile "${profile.id}" has no private key: add it with npm run -s cli -- profiles add … --private-key FILE.`
+          : `Profile "${profile.id}" has no client secret: store it in the vault, or set CDR_CONSOLE_CLIENT_SECRET for this run.`,
       );
     }
     baseUrl = profile.consentApiBaseUrl!;
@@ -107,11 +112,13 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     secret = stored;
   }
 
+  const auth = profile.clientAuth;
   const tokens = createClientCredentialsTokenSource({
     tokenUrl,
     clientId: profile.clientId,
     clientSecret: secret,
-    method: profile.clientAuth.method === 'client_secret_post' ? 'client_secret_post' : 'client_secret_basic',
+    method: auth.method,
+    ...(auth.method === 'private_key_jwt' ? { keyId: auth.keyId, algorithm: auth.algorithm } : {}),
     scopes: profile.scopes,
   });
   const client = new ConsentClient({ baseUrl, tokens });
@@ -151,7 +158,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let online = false;
   let lastSyncError: string | null = null;
 
-  async function runSync(): Promise<SyncSummary> {
+  async function runSync(full = false): Promise<SyncSummary> {
     try {
       const summary = await syncConsents({
         db,
@@ -162,6 +169,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         state,
         onProgress: (p) => events.emit('sync:progress', p),
         onPageStored: (entity, count) => events.emit('cache:changed', { entity, count }),
+        full,
       });
       online = true;
       lastSyncError = summary.failures.length ? summary.failures.map((f) => `${f.phase}: ${f.reason}`).join('; ') : null;
@@ -222,6 +230,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       'audit:list': async ({ target, limit }) => audit.entries({ ...(target ? { target } : {}), limit }),
       'audit:verify': async () => audit.verify(),
       'audit:export': async ({ format }) => ({ content: audit.export(format), entries: audit.entries().length }),
+      'profiles:test': async () => {
+        const result = await testConnection(tokens, baseUrl, tokenUrl);
+        online = result.ok;
+        return result;
+      },
       'operator:get': async () => operators.get(),
       'operator:set': async ({ displayName }) => operators.setDisplayName(displayName),
       'sync:start': async () => {
@@ -241,11 +254,19 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     events,
     profile,
     sandboxUrl: sandbox?.url,
-    sync: () =>
-      router.handle('sync:start', {}, true).then((r) => {
-        if (!r.ok) throw new CoreError(r.error.code, r.error.message);
-        return r.value as SyncSummary;
-      }),
+    sync: async (o) => {
+      if (o?.full) {
+        if (syncing) throw new CoreError('BUSY', 'A sync is already running.');
+        syncing = runSync(true).finally(() => {
+          syncing = undefined;
+        });
+        return syncing;
+      }
+      const r = await router.handle('sync:start', {}, true);
+      if (!r.ok) throw new CoreError(r.error.code, r.error.message);
+      return r.value as SyncSummary;
+    },
+    cache: { consents, events: eventsRepo },
     async close() {
       await syncing?.catch(() => undefined);
       db.close();

@@ -19,6 +19,7 @@ export const CHANNELS = [
   'audit:list',
   'audit:verify',
   'audit:export',
+  'profiles:test',
   'operator:get',
   'operator:set',
 ] as const;

@@ -12,7 +12,7 @@ import { consentApi } from '../schemas/consent.js';
 export const Environment = z.enum(['sandbox', 'nonprod', 'prod']);
 export type Environment = z.infer<typeof Environment>;
 
-export const HostKind = z.enum(['electron', 'browser']);
+export const HostKind = z.enum(['electron', 'browser', 'cli']);
 
 export const AppStatus = z.object({
   appVersion: z.string(),
@@ -191,6 +191,13 @@ export const contract = {
   'audit:export': {
     input: z.strictObject({ format: z.enum(['csv', 'json']) }),
     output: z.object({ content: z.string(), entries: z.number().int() }),
+  },
+  'profiles:test': {
+    input: Empty,
+    output: z.object({
+      ok: z.boolean(),
+      steps: z.array(z.object({ step: z.enum(['token', 'consent-list']), ok: z.boolean(), detail: z.string() })),
+    }),
   },
   'operator:get': { input: Empty, output: Operator },
   'operator:set': { input: z.strictObject({ displayName: z.string().min(2).max(80) }), output: Operator },

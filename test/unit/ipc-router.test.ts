@@ -144,6 +144,7 @@ describe('IPC router', () => {
       'auditList',
       'auditVerify',
       'auditExport',
+      'profilesTest',
       'operatorGet',
       'operatorSet',
     ]);

@@ -1,4 +1,5 @@
-import { decodeJwt } from 'jose';
+import { decodeJwt, importPKCS8, SignJWT } from 'jose';
+import { randomUUID } from 'node:crypto';
 import { ApiError, errorFromResponse, networkError } from '../api/errors.js';
 
 /**
@@ -9,9 +10,13 @@ import { ApiError, errorFromResponse, networkError } from '../api/errors.js';
 export interface TokenSourceOptions {
   tokenUrl: string;
   clientId: string;
+  /** The client secret, or for private_key_jwt the PKCS#8 PEM private key. */
   clientSecret: string;
-  /** client_secret_basic (HTTP Basic) or client_secret_post (form fields). */
-  method: 'client_secret_basic' | 'client_secret_post';
+  /** client_secret_basic (HTTP Basic), client_secret_post (form fields), or private_key_jwt (RFC 7523 assertion). */
+  method: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+  /** For private_key_jwt: the key id and algorithm of the registered key. */
+  keyId?: string;
+  algorithm?: string;
   scopes: readonly string[];
   /** Renew this many seconds before expiry. */
   skewSeconds?: number;
@@ -36,7 +41,10 @@ export function createClientCredentialsTokenSource(opts: TokenSourceOptions): To
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     if (opts.scopes.length) form.set('scope', opts.scopes.join(' '));
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-    if (opts.method === 'client_secret_basic') {
+    if (opts.method === 'private_key_jwt') {
+      form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+      form.set('client_assertion', await clientAssertion(opts, now()));
+    } else if (opts.method === 'client_secret_basic') {
       // RFC 6749 §2.3.1: form-encode each part before joining.
       const user = encodeURIComponent(opts.clientId);
       const pass = encodeURIComponent(opts.clientSecret);
@@ -89,4 +97,25 @@ function expiryOf(token: string, expiresIn: unknown, nowMs: number): number {
     // Opaque token: fall through.
   }
   return nowMs + 60_000;
+}
+
+/** A short-lived assertion signed with the client's private key: iss = sub = client id, aud = token URL. */
+async function clientAssertion(opts: TokenSourceOptions, nowMs: number): Promise<string> {
+  const alg = opts.algorithm ?? 'PS256';
+  let key;
+  try {
+    key = await importPKCS8(opts.clientSecret, alg);
+  } catch (error) {
+    throw new ApiError('Schema', `The private key cannot be used for ${alg}: ${(error as Error).message}`, { endpoint: 'POST token' });
+  }
+  const iat = Math.floor(nowMs / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg, ...(opts.keyId ? { kid: opts.keyId } : {}) })
+    .setIssuer(opts.clientId)
+    .setSubject(opts.clientId)
+    .setAudience(opts.tokenUrl)
+    .setJti(randomUUID())
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + 60)
+    .sign(key);
 }

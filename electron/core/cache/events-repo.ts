@@ -72,6 +72,26 @@ export class EventsRepo {
     return { rows, total };
   }
 
+  /** Events newest first, optionally of one consent and some types. */
+  list(opts: { consentId?: string; types?: readonly string[]; limit: number }): EventRow[] {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (opts.consentId) {
+      where.push('consent_id = ?');
+      params.push(opts.consentId);
+    }
+    if (opts.types?.length) {
+      where.push(`event_type IN (${opts.types.map(() => '?').join(', ')})`);
+      params.push(...opts.types);
+    }
+    return this.db
+      .prepare<(string | number)[], EventRow>(
+        `SELECT event_id AS eventId, consent_id AS consentId, event_type AS eventType, timestamp, event_detail AS eventDetail
+         FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY timestamp DESC, event_id DESC LIMIT ?`,
+      )
+      .all(...params, opts.limit);
+  }
+
   /** The newest timestamp cached: where an incremental sync starts. */
   newest(): string | null {
     return this.db.prepare<[], { t: string | null }>('SELECT max(timestamp) AS t FROM events').get()!.t;

@@ -27,6 +27,8 @@ export interface SyncDeps {
   now?: () => Date;
   /** Which parts to run (all by default). */
   parts?: { consents?: boolean; events?: boolean; reference?: boolean };
+  /** Re-read every event instead of only those after the newest cached one. */
+  full?: boolean;
 }
 
 export const LAST_SYNC_KEY = 'consents.lastSyncAt';
@@ -100,7 +102,7 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
   // 2. Events since the newest cached one (inclusive: same-millisecond events are not missed;
   //    the upsert by id drops what is already there). Ascending order makes this resumable as is.
   if (parts.events) {
-    const since = deps.events.newest();
+    const since = deps.full ? null : deps.events.newest();
     progress({ phase: 'events', done: 0, total: null, state: 'running' });
     try {
       for await (const page of deps.client.listEventPages({ pageSize, filter: since ? { oldest: since } : {}, ...signalOpt })) {

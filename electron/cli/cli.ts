@@ -1,0 +1,407 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CoreError } from '../ipc/router.js';
+import { startCore, type Core } from '../core/console-core.js';
+import { loadProfiles, Profile, ProfilesError, type ProfilesFile } from '../core/config/profiles.js';
+import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js';
+import { createFileLogger } from '../core/log.js';
+import { OperatorStore } from '../core/operator.js';
+import { createKeyFileCipher } from '../core/secrets/cipher.js';
+import { secretNames, SecretVault } from '../core/secrets/vault.js';
+import { runNormalize } from './normalize.js';
+
+/**
+ * `npm run -s cli -- [--data-dir DIR] [--profile NAME] COMMAND`: the console's core for
+ * back-office scripts. Tables for people, --json for scripts, errors on stderr, exit codes below.
+ */
+export const EXIT = { ok: 0, error: 1, usage: 2, alreadyInactive: 3, offline: 4, unauthorized: 5, auditBroken: 6 } as const;
+const EXIT_HELP = `
+Exit codes:
+  0  success
+  1  error (the message says which)
+  2  bad usage
+  3  revoke: the consent was already inactive at the data holder (422)
+  4  the intermediary could not be reached (offline); nothing was changed
+  5  the intermediary refused the credentials or a scope
+  6  audit verify: the audit log's hash chain is broken`;
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+class Exit extends Error {
+  constructor(
+    readonly code: number,
+    message?: string,
+  ) {
+    super(message ?? '');
+  }
+}
+
+function exitFor(error: unknown): number {
+  if (error instanceof CoreError)
+    return error.code === 'OFFLINE'
+      ? EXIT.offline
+      : error.code === 'UNAUTHORIZED' || error.code === 'FORBIDDEN'
+        ? EXIT.unauthorized
+        : EXIT.error;
+  return EXIT.error;
+}
+
+/** A table for people: aligned columns, long cells cut with an ellipsis. */
+function table<R extends object>(rows: readonly R[], columns: string[]): string {
+  const text = (v: unknown) => (v === null || v === undefined ? '—' : String(v));
+  const cellOf = (r: R, c: string) => text((r as Record<string, unknown>)[c]);
+  const widths = columns.map((c) => Math.min(48, Math.max(c.length, ...rows.map((r) => cellOf(r, c).length))));
+  const cut = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
+  return [
+    columns.map((c, i) => cut(c, widths[i]!)).join('  '),
+    ...rows.map((r) => columns.map((c, i) => cut(cellOf(r, c), widths[i]!)).join('  ')),
+  ].join('\n');
+}
+
+function positiveInt(max: number) {
+  return (value: string) => {
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max)
+      throw new InvalidArgumentError(`expected an integer from 1 to ${max}`);
+    return Number(value);
+  };
+}
+
+async function withCore<T>(program: Command, run: (core: Core) => Promise<T>): Promise<T> {
+  const { dataDir, profile } = program.opts<{ dataDir?: string; profile?: string }>();
+  const dir = ensureDataDir(resolveDataDir(dataDir ?? dataDirFlag(process.argv)));
+  const core = await startCore({
+    dataDir: dir,
+    host: 'cli',
+    appVersion: version,
+    log: createFileLogger(dir),
+    ...(profile ? { profileId: profile } : {}),
+    ...(process.env.CDR_CONSOLE_CLIENT_SECRET ? { clientSecret: process.env.CDR_CONSOLE_CLIENT_SECRET } : {}),
+  });
+  try {
+    return await run(core);
+  } finally {
+    await core.close();
+  }
+}
+
+function dataDirOf(program: Command): string {
+  return ensureDataDir(resolveDataDir(program.opts<{ dataDir?: string }>().dataDir ?? dataDirFlag(process.argv)));
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('cli')
+    .description('CDR Console for scripts: profiles, sync, consents, revocation, events, audit, normalisation.')
+    .version(version)
+    .option('--data-dir <dir>', 'data directory (default: CDR_CONSOLE_DATA_DIR, then the platform app-data folder)')
+    .option('--profile <id>', 'connection profile (default: the one profiles.json names)')
+    .addHelpText('after', EXIT_HELP)
+    .showHelpAfterError()
+    .exitOverride();
+
+  const profiles = program.command('profiles').description('connection profiles');
+  profiles
+    .command('list')
+    .description('list the profiles')
+    .option('--json', 'JSON output')
+    .action((o: { json?: boolean }) => {
+      const file = loadProfiles(dataDirOf(program));
+      const rows = file.profiles.map((p) => ({
+        id: p.id,
+        name: p.name,
+        environment: p.environment,
+        default: p.id === file.defaultProfileId ? 'yes' : '',
+        consentApi: p.embedded ? '(embedded sandbox)' : p.consentApiBaseUrl,
+        auth: p.clientAuth.method,
+      }));
+      process.stdout.write(
+        `${o.json ? JSON.stringify(rows, null, 2) : table(rows, ['id', 'name', 'environment', 'default', 'consentApi', 'auth'])}\n`,
+      );
+    });
+  profiles
+    .command('add')
+    .description('add (or replace) a profile; the secret or key goes to the encrypted vault, never to profiles.json')
+    .requiredOption('--name <name>', 'display name')
+    .option('--id <id>', 'profile id (default: from the name)')
+    .addOption(new Option('--env <env>', 'environment').choices(['sandbox', 'nonprod', 'prod']).makeOptionMandatory())
+    .requiredOption('--base-url <url>', 'Consent API base URL')
+    .option('--data-url <url>', 'Data API base URL (default: the base URL)')
+    .requiredOption('--token-url <url>', 'OAuth2 token URL')
+    .requiredOption('--client-id <id>', 'OAuth2 client id')
+    .option('--client-secret-stdin', 'read the client secret from standard input')
+    .option('--private-key <file>', 'PKCS#8 PEM private key for private_key_jwt')
+    .option('--key-id <kid>', 'key id of the private key')
+    .option('--algorithm <alg>', 'signing algorithm of the private key', 'PS256')
+    .option('--scopes <list>', 'space-separated scopes', 'consents:read consents:write use-cases:read data-holders:read tokens:write')
+    .option('--default', 'make it the default profile')
+    .action(async (o: Record<string, string | boolean | undefined>) => {
+      const dir = dataDirOf(program);
+      if (Boolean(o.clientSecretStdin) === Boolean(o.privateKey))
+        throw new Exit(EXIT.usage, 'Give exactly one of --client-secret-stdin and --private-key FILE.');
+      if (o.privateKey && !o.keyId) throw new Exit(EXIT.usage, '--private-key needs --key-id.');
+      const id = String(
+        o.id ??
+          String(o.name)
+            .toLowerCase()
+            .replace(/[^a-z0-9]+/g, '-')
+            .replace(/^-|-$/g, ''),
+      );
+      const candidate = {
+        id,
+        name: String(o.name),
+        environment: String(o.env),
+        embedded: false,
+        consentApiBaseUrl: String(o.baseUrl),
+        dataApiBaseUrl: String(o.dataUrl ?? o.baseUrl),
+        tokenUrl: String(o.tokenUrl),
+        clientId: String(o.clientId),
+        clientAuth: o.privateKey
+          ? { method: 'private_key_jwt', keyId: String(o.keyId), algorithm: String(o.algorithm) }
+          : { method: 'client_secret_basic' },
+        scopes: String(o.scopes).split(/\s+/).filter(Boolean),
+      };
+      const parsed = Profile.safeParse(candidate);
+      if (!parsed.success)
+        throw new Exit(EXIT.usage, `Invalid profile: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      const secret = o.privateKey ? readFileSync(String(o.privateKey), 'utf8') : await readStdin();
+      if (!secret) throw new Exit(EXIT.usage, o.privateKey ? 'The private key file is empty.' : 'No client secret on standard input.');
+      const file: ProfilesFile = loadProfiles(dir);
+      const next: ProfilesFile = {
+        ...file,
+        profiles: [...file.profiles.filter((p) => p.id !== id), parsed.data],
+        ...(o.default ? { defaultProfileId: id } : {}),
+      };
+      const vault = new SecretVault(dir, createKeyFileCipher(dir));
+      vault.set(o.privateKey ? secretNames.privateKey(id) : secretNames.clientSecret(id), secret);
+      writeFileSync(join(dir, 'profiles.json'), `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+      process.stdout.write(`Profile "${id}" saved; its ${o.privateKey ? 'private key' : 'client secret'} is in the encrypted vault.\n`);
+    });
+  profiles
+    .command('test')
+    .description('get a token and make one call, saying precisely what failed')
+    .option('--json', 'JSON output')
+    .action(async (o: { json?: boolean }) => {
+      await withCore(program, async (core) => {
+        const r = await core.router.handle('profiles:test', {}, true);
+        if (!r.ok) throw new CoreError(r.error.code, r.error.message);
+        const result = r.value as { ok: boolean; steps: { step: string; ok: boolean; detail: string }[] };
+        if (o.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        else for (const s of result.steps) process.stdout.write(`${s.ok ? '✓' : '✗'} ${s.step}: ${s.detail}\n`);
+        if (!result.ok)
+          throw new Exit(result.steps.some((s) => /credentials|scope|access token/.test(s.detail)) ? EXIT.unauthorized : EXIT.offline);
+      });
+    });
+
+  program
+    .command('sync')
+    .description('sync consents, events, use cases and data holders into the cache; progress on stderr, a JSON summary on stdout')
+    .option('--full', 're-read every event, not only the new ones')
+    .option('--data', 'also sync the Data API (not available in this version)')
+    .action(async (o: { full?: boolean; data?: boolean }) => {
+      if (o.data) throw new Exit(EXIT.usage, '--data: the Data API sync is not available in this version of the console yet.');
+      await withCore(program, async (core) => {
+        core.events.subscribe((event, payload) => {
+          if (event !== 'sync:progress') return;
+          const p = payload as { phase: string; done: number; total: number | null; state: string };
+          process.stderr.write(`${p.phase}: ${p.done}${p.total !== null ? `/${p.total}` : ''} ${p.state}\n`);
+        });
+        const summary = await core.sync({ full: Boolean(o.full) });
+        process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+        if (summary.failures.length) throw new Exit(EXIT.error);
+      });
+    });
+
+  program
+    .command('consents')
+    .description('consents from the cache, newest first')
+    .option('--status <status>', 'only this status (REQUESTED, ACTIVE, REVOKED, EXPIRED, …)')
+    .option('--search <text>', 'words to find in ids, e-mail, mobile, external id, data holder and use case names')
+    .option('--limit <n>', 'at most N rows (1–500)', positiveInt(500), 50)
+    .option('--json', 'JSON output')
+    .action(async (o: { status?: string; search?: string; limit: number; json?: boolean }) => {
+      await withCore(program, async (core) => {
+        const r = core.cache.consents.list({
+          page: 1,
+          pageSize: o.limit,
+          sort: { field: 'created', direction: 'desc' },
+          ...(o.status ? { status: o.status } : {}),
+          ...(o.search ? { search: o.search } : {}),
+        });
+        if (o.json) process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+        else
+          process.stdout.write(
+            `${table(r.rows, ['consentId', 'status', 'consumerEmail', 'dataHolderName', 'useCaseName', 'created', 'sharingEndDate'])}\n${r.rows.length} of ${r.total}\n`,
+          );
+      });
+    });
+
+  program
+    .command('consent <id>')
+    .description('one consent from the cache, with its events')
+    .option('--json', 'JSON output')
+    .action(async (id: string, o: { json?: boolean }) => {
+      await withCore(program, async (core) => {
+        const consent = core.cache.consents.get(id);
+        if (!consent) throw new Exit(EXIT.error, `Consent ${id} is not in the cache (sync first, or check the id).`);
+        const events = core.cache.events.forConsent(id, 500);
+        if (o.json) process.stdout.write(`${JSON.stringify({ consent, events }, null, 2)}\n`);
+        else {
+          const fields = [
+            'consentId',
+            'status',
+            'consumerEmail',
+            'consumerId',
+            'dataHolderName',
+            'cdrArrangementId',
+            'created',
+            'sharingEndDate',
+            'revoked',
+            'externalId',
+            'postUsageAction',
+            'directMarketingAllowed',
+            'version',
+          ] as const;
+          for (const f of fields) process.stdout.write(`${f.padEnd(24)}${String(consent[f] ?? '—')}\n`);
+          process.stdout.write(
+            `${'useCase'.padEnd(24)}${consent.useCase?.name ?? '—'}\n\nEvents (newest first)\n${table(events, ['timestamp', 'eventType', 'eventDetail'])}\n`,
+          );
+        }
+      });
+    });
+
+  program
+    .command('revoke <id>')
+    .description('revoke a consent (exit 3 when it was already inactive)')
+    .requiredOption('--reason <text>', 'why: it goes into the audit log')
+    .action(async (id: string, o: { reason: string }) => {
+      await withCore(program, async (core) => {
+        const r = await core.router.handle('consents:revoke', { consentId: id, reason: o.reason }, true);
+        if (!r.ok) throw new CoreError(r.error.code, r.error.message);
+        const value = r.value as { outcome: string };
+        if (value.outcome === 'already-inactive') {
+          process.stdout.write(`Consent ${id} was already inactive at the data holder; the cache is up to date.\n`);
+          throw new Exit(EXIT.alreadyInactive);
+        }
+        process.stdout.write(`Consent ${id} revoked.\n`);
+      });
+    });
+
+  program
+    .command('bulk-revoke')
+    .description('revoke every consent listed in a file (one id per line), at a limited rate, item by item')
+    .requiredOption('--file <ids>', 'file of consent ids, one per line ("-" for standard input)')
+    .requiredOption('--reason <text>', 'why: it goes into the audit log for each consent')
+    .option('--per-second <n>', 'at most N revocations per second', positiveInt(50), 5)
+    .option('--json', 'JSON output')
+    .action(async (o: { file: string; reason: string; perSecond: number; json?: boolean }) => {
+      const text = o.file === '-' ? await readStdin() : existsSync(o.file) ? readFileSync(o.file, 'utf8') : undefined;
+      if (text === undefined) throw new Exit(EXIT.usage, `No such file: ${o.file}`);
+      const ids = text
+        .split(/\r?\n/)
+        .map((l) => l.replace(/#.*/, '').trim())
+        .filter(Boolean);
+      await withCore(program, async (core) => {
+        const jobId = core.actions.createBulkRevoke(ids, o.reason);
+        const items = await core.actions.runBulkRevoke(jobId, {
+          perSecond: o.perSecond,
+          onItem: (i) => {
+            if (!o.json) process.stderr.write(`${i.seq}/${ids.length} ${i.consentId} ${i.status}${i.detail ? `: ${i.detail}` : ''}\n`);
+          },
+        });
+        const counts = items.reduce<Record<string, number>>((m, i) => ((m[i.status] = (m[i.status] ?? 0) + 1), m), {});
+        process.stdout.write(o.json ? `${JSON.stringify({ jobId, counts, items }, null, 2)}\n` : `${JSON.stringify(counts)}\n`);
+        if (counts.pending) throw new Exit(EXIT.offline, `Stopped while offline: ${counts.pending} consents still pending (job ${jobId}).`);
+        if (counts.failed) throw new Exit(EXIT.error);
+      });
+    });
+
+  program
+    .command('events')
+    .description('consent events from the cache, newest first')
+    .option('--consent <id>', 'events of one consent')
+    .option('--type <type...>', 'only these event types')
+    .option('--limit <n>', 'at most N events (1–5000)', positiveInt(5000), 100)
+    .option('--json', 'JSON output')
+    .action(async (o: { consent?: string; type?: string[]; limit: number; json?: boolean }) => {
+      await withCore(program, async (core) => {
+        const rows = core.cache.events.list({
+          ...(o.consent ? { consentId: o.consent } : {}),
+          ...(o.type ? { types: o.type.flatMap((t) => t.split(',')) } : {}),
+          limit: o.limit,
+        });
+        process.stdout.write(
+          `${o.json ? JSON.stringify(rows, null, 2) : table(rows, ['timestamp', 'eventType', 'consentId', 'eventDetail'])}\n`,
+        );
+      });
+    });
+
+  const audit = program.command('audit').description('the audit log');
+  audit
+    .command('verify')
+    .description('check the hash chain (exit 0 when it holds, 6 when it is broken)')
+    .action(async () => {
+      await withCore(program, async (core) => {
+        const v = core.audit.verify();
+        if (v.ok) process.stdout.write(`The audit log holds: ${v.entries} entries, chain intact.\n`);
+        else throw new Exit(EXIT.auditBroken, `The audit log is broken at entry ${v.brokenAt}: ${v.problem}.`);
+      });
+    });
+  audit
+    .command('export')
+    .description('every entry with its hashes')
+    .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json']).default('json'))
+    .action(async (o: { format: 'csv' | 'json' }) => {
+      await withCore(program, async (core) => void process.stdout.write(core.audit.export(o.format)));
+    });
+
+  program
+    .command('operator <displayName>')
+    .description('set the display name recorded with your OS account in the audit log')
+    .action((name: string) => {
+      const o = new OperatorStore(dataDirOf(program)).setDisplayName(name);
+      process.stdout.write(`Operator: ${o.account} (${o.displayName})\n`);
+    });
+
+  program
+    .command('normalize')
+    .description('normalise banking product / account JSON to Data API 2.0.0 (see npm run -s normalize -- --help)')
+    .allowUnknownOption()
+    .helpOption(false)
+    .argument('[inputs...]')
+    .action((inputs: string[]) => {
+      throw new Exit(runNormalize(inputs));
+    });
+  return program;
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof Exit) {
+      if (error.message) process.stderr.write(`${error.message}\n`);
+      return error.code;
+    }
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error instanceof ProfilesError || error instanceof CoreError || error instanceof Error) {
+      process.stderr.write(`cli: ${error.message}\n`);
+      return exitFor(error);
+    }
+    process.stderr.write(`cli: ${String(error)}\n`);
+    return EXIT.error;
+  }
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href)
+  process.exitCode = await runCli(process.argv.slice(2));

@@ -1,0 +1,187 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
+import { FIXTURES } from '../helpers/fixtures.js';
+import { tempDir } from '../helpers/temp.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- CLI JSON output is loose */
+
+/** `npm run -s cli -- …` as a script would run it: real processes, real files, exit codes. */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+let dataDir: string;
+// Asynchronous on purpose: the "remote" sandbox runs in this process and must keep answering.
+const cli = (args: string[], input?: string) =>
+  new Promise<{ code: number | null; out: string; err: string; json: () => any }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/cli.ts'), '--data-dir', dataDir, ...args], {
+      cwd: root,
+      env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdin.end(input ?? '');
+    child.on('close', (code) => resolve({ code, out, err, json: () => JSON.parse(out) }));
+  });
+
+let remote: RunningSandbox;
+beforeAll(async () => {
+  dataDir = tempDir();
+  remote = await startSandbox({ seed: 55, consents: 60 });
+  expect((await cli(['sync'])).code).toBe(0);
+}, 60_000);
+afterAll(() => remote.close());
+
+describe('npm run cli', () => {
+  it('sync: progress on stderr, a JSON summary on stdout', async () => {
+    const r = await cli(['sync']);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/consents: 500\/500 finished/);
+    expect(r.json()).toMatchObject({ consents: { fetched: 500, new: 0, unchanged: 500 }, useCases: 4, failures: [] });
+  });
+
+  it('consents and consent: a table for people, JSON for scripts', async () => {
+    const table = await cli(['consents', '--status', 'EXPIRED', '--limit', '5']);
+    expect(table.code).toBe(0);
+    expect(table.out.split('\n')[0]).toMatch(/^consentId\s+status\s+consumerEmail/);
+    expect(table.out).toMatch(/5 of \d+/);
+    const list = (await cli(['consents', '--search', 'westpac', '--json'])).json();
+    expect(list.rows.length).toBeGreaterThan(0);
+    expect(list.rows.every((r: any) => r.dataHolderName === 'Westpac')).toBe(true);
+    const one = (await cli(['consent', list.rows[0].consentId, '--json'])).json();
+    expect(one.consent.consentId).toBe(list.rows[0].consentId);
+    expect(one.events.length).toBeGreaterThan(0);
+    expect((await cli(['consent', 'no-such-id'])).code).toBe(1);
+  });
+
+  it('revoke: exit 0, then 3 when already inactive; both audited, and the chain verifies', async () => {
+    const id = (await cli(['consents', '--status', 'ACTIVE', '--limit', '1', '--json'])).json().rows[0].consentId;
+    expect((await cli(['revoke', id, '--reason', 'script: customer request'])).code).toBe(0);
+    const again = await cli(['revoke', id, '--reason', 'script: retry']);
+    expect(again.code).toBe(3);
+    expect(again.out).toMatch(/already inactive/);
+    expect((await cli(['revoke', id])).code).toBe(2);
+    const verify = await cli(['audit', 'verify']);
+    expect(verify.code).toBe(0);
+    expect(verify.out).toMatch(/chain intact/);
+    const csv = (await cli(['audit', 'export', '--format', 'csv'])).out.split('\r\n');
+    expect(csv[0]).toBe('seq,at,operator,action,target,reason,result,prevHash,hash');
+    expect(csv.some((l) => l.includes('script: customer request'))).toBe(true);
+  });
+
+  it('bulk-revoke: item by item from a file, with counts', async () => {
+    const ids = (await cli(['consents', '--status', 'ACTIVE', '--limit', '3', '--json'])).json().rows.map((r: any) => r.consentId);
+    const file = join(tempDir(), 'ids.txt');
+    writeFileSync(file, `# incident 9\n${ids.join('\n')}\n`);
+    const r = await cli(['bulk-revoke', '--file', file, '--reason', 'incident 9', '--per-second', '50']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({ revoked: 3 });
+    expect(r.err.split('\n').filter((l) => / revoked$/.test(l))).toHaveLength(3);
+  });
+
+  it('events: filtered by type, newest first', async () => {
+    const rows = (await cli(['events', '--type', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', '--json'])).json();
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((e: any) => e.eventType === 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR' && e.eventDetail)).toBe(true);
+    expect(rows.map((e: any) => e.timestamp)).toEqual(
+      rows
+        .map((e: any) => e.timestamp)
+        .sort()
+        .reverse(),
+    );
+  });
+
+  it('profiles: add with the secret on stdin (kept out of profiles.json), list, test — exit 5 for wrong credentials, 4 offline', async () => {
+    const add = await cli(
+      [
+        'profiles',
+        'add',
+        '--name',
+        'Partner nonprod',
+        '--env',
+        'nonprod',
+        '--base-url',
+        remote.url,
+        '--token-url',
+        `${remote.url}/oauth2/token`,
+        '--client-id',
+        'sandbox-client',
+        '--client-secret-stdin',
+      ],
+      'sandbox-secret\n',
+    );
+    expect(add.code).toBe(0);
+    const profiles = (await cli(['profiles', 'list', '--json'])).json();
+    expect(profiles.map((p: any) => p.id)).toEqual(['sandbox', 'partner-nonprod']);
+    expect(JSON.stringify(profiles)).not.toContain('sandbox-secret');
+    const ok = await cli(['--profile', 'partner-nonprod', 'profiles', 'test']);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/✓ token: .*\n✓ consent-list: GET \/consents\/v2 answered: 60 consents/);
+
+    await cli(
+      [
+        'profiles',
+        'add',
+        '--name',
+        'Wrong secret',
+        '--env',
+        'nonprod',
+        '--base-url',
+        remote.url,
+        '--token-url',
+        `${remote.url}/oauth2/token`,
+        '--client-id',
+        'sandbox-client',
+        '--client-secret-stdin',
+      ],
+      'not-the-secret',
+    );
+    const wrong = await cli(['--profile', 'wrong-secret', 'profiles', 'test']);
+    expect(wrong.code).toBe(5);
+    expect(wrong.out).toMatch(/✗ token: The token endpoint refused the client credentials \(invalid_client\)/);
+
+    // A port that was free a moment ago: nothing listens there (port 9 would be refused by fetch as a blocked port).
+    const closed = await startSandbox();
+    await closed.close();
+    await cli(
+      [
+        'profiles',
+        'add',
+        '--name',
+        'Nowhere',
+        '--env',
+        'prod',
+        '--base-url',
+        closed.url,
+        '--token-url',
+        `${closed.url}/oauth2/token`,
+        '--client-id',
+        'x',
+        '--client-secret-stdin',
+      ],
+      'y',
+    );
+    const offline = await cli(['--profile', 'nowhere', 'profiles', 'test']);
+    expect(offline.code).toBe(4);
+    expect(offline.out).toMatch(/connection refused/);
+    expect((await cli(['--profile', 'nowhere', 'revoke', 'anything', '--reason', 'offline test'])).code).toBe(4);
+  });
+
+  it('normalize: the normaliser through the same command line', async () => {
+    const r = await cli(['normalize', join(FIXTURES, 'products-synthetic', 'mock-data-holder-java_product2.json')]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).data.fees[0].feeMethodUType).toBe('fixedAmount');
+  });
+
+  it('explains itself, exits 2 on bad usage', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/Exit codes:[\s\S]*3 {2}revoke: the consent was already inactive/);
+    expect((await cli(['frobnicate'])).code).toBe(2);
+    expect((await cli(['consents', '--limit', 'lots'])).code).toBe(2);
+    expect((await cli(['sync', '--data'])).err).toMatch(/Data API sync is not available/);
+  });
+});
