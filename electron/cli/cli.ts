@@ -205,16 +205,17 @@ export function buildProgram(): Command {
     .command('sync')
     .description('sync consents, events, use cases and data holders into the cache; progress on stderr, a JSON summary on stdout')
     .option('--full', 're-read every event, not only the new ones')
-    .option('--data', 'also sync the Data API (not available in this version)')
+    .option('--data', 'also sync the Data API records of active consents, and the product catalogue')
     .action(async (o: { full?: boolean; data?: boolean }) => {
-      if (o.data) throw new Exit(EXIT.usage, '--data: the Data API sync is not available in this version of the console yet.');
       await withCore(program, async (core) => {
         core.events.subscribe((event, payload) => {
           if (event !== 'sync:progress') return;
-          const p = payload as { phase: string; done: number; total: number | null; state: string };
-          process.stderr.write(`${p.phase}: ${p.done}${p.total !== null ? `/${p.total}` : ''} ${p.state}\n`);
+          const p = payload as { phase: string; done: number; total: number | null; state: string; message?: string };
+          process.stderr.write(
+            `${p.phase}${p.message && p.phase === 'data' ? ` ${p.message}` : ''}: ${p.done}${p.total !== null ? `/${p.total}` : ''} ${p.state}\n`,
+          );
         });
-        const summary = await core.sync({ full: Boolean(o.full) });
+        const summary = await core.sync({ full: Boolean(o.full), data: Boolean(o.data) });
         process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
         if (summary.failures.length) throw new Exit(EXIT.error);
       });

@@ -8,6 +8,10 @@ import { SANDBOX_DEFAULTS, startSandbox, type RunningSandbox, type SandboxOption
 import { ConsentClient } from './api/consent-client.js';
 import { ApiError } from './api/errors.js';
 import { testConnection } from './api/connection-test.js';
+import { DataClient } from './api/data-client.js';
+import { DataRepo } from './cache/data-repo.js';
+import { applyRetention, retentionLog } from './retention/retention.js';
+import { syncData } from './sync/data-sync.js';
 import { createClientCredentialsTokenSource } from './auth/token-source.js';
 import { openCache, type Db } from './cache/database.js';
 import { ConsentsRepo, SyncStateRepo } from './cache/consents-repo.js';
@@ -46,9 +50,11 @@ export interface Core {
   events: EventBus;
   profile: Profile;
   sandboxUrl: string | undefined;
-  sync(opts?: { full?: boolean }): Promise<SyncSummary>;
+  sync(opts?: { full?: boolean; data?: boolean }): Promise<SyncSummary>;
   /** Read access for the command line (the UI goes through the router). */
-  cache: { consents: ConsentsRepo; events: EventsRepo };
+  cache: { consents: ConsentsRepo; events: EventsRepo; data: DataRepo };
+  /** What retention deleted or de-identified, and why (the data itself is gone). */
+  retentionLog(consentId?: string): ReturnType<typeof retentionLog>;
   close(): Promise<void>;
 }
 
@@ -119,9 +125,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     clientSecret: secret,
     method: auth.method,
     ...(auth.method === 'private_key_jwt' ? { keyId: auth.keyId, algorithm: auth.algorithm } : {}),
-    scopes: profile.scopes,
+    // The embedded sandbox grants every scope, Data API included; profiles written by older versions listed fewer.
+    scopes: profile.embedded ? [] : profile.scopes,
   });
   const client = new ConsentClient({ baseUrl, tokens });
+  const dataClient = new DataClient({ baseUrl: profile.embedded ? baseUrl : (profile.dataApiBaseUrl ?? baseUrl), tokens });
 
   let db: Db;
   try {
@@ -133,6 +141,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const consents = new ConsentsRepo(db);
   const eventsRepo = new EventsRepo(db);
   const reference = new ReferenceRepo(db);
+  const dataRepo = new DataRepo(db);
   const state = new SyncStateRepo(db);
   const events = new EventBus();
   const audit = new AuditLog(db);
@@ -158,7 +167,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let online = false;
   let lastSyncError: string | null = null;
 
-  async function runSync(full = false): Promise<SyncSummary> {
+  async function runSync(full = false, withData = false): Promise<SyncSummary> {
     try {
       const summary = await syncConsents({
         db,
@@ -171,6 +180,15 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         onPageStored: (entity, count) => events.emit('cache:changed', { entity, count }),
         full,
       });
+      if (withData) {
+        const data = await syncData({ db, client: dataClient, data: dataRepo, state, onProgress: (p) => events.emit('sync:progress', p) });
+        summary.data = data.records;
+        summary.failures.push(...data.failures);
+        events.emit('cache:changed', { entity: 'data', count: Object.values(data.records).reduce((a, b) => a + b, 0) });
+      }
+      // Ended consents lose their CDR data now (deleted or de-identified, by their post-usage action).
+      summary.retention = applyRetention(db, audit).map(({ consentId, action, records }) => ({ consentId, action, records }));
+      if (summary.retention.length) events.emit('cache:changed', { entity: 'data', count: summary.retention.length });
       online = true;
       lastSyncError = summary.failures.length ? summary.failures.map((f) => `${f.phase}: ${f.reason}`).join('; ') : null;
       const c = summary.consents;
@@ -227,6 +245,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
           page,
           pageSize,
         ),
+      'data:list': async ({ kind, consentId, page, pageSize }) =>
+        dataRepo.list({ kind, ...(consentId ? { consentId } : {}), page, pageSize }),
       'audit:list': async ({ target, limit }) => audit.entries({ ...(target ? { target } : {}), limit }),
       'audit:verify': async () => audit.verify(),
       'audit:export': async ({ format }) => ({ content: audit.export(format), entries: audit.entries().length }),
@@ -237,9 +257,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       },
       'operator:get': async () => operators.get(),
       'operator:set': async ({ displayName }) => operators.setDisplayName(displayName),
-      'sync:start': async () => {
+      'sync:start': async (input) => {
         if (syncing) throw new CoreError('BUSY', 'A sync is already running.');
-        syncing = runSync().finally(() => {
+        syncing = runSync(Boolean(input.full), Boolean(input.data)).finally(() => {
           syncing = undefined;
         });
         return syncing;
@@ -255,18 +275,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     profile,
     sandboxUrl: sandbox?.url,
     sync: async (o) => {
-      if (o?.full) {
-        if (syncing) throw new CoreError('BUSY', 'A sync is already running.');
-        syncing = runSync(true).finally(() => {
-          syncing = undefined;
-        });
-        return syncing;
-      }
-      const r = await router.handle('sync:start', {}, true);
+      const r = await router.handle('sync:start', { ...(o?.full ? { full: true } : {}), ...(o?.data ? { data: true } : {}) }, true);
       if (!r.ok) throw new CoreError(r.error.code, r.error.message);
       return r.value as SyncSummary;
     },
-    cache: { consents, events: eventsRepo },
+    cache: { consents, events: eventsRepo, data: dataRepo },
+    retentionLog: (consentId) => retentionLog(db, consentId),
     async close() {
       await syncing?.catch(() => undefined);
       db.close();

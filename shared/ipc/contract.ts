@@ -88,6 +88,12 @@ export const SyncSummary = z.object({
   failures: z.array(z.object({ phase: z.string(), reason: z.string() })),
   /** True when this run continued an interrupted one. */
   resumed: z.boolean(),
+  /** Data API records stored per kind, when the data was synced too. */
+  data: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** Consents whose CDR data retention deleted or de-identified in this run. */
+  retention: z
+    .array(z.object({ consentId: z.string(), action: z.enum(['deleted', 'de-identified']), records: z.number().int() }))
+    .optional(),
 });
 export type SyncSummary = z.infer<typeof SyncSummary>;
 
@@ -176,7 +182,45 @@ export const contract = {
     input: z.strictObject({ page: z.number().int().min(1), pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE) }),
     output: z.object({ rows: z.array(EventRow).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
   },
-  'sync:start': { input: Empty, output: SyncSummary },
+  'sync:start': { input: z.strictObject({ data: z.boolean().optional(), full: z.boolean().optional() }), output: SyncSummary },
+  'data:list': {
+    input: z.strictObject({
+      kind: z.enum([
+        'accounts',
+        'balances',
+        'transactions',
+        'payees',
+        'directDebits',
+        'scheduledPayments',
+        'customers',
+        'energyAccounts',
+        'invoices',
+        'bills',
+        'servicePoints',
+        'usage',
+        'products',
+      ]),
+      consentId: ConsentId.optional(),
+      page: z.number().int().min(1),
+      pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE),
+    }),
+    output: z.object({
+      rows: z
+        .array(
+          z.object({
+            kind: z.string(),
+            recordId: z.string(),
+            consentId: z.string().nullable(),
+            shape: z.string().nullable(),
+            record: z.record(z.string(), z.unknown()),
+            notes: z.array(z.unknown()),
+            deidentified: z.boolean(),
+          }),
+        )
+        .max(MAX_PAGE_SIZE),
+      total: z.number().int().nonnegative(),
+    }),
+  },
   'audit:list': {
     input: z.strictObject({ target: ConsentId.optional(), limit: z.number().int().min(1).max(500) }),
     output: z.array(AuditRecord).max(500),
@@ -203,7 +247,7 @@ export const contract = {
   'operator:set': { input: z.strictObject({ displayName: z.string().min(2).max(80) }), output: Operator },
 } as const satisfies Record<Channel, { input: z.ZodType; output: z.ZodType }>;
 
-export const SyncPhase = z.enum(['consents', 'events', 'use-cases', 'data-holders']);
+export const SyncPhase = z.enum(['consents', 'events', 'use-cases', 'data-holders', 'data', 'retention']);
 export const SyncProgress = z.object({
   phase: SyncPhase,
   done: z.number().int().nonnegative(),
@@ -214,7 +258,7 @@ export const SyncProgress = z.object({
 export type SyncProgress = z.infer<typeof SyncProgress>;
 
 export const CacheChanged = z.object({
-  entity: z.enum(['consents', 'events', 'reference']),
+  entity: z.enum(['consents', 'events', 'reference', 'data']),
   count: z.number().int().nonnegative(),
 });
 export type CacheChanged = z.infer<typeof CacheChanged>;

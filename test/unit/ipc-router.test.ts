@@ -141,6 +141,7 @@ describe('IPC router', () => {
       'bulkRevoke',
       'eventsFailures',
       'syncStart',
+      'dataList',
       'auditList',
       'auditVerify',
       'auditExport',

@@ -170,4 +170,21 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       CREATE INDEX action_job_items_pending ON action_job_items (job_id, status);
     `);
   },
+  // 4: what retention did: CDR data deleted or de-identified when a consent ended. The record of
+  // the deletion is kept; the data is not.
+  (db) => {
+    db.exec(`
+      CREATE TABLE retention_log (
+        seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+        consent_id TEXT NOT NULL,
+        action     TEXT NOT NULL,
+        records    INTEGER NOT NULL,
+        kinds      TEXT NOT NULL,
+        reason     TEXT NOT NULL,
+        at         TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX retention_log_by_consent ON retention_log (consent_id);
+      ALTER TABLE data_records ADD COLUMN deidentified INTEGER NOT NULL DEFAULT 0;
+    `);
+  },
 ];

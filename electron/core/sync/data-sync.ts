@@ -1,0 +1,66 @@
+import type { SyncProgress } from '../../../shared/ipc/contract.js';
+import { DATA_KINDS, type DataClient, type DataKind } from '../api/data-client.js';
+import { ApiError } from '../api/errors.js';
+import type { SyncStateRepo } from '../cache/consents-repo.js';
+import type { DataRepo } from '../cache/data-repo.js';
+import type { Db } from '../cache/database.js';
+
+/**
+ * Sync of the Data API into the cache, kind by kind (accounts, balances, transactions, payees,
+ * payments, customers, energy records, the product catalogue), for all consents or the ones given.
+ * Like the consent sync: one transaction per page with its resume cursor; a kind the intermediary
+ * refuses (a missing scope, say) is reported and the others go on.
+ */
+export interface DataSyncDeps {
+  db: Db;
+  client: DataClient;
+  data: DataRepo;
+  state: SyncStateRepo;
+  kinds?: readonly DataKind[];
+  consentIds?: string[];
+  pageSize?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: SyncProgress) => void;
+  now?: () => Date;
+}
+
+export interface DataSyncSummary {
+  records: Record<string, number>;
+  failures: { phase: string; reason: string }[];
+}
+
+export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
+  const now = deps.now ?? (() => new Date());
+  const kinds = deps.kinds ?? (Object.keys(DATA_KINDS) as DataKind[]);
+  const pageSize = deps.pageSize ?? 1000;
+  const summary: DataSyncSummary = { records: {}, failures: [] };
+  // A per-consent sync is small and cheap to redo; only a full one keeps resume cursors.
+  const resumable = !deps.consentIds;
+  for (const kind of kinds) {
+    const cursor = `data.${kind}.resumePage`;
+    const startPage = resumable ? Number(deps.state.get(cursor) ?? '1') : 1;
+    let done = 0;
+    deps.onProgress?.({ phase: 'data', done: 0, total: null, state: 'running', message: kind });
+    try {
+      for await (const page of deps.client.listPages(kind, {
+        pageSize,
+        startPage,
+        ...(deps.consentIds ? { consentIds: deps.consentIds } : {}),
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      })) {
+        deps.db.transaction(() => {
+          done += deps.data.upsertPage(kind, page.records, now().toISOString());
+          if (resumable) deps.state.set(cursor, String(page.page + 1));
+        })();
+        deps.onProgress?.({ phase: 'data', done, total: page.totalRecords, state: 'running', message: kind });
+      }
+      if (resumable) deps.state.delete(cursor);
+      summary.records[kind] = done;
+    } catch (error) {
+      if (deps.signal?.aborted || !(error instanceof ApiError)) throw error;
+      summary.failures.push({ phase: `data:${kind}`, reason: error.message });
+    }
+  }
+  deps.onProgress?.({ phase: 'data', done: Object.values(summary.records).reduce((a, b) => a + b, 0), total: null, state: 'finished' });
+  return summary;
+}
