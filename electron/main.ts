@@ -36,7 +36,14 @@ if (!app.requestSingleInstanceLock()) {
     serveRenderer(join(__dirname, '..', 'renderer'));
     const log = createFileLogger(dataDir);
     try {
-      core = await startCore({ dataDir, host: 'electron', appVersion: app.getVersion(), log, cipher: createSafeStorageCipher() });
+      core = await startCore({
+        dataDir,
+        host: 'electron',
+        appVersion: app.getVersion(),
+        log,
+        cipher: createSafeStorageCipher(),
+        syncEveryMinutes: 15,
+      });
     } catch (error) {
       dialog.showErrorBox('CDR Console could not start', (error as Error).message);
       app.exit(1);

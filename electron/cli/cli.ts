@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CoreError } from '../ipc/router.js';
-import { startCore, type Core } from '../core/console-core.js';
+import { resetCache, startCore, type Core } from '../core/console-core.js';
 import { loadProfiles, Profile, ProfilesError, type ProfilesFile } from '../core/config/profiles.js';
 import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js';
 import { createFileLogger } from '../core/log.js';
@@ -362,6 +362,18 @@ export function buildProgram(): Command {
     .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json']).default('json'))
     .action(async (o: { format: 'csv' | 'json' }) => {
       await withCore(program, async (core) => void process.stdout.write(core.audit.export(o.format)));
+    });
+
+  program
+    .command('cache')
+    .description("the profile's local cache")
+    .command('reset')
+    .description('move the cache aside (kept, renamed); the next sync fills a new one')
+    .action(() => {
+      const moved = resetCache(dataDirOf(program), program.opts<{ profile?: string }>().profile);
+      process.stdout.write(
+        moved ? `The cache was moved aside to ${moved}; run sync to fill a new one.\n` : 'There was no cache to reset.\n',
+      );
     });
 
   program

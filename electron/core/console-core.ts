@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SyncSummary } from '../../shared/ipc/contract.js';
 import type { IpcErrorCode } from '../../shared/ipc/errors.js';
@@ -13,7 +13,7 @@ import { DataRepo } from './cache/data-repo.js';
 import { applyRetention, retentionLog } from './retention/retention.js';
 import { syncData } from './sync/data-sync.js';
 import { createClientCredentialsTokenSource } from './auth/token-source.js';
-import { openCache, type Db } from './cache/database.js';
+import { moveCacheAside, openCache, type Db } from './cache/database.js';
 import { ConsentsRepo, SyncStateRepo } from './cache/consents-repo.js';
 import { EventsRepo, ReferenceRepo } from './cache/events-repo.js';
 import { ConsentActions } from './actions/consent-actions.js';
@@ -40,6 +40,8 @@ export interface CoreOptions {
   clientSecret?: string;
   /** How secrets are encrypted at rest: the OS keychain in Electron, a key file elsewhere. */
   cipher?: SecretCipher;
+  /** Sync on a schedule, every N minutes (off when absent). */
+  syncEveryMinutes?: number;
   log: Logger;
 }
 
@@ -56,6 +58,18 @@ export interface Core {
   /** What retention deleted or de-identified, and why (the data itself is gone). */
   retentionLog(consentId?: string): ReturnType<typeof retentionLog>;
   close(): Promise<void>;
+}
+
+/** The cache file of a profile (one database per connection profile). */
+export function cacheFileOf(dataDir: string, profileId: string): string {
+  return join(dataDir, 'profiles', profileId, 'cache.sqlite');
+}
+
+/** Moves a profile's cache aside (kept, renamed) so the next start begins empty and re-syncs. */
+export function resetCache(dataDir: string, profileId?: string): string | undefined {
+  const profile = pickProfile(loadProfiles(dataDir), profileId);
+  const file = cacheFileOf(dataDir, profile.id);
+  return existsSync(file) ? moveCacheAside(file) : undefined;
 }
 
 export function errorCodeFor(error: unknown): IpcErrorCode {
@@ -133,7 +147,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   let db: Db;
   try {
-    db = openCache(join(profileDir, 'cache.sqlite'), vault.getOrCreate(secretNames.cacheKey(profile.id)));
+    db = openCache(cacheFileOf(opts.dataDir, profile.id), vault.getOrCreate(secretNames.cacheKey(profile.id)));
   } catch (error) {
     await sandbox?.close();
     throw error;
@@ -167,8 +181,38 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let online = false;
   let lastSyncError: string | null = null;
 
-  async function runSync(full = false, withData = false): Promise<SyncSummary> {
+  let controller: AbortController | undefined;
+
+  async function runSync(full = false, withData = false, consentIds?: string[]): Promise<SyncSummary> {
+    controller = new AbortController();
+    const signal = controller.signal;
     try {
+      if (consentIds) {
+        // A targeted refresh of some consents' data: no consent list, no events.
+        const started = new Date().toISOString();
+        const data = await syncData({
+          db,
+          client: dataClient,
+          data: dataRepo,
+          state,
+          consentIds,
+          signal,
+          onProgress: (p) => events.emit('sync:progress', p),
+        });
+        events.emit('cache:changed', { entity: 'data', count: Object.values(data.records).reduce((a, b) => a + b, 0) });
+        online = true;
+        return {
+          startedAt: started,
+          finishedAt: new Date().toISOString(),
+          consents: { fetched: 0, new: 0, changed: 0, unchanged: 0 },
+          events: { fetched: 0, new: 0 },
+          useCases: 0,
+          dataHolders: 0,
+          failures: data.failures,
+          resumed: false,
+          data: data.records,
+        };
+      }
       const summary = await syncConsents({
         db,
         client,
@@ -179,9 +223,17 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         onProgress: (p) => events.emit('sync:progress', p),
         onPageStored: (entity, count) => events.emit('cache:changed', { entity, count }),
         full,
+        signal,
       });
       if (withData) {
-        const data = await syncData({ db, client: dataClient, data: dataRepo, state, onProgress: (p) => events.emit('sync:progress', p) });
+        const data = await syncData({
+          db,
+          client: dataClient,
+          data: dataRepo,
+          state,
+          signal,
+          onProgress: (p) => events.emit('sync:progress', p),
+        });
         summary.data = data.records;
         summary.failures.push(...data.failures);
         events.emit('cache:changed', { entity: 'data', count: Object.values(data.records).reduce((a, b) => a + b, 0) });
@@ -197,10 +249,22 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       );
       return summary;
     } catch (error) {
+      if (signal.aborted) {
+        events.emit('sync:progress', {
+          phase: 'consents',
+          done: 0,
+          total: null,
+          state: 'cancelled',
+          message: 'Sync cancelled; what was stored so far is kept, and the next sync resumes.',
+        });
+        throw new CoreError('CANCELLED', 'Sync cancelled. What was stored so far is kept; the next sync continues from there.');
+      }
       online = !(error instanceof ApiError && error.kind === 'Network');
       lastSyncError = error instanceof Error ? error.message : String(error);
       opts.log.error('sync failed', error);
       throw new CoreError(errorCodeFor(error), `Sync failed: ${lastSyncError}`);
+    } finally {
+      controller = undefined;
     }
   }
 
@@ -245,6 +309,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
           page,
           pageSize,
         ),
+      'sync:cancel': async () => {
+        if (!controller) return { cancelled: false };
+        controller.abort(new Error('cancelled by the operator'));
+        return { cancelled: true };
+      },
       'data:list': async ({ kind, consentId, page, pageSize }) =>
         dataRepo.list({ kind, ...(consentId ? { consentId } : {}), page, pageSize }),
       'audit:list': async ({ target, limit }) => audit.entries({ ...(target ? { target } : {}), limit }),
@@ -259,13 +328,21 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       'operator:set': async ({ displayName }) => operators.setDisplayName(displayName),
       'sync:start': async (input) => {
         if (syncing) throw new CoreError('BUSY', 'A sync is already running.');
-        syncing = runSync(Boolean(input.full), Boolean(input.data)).finally(() => {
+        syncing = runSync(Boolean(input.full), Boolean(input.data), input.consentIds).finally(() => {
           syncing = undefined;
         });
         return syncing;
       },
     },
   });
+
+  // Scheduled sync: skipped while one is running; failures show in the status, like any sync.
+  const schedule = opts.syncEveryMinutes
+    ? setInterval(() => {
+        if (!syncing) void router.handle('sync:start', {}, true);
+      }, opts.syncEveryMinutes * 60_000)
+    : undefined;
+  schedule?.unref();
 
   return {
     router,
@@ -282,6 +359,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     cache: { consents, events: eventsRepo, data: dataRepo },
     retentionLog: (consentId) => retentionLog(db, consentId),
     async close() {
+      if (schedule) clearInterval(schedule);
+      controller?.abort(new Error('closing'));
       await syncing?.catch(() => undefined);
       db.close();
       await sandbox?.close();

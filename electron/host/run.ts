@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startCore } from '../core/console-core.js';
+import { resetCache, startCore } from '../core/console-core.js';
 import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js';
 import { createFileLogger } from '../core/log.js';
 import { startBrowserHost } from './server.js';
@@ -27,7 +27,9 @@ export function hostCommand(name: string): Command {
     .option('--profile <id>', 'connection profile (default: the one profiles.json names)')
     .option('--sandbox-seed <s>', 'seed of the embedded sandbox', integer(0))
     .option('--sandbox-consents <n>', 'number of consents in the embedded sandbox', integer(0))
-    .option('--no-sync', 'do not sync at start');
+    .option('--no-sync', 'do not sync at start')
+    .option('--sync-every <minutes>', 'sync on a schedule, every N minutes (0: never)', integer(0), 15)
+    .option('--reset-cache', "move the profile's cache aside (kept, renamed) and start from an empty one");
 }
 
 export interface HostCliOptions {
@@ -37,6 +39,8 @@ export interface HostCliOptions {
   sandboxSeed?: number;
   sandboxConsents?: number;
   sync: boolean;
+  syncEvery: number;
+  resetCache?: boolean;
 }
 
 export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, reason?: string): Promise<void> {
@@ -47,6 +51,10 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     process.exit(1);
   }
   const log = createFileLogger(dataDir);
+  if (opts.resetCache) {
+    const moved = resetCache(dataDir, opts.profile);
+    console.log(moved ? `The cache was moved aside to ${moved}; it will be filled again by the sync.` : 'There was no cache to reset.');
+  }
   const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
   const core = await startCore({
     dataDir,
@@ -59,6 +67,7 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
       ...(opts.sandboxConsents !== undefined ? { consents: opts.sandboxConsents } : {}),
     },
     ...(process.env.CDR_CONSOLE_CLIENT_SECRET ? { clientSecret: process.env.CDR_CONSOLE_CLIENT_SECRET } : {}),
+    ...(opts.syncEvery > 0 ? { syncEveryMinutes: opts.syncEvery } : {}),
   }).catch((error: Error) => {
     console.error(`CDR Console could not start: ${error.message}`);
     process.exit(1);

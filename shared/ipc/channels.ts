@@ -16,6 +16,7 @@ export const CHANNELS = [
   'bulk:revoke',
   'events:failures',
   'sync:start',
+  'sync:cancel',
   'data:list',
   'audit:list',
   'audit:verify',

@@ -182,7 +182,15 @@ export const contract = {
     input: z.strictObject({ page: z.number().int().min(1), pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE) }),
     output: z.object({ rows: z.array(EventRow).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
   },
-  'sync:start': { input: z.strictObject({ data: z.boolean().optional(), full: z.boolean().optional() }), output: SyncSummary },
+  'sync:start': {
+    input: z.strictObject({
+      data: z.boolean().optional(),
+      full: z.boolean().optional(),
+      consentIds: z.array(ConsentId).min(1).max(1000).optional(),
+    }),
+    output: SyncSummary,
+  },
+  'sync:cancel': { input: Empty, output: z.object({ cancelled: z.boolean() }) },
   'data:list': {
     input: z.strictObject({
       kind: z.enum([
@@ -252,8 +260,11 @@ export const SyncProgress = z.object({
   phase: SyncPhase,
   done: z.number().int().nonnegative(),
   total: z.number().int().nonnegative().nullable(),
-  state: z.enum(['running', 'finished', 'failed']),
+  state: z.enum(['running', 'finished', 'failed', 'cancelled']),
   message: z.string().optional(),
+  /** Items per second so far, and the estimated seconds left (when the total is known). */
+  rate: z.number().nonnegative().optional(),
+  etaSeconds: z.number().int().nonnegative().nullable().optional(),
 });
 export type SyncProgress = z.infer<typeof SyncProgress>;
 

@@ -10,6 +10,7 @@ export const IpcErrorCode = z.enum([
   'INVALID_INPUT',
   'INVALID_OUTPUT',
   'BUSY',
+  'CANCELLED',
   'OFFLINE',
   'UNAUTHORIZED',
   'FORBIDDEN',

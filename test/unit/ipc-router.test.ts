@@ -141,6 +141,7 @@ describe('IPC router', () => {
       'bulkRevoke',
       'eventsFailures',
       'syncStart',
+      'syncCancel',
       'dataList',
       'auditList',
       'auditVerify',

@@ -75,13 +75,13 @@ export function openCache(file: string, key?: string): Db {
     if (key && (error as { code?: string }).code === 'SQLITE_NOTADB') {
       throw new CacheError(
         'wrong-key',
-        `The cache at ${file} cannot be read: it is damaged, or was encrypted with another key (another machine or a replaced key file). Move it aside (for example with --reset-cache) and sync again; nothing on the intermediary is lost.`,
+        `The cache at ${file} cannot be read: it is damaged, or was encrypted with another key (another machine or a replaced key file). Move it aside (npm start -- --reset-cache, or npm run -s cli -- cache reset) and sync again; nothing on the intermediary is lost.`,
         error,
       );
     }
     throw new CacheError(
       'corrupt',
-      `The cache at ${file} is damaged (${(error as Error).message}). Move it aside (for example with --reset-cache) and sync again; nothing on the intermediary is lost.`,
+      `The cache at ${file} is damaged (${(error as Error).message}). Move it aside (npm start -- --reset-cache, or npm run -s cli -- cache reset) and sync again; nothing on the intermediary is lost.`,
       error,
     );
   }

@@ -6,6 +6,7 @@ import { ApiError } from '../api/errors.js';
 import type { ConsentsRepo, SyncStateRepo } from '../cache/consents-repo.js';
 import type { Db } from '../cache/database.js';
 import type { EventsRepo, ReferenceRepo } from '../cache/events-repo.js';
+import { prefetch, rateAndEta } from './prefetch.js';
 
 /**
  * Sync of the Consent API into the cache: consents (full), events (incremental from the newest
@@ -67,7 +68,8 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     summary.resumed = startPage > 1;
     progress({ phase: 'consents', done: 0, total: null, state: 'running' });
     try {
-      for await (const page of deps.client.listConsentPages({ pageSize, startPage, ...signalOpt })) {
+      const t0 = Date.now();
+      for await (const page of prefetch(deps.client.listConsentPages({ pageSize, startPage, ...signalOpt }))) {
         const stamp = now().toISOString();
         const counts = deps.db.transaction(() => {
           const c = deps.consents.upsertPage(page.consents, stamp);
@@ -79,11 +81,13 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
         summary.consents.new += counts.new;
         summary.consents.changed += counts.changed;
         summary.consents.unchanged += counts.unchanged;
+        const skipped = (startPage - 1) * pageSize;
         progress({
           phase: 'consents',
-          done: (startPage - 1) * pageSize + summary.consents.fetched,
+          done: skipped + summary.consents.fetched,
           total: page.totalRecords,
           state: 'running',
+          ...rateAndEta(summary.consents.fetched, page.totalRecords - skipped, t0),
         });
         deps.onPageStored?.('consents', counts.new + counts.changed);
       }
@@ -105,11 +109,18 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     const since = deps.full ? null : deps.events.newest();
     progress({ phase: 'events', done: 0, total: null, state: 'running' });
     try {
-      for await (const page of deps.client.listEventPages({ pageSize, filter: since ? { oldest: since } : {}, ...signalOpt })) {
+      const t0 = Date.now();
+      for await (const page of prefetch(deps.client.listEventPages({ pageSize, filter: since ? { oldest: since } : {}, ...signalOpt }))) {
         const { new: added } = deps.events.upsertPage(page.items, now().toISOString(), contentId);
         summary.events.fetched += page.items.length;
         summary.events.new += added;
-        progress({ phase: 'events', done: summary.events.fetched, total: page.totalRecords, state: 'running' });
+        progress({
+          phase: 'events',
+          done: summary.events.fetched,
+          total: page.totalRecords,
+          state: 'running',
+          ...rateAndEta(summary.events.fetched, page.totalRecords, t0),
+        });
         if (added) deps.onPageStored?.('events', added);
       }
       progress({ phase: 'events', done: summary.events.fetched, total: summary.events.fetched, state: 'finished' });

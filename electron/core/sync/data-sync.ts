@@ -4,6 +4,7 @@ import { ApiError } from '../api/errors.js';
 import type { SyncStateRepo } from '../cache/consents-repo.js';
 import type { DataRepo } from '../cache/data-repo.js';
 import type { Db } from '../cache/database.js';
+import { prefetch, rateAndEta } from './prefetch.js';
 
 /**
  * Sync of the Data API into the cache, kind by kind (accounts, balances, transactions, payees,
@@ -42,17 +43,27 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
     let done = 0;
     deps.onProgress?.({ phase: 'data', done: 0, total: null, state: 'running', message: kind });
     try {
-      for await (const page of deps.client.listPages(kind, {
-        pageSize,
-        startPage,
-        ...(deps.consentIds ? { consentIds: deps.consentIds } : {}),
-        ...(deps.signal ? { signal: deps.signal } : {}),
-      })) {
+      const t0 = Date.now();
+      for await (const page of prefetch(
+        deps.client.listPages(kind, {
+          pageSize,
+          startPage,
+          ...(deps.consentIds ? { consentIds: deps.consentIds } : {}),
+          ...(deps.signal ? { signal: deps.signal } : {}),
+        }),
+      )) {
         deps.db.transaction(() => {
           done += deps.data.upsertPage(kind, page.records, now().toISOString());
           if (resumable) deps.state.set(cursor, String(page.page + 1));
         })();
-        deps.onProgress?.({ phase: 'data', done, total: page.totalRecords, state: 'running', message: kind });
+        deps.onProgress?.({
+          phase: 'data',
+          done,
+          total: page.totalRecords,
+          state: 'running',
+          message: kind,
+          ...rateAndEta(done, page.totalRecords, t0),
+        });
       }
       if (resumable) deps.state.delete(cursor);
       summary.records[kind] = done;
