@@ -319,6 +319,24 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       'audit:list': async ({ target, limit }) => audit.entries({ ...(target ? { target } : {}), limit }),
       'audit:verify': async () => audit.verify(),
       'audit:export': async ({ format }) => ({ content: audit.export(format), entries: audit.entries().length }),
+      'profiles:list': async () => {
+        const file = loadProfiles(opts.dataDir);
+        return file.profiles.map((p) => ({
+          id: p.id,
+          name: p.name,
+          environment: p.environment,
+          embedded: p.embedded,
+          consentApiBaseUrl: p.consentApiBaseUrl ?? null,
+          tokenUrl: p.tokenUrl ?? null,
+          clientId: p.clientId,
+          authMethod: p.clientAuth.method,
+          isDefault: p.id === file.defaultProfileId,
+          isCurrent: p.id === profile.id,
+          hasCredential:
+            p.embedded ||
+            vault.has(p.clientAuth.method === 'private_key_jwt' ? secretNames.privateKey(p.id) : secretNames.clientSecret(p.id)),
+        }));
+      },
       'profiles:test': async () => {
         const result = await testConnection(tokens, baseUrl, tokenUrl);
         online = result.ok;

@@ -21,6 +21,7 @@ export const CHANNELS = [
   'audit:list',
   'audit:verify',
   'audit:export',
+  'profiles:list',
   'profiles:test',
   'operator:get',
   'operator:set',

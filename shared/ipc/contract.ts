@@ -244,6 +244,27 @@ export const contract = {
     input: z.strictObject({ format: z.enum(['csv', 'json']) }),
     output: z.object({ content: z.string(), entries: z.number().int() }),
   },
+  'profiles:list': {
+    input: Empty,
+    output: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          environment: Environment,
+          embedded: z.boolean(),
+          consentApiBaseUrl: z.string().nullable(),
+          tokenUrl: z.string().nullable(),
+          clientId: z.string(),
+          authMethod: z.string(),
+          isDefault: z.boolean(),
+          isCurrent: z.boolean(),
+          /** Whether its secret or key is in the vault (never the value). */
+          hasCredential: z.boolean(),
+        }),
+      )
+      .max(100),
+  },
   'profiles:test': {
     input: Empty,
     output: z.object({

@@ -25,6 +25,15 @@ test('the console shows the sandbox consents from the cache, pages and sorts the
   await expect(page).toHaveURL(/\/#\/consents$/);
   expect(page.url()).not.toContain('token');
 
+  // First run: the console asks who is using it (for the audit log), and cannot be used before.
+  const prompt = page.getByRole('dialog', { name: 'Who is using the console?' });
+  await expect(prompt).toBeVisible();
+  await expect(prompt).toHaveCSS('opacity', '1'); // after its fade-in
+  await page.screenshot({ path: 'test-results/screenshots/first-run.png' });
+  await prompt.getByLabel('Your name as colleagues know it').fill('Erin End-to-End');
+  await prompt.getByRole('button', { name: 'Save' }).click();
+  await expect(prompt).toBeHidden();
+
   await expect(page.getByRole('heading', { name: 'Consents' })).toBeVisible();
   await expect(page.getByTestId('consent-range')).toHaveText('Showing 1–100 of 250 cached consents');
   await expect(rows(page).first()).toBeVisible();

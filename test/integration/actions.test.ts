@@ -165,6 +165,19 @@ describe('actions through IPC', () => {
     expect(content.split('\r\n')[0]).toBe('seq,at,operator,action,target,reason,result,prevHash,hash');
   });
 
+  it('lists the connection profiles without their secrets', async () => {
+    expect(await ok('profiles:list', {})).toEqual([
+      expect.objectContaining({
+        id: 'sandbox',
+        embedded: true,
+        isDefault: true,
+        isCurrent: true,
+        hasCredential: true,
+        authMethod: 'client_secret_basic',
+      }),
+    ]);
+  });
+
   it('lists webhook failures from the cache', async () => {
     const failures = await ok('events:failures', { page: 1, pageSize: 20 });
     expect(failures.total).toBeGreaterThan(0);

@@ -146,6 +146,7 @@ describe('IPC router', () => {
       'auditList',
       'auditVerify',
       'auditExport',
+      'profilesList',
       'profilesTest',
       'operatorGet',
       'operatorSet',

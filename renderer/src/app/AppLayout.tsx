@@ -1,5 +1,6 @@
 import { AppShell, Group, NavLink, Text, Title } from '@mantine/core';
 import { NavLink as RouterNavLink, Outlet } from 'react-router';
+import { OperatorPrompt } from '../components/OperatorPrompt.js';
 import { StatusBar } from '../components/StatusBar.js';
 import { SCREENS } from './screens.js';
 
@@ -34,6 +35,7 @@ export function AppLayout() {
       <AppShell.Footer>
         <StatusBar />
       </AppShell.Footer>
+      <OperatorPrompt />
     </AppShell>
   );
 }
