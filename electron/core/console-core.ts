@@ -23,7 +23,7 @@ import { loadProfiles, pickProfile, SANDBOX_CLIENT_SECRET, type Profile } from '
 import type { Logger } from './log.js';
 import { createKeyFileCipher, type SecretCipher } from './secrets/cipher.js';
 import { secretNames, SecretVault } from './secrets/vault.js';
-import { LAST_SYNC_KEY, syncConsents } from './sync/consent-sync.js';
+import { emptySyncSummary, LAST_SYNC_KEY, syncConsents } from './sync/consent-sync.js';
 
 /**
  * The console's core, free of Electron: one profile's connection, cache, sync and the IPC
@@ -201,17 +201,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         });
         events.emit('cache:changed', { entity: 'data', count: Object.values(data.records).reduce((a, b) => a + b, 0) });
         online = true;
-        return {
-          startedAt: started,
-          finishedAt: new Date().toISOString(),
-          consents: { fetched: 0, new: 0, changed: 0, unchanged: 0 },
-          events: { fetched: 0, new: 0 },
-          useCases: 0,
-          dataHolders: 0,
-          failures: data.failures,
-          resumed: false,
-          data: data.records,
-        };
+        return { ...emptySyncSummary(started), finishedAt: new Date().toISOString(), failures: data.failures, data: data.records };
       }
       const summary = await syncConsents({
         db,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import type { Consent, ConsentEvent } from '../../shared/schemas/consent.js';
+import type { Consent, ConsentEvent, ConsentListFilterOf } from '../../shared/schemas/consent.js';
 import { createConsentGenerator, STATUS_CODES, type ConsentGenerator, type StatusCode } from './consents.js';
 import { EVENT_CODE, seededEvents, type EventType, type SeededEvent } from './events.js';
 import { stableUuid } from './ids.js';
@@ -42,23 +42,8 @@ export interface WorldOptions {
   stateFile?: string;
 }
 
-export interface ConsentFilter {
-  status?: string;
-  consumerId?: string;
-  consumerEmail?: string;
-  useCaseIds?: string[];
-  dataHolderBrandId?: string;
-  externalId?: string;
-  consentId?: string;
-  cdrArrangementId?: string;
-  accessFrequency?: string;
-  postUsageAction?: string;
-  directMarketingAllowed?: boolean;
-  oldestCreated?: number;
-  newestCreated?: number;
-  oldestRevoked?: number;
-  newestRevoked?: number;
-}
+/** The v2 list filters, dates parsed to milliseconds. */
+export type ConsentFilter = ConsentListFilterOf<number>;
 
 export interface EventFilter {
   consentId?: string;

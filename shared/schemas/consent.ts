@@ -209,3 +209,22 @@ export type Consent = z.infer<typeof Consent>;
 export type ConsentsListV2 = z.infer<typeof ConsentsListV2>;
 export type ConsentEvent = z.infer<typeof ConsentEvent>;
 export type UseCase = z.infer<typeof UseCase>;
+
+/** The filters of GET /consents/v2 (public v2 spec); dates as the wire's strings, or as parsed numbers. */
+export interface ConsentListFilterOf<TDate> {
+  status?: string;
+  consumerId?: string;
+  consumerEmail?: string;
+  useCaseIds?: string[];
+  dataHolderBrandId?: string;
+  externalId?: string;
+  consentId?: string;
+  cdrArrangementId?: string;
+  accessFrequency?: string;
+  postUsageAction?: string;
+  directMarketingAllowed?: boolean;
+  oldestCreated?: TDate;
+  newestCreated?: TDate;
+  oldestRevoked?: TDate;
+  newestRevoked?: TDate;
+}

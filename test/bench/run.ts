@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { normalizeRecord } from '../../shared/banking/index.js';
 import type { JsonObject } from '../../shared/banking/values.js';
-import { startCore } from '../../electron/core/console-core.js';
+import { ConsentClient } from '../../electron/core/api/consent-client.js';
+import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
+import { ConsentsRepo, SyncStateRepo } from '../../electron/core/cache/consents-repo.js';
+import { openCache } from '../../electron/core/cache/database.js';
+import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
+import { syncConsents } from '../../electron/core/sync/consent-sync.js';
 import { createConsentGenerator } from '../../electron/sandbox/consents.js';
 import { startSandbox } from '../../electron/sandbox/server.js';
 import { tempDir } from './temp.js';
@@ -101,52 +106,76 @@ function benchGenerator(): void {
 
 async function benchSync(): Promise<void> {
   const consents = 20_000;
-  // Baseline: fetching every page from the sandbox, without parsing into schemas or storing.
   const sandbox = await startSandbox({ consents });
-  const token = await fetch(`${sandbox.url}/oauth2/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}` },
-    body: new URLSearchParams({ grant_type: 'client_credentials' }),
-  }).then((r) => r.json() as Promise<{ access_token: string }>);
-  let start = performance.now();
-  for (let page = 1; page <= consents / 500; page++) {
-    await fetch(`${sandbox.url}/consents/v2?page=${page}&pageSize=500`, {
-      headers: { authorization: `Bearer ${token.access_token}` },
-    }).then((r) => r.text());
+  const tokens = createClientCredentialsTokenSource({
+    tokenUrl: `${sandbox.url}/oauth2/token`,
+    clientId: 'sandbox-client',
+    clientSecret: 'sandbox-secret',
+    method: 'client_secret_basic',
+    scopes: [],
+  });
+  const client = new ConsentClient({ baseUrl: sandbox.url, tokens });
+  // Baselines: fetching the same pages, parsing nothing, storing nothing.
+  const fetchAll = async (path: (page: number) => string, pages: number) => {
+    const token = await tokens.getToken();
+    const t = performance.now();
+    for (let page = 1; page <= pages; page++)
+      await fetch(`${sandbox.url}${path(page)}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.text());
+    return performance.now() - t;
+  };
+  const consentFetchMs = await fetchAll((p) => `/consents/v2?page=${p}&pageSize=500`, consents / 500);
+  let eventTotal = 0;
+  for await (const p of client.listEventPages({ pageSize: 1 })) {
+    eventTotal = p.totalRecords;
+    break;
   }
-  const fetchOnly = (consents * 1000) / (performance.now() - start);
-  await sandbox.close();
+  const eventFetchMs = await fetchAll((p) => `/consents/events?page=${p}&page-size=500`, Math.ceil(eventTotal / 500));
 
-  const core = await startCore({
-    dataDir: tempDir(),
-    host: 'browser',
-    appVersion: 'bench',
-    log: { info() {}, error() {} },
-    sandbox: { consents },
-  });
-  const rssBefore = process.memoryUsage().rss;
-  start = performance.now();
-  await core.sync();
-  const synced = (consents * 1000) / (performance.now() - start);
-  const rssAfter = process.memoryUsage().rss;
-  start = performance.now();
-  const again = await core.sync();
-  const resynced = (again.consents.fetched * 1000) / (performance.now() - start);
-  await core.close();
+  const db = openCache(join(tempDir(), 'bench.sqlite'), 'ab'.repeat(32));
+  const deps = {
+    db,
+    client,
+    consents: new ConsentsRepo(db),
+    events: new EventsRepo(db),
+    reference: new ReferenceRepo(db),
+    state: new SyncStateRepo(db),
+    pageSize: 500,
+  };
+  const rss0 = process.memoryUsage().rss;
+  let t = performance.now();
+  await syncConsents({ ...deps, parts: { consents: true, events: false, reference: false } });
+  const consentMs = performance.now() - t;
+  t = performance.now();
+  await syncConsents({ ...deps, parts: { consents: false, events: true, reference: false } });
+  const eventMs = performance.now() - t;
+  const rss1 = process.memoryUsage().rss;
+  t = performance.now();
+  await syncConsents({ ...deps, parts: { consents: true, events: false, reference: false } });
+  const againMs = performance.now() - t;
+  db.close();
+  await sandbox.close();
+  const perSecond = (n: number, ms: number) => (n * 1000) / ms;
   rows.push({
-    name: `sync: ${consents.toLocaleString('en-AU')} consents, sandbox → SQLite (first sync)`,
-    value: synced,
+    name: `sync: ${consents.toLocaleString('en-AU')} consents → encrypted SQLite (first)`,
+    value: perSecond(consents, consentMs),
     unit: 'consents/s',
     baseline: 'fetching the same pages only',
-    baselineValue: fetchOnly,
-    note: `RSS +${((rssAfter - rssBefore) / 2 ** 20).toFixed(0)} MiB`,
+    baselineValue: perSecond(consents, consentFetchMs),
+    note: `RSS +${((rss1 - rss0) / 2 ** 20).toFixed(0)} MiB with events`,
   });
   rows.push({
-    name: 'sync: the same again (all unchanged)',
-    value: resynced,
+    name: 'sync: the same consents again (all unchanged)',
+    value: perSecond(consents, againMs),
     unit: 'consents/s',
     baseline: 'fetching the same pages only',
-    baselineValue: fetchOnly,
+    baselineValue: perSecond(consents, consentFetchMs),
+  });
+  rows.push({
+    name: `sync: their ${eventTotal.toLocaleString('en-AU')} events (first)`,
+    value: perSecond(eventTotal, eventMs),
+    unit: 'events/s',
+    baseline: 'fetching the same pages only',
+    baselineValue: perSecond(eventTotal, eventFetchMs),
   });
 }
 

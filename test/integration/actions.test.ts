@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/console-core.js';
 import { CHANNELS } from '../../shared/ipc/channels.js';
+import { ipcClient } from '../helpers/ipc.js';
 import { tempDir } from '../helpers/temp.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- envelopes are read as loose JSON */
@@ -24,16 +25,10 @@ beforeAll(async () => {
 afterAll(() => core.close());
 
 /** Every call goes through the router, as from the renderer; every response is kept for the secret scan. */
-async function ipc(channel: string, input: unknown): Promise<any> {
-  const envelope = await core.router.handle(channel, input, true);
-  responses.push(JSON.stringify(envelope));
-  return envelope;
-}
-const ok = async (channel: string, input: unknown) => {
-  const e = await ipc(channel, input);
-  if (!e.ok) throw new Error(`${channel}: ${e.error.code} ${e.error.message}`);
-  return e.value;
-};
+const { raw: ipc, ok } = ipcClient(
+  () => core,
+  (r) => responses.push(r),
+);
 const cached = async (status: string) =>
   (await ok('consents:list', { page: 1, pageSize: 500, sort: { field: 'created', direction: 'desc' }, status })).rows as any[];
 const fault = (spec: string) => fetch(`${core.sandboxUrl}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ spec }) });

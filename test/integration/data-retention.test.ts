@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/console-core.js';
+import { ipcClient } from '../helpers/ipc.js';
 import { tempDir } from '../helpers/temp.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- envelopes are loose JSON */
@@ -20,11 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => core.close());
 
-const ok = async (channel: string, input: unknown) => {
-  const e = await core.router.handle(channel, input, true);
-  if (!e.ok) throw new Error(`${channel}: ${e.error.message}`);
-  return e.value as any;
-};
+const { ok } = ipcClient(() => core);
 const dataOf = (consentId: string, kind = 'accounts') => ok('data:list', { kind, consentId, page: 1, pageSize: 500 });
 
 describe('Data API sync', () => {

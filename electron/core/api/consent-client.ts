@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { consentApi, type Consent, type ConsentEvent, type UseCase } from '../../../shared/schemas/consent.js';
+import { consentApi, type Consent, type ConsentEvent, type ConsentListFilterOf, type UseCase } from '../../../shared/schemas/consent.js';
 import type { UnknownValue } from '../../../shared/schemas/parse.js';
 import type { TokenSource } from '../auth/token-source.js';
 import { ApiError } from './errors.js';
@@ -30,23 +30,7 @@ export interface ConsentPage extends Page<Consent> {
   consents: Consent[];
 }
 
-export interface ConsentListFilter {
-  status?: string;
-  consumerId?: string;
-  consumerEmail?: string;
-  useCaseIds?: string[];
-  dataHolderBrandId?: string;
-  externalId?: string;
-  consentId?: string;
-  cdrArrangementId?: string;
-  accessFrequency?: string;
-  postUsageAction?: string;
-  directMarketingAllowed?: boolean;
-  oldestCreated?: string;
-  newestCreated?: string;
-  oldestRevoked?: string;
-  newestRevoked?: string;
-}
+export type ConsentListFilter = ConsentListFilterOf<string>;
 
 export interface EventFilter {
   consentId?: string;

@@ -33,6 +33,20 @@ export interface SyncDeps {
 }
 
 export const LAST_SYNC_KEY = 'consents.lastSyncAt';
+
+/** A summary with nothing done yet, filled in as the sync goes. */
+export function emptySyncSummary(startedAt: string): SyncSummary {
+  return {
+    startedAt,
+    finishedAt: startedAt,
+    consents: { fetched: 0, new: 0, changed: 0, unchanged: 0 },
+    events: { fetched: 0, new: 0 },
+    useCases: 0,
+    dataHolders: 0,
+    failures: [],
+    resumed: false,
+  };
+}
 const RESUME_PAGE = 'consents.resumePage';
 const RESUME_SIZE = 'consents.resumePageSize';
 
@@ -48,16 +62,7 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
   const parts = { consents: true, events: true, reference: true, ...deps.parts };
   const pageSize = deps.pageSize ?? 500;
   const startedAt = now().toISOString();
-  const summary: SyncSummary = {
-    startedAt,
-    finishedAt: startedAt,
-    consents: { fetched: 0, new: 0, changed: 0, unchanged: 0 },
-    events: { fetched: 0, new: 0 },
-    useCases: 0,
-    dataHolders: 0,
-    failures: [],
-    resumed: false,
-  };
+  const summary = emptySyncSummary(startedAt);
   const progress = (p: SyncProgress) => deps.onProgress?.(p);
   const signalOpt = deps.signal ? { signal: deps.signal } : {};
 
