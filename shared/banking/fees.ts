@@ -261,17 +261,23 @@ function placeAccrualFrequency(fee: JsonObject, accrual: Json | undefined, path:
   );
 }
 
-function withMethod(base: JsonObject, method: string, body: JsonObject): JsonObject {
-  // The discriminator goes right after feeType, where readers look for it.
+/**
+ * The record with its method discriminator placed right after its type field (where readers look
+ * for it), and the one nested method object last.
+ */
+function withMethodAfter(base: JsonObject, typeKey: string, discriminator: string, method: string, body: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(base)) {
     out[k] = v;
-    if (k === 'feeType') out.feeMethodUType = method;
+    if (k === typeKey) out[discriminator] = method;
   }
-  if (!('feeMethodUType' in out)) out.feeMethodUType = method;
+  if (!(discriminator in out)) out[discriminator] = method;
   out[method] = body;
   return out;
 }
+const withMethod = (base: JsonObject, method: string, body: JsonObject) => withMethodAfter(base, 'feeType', 'feeMethodUType', method, body);
+const withDiscountMethod = (base: JsonObject, method: string, body: JsonObject) =>
+  withMethodAfter(base, 'discountType', 'discountMethodUType', method, body);
 
 /** A fee already in the 1.34+ or 2.0.0 shape: casing of the discriminator, and a check that its object is there. */
 function normalizeModernFee(fee: JsonObject, path: string, notes: NoteSink): JsonObject {
@@ -410,15 +416,4 @@ function normalizeDiscount(source: JsonObject, path: string, notes: NoteSink): J
     );
   }
   return parts;
-}
-
-function withDiscountMethod(base: JsonObject, method: string, body: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(base)) {
-    out[k] = v;
-    if (k === 'discountType') out.discountMethodUType = method;
-  }
-  if (!('discountMethodUType' in out)) out.discountMethodUType = method;
-  out[method] = body;
-  return out;
 }
