@@ -118,6 +118,19 @@ function normalizeFeeType(fee: JsonObject, path: string, notes: NoteSink): JsonO
   return out;
 }
 
+/** A rateBased object's rateType outside the 2.0.0 set is kept as sent and noted. */
+function flagUnknownRateType(record: JsonObject, known: readonly string[], what: 'fee' | 'discount', path: string, notes: NoteSink): void {
+  const rateBased = record.rateBased;
+  if (isObject(rateBased) && typeof rateBased.rateType === 'string' && !known.includes(rateBased.rateType)) {
+    notes.add(
+      at(path, 'rateBased.rateType'),
+      'unknown-value',
+      `rateType "${rateBased.rateType}" kept as sent`,
+      `Not a ${what} rate type of Data API 2.0.0.`,
+    );
+  }
+}
+
 /** The typo key `additionaInfo` seen in real data (Great Southern Bank) becomes additionalInfo. */
 function fixAdditionalInfoTypo(record: JsonObject, path: string, notes: NoteSink): JsonObject {
   if (!('additionaInfo' in record)) return record;
@@ -310,20 +323,7 @@ function normalizeModernFee(fee: JsonObject, path: string, notes: NoteSink): Jso
       delete out[other];
     }
   }
-  const rateBased = out.rateBased;
-  if (
-    method === 'rateBased' &&
-    isObject(rateBased) &&
-    typeof rateBased.rateType === 'string' &&
-    !(FEE_RATE_TYPES as readonly string[]).includes(rateBased.rateType)
-  ) {
-    notes.add(
-      at(path, 'rateBased.rateType'),
-      'unknown-value',
-      `rateType "${rateBased.rateType}" kept as sent`,
-      'Not a fee rate type of Data API 2.0.0.',
-    );
-  }
+  flagUnknownRateType(out, FEE_RATE_TYPES, 'fee', path, notes);
   const dropped = ['accrualFrequency', 'amount', 'balanceRate', 'transactionRate', 'accruedRate'].filter((k) => present(fee[k]));
   if (dropped.length)
     notes.add(
@@ -371,19 +371,7 @@ function normalizeDiscount(source: JsonObject, path: string, notes: NoteSink): J
     }
     const out = omit(discount, LEGACY_DISCOUNT_KEYS);
     out.discountMethodUType = method;
-    const rateBased = out.rateBased;
-    if (
-      isObject(rateBased) &&
-      typeof rateBased.rateType === 'string' &&
-      !(DISCOUNT_RATE_TYPES as readonly string[]).includes(rateBased.rateType)
-    ) {
-      notes.add(
-        at(path, 'rateBased.rateType'),
-        'unknown-value',
-        `rateType "${rateBased.rateType}" kept as sent`,
-        'Not a discount rate type of Data API 2.0.0.',
-      );
-    }
+    flagUnknownRateType(out, DISCOUNT_RATE_TYPES, 'discount', path, notes);
     return [out];
   }
 

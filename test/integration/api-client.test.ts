@@ -10,7 +10,7 @@ import { useSandbox } from '../helpers/sandbox-client.js';
 const api = useSandbox({ seed: 17, consents: 120 });
 
 /** A client whose waits are recorded instead of slept, so retry behaviour is checked without timing. */
-function client(retry?: { retries?: number }) {
+function client(retry?: { retries?: number }, doFetch?: typeof fetch) {
   const waits: number[] = [];
   const c = new ConsentClient({
     baseUrl: api.sandbox.url,
@@ -24,6 +24,7 @@ function client(retry?: { retries?: number }) {
     sleep: async (ms) => void waits.push(ms),
     random: () => 0.5,
     ...(retry ? { retry } : {}),
+    ...(doFetch ? { fetch: doFetch } : {}),
   });
   return { c, waits };
 }
@@ -85,24 +86,13 @@ describe('API client: retries and failures', () => {
     const consent = await activeConsent();
     // The server revokes, then the connection drops before the answer arrives.
     let lost = false;
-    const c = new ConsentClient({
-      baseUrl: api.sandbox.url,
-      tokens: createClientCredentialsTokenSource({
-        tokenUrl: `${api.sandbox.url}/oauth2/token`,
-        clientId: 'sandbox-client',
-        clientSecret: 'sandbox-secret',
-        method: 'client_secret_basic',
-        scopes: [],
-      }),
-      sleep: async () => undefined,
-      fetch: async (input, init) => {
-        const res = await fetch(input, init);
-        if (init?.method === 'DELETE' && !lost) {
-          lost = true;
-          throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
-        }
-        return res;
-      },
+    const { c } = client(undefined, async (input, init) => {
+      const res = await fetch(input, init);
+      if (init?.method === 'DELETE' && !lost) {
+        lost = true;
+        throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+      }
+      return res;
     });
     expect(await c.revokeConsent(consent.consentId)).toBe('revoked');
     expect(lost).toBe(true);

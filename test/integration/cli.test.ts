@@ -27,6 +27,27 @@ const cli = (args: string[], input?: string) =>
     child.on('close', (code) => resolve({ code, out, err, json: () => JSON.parse(out) }));
   });
 
+/** `profiles add` with the secret on standard input. */
+const addProfile = (name: string, baseUrl: string, tokenUrl: string, clientId: string, secret: string) =>
+  cli(
+    [
+      'profiles',
+      'add',
+      '--name',
+      name,
+      '--env',
+      'nonprod',
+      '--base-url',
+      baseUrl,
+      '--token-url',
+      tokenUrl,
+      '--client-id',
+      clientId,
+      '--client-secret-stdin',
+    ],
+    secret,
+  );
+
 let remote: RunningSandbox;
 beforeAll(async () => {
   dataDir = tempDir();
@@ -102,24 +123,7 @@ describe('npm run cli', () => {
   });
 
   it('profiles: add with the secret on stdin (kept out of profiles.json), list, test — exit 5 for wrong credentials, 4 offline', async () => {
-    const add = await cli(
-      [
-        'profiles',
-        'add',
-        '--name',
-        'Partner nonprod',
-        '--env',
-        'nonprod',
-        '--base-url',
-        remote.url,
-        '--token-url',
-        `${remote.url}/oauth2/token`,
-        '--client-id',
-        'sandbox-client',
-        '--client-secret-stdin',
-      ],
-      'sandbox-secret\n',
-    );
+    const add = await addProfile('Partner nonprod', remote.url, `${remote.url}/oauth2/token`, 'sandbox-client', 'sandbox-secret\n');
     expect(add.code).toBe(0);
     const profiles = (await cli(['profiles', 'list', '--json'])).json();
     expect(profiles.map((p: any) => p.id)).toEqual(['sandbox', 'partner-nonprod']);
@@ -128,24 +132,7 @@ describe('npm run cli', () => {
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(/✓ token: .*\n✓ consent-list: GET \/consents\/v2 answered: 60 consents/);
 
-    await cli(
-      [
-        'profiles',
-        'add',
-        '--name',
-        'Wrong secret',
-        '--env',
-        'nonprod',
-        '--base-url',
-        remote.url,
-        '--token-url',
-        `${remote.url}/oauth2/token`,
-        '--client-id',
-        'sandbox-client',
-        '--client-secret-stdin',
-      ],
-      'not-the-secret',
-    );
+    await addProfile('Wrong secret', remote.url, `${remote.url}/oauth2/token`, 'sandbox-client', 'not-the-secret');
     const wrong = await cli(['--profile', 'wrong-secret', 'profiles', 'test']);
     expect(wrong.code).toBe(5);
     expect(wrong.out).toMatch(/✗ token: The token endpoint refused the client credentials \(invalid_client\)/);
@@ -153,24 +140,7 @@ describe('npm run cli', () => {
     // A port that was free a moment ago: nothing listens there (port 9 would be refused by fetch as a blocked port).
     const closed = await startSandbox();
     await closed.close();
-    await cli(
-      [
-        'profiles',
-        'add',
-        '--name',
-        'Nowhere',
-        '--env',
-        'prod',
-        '--base-url',
-        closed.url,
-        '--token-url',
-        `${closed.url}/oauth2/token`,
-        '--client-id',
-        'x',
-        '--client-secret-stdin',
-      ],
-      'y',
-    );
+    await addProfile('Nowhere', closed.url, `${closed.url}/oauth2/token`, 'x', 'y');
     const offline = await cli(['--profile', 'nowhere', 'profiles', 'test']);
     expect(offline.code).toBe(4);
     expect(offline.out).toMatch(/connection refused/);
