@@ -29,10 +29,12 @@ export class ConsentsRepo {
     this.upsertStmt = db.prepare(`
       INSERT INTO consents (consent_id, status, consumer_email, data_holder_name, data_holder_brand_id,
         use_case_id, use_case_name, created, sharing_end_date, revoked, version, raw, synced_at,
-        cdr_arrangement_id, consumer_id, consumer_mobile, external_id, post_usage_action)
+        cdr_arrangement_id, consumer_id, consumer_mobile, external_id, post_usage_action,
+        access_frequency, direct_marketing, first_data_collection)
       VALUES (@consentId, @status, @consumerEmail, @dataHolderName, @dataHolderBrandId,
         @useCaseId, @useCaseName, @created, @sharingEndDate, @revoked, @version, @raw, @syncedAt,
-        @cdrArrangementId, @consumerId, @consumerMobile, @externalId, @postUsageAction)
+        @cdrArrangementId, @consumerId, @consumerMobile, @externalId, @postUsageAction,
+        @accessFrequency, @directMarketing, @firstDataCollection)
       ON CONFLICT (consent_id) DO UPDATE SET
         status = excluded.status, consumer_email = excluded.consumer_email,
         data_holder_name = excluded.data_holder_name, data_holder_brand_id = excluded.data_holder_brand_id,
@@ -41,7 +43,8 @@ export class ConsentsRepo {
         revoked = excluded.revoked, version = excluded.version, raw = excluded.raw, synced_at = excluded.synced_at,
         cdr_arrangement_id = excluded.cdr_arrangement_id, consumer_id = excluded.consumer_id,
         consumer_mobile = excluded.consumer_mobile, external_id = excluded.external_id,
-        post_usage_action = excluded.post_usage_action`);
+        post_usage_action = excluded.post_usage_action, access_frequency = excluded.access_frequency,
+        direct_marketing = excluded.direct_marketing, first_data_collection = excluded.first_data_collection`);
     this.versionStmt = db.prepare(
       'INSERT INTO consent_versions (consent_id, version, hash, raw, seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (consent_id, hash) DO NOTHING',
     );
@@ -81,6 +84,9 @@ export class ConsentsRepo {
           consumerMobile: c.consumerMobileNumber ?? null,
           externalId: c.externalId ?? null,
           postUsageAction: c.postUsageAction ?? null,
+          accessFrequency: c.useCase?.accessFrequency ?? null,
+          directMarketing: typeof c.directMarketingAllowed === 'boolean' ? Number(c.directMarketingAllowed) : null,
+          firstDataCollection: c.firstDataCollection ?? null,
         });
         this.versionStmt.run(c.consentId, c.version ?? null, createHash('sha256').update(raw).digest('hex'), raw, syncedAt);
       }
