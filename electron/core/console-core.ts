@@ -27,10 +27,11 @@ import { emptySyncSummary, LAST_SYNC_KEY, syncConsents } from './sync/consent-sy
 import { ConsentQuery } from './cache/consent-query.js';
 import { JobRegistry, type JobContext } from './jobs/jobs.js';
 import { folderSink, safeFileName, type FileSink } from './exports/files.js';
-import { exportConsentsToFile, type ConsentExportInput } from './exports/consents-export.js';
+import { exportConsentsToFile, writeBulkResults, type ConsentExportInput } from './exports/consents-export.js';
 import { writeEvidencePack } from './exports/evidence-pack.js';
 import { SettingsStore } from './settings.js';
-import type { ConsentDetail, Job, Settings } from '../../shared/ipc/contract.js';
+import { readConsentDetail } from './consent-detail.js';
+import type { Job, Settings } from '../../shared/ipc/contract.js';
 
 type JobResult = NonNullable<Job['result']>;
 
@@ -256,32 +257,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     );
   }
 
-  /** Everything the console knows about one consent, from the cache. */
-  function consentDetail(consentId: string): ConsentDetail {
-    const consent = consents.get(consentId);
-    if (!consent) throw new CoreError('NOT_FOUND', `Consent ${consentId} is not in the cache; sync, or check the id.`);
-    const brandId = consent.dataHolderBrandId;
-    const holder = brandId ? reference.dataHolder(brandId) : undefined;
-    return {
-      consent,
-      syncedAt: consents.syncedAt(consentId),
-      versions: consents.versions(consentId).slice(-1000),
-      events: eventsRepo.forConsent(consentId, 5000),
-      audit: audit.entries({ target: consentId, limit: 5000 }),
-      retention: retentionLog(db, consentId).map(({ consent_id, ...r }) => ({ consentId: consent_id, ...r })),
-      data: dataRepo.collectionsFor(consentId),
-      useCase: (consent.useCase?.id ? reference.useCase(consent.useCase.id) : undefined) ?? null,
-      dataHolder:
-        holder ??
-        (brandId
-          ? { dataHolderBrandId: brandId, brandName: consent.dataHolderName ?? null, logoUri: consent.dataHolderLogoUri ?? null }
-          : null),
-    };
-  }
+  const consentDetail = (consentId: string) =>
+    readConsentDetail({ db, consents, events: eventsRepo, audit, reference, data: dataRepo }, consentId);
 
   /** Opens where an export goes (the user may cancel), runs it as a job, audits it. */
   async function startExport(
-    kind: 'export-consents' | 'evidence-pack',
+    kind: 'export-consents' | 'export-results' | 'evidence-pack',
     title: string,
     name: string,
     write: (path: string, ctx: JobContext) => Promise<JobResult>,
@@ -418,7 +399,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       'app:status': async () => ({
         appVersion: opts.appVersion,
         host: opts.host,
-        profile: { id: profile.id, name: profile.name, environment: profile.environment },
+        profile: { id: profile.id, name: profile.name, environment: profile.environment, embedded: profile.embedded },
         lastSyncAt: state.get(LAST_SYNC_KEY),
         lastSyncError,
         online,
@@ -478,6 +459,20 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       'jobs:items': async ({ jobId, offset, limit }) => {
         if (!actions.bulkJob(jobId)) throw new CoreError('NOT_FOUND', `Job ${jobId} has no items.`);
         return actions.bulkItemsWindow(jobId, offset, limit);
+      },
+      'jobs:export': async ({ jobId, format }) => {
+        const job = actions.bulkJob(jobId);
+        if (!job) throw new CoreError('NOT_FOUND', `Job ${jobId} has no results to export.`);
+        return startExport(
+          'export-results',
+          `Export results of ${jobs.get(jobId).title.toLowerCase()}`,
+          `${safeFileName('bulk-revoke-results', jobId.slice(0, 8))}.${format}`,
+          async (path) => writeBulkResults(actions, jobId, format, path),
+          {
+            target: null,
+            describe: (r) => `results of bulk revocation ${jobId} exported as ${format.toUpperCase()} (${r.rows ?? 0} rows)`,
+          },
+        );
       },
       'jobs:control': async ({ jobId, action, perSecond }) => jobs.control(jobId, action, perSecond),
       'settings:get': async () => settings.get(),

@@ -1,25 +1,61 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { CacheChanged } from '../../shared/ipc/contract.js';
 import type { ConsoleClient } from './bridge/client.js';
+import { useJobsStore } from './ui/jobs/jobs-store.js';
 import { useSession } from './stores/session.js';
 
 /**
  * The one place that listens to main's events (components never subscribe to IPC themselves):
- * cache changes invalidate the queries that read that entity; sync progress goes to the store.
+ * cache changes invalidate the queries that read that entity — at most a few times a second, so
+ * a sync writing a page every few milliseconds does not make the screen refetch for every page —
+ * sync progress goes to the session store, job progress to the jobs store.
  */
+const READERS: Record<CacheChanged['entity'], readonly string[]> = {
+  consents: ['consents:', 'app:status', 'audit:'],
+  events: ['events:', 'consents:get'],
+  reference: ['reference:', 'consents:get', 'consents:options'],
+  data: ['data:', 'consents:get'],
+  audit: ['audit:', 'consents:get'],
+};
+const THROTTLE_MS = 400;
+
 export function bindMainEvents(client: ConsoleClient, queries: QueryClient): () => void {
+  const pending = new Set<string>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    const prefixes = [...pending];
+    pending.clear();
+    void queries.invalidateQueries({
+      predicate: (q) => typeof q.queryKey[0] === 'string' && prefixes.some((p) => (q.queryKey[0] as string).startsWith(p)),
+    });
+  };
   const offs = [
     client.on('cache:changed', (change) => {
-      void queries.invalidateQueries({ queryKey: [`${change.entity}:list`] });
-      void queries.invalidateQueries({ queryKey: ['app:status'] });
+      READERS[change.entity].forEach((p) => pending.add(p));
+      timer ??= setTimeout(flush, THROTTLE_MS);
     }),
     client.on('sync:progress', (progress) => {
       useSession.getState().setSyncProgress(progress.state === 'running' ? progress : null);
-      if (progress.state !== 'running') void queries.invalidateQueries({ queryKey: ['app:status'] });
+      if (progress.state !== 'running') {
+        useSession.getState().setLastSyncEnd(progress);
+        void queries.invalidateQueries({ queryKey: ['app:status'] });
+      }
     }),
+    client.on('jobs:progress', (job) => useJobsStore.getState().put(job)),
     client.onConnectionChange((state) => {
       useSession.getState().setConnection(state);
-      if (state === 'connected') void queries.invalidateQueries();
+      if (state === 'connected') {
+        void queries.invalidateQueries();
+        void client.jobsList({}).then(
+          (jobs) => useJobsStore.getState().putAll(jobs),
+          () => undefined,
+        );
+      }
     }),
   ];
-  return () => offs.forEach((off) => off());
+  return () => {
+    if (timer) clearTimeout(timer);
+    offs.forEach((off) => off());
+  };
 }

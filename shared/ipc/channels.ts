@@ -19,6 +19,7 @@ export const CHANNELS = [
   'jobs:list',
   'jobs:items',
   'jobs:control',
+  'jobs:export',
   'settings:get',
   'settings:set',
   'sandbox:approve',

@@ -17,7 +17,7 @@ export const HostKind = z.enum(['electron', 'browser', 'cli']);
 export const AppStatus = z.object({
   appVersion: z.string(),
   host: HostKind,
-  profile: z.object({ id: z.string(), name: z.string(), environment: Environment }),
+  profile: z.object({ id: z.string(), name: z.string(), environment: Environment, embedded: z.boolean() }),
   lastSyncAt: z.string().nullable(),
   lastSyncError: z.string().nullable(),
   /** Whether the last network contact with the intermediary succeeded. */
@@ -237,7 +237,7 @@ export const ConsentDetail = z.object({
 export type ConsentDetail = z.infer<typeof ConsentDetail>;
 
 /** Long work in main (bulk revocation, exports, evidence packs): started, then followed through events. */
-export const JobKind = z.enum(['bulk-revoke', 'export-consents', 'evidence-pack']);
+export const JobKind = z.enum(['bulk-revoke', 'export-consents', 'export-results', 'evidence-pack']);
 export const JobState = z.enum(['running', 'paused', 'interrupted', 'cancelled', 'finished', 'failed']);
 export const JobResult = z.object({
   /** Where the file went (Electron: the path the user chose). */
@@ -354,6 +354,7 @@ export const contract = {
     }),
     output: Job,
   },
+  'jobs:export': { input: z.strictObject({ jobId: JobId, format: ExportFormat }), output: JobStarted },
   'settings:get': { input: Empty, output: Settings },
   'settings:set': { input: Settings.partial().strict(), output: Settings },
   'sandbox:approve': { input: z.strictObject({ uri: z.url().max(4000) }), output: z.object({ response: z.string() }) },

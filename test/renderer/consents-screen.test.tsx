@@ -1,78 +1,168 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CoreError } from '../../electron/ipc/router.js';
-import { ConsentsScreen } from '../../renderer/src/screens/ConsentsScreen.js';
-import { useConsentsView } from '../../renderer/src/stores/consents-view.js';
-import { memoryClient, renderWithClient } from './harness.js';
+import { parseIds } from '../../renderer/src/features/consent-actions/BulkRevokeDialog.js';
+import { filterOf, paramsFromView, viewFromParams } from '../../renderer/src/features/consents/view.js';
+import { memoryClient, renderRoute } from './harness.js';
 
-beforeEach(() => {
-  useConsentsView.setState({ page: 1, pageSize: 100, sort: { field: 'created', direction: 'desc' } });
-});
-
-const rows = () => screen.getAllByTestId('consent-row');
+const rows = () => screen.getAllByTestId('table-row');
 const columnText = (index: number) => rows().map((r) => within(r).getAllByRole('cell')[index]!.textContent ?? '');
+const range = () => screen.getByTestId('consent-range').textContent;
 
 describe('Consents screen', () => {
-  it('lists the cached consents with the six columns, newest first', async () => {
+  it('lists the cached consents with the default columns, newest first, all in one scrollable list', async () => {
     const { client } = memoryClient(230);
-    renderWithClient(<ConsentsScreen />, client);
-    expect(await screen.findByText('Showing 1–100 of 230 cached consents')).toBeInTheDocument();
+    renderRoute('/consents', client);
+    await waitFor(() => expect(range()).toBe('230 consents in the cache'));
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent?.replace(/[▲▼↕]/g, '').trim());
-    expect(headers).toEqual(['Status', 'Consumer e-mail', 'Data holder', 'Use case', 'Created', 'Sharing end date']);
-    expect(rows().length).toBeGreaterThan(10);
+    expect(headers).toEqual(['', 'Status', 'Consumer e-mail', 'Data holder', 'Use case', 'Created', 'Sharing end date']);
+    await waitFor(() => expect(rows().length).toBeGreaterThan(10));
     const created = rows().map((r) => r.querySelectorAll('time')[0]!.getAttribute('datetime')!);
     expect(created).toEqual([...created].sort().reverse());
     expect(screen.getByRole('columnheader', { name: /Created/ })).toHaveAttribute('aria-sort', 'descending');
+    expect(screen.getByRole('grid', { name: 'Consents' })).toHaveAttribute('aria-rowcount', '231');
+  });
+
+  it('searches as you type (any identifier), writes the view to the URL, and reads windows with the filter', async () => {
+    const { client, calls, cache } = memoryClient(300);
+    const { location } = renderRoute('/consents', client);
+    await waitFor(() => expect(range()).toBe('300 consents in the cache'));
+    const target = cache.consents.find((c) => c.cdrArrangementId)!;
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search consents' }), target.cdrArrangementId!.slice(0, 13));
+    await waitFor(() => expect(decodeURIComponent(location())).toContain(`q=${target.cdrArrangementId!.slice(0, 13)}`));
+    await waitFor(() => expect(range()).toBe('1 of 300 cached consents match this view'));
+    expect(rows()).toHaveLength(1);
+    expect(rows()[0]!.dataset.rowId).toBe(target.consentId);
+    expect(screen.getByRole('searchbox', { name: 'Search consents' })).toHaveValue(target.cdrArrangementId!.slice(0, 13));
+    expect(calls.filter((c) => c.channel === 'consents:list').at(-1)!.input).toMatchObject({
+      filter: { search: target.cdrArrangementId!.slice(0, 13) },
+      offset: 0,
+    });
+  });
+
+  it('filters by status chips that show their counts, and keeps other filters from the URL', async () => {
+    const { client, cache } = memoryClient(200);
+    const holder = cache.consents[0]!.dataHolderBrandId!;
+    renderRoute(`/consents?holder=${holder}`, client);
+    const atHolder = cache.consents.filter((c) => c.dataHolderBrandId === holder);
+    const active = atHolder.filter((c) => c.status === 'ACTIVE').length;
+    const chip = await screen.findByRole('checkbox', { name: `ACTIVE: ${active} consents` });
+    await userEvent.click(chip);
+    await waitFor(() => expect(range()).toBe(`${active} of 200 cached consents match this view`));
+    await waitFor(() => expect(new Set(columnText(1))).toEqual(new Set(['ACTIVE'])));
   });
 
   it('sorts by a column when its header is clicked, and reverses on a second click', async () => {
     const { client, calls } = memoryClient(120);
-    renderWithClient(<ConsentsScreen />, client);
-    await screen.findByText(/Showing 1–100 of 120/);
+    const { location } = renderRoute('/consents', client);
+    await waitFor(() => expect(rows().length).toBeGreaterThan(5));
     await userEvent.click(screen.getByRole('button', { name: /Consumer e-mail/ }));
     await waitFor(() => expect(screen.getByRole('columnheader', { name: /Consumer e-mail/ })).toHaveAttribute('aria-sort', 'ascending'));
     await waitFor(() => {
-      const emails = columnText(1);
+      const emails = columnText(2);
       expect(emails).toEqual([...emails].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })));
     });
-    expect(calls.at(-1)).toMatchObject({
-      channel: 'consents:list',
-      input: { sort: { field: 'consumerEmail', direction: 'asc' }, offset: 0 },
-    });
+    expect(location()).toContain('sort=consumerEmail.asc');
     await userEvent.click(screen.getByRole('button', { name: /Consumer e-mail/ }));
     await waitFor(() => expect(calls.at(-1)).toMatchObject({ input: { sort: { field: 'consumerEmail', direction: 'desc' } } }));
   });
 
-  it('pages through the cache', async () => {
-    const { client } = memoryClient(230);
-    renderWithClient(<ConsentsScreen />, client);
-    await screen.findByText(/Showing 1–100 of 230/);
-    const firstPageIds = rows().map((r) => r.dataset.consentId);
-    await userEvent.click(screen.getByRole('button', { name: 'Page 3' }));
-    expect(await screen.findByText('Showing 201–230 of 230 cached consents')).toBeInTheDocument();
-    expect(rows()).toHaveLength(30);
-    expect(
-      rows()
-        .map((r) => r.dataset.consentId)
-        .some((id) => firstPageIds.includes(id)),
-    ).toBe(false);
+  it('moves through rows with the keyboard and opens one with Enter', async () => {
+    const { client } = memoryClient(50);
+    const { location } = renderRoute('/consents', client);
+    await waitFor(() => expect(rows().length).toBeGreaterThan(5));
+    const grid = screen.getByRole('grid', { name: 'Consents' });
+    grid.focus();
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}j');
+    await waitFor(() => expect(grid.getAttribute('aria-activedescendant')).toBe(rows()[3]!.id));
+    const above = rows()[2]!.dataset.rowId!;
+    await userEvent.keyboard('k{Enter}');
+    await waitFor(() => expect(location()).toBe(`/consents/${encodeURIComponent(above)}`));
+  });
+
+  it('selects rows with checkboxes, a range with shift, and all matching', async () => {
+    const { client } = memoryClient(80);
+    renderRoute('/consents', client);
+    await waitFor(() => expect(rows().length).toBeGreaterThan(10));
+    const user = userEvent.setup();
+    const box = (i: number) => within(rows()[i]!).getByRole('checkbox');
+    await user.click(box(1));
+    expect(await screen.findByText('1 consent selected')).toBeInTheDocument();
+    await user.keyboard('{Shift>}');
+    await user.click(box(5));
+    await user.keyboard('{/Shift}');
+    expect(await screen.findByText('5 consents selected')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Select all 80 matching' }));
+    expect(await screen.findByText('80 consents selected')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Clear selection' }));
+    expect(screen.queryByText(/selected$/)).not.toBeInTheDocument();
+  });
+
+  it('says so when nothing matches, and what to do when the cache is empty', async () => {
+    const { client } = memoryClient(20);
+    renderRoute('/consents?q=nobody-at-all', client);
+    expect(await screen.findByText('No consent matches this view')).toBeInTheDocument();
+    const empty = memoryClient(0);
+    renderRoute('/consents', empty.client);
+    expect(await screen.findByText('No consents in the cache yet')).toBeInTheDocument();
   });
 
   it('shows the reason when the cache cannot be read', async () => {
     const { client } = memoryClient(0, {
-      'consents:list': async () => {
+      'consents:count': async () => {
         throw new CoreError('CACHE', 'The cache is locked by another console.');
       },
     });
-    renderWithClient(<ConsentsScreen />, client);
+    renderRoute('/consents', client);
     expect(await screen.findByText('The consent list could not be read')).toBeInTheDocument();
     expect(screen.getByText('The cache is locked by another console.')).toBeInTheDocument();
   });
 
-  it('says what to do when the cache is empty', async () => {
-    const { client } = memoryClient(0);
-    renderWithClient(<ConsentsScreen />, client);
-    expect(await screen.findByText(/No consents in the cache yet/)).toBeInTheDocument();
+  it('chooses and orders columns, remembered as the default', async () => {
+    const { client, calls } = memoryClient(30);
+    renderRoute('/consents', client);
+    await waitFor(() => expect(rows().length).toBeGreaterThan(5));
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'External id' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Move Status right' }));
+    await waitFor(() =>
+      expect(screen.getAllByRole('columnheader').map((h) => h.textContent?.replace(/[▲▼↕]/g, '').trim())).toEqual([
+        '',
+        'Consumer e-mail',
+        'Status',
+        'Data holder',
+        'Use case',
+        'Created',
+        'Sharing end date',
+        'External id',
+      ]),
+    );
+    expect(calls.filter((c) => c.channel === 'settings:set').at(-1)!.input).toEqual({
+      consentColumns: ['consumerEmail', 'status', 'dataHolderName', 'useCaseName', 'created', 'sharingEndDate', 'externalId'],
+    });
+  });
+});
+
+describe('the consent view in the URL', () => {
+  it('round-trips every part, and turns local days into UTC instants with an inclusive end', () => {
+    const params = new URLSearchParams(
+      'q=jane&status=ACTIVE,REVOKED&holder=h1&useCase=u1,u2&frequency=ONGOING&postUsage=DELETION&dm=no&created=2026-01-01..2026-01-31&sort=consumerEmail.asc&cols=status,externalId',
+    );
+    const view = viewFromParams(params);
+    expect(paramsFromView(view).toString()).toBe(params.toString().replaceAll('%2C', ',').replaceAll(',', '%2C'));
+    const filter = filterOf(view);
+    expect(filter).toMatchObject({ search: 'jane', statuses: ['ACTIVE', 'REVOKED'], directMarketing: false, useCaseIds: ['u1', 'u2'] });
+    expect(new Date(filter.created!.from!).getDate()).toBe(1);
+    expect(Date.parse(filter.created!.to!) - Date.parse(filter.created!.from!)).toBeGreaterThanOrEqual(31 * 86_400_000 - 3_600_000);
+    expect(viewFromParams(new URLSearchParams('sort=password.asc&cols=nope')).sort).toEqual({ field: 'created', direction: 'desc' });
+  });
+
+  it('reads a pasted list of ids: malformed ones out, duplicates removed', () => {
+    expect(parseIds('a1, b2\nb2 ../etc/passwd "c3";\n\n<script>')).toEqual({
+      ids: ['a1', 'b2', 'c3'],
+      invalid: ['../etc/passwd', '<script>'],
+      duplicates: 1,
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { OperatorPrompt } from '../../renderer/src/components/OperatorPrompt.js';
+import { OperatorPrompt } from '../../renderer/src/features/operator/OperatorPrompt.js';
 import { memoryClient, renderWithClient } from './harness.js';
 
 describe('first-run operator prompt', () => {

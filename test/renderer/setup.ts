@@ -1,8 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 afterEach(() => cleanup());
+
+// The machines running the suite are shared and busy: wait up to 5 s for what the UI shows.
+configure({ asyncUtilTimeout: 5000 });
 
 // Mantine reads these browser APIs; happy-dom lacks matchMedia's listeners in some versions.
 if (!window.matchMedia) {

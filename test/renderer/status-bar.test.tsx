@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { StatusBar } from '../../renderer/src/components/StatusBar.js';
+import { StatusBar } from '../../renderer/src/features/status/StatusBar.js';
 import { useSession } from '../../renderer/src/stores/session.js';
 import { memoryClient, renderWithClient } from './harness.js';
 
@@ -21,7 +21,7 @@ describe('Status bar', () => {
       'app:status': async () => ({
         appVersion: '1',
         host: 'browser',
-        profile: { id: 'p', name: 'Production', environment: 'prod' },
+        profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
         lastSyncAt: null,
         lastSyncError: 'GET /consents/v2 could not be reached: ECONNREFUSED',
         online: false,
@@ -40,6 +40,7 @@ describe('Status bar', () => {
     useSession.setState({ connection: 'disconnected', syncProgress: { phase: 'consents', done: 500, total: 1200, state: 'running' } });
     renderWithClient(<StatusBar />, memoryClient(3).client);
     expect(await screen.findByText('● Disconnected')).toBeInTheDocument();
-    expect(screen.getByTestId('status-last-sync')).toHaveTextContent('syncing… 500 of 1,200');
+    expect(screen.getByTestId('status-sync')).toHaveTextContent('Syncing consents: 500 of 1,200');
+    expect(screen.getByRole('button', { name: 'Cancel sync' })).toBeInTheDocument();
   });
 });

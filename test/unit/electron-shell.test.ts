@@ -59,7 +59,7 @@ describe('IPC binding in the Electron shell', () => {
       'app:status': async () => ({
         appVersion: '1',
         host: 'electron',
-        profile: { id: 's', name: 'S', environment: 'sandbox' },
+        profile: { id: 's', name: 'S', environment: 'sandbox', embedded: true },
         lastSyncAt: null,
         lastSyncError: null,
         online: false,

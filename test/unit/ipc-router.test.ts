@@ -8,7 +8,7 @@ import { testHandlers } from '../helpers/handlers.js';
 const status = {
   appVersion: '1.0.0',
   host: 'browser' as const,
-  profile: { id: 'sandbox', name: 'Sandbox', environment: 'sandbox' as const },
+  profile: { id: 'sandbox', name: 'Sandbox', environment: 'sandbox' as const, embedded: true },
   lastSyncAt: null,
   lastSyncError: null,
   online: true,
@@ -142,6 +142,7 @@ describe('IPC router', () => {
       'jobsList',
       'jobsItems',
       'jobsControl',
+      'jobsExport',
       'settingsGet',
       'settingsSet',
       'sandboxApprove',

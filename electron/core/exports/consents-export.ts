@@ -1,8 +1,8 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { once } from 'node:events';
 import { createHash } from 'node:crypto';
-import type { ConsentFilter, ConsentSort, ConsentSortField, Job } from '../../../shared/ipc/contract.js';
+import type { BulkItem, ConsentFilter, ConsentSort, ConsentSortField, Job } from '../../../shared/ipc/contract.js';
 import { CONSENT_COLUMN_LABELS, consentCellText } from '../../../shared/consents/columns.js';
 import type { ConsentQuery } from '../cache/consent-query.js';
 import { csvRows } from './csv.js';
@@ -77,4 +77,20 @@ export async function exportConsentsToFile(
     out.destroy();
     throw error;
   }
+}
+
+/** The items of a bulk revocation and what became of each, as CSV or JSON. */
+export function writeBulkResults(
+  actions: { bulkItemsWindow(jobId: string, offset: number, limit: number): { items: BulkItem[]; total: number } },
+  jobId: string,
+  format: 'csv' | 'json',
+  path: string,
+): NonNullable<Job['result']> {
+  const { items } = actions.bulkItemsWindow(jobId, 0, 1_000_000);
+  const text =
+    format === 'csv'
+      ? csvRows([['#', 'Consent id', 'Outcome', 'Detail'], ...items.map((i) => [String(i.seq), i.consentId, i.status, i.detail ?? ''])])
+      : `${JSON.stringify(items, null, 2)}\n`;
+  writeFileSync(path, text, { mode: 0o600 });
+  return { rows: items.length, bytes: Buffer.byteLength(text), sha256: createHash('sha256').update(text).digest('hex') };
 }

@@ -1,25 +1,98 @@
-import { AppShell, Group, NavLink, Text, Title } from '@mantine/core';
+import { ActionIcon, AppShell, Group, Kbd, NavLink, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
+import { spotlight } from '@mantine/spotlight';
+import { IconMoon, IconSun, IconSunMoon } from '@tabler/icons-react';
+import { useEffect } from 'react';
 import { NavLink as RouterNavLink, Outlet } from 'react-router';
-import { OperatorPrompt } from '../components/OperatorPrompt.js';
-import { StatusBar } from '../components/StatusBar.js';
+import { OperatorPrompt } from '../features/operator/OperatorPrompt.js';
+import { CommandPalette } from '../features/palette/CommandPalette.js';
+import { useSaveSettings } from '../features/settings/settings.js';
+import { useAppStatus } from '../features/status/app-status.js';
+import { ENVIRONMENT_LABEL, StatusBar } from '../features/status/StatusBar.js';
 import { SCREENS } from './screens.js';
 
-/** Header, navigation for every screen, the routed screen, and the status bar. */
-export function AppLayout() {
+/**
+ * Header, navigation, the routed screen and the status bar. The environment is unmistakable: a
+ * coloured bar under the header for production and non-production profiles, and in the window
+ * title (which the desktop app shows in its title bar and the task switcher).
+ */
+const ENVIRONMENT_BAR = {
+  prod: { colour: 'var(--mantine-color-red-8)', text: 'PRODUCTION — actions here change real consumers’ consents' },
+  nonprod: { colour: 'var(--mantine-color-orange-9)', text: 'Non-production' },
+} as const;
+
+function ThemeToggle() {
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const save = useSaveSettings();
+  const next = colorScheme === 'auto' ? 'light' : colorScheme === 'light' ? 'dark' : 'auto';
+  const label = { auto: 'Theme: follows the system', light: 'Theme: light', dark: 'Theme: dark' }[colorScheme];
   return (
-    <AppShell header={{ height: 44 }} navbar={{ width: 200, breakpoint: 0 }} footer={{ height: 30 }} padding="md">
+    <Tooltip label={`${label} — switch to ${next === 'auto' ? 'the system’s' : next}`}>
+      <ActionIcon
+        variant="subtle"
+        aria-label={`${label}. Switch to ${next === 'auto' ? 'follow the system' : next}`}
+        onClick={() => {
+          setColorScheme(next);
+          save.mutate({ theme: next });
+        }}
+      >
+        {colorScheme === 'dark' ? (
+          <IconMoon size={18} aria-hidden />
+        ) : colorScheme === 'light' ? (
+          <IconSun size={18} aria-hidden />
+        ) : (
+          <IconSunMoon size={18} aria-hidden />
+        )}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+export function AppLayout() {
+  const status = useAppStatus().data;
+  const environment = status?.profile.environment;
+  const bar = environment === 'prod' || environment === 'nonprod' ? ENVIRONMENT_BAR[environment] : null;
+  useEffect(() => {
+    if (!status) return;
+    const env = ENVIRONMENT_LABEL[status.profile.environment];
+    document.title =
+      status.profile.environment === 'prod'
+        ? `⚠ PRODUCTION — ${status.profile.name} — CDR Console`
+        : `${status.profile.name} (${env}) — CDR Console`;
+  }, [status]);
+  const headerHeight = bar ? 70 : 44;
+  return (
+    <AppShell header={{ height: headerHeight }} navbar={{ width: 200, breakpoint: 0 }} footer={{ height: 34 }} padding="md">
       <AppShell.Header>
-        <Group h="100%" px="md">
-          <Title order={1} size="h5">
-            CDR Console
-          </Title>
-          <Text size="xs" c="dimmed">
-            Consumer Data Right back office
-          </Text>
+        <Group h={44} px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm">
+            <Title order={1} size="h5">
+              CDR Console
+            </Title>
+            <Text size="xs" c="dimmed">
+              Consumer Data Right back office
+            </Text>
+          </Group>
+          <Group gap="xs">
+            <Tooltip label="Find a consent by any identifier, a screen or a command">
+              <ActionIcon variant="default" w="auto" px={8} onClick={() => spotlight.open()} aria-label="Open the command palette (Ctrl+K)">
+                <Text size="xs" c="dimmed">
+                  Search <Kbd size="xs">Ctrl</Kbd> <Kbd size="xs">K</Kbd>
+                </Text>
+              </ActionIcon>
+            </Tooltip>
+            <ThemeToggle />
+          </Group>
         </Group>
+        {bar ? (
+          <Group h={26} px="md" bg={bar.colour} role="note" aria-label="Environment" data-testid="environment-bar">
+            <Text size="sm" fw={700} c="white">
+              {bar.text} · profile “{status!.profile.name}”
+            </Text>
+          </Group>
+        ) : null}
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Screens">
-        <nav>
+        <nav aria-label="Screens">
           {SCREENS.map((s) => (
             <RouterNavLink key={s.path} to={s.path} style={{ textDecoration: 'none' }}>
               {({ isActive }) => (
@@ -29,13 +102,14 @@ export function AppLayout() {
           ))}
         </nav>
       </AppShell.Navbar>
-      <AppShell.Main style={{ display: 'flex', flexDirection: 'column', height: '100dvh' }}>
+      <AppShell.Main style={{ display: 'flex', flexDirection: 'column', height: '100dvh', overflow: 'auto' }}>
         <Outlet />
       </AppShell.Main>
       <AppShell.Footer>
         <StatusBar />
       </AppShell.Footer>
       <OperatorPrompt />
+      <CommandPalette />
     </AppShell>
   );
 }

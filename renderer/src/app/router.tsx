@@ -1,5 +1,6 @@
 import { createHashRouter, Navigate } from 'react-router';
-import { ConsentsScreen } from '../screens/ConsentsScreen.js';
+import { ConsentDetailScreen } from '../features/consent-detail/ConsentDetailScreen.js';
+import { ConsentsScreen } from '../features/consents/ConsentsScreen.js';
 import { PlaceholderScreen } from '../screens/PlaceholderScreen.js';
 import { AppLayout } from './AppLayout.js';
 import { SCREENS } from './screens.js';
@@ -13,6 +14,7 @@ export function createAppRouter() {
       children: [
         { index: true, element: <Navigate to="/consents" replace /> },
         { path: 'consents', element: <ConsentsScreen /> },
+        { path: 'consents/:consentId', element: <ConsentDetailScreen /> },
         ...SCREENS.filter((s) => s.path !== '/consents').map((s) => ({ path: s.path.slice(1), element: <PlaceholderScreen screen={s} /> })),
         { path: '*', element: <Navigate to="/consents" replace /> },
       ],

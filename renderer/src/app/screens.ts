@@ -7,7 +7,7 @@ export interface ScreenInfo {
 }
 
 export const SCREENS: readonly ScreenInfo[] = [
-  { path: '/consents', label: 'Consents', purpose: 'Every consent in the cache: find, sort, open, revoke.' },
+  { path: '/consents', label: 'Consents', purpose: 'Every consent in the cache: find, filter, open, revoke.' },
   { path: '/events', label: 'Events', purpose: 'The consent event timeline: grants, extensions, revocations, expiries, notifications.' },
   {
     path: '/webhook-failures',

@@ -1,7 +1,7 @@
 import { Button, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useClient } from '../bridge/ClientContext.js';
+import { useClient } from '../../bridge/ClientContext.js';
 
 /**
  * First run: the operator chooses the display name recorded beside their OS account in the audit

@@ -1,0 +1,143 @@
+import { Alert, Button, Code, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { Consent } from '../../../../shared/schemas/consent.js';
+import { IpcError } from '../../../../shared/ipc/errors.js';
+import { useClient } from '../../bridge/ClientContext.js';
+import { useAppStatus } from '../status/app-status.js';
+import { StatusBadge } from '../../ui/StatusBadge.js';
+import { Time } from '../../ui/Time.js';
+import { emptyReason, ReasonInput, reasonProblem, reasonText } from './ReasonInput.js';
+
+/**
+ * Revoking one consent: its key facts, a mandatory reason, and — in a production profile — the
+ * last 6 characters of its id typed as a confirmation. The outcome is said in words: revoked;
+ * already inactive (the 422: no authorised consent exists at the data holder, and the cache was
+ * refreshed); or failed with the precise error, nothing changed.
+ */
+export function RevokeDialog({ consent, opened, onClose }: { consent: Consent; opened: boolean; onClose(): void }) {
+  const client = useClient();
+  const queries = useQueryClient();
+  const production = useAppStatus().data?.profile.environment === 'prod';
+  const [reason, setReason] = useState(emptyReason);
+  const [confirm, setConfirm] = useState('');
+  const [tried, setTried] = useState(false);
+  const suffix = consent.consentId.slice(-6);
+  const revoke = useMutation({
+    mutationFn: () => client.consentsRevoke({ consentId: consent.consentId, reason: reasonText(reason) }),
+    onSuccess: (r) => {
+      void queries.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('consents:') });
+      if (r.outcome === 'revoked') {
+        notifications.show({
+          color: 'teal',
+          title: 'Consent revoked',
+          message: `${consent.consentId} is now ${r.consent.status ?? 'REVOKED'}.`,
+        });
+        close();
+      }
+    },
+    onError: () => void queries.invalidateQueries({ queryKey: ['app:status'] }),
+  });
+  const close = () => {
+    setReason(emptyReason);
+    setConfirm('');
+    setTried(false);
+    revoke.reset();
+    onClose();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (reasonProblem(reason) || (production && confirm.trim() !== suffix)) return;
+    revoke.mutate();
+  };
+  const already = revoke.data?.outcome === 'already-inactive';
+  return (
+    <Modal opened={opened} onClose={close} title="Revoke this consent?" size="lg">
+      {already ? (
+        <Stack gap="sm">
+          <Alert color="orange" title="Already inactive at the data holder" role="alert">
+            The intermediary answered 422: no authorised consent exists at the data holder for this arrangement, so there was nothing to
+            revoke. The cache was refreshed from the intermediary; the consent is now shown as{' '}
+            <strong>{revoke.data!.consent.status ?? 'unknown'}</strong>. Your attempt is in the audit log.
+          </Alert>
+          <Group justify="flex-end">
+            <Button onClick={close}>Close</Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form onSubmit={submit}>
+          <Stack gap="sm">
+            <Table withTableBorder fz="sm" aria-label="The consent to revoke">
+              <Table.Tbody>
+                <Table.Tr>
+                  <Table.Th w={170}>Consent id</Table.Th>
+                  <Table.Td>
+                    <Code>{consent.consentId}</Code>
+                  </Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Td>
+                    <StatusBadge status={consent.status} />
+                  </Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Th>Consumer</Table.Th>
+                  <Table.Td>{consent.consumerEmail ?? consent.consumerId ?? '—'}</Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Th>Data holder</Table.Th>
+                  <Table.Td>{consent.dataHolderName ?? '—'}</Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Th>Use case</Table.Th>
+                  <Table.Td>{consent.useCase?.name ?? '—'}</Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Th>Sharing ends</Table.Th>
+                  <Table.Td>
+                    <Time iso={consent.sharingEndDate} />
+                  </Table.Td>
+                </Table.Tr>
+              </Table.Tbody>
+            </Table>
+            <Text size="sm">
+              The consumer’s data sharing stops at once at the data holder. This cannot be undone: the consumer would have to consent again.
+            </Text>
+            <ReasonInput value={reason} onChange={setReason} showErrors={tried} />
+            {production ? (
+              <TextInput
+                label={`Production: type the last 6 characters of the consent id (${suffix}) to confirm`}
+                value={confirm}
+                onChange={(e) => setConfirm(e.currentTarget.value)}
+                error={tried && confirm.trim() !== suffix ? 'The characters do not match the consent id.' : undefined}
+                autoComplete="off"
+                required
+              />
+            ) : null}
+            {revoke.error ? (
+              <Alert color="red" title="Not revoked" role="alert">
+                {revoke.error.message}
+                {revoke.error instanceof IpcError && revoke.error.code === 'OFFLINE' ? null : (
+                  <Text size="xs" mt={4}>
+                    Nothing was changed. The attempt is in the audit log.
+                  </Text>
+                )}
+              </Alert>
+            ) : null}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                Cancel
+              </Button>
+              <Button type="submit" color="red" loading={revoke.isPending}>
+                Revoke consent
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,90 @@
+import { Alert, Button, Group, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { Consent } from '../../../../shared/schemas/consent.js';
+import { useClient } from '../../bridge/ClientContext.js';
+
+/**
+ * Changing what the API lets a recipient change on a consent: external id, post-usage action,
+ * direct marketing. The sharing end date is not offered: the API refuses it (an extension, which
+ * the consumer authorises at the data holder, is the way). Only changed fields are sent.
+ */
+export function UpdateDialog({ consent, opened, onClose }: { consent: Consent; opened: boolean; onClose(): void }) {
+  const client = useClient();
+  const queries = useQueryClient();
+  const [externalId, setExternalId] = useState(consent.externalId ?? '');
+  const [postUsageAction, setPostUsageAction] = useState<string>(consent.postUsageAction ?? 'DELETION');
+  const [directMarketing, setDirectMarketing] = useState(consent.directMarketingAllowed ?? false);
+  const [reason, setReason] = useState('');
+  const change = {
+    ...(externalId.trim() !== (consent.externalId ?? '') ? { externalId: externalId.trim() || null } : {}),
+    ...(postUsageAction !== (consent.postUsageAction ?? 'DELETION')
+      ? { postUsageAction: postUsageAction as 'DELETION' | 'DE_IDENTIFICATION' }
+      : {}),
+    ...(directMarketing !== (consent.directMarketingAllowed ?? false) ? { directMarketingAllowed: directMarketing } : {}),
+  };
+  const update = useMutation({
+    mutationFn: () => client.consentsUpdate({ consentId: consent.consentId, change, ...(reason.trim() ? { reason: reason.trim() } : {}) }),
+    onSuccess: (updated) => {
+      void queries.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('consents:') });
+      notifications.show({ color: 'teal', title: 'Consent updated', message: `Now at version ${updated.version ?? '?'}.` });
+      onClose();
+    },
+    onError: () => void queries.invalidateQueries({ queryKey: ['app:status'] }),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (Object.keys(change).length) update.mutate();
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title="Update consent" size="md">
+      <form onSubmit={submit}>
+        <Stack gap="sm">
+          <TextInput
+            label="External id"
+            description="Your own reference for this consent (a CRM or customer number). Empty removes it."
+            value={externalId}
+            maxLength={200}
+            onChange={(e) => setExternalId(e.currentTarget.value)}
+          />
+          <Select
+            label="Post-usage action"
+            description="What happens to the consumer’s data when the consent ends."
+            allowDeselect={false}
+            data={[
+              { value: 'DELETION', label: 'Deletion' },
+              { value: 'DE_IDENTIFICATION', label: 'De-identification' },
+            ]}
+            value={postUsageAction}
+            onChange={(v) => v && setPostUsageAction(v)}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Switch
+            label="Direct marketing allowed"
+            checked={directMarketing}
+            onChange={(e) => setDirectMarketing(e.currentTarget.checked)}
+          />
+          <TextInput label="Reason (optional)" value={reason} maxLength={500} onChange={(e) => setReason(e.currentTarget.value)} />
+          <Text size="xs" c="dimmed">
+            The sharing end date cannot be changed here: the intermediary refuses it. To give a consent more time, extend it — the consumer
+            approves the new end date at their data holder.
+          </Text>
+          {update.error ? (
+            <Alert color="red" title="Not updated" role="alert">
+              {update.error.message}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={update.isPending} disabled={Object.keys(change).length === 0}>
+              Save changes
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

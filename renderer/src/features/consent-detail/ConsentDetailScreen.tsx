@@ -1,0 +1,235 @@
+import { Anchor, Breadcrumbs, Button, Group, Menu, Stack, Table, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { statusSentence } from '../../../../shared/consents/status.js';
+import { IpcError } from '../../../../shared/ipc/errors.js';
+import { useClient } from '../../bridge/ClientContext.js';
+import { useExport } from '../../ui/export.js';
+import { enumText, formatCount, formatLocalDate } from '../../ui/format.js';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
+import { StatusBadge } from '../../ui/StatusBadge.js';
+import { Time } from '../../ui/Time.js';
+import { AuthorizeDialog, RevokeDialog, UpdateDialog } from '../consent-actions/index.js';
+import { useActionsAvailable } from '../status/app-status.js';
+import { Facts } from './Facts.js';
+import { Timeline } from './Timeline.js';
+import { VersionHistory } from './VersionHistory.js';
+
+/**
+ * One consent's whole story, from the cache: every field, the status in words, its versions with
+ * what changed, one timeline of events, staff actions and retention, its cached data — and what
+ * can be done to it (online only): revoke, update, extend or authorise, and the evidence pack.
+ */
+type Tab = 'overview' | 'versions' | 'timeline' | 'data';
+type Dialog = 'revoke' | 'update' | 'authorize' | null;
+
+export function ConsentDetailScreen() {
+  const { consentId = '' } = useParams();
+  const client = useClient();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const tab = (params.get('tab') as Tab | null) ?? 'overview';
+  const setTab = (t: string | null) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (t && t !== 'overview') next.set('tab', t);
+        else next.delete('tab');
+        next.delete('authorize');
+        return next;
+      },
+      { replace: true },
+    );
+  const detail = useQuery({ queryKey: ['consents:get', consentId], queryFn: () => client.consentsGet({ consentId }), retry: false });
+  const actions = useActionsAvailable();
+  const [dialog, setDialog] = useState<Dialog>(params.get('authorize') ? 'authorize' : null);
+  const evidence = useExport(() => client.evidenceExport({ consentId }));
+  const refreshData = useMutation({ mutationFn: () => client.syncStart({ consentIds: [consentId] }) });
+
+  if (detail.isPending) return <LoadingState label="Reading the consent from the cache…" />;
+  if (detail.error) {
+    const notFound = detail.error instanceof IpcError && detail.error.code === 'NOT_FOUND';
+    return notFound ? (
+      <EmptyState
+        title="This consent is not in the cache"
+        action={
+          <Button variant="default" onClick={() => navigate('/consents')}>
+            Back to consents
+          </Button>
+        }
+      >
+        {consentId} — sync to fetch it, or check the id.
+      </EmptyState>
+    ) : (
+      <ErrorState title="The consent could not be read" error={detail.error} onRetry={() => void detail.refetch()} />
+    );
+  }
+  const d = detail.data;
+  const c = d.consent;
+  const useCase = d.useCase ?? c.useCase ?? null;
+  const sentence = statusSentence(c, new Date(), formatLocalDate);
+  const canRevoke = c.status === 'ACTIVE';
+  const canAuthorize = c.status === 'ACTIVE' || c.status === 'REQUESTED';
+  const onceOff = useCase?.accessFrequency === 'ONCE_OFF';
+  const disabledReason = (own: string | null) => actions.reason ?? own;
+  const actionButton = (label: string, which: Exclude<Dialog, null>, own: string | null, color?: string) => {
+    const reason = disabledReason(own);
+    const button = (
+      <Button
+        size="xs"
+        variant={color ? 'filled' : 'default'}
+        color={color ?? 'indigo'}
+        disabled={!!reason}
+        onClick={() => setDialog(which)}
+      >
+        {label}
+      </Button>
+    );
+    // A disabled button cannot be hovered or focused: the wrapper carries the reason for both.
+    return reason ? (
+      <Tooltip label={reason} multiline w={320} withArrow>
+        <span tabIndex={0} aria-label={`${label} — unavailable: ${reason}`}>
+          {button}
+        </span>
+      </Tooltip>
+    ) : (
+      button
+    );
+  };
+
+  return (
+    <Stack gap="sm" pb="xl">
+      <Breadcrumbs>
+        <Anchor component={Link} to="/consents" size="sm">
+          Consents
+        </Anchor>
+        <Text size="sm" ff="monospace">
+          {c.consentId}
+        </Text>
+      </Breadcrumbs>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Stack gap={4}>
+          <Group gap="sm">
+            <Title order={2} size="h3">
+              {c.consumerEmail ?? c.consumerId ?? 'Consent'}
+            </Title>
+            <StatusBadge status={c.status} size="md" />
+          </Group>
+          <Text size="sm" data-testid="status-sentence">
+            {sentence}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {c.dataHolderName ?? 'Unknown data holder'} · {useCase?.name ?? 'unknown use case'} · {enumText(useCase?.accessFrequency)}
+          </Text>
+        </Stack>
+        <Group gap="xs" wrap="nowrap">
+          {actionButton(
+            'Revoke…',
+            'revoke',
+            canRevoke ? null : `Only an ACTIVE consent can be revoked; this one is ${c.status ?? 'without status'}.`,
+            'red',
+          )}
+          {actionButton('Update…', 'update', null)}
+          {actionButton(
+            c.status === 'REQUESTED' ? 'Authorise…' : 'Extend…',
+            'authorize',
+            !canAuthorize
+              ? `Only an ACTIVE consent can be extended (or a REQUESTED one authorised); this one is ${c.status ?? 'without status'}.`
+              : onceOff && c.status === 'ACTIVE'
+                ? 'A once-off consent cannot be extended.'
+                : null,
+          )}
+          <Menu position="bottom-end">
+            <Menu.Target>
+              <Button size="xs" variant="default" loading={evidence.busy}>
+                Evidence pack
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown maw={320}>
+              <Menu.Label>For an auditor (CDR rules 9.3 and 1.18)</Menu.Label>
+              <Menu.Item onClick={() => void evidence.run('json')}>Export evidence pack (ZIP)</Menu.Item>
+              <Text size="xs" c="dimmed" px="sm" pb="xs">
+                Every cached version, events, staff actions with the audit chain’s check, retention records, a printable summary and a
+                SHA-256 manifest. The export is audited.
+              </Text>
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      </Group>
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="overview">Overview</Tabs.Tab>
+          <Tabs.Tab value="timeline">Timeline ({formatCount(d.events.length + d.audit.length + d.retention.length)})</Tabs.Tab>
+          <Tabs.Tab value="versions">Versions ({d.versions.length})</Tabs.Tab>
+          <Tabs.Tab value="data">Cached data ({formatCount(d.data.reduce((n, k) => n + k.count, 0))})</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="overview" pt="sm">
+          <Facts detail={d} />
+        </Tabs.Panel>
+        <Tabs.Panel value="timeline" pt="sm">
+          <Timeline detail={d} />
+        </Tabs.Panel>
+        <Tabs.Panel value="versions" pt="sm">
+          <VersionHistory versions={d.versions} />
+        </Tabs.Panel>
+        <Tabs.Panel value="data" pt="sm">
+          <Stack gap="sm">
+            {d.retention.length ? (
+              <Text size="sm">
+                Retention {d.retention.at(-1)!.action} this consent’s data <Time iso={d.retention.at(-1)!.at} focusable />:{' '}
+                {d.retention.at(-1)!.reason}
+              </Text>
+            ) : null}
+            {d.data.length === 0 ? (
+              <EmptyState title="No Data API records of this consent are cached">
+                {c.status === 'ACTIVE' ? 'Fetch them with “Refresh its data”.' : 'Data is only fetched for ACTIVE consents.'}
+              </EmptyState>
+            ) : (
+              <Table withTableBorder fz="sm" maw={640} aria-label="Cached data per kind">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Kind</Table.Th>
+                    <Table.Th>Records</Table.Th>
+                    <Table.Th>Last fetched</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {d.data.map((k) => (
+                    <Table.Tr key={k.kind}>
+                      <Table.Td>{enumText(k.kind.replace(/([A-Z])/g, '_$1'))}</Table.Td>
+                      <Table.Td>{formatCount(k.count)}</Table.Td>
+                      <Table.Td>
+                        <Time iso={k.fetchedAt} />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
+            <Group gap="sm">
+              <Anchor component={Link} to={`/data?consent=${encodeURIComponent(c.consentId)}`} size="sm">
+                Browse this consent’s data
+              </Anchor>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => refreshData.mutate()}
+                loading={refreshData.isPending}
+                disabled={!actions.available || c.status !== 'ACTIVE'}
+              >
+                Refresh its data
+              </Button>
+            </Group>
+            {refreshData.error ? <ErrorState title="The data was not refreshed" error={refreshData.error} /> : null}
+          </Stack>
+        </Tabs.Panel>
+      </Tabs>
+      {dialog === 'revoke' ? <RevokeDialog consent={c} opened onClose={() => setDialog(null)} /> : null}
+      {dialog === 'update' ? <UpdateDialog consent={c} opened onClose={() => setDialog(null)} /> : null}
+      {dialog === 'authorize' ? (
+        <AuthorizeDialog consent={c} sharingDurations={useCase?.sharingDurations} opened onClose={() => setDialog(null)} />
+      ) : null}
+    </Stack>
+  );
+}

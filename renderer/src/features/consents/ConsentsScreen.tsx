@@ -1,0 +1,266 @@
+import { Button, Collapse, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedCallback, useHotkeys } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { CONSENT_COLUMN_LABELS, DEFAULT_CONSENT_COLUMNS } from '../../../../shared/consents/columns.js';
+import { CONSENT_SORT_FIELDS, MAX_BULK, type ConsentRow, type ConsentSortField } from '../../../../shared/ipc/contract.js';
+import { useClient } from '../../bridge/ClientContext.js';
+import { ColumnChooser } from '../../ui/ColumnChooser.js';
+import { ExportMenu } from '../../ui/export.js';
+import { formatCount, plural } from '../../ui/format.js';
+import { EmptyState, ErrorState } from '../../ui/states.js';
+import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { WindowedTable } from '../../ui/table/WindowedTable.js';
+import { BulkRevokeDialog, CreateConsentDialog } from '../consent-actions/index.js';
+import { useSaveSettings, useSettings } from '../settings/settings.js';
+import { useActionsAvailable, useAppStatus } from '../status/app-status.js';
+import { consentColumn, consentRowLabel } from './columns.js';
+import { ConsentFilters, StatusChips } from './ConsentFilters.js';
+import { SavedViews } from './SavedViews.js';
+import { activeFilterCount, filterOf, nextSort, paramsFromView, useConsentView } from './view.js';
+
+/**
+ * The consent list: one search box for any identifier, status chips with counts, every filter, sort
+ * by any column, the user's columns, saved views, selection and bulk revocation, export of the whole
+ * filtered view. Everything is read from the cache, a window at a time; the view lives in the URL.
+ */
+export function ConsentsScreen() {
+  const client = useClient();
+  const navigate = useNavigate();
+  const [view, setView] = useConsentView();
+  const settings = useSettings().data;
+  const saveSettings = useSaveSettings();
+  const actions = useActionsAvailable();
+  const cached = useAppStatus().data?.consentCount;
+  const filter = filterOf(view);
+  const columns = view.columns ?? settings?.consentColumns ?? [...DEFAULT_CONSENT_COLUMNS];
+
+  const count = useQuery({
+    queryKey: ['consents:count', filter],
+    queryFn: () => client.consentsCount({ filter }),
+    placeholderData: keepPreviousData,
+  });
+  const options = useQuery({ queryKey: ['consents:options'], queryFn: () => client.consentsOptions({}), staleTime: 60_000 });
+  const total = count.data?.total ?? 0;
+  const rows = useWindowedRows<ConsentRow>({
+    key: ['consents:list', filter, view.sort],
+    total,
+    fetch: async (offset, limit) => (await client.consentsList({ filter, sort: view.sort, offset, limit })).rows,
+  });
+
+  // Search as you type: the box is local state, the URL follows (replacing, so Back skips keystrokes).
+  // The box only follows the URL when the URL changed from elsewhere (Back, a saved view), never
+  // to an older value of what is being typed.
+  const [search, setSearch] = useState(view.search);
+  const pushed = useRef(view.search);
+  useEffect(() => {
+    if (view.search !== pushed.current) setSearch(view.search);
+    pushed.current = view.search;
+  }, [view.search]);
+  const pushSearch = useDebouncedCallback((q: string) => {
+    pushed.current = q;
+    setView({ search: q }, { replace: true });
+  }, 120);
+  const searchRef = useRef<HTMLInputElement>(null);
+  useHotkeys([['/', () => searchRef.current?.focus()]]);
+
+  const [filtersOpen, setFiltersOpen] = useState(activeFilterCount(view) > 0);
+  // The keyboard cursor belongs to one view: a new filter or sort starts it at the top again.
+  const viewKey = JSON.stringify([filter, view.sort]);
+  const [cursor, setCursor] = useState({ viewKey, index: 0 });
+  const active = cursor.viewKey === viewKey ? cursor.index : 0;
+  const setActive = (index: number) => setCursor({ viewKey, index });
+
+  // Selection: explicit ids, kept across filter changes; "all matching" adds the filter's ids (≤ 10,000).
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [anchor, setAnchor] = useState<number | null>(null);
+  const toggle = async (index: number, row: ConsentRow, range: boolean) => {
+    if (range && anchor !== null && anchor !== index) {
+      const [from, to] = anchor < index ? [anchor, index] : [index, anchor];
+      const { ids } = await client.consentsIds({ filter, sort: view.sort, limit: Math.min(MAX_BULK, to + 1) });
+      setSelected((s) => new Set([...s, ...ids.slice(from)]));
+    } else {
+      setSelected((s) => {
+        const next = new Set(s);
+        if (next.has(row.consentId)) next.delete(row.consentId);
+        else next.add(row.consentId);
+        return next;
+      });
+    }
+    setAnchor(index);
+  };
+  const selectAllMatching = async () => {
+    const { ids } = await client.consentsIds({ filter, sort: view.sort, limit: MAX_BULK });
+    setSelected((s) => new Set([...s, ...ids]));
+  };
+  // The palette's "Bulk revoke…" arrives as ?bulk=1.
+  const [params, setParams] = useSearchParams();
+  const [bulkChosen, setBulkChosen] = useState<'selection' | 'paste' | null>(null);
+  const bulkOpen = bulkChosen ?? (params.get('bulk') ? 'paste' : null);
+  const setBulkOpen = (mode: 'selection' | 'paste' | null) => {
+    setBulkChosen(mode);
+    if (mode === null && params.get('bulk'))
+      setParams(
+        (p) => {
+          const next = new URLSearchParams(p);
+          next.delete('bulk');
+          return next;
+        },
+        { replace: true },
+      );
+  };
+  const [createOpen, setCreateOpen] = useState(false);
+  const filtersSet = activeFilterCount(view);
+
+  return (
+    <Stack h="100%" gap="xs">
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <div>
+          <Title order={2} size="h3">
+            Consents
+          </Title>
+          <Text size="sm" c="dimmed" data-testid="consent-range" aria-live="polite">
+            {!count.data
+              ? 'Reading the cache…'
+              : filtersSet || view.search || view.statuses.length
+                ? `${formatCount(total)} of ${formatCount(cached ?? total)} cached consents match this view`
+                : `${plural(total, 'consent')} in the cache`}
+          </Text>
+        </div>
+        <Group gap="xs" wrap="nowrap">
+          <Button size="xs" onClick={() => setCreateOpen(true)} disabled={!actions.available} title={actions.reason ?? undefined}>
+            New consent
+          </Button>
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => setBulkOpen('paste')}
+            disabled={!actions.available}
+            title={actions.reason ?? undefined}
+          >
+            Bulk revoke…
+          </Button>
+          <SavedViews view={view} columns={columns} onOpen={(v) => navigate({ search: paramsFromView(v).toString() })} />
+          <ColumnChooser
+            all={CONSENT_SORT_FIELDS.map((id) => ({ id, label: CONSENT_COLUMN_LABELS[id] }))}
+            value={columns}
+            onChange={(cols) => {
+              setView({ columns: cols }, { replace: true });
+              saveSettings.mutate({ consentColumns: cols });
+            }}
+            onReset={() => setView({ columns: null }, { replace: true })}
+          />
+          <ExportMenu
+            label={`Export all ${formatCount(total)} consents of this view`}
+            start={(format) => client.consentsExport({ filter, sort: view.sort, columns, format })}
+          />
+        </Group>
+      </Group>
+      <Group gap="sm" wrap="nowrap">
+        <TextInput
+          ref={searchRef}
+          style={{ flex: 1 }}
+          size="sm"
+          type="search"
+          aria-label="Search consents"
+          placeholder="Search by consent id, arrangement id, external id, consumer id, e-mail or mobile — press / to focus"
+          value={search}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            pushSearch(e.currentTarget.value);
+          }}
+        />
+        <Button size="sm" variant={filtersOpen ? 'light' : 'default'} onClick={() => setFiltersOpen((o) => !o)} aria-expanded={filtersOpen}>
+          Filters{filtersSet ? ` (${filtersSet})` : ''}
+        </Button>
+        {filtersSet || view.search || view.statuses.length ? (
+          <Button size="sm" variant="subtle" onClick={() => navigate({ search: view.columns ? `cols=${view.columns.join(',')}` : '' })}>
+            Clear all
+          </Button>
+        ) : null}
+      </Group>
+      <StatusChips view={view} counts={count.data} onChange={(statuses) => setView({ statuses })} />
+      <Collapse expanded={filtersOpen}>
+        <Paper withBorder p="xs">
+          <ConsentFilters view={view} options={options.data} onChange={(change) => setView(change)} />
+        </Paper>
+      </Collapse>
+      {selected.size ? (
+        <Paper withBorder p={6} px="sm" bg="var(--mantine-primary-color-light)" role="region" aria-label="Selection">
+          <Group gap="sm">
+            <Text size="sm" fw={600}>
+              {plural(selected.size, 'consent')} selected
+            </Text>
+            {total > 0 && total <= MAX_BULK ? (
+              <Button size="compact-sm" variant="subtle" onClick={() => void selectAllMatching()}>
+                Select all {formatCount(total)} matching
+              </Button>
+            ) : null}
+            <Button size="compact-sm" variant="subtle" onClick={() => setSelected(new Set())}>
+              Clear selection
+            </Button>
+            <Button
+              size="compact-sm"
+              color="red"
+              ml="auto"
+              onClick={() => setBulkOpen('selection')}
+              disabled={!actions.available}
+              title={actions.reason ?? undefined}
+            >
+              Revoke selected…
+            </Button>
+          </Group>
+        </Paper>
+      ) : null}
+      {count.error ? (
+        <ErrorState title="The consent list could not be read" error={count.error} onRetry={() => void count.refetch()} />
+      ) : null}
+      {rows.error ? <ErrorState title="Some rows could not be read" error={rows.error} /> : null}
+      <WindowedTable<ConsentRow>
+        label="Consents"
+        total={total}
+        rows={rows}
+        columns={columns.map(consentColumn)}
+        rowId={(r) => r.consentId}
+        rowLabel={consentRowLabel}
+        sort={view.sort}
+        onSort={(field) => setView({ sort: nextSort(view.sort, field as ConsentSortField) })}
+        onOpen={(row) => navigate(`/consents/${encodeURIComponent(row.consentId)}`)}
+        activeIndex={active}
+        onActiveChange={setActive}
+        selection={{
+          isSelected: (r) => selected.has(r.consentId),
+          toggle: (i, r, range) => void toggle(i, r, range),
+          headerState: selected.size === 0 ? 'none' : selected.size >= total && total > 0 ? 'all' : 'some',
+          toggleAll: () => (selected.size ? setSelected(new Set()) : void selectAllMatching()),
+          headerLabel: selected.size ? 'Clear the selection' : `Select all ${formatCount(total)} matching consents`,
+        }}
+        empty={
+          count.data ? (
+            filtersSet || view.search || view.statuses.length ? (
+              <EmptyState title="No consent matches this view">Change the search or the filters, or clear them.</EmptyState>
+            ) : (
+              <EmptyState title="No consents in the cache yet">
+                Sync to fetch them from the intermediary (Sync now, in the status bar).
+              </EmptyState>
+            )
+          ) : null
+        }
+      />
+      <BulkRevokeDialog
+        opened={bulkOpen !== null}
+        onClose={() => setBulkOpen(null)}
+        {...(bulkOpen === 'selection' ? { selected: [...selected] } : {})}
+      />
+      <CreateConsentDialog
+        opened={createOpen}
+        onClose={() => setCreateOpen(false)}
+        onCreated={(c) => {
+          setCreateOpen(false);
+          navigate(`/consents/${encodeURIComponent(c.consentId)}?authorize=1`);
+        }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,185 @@
+import { addDays, format, isValid, parse } from 'date-fns';
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import {
+  CONSENT_SORT_FIELDS,
+  type ConsentFilter,
+  type ConsentSort,
+  type ConsentSortField,
+  type SavedView,
+  type TimeRange,
+} from '../../../../shared/ipc/contract.js';
+
+/**
+ * The consent list's view — search, filters, sort and columns — lives in the URL (the hash
+ * route's query), so a link, a reload or the back button brings the same view back. Dates are
+ * written as the user picked them (local calendar days, both ends inclusive) and become UTC
+ * instants only in the filter sent to main.
+ */
+export interface DayRange {
+  /** yyyy-MM-dd, local. */
+  from?: string;
+  to?: string;
+}
+
+export interface ConsentView {
+  search: string;
+  statuses: string[];
+  dataHolderBrandIds: string[];
+  useCaseIds: string[];
+  accessFrequencies: string[];
+  postUsageActions: string[];
+  directMarketing: boolean | undefined;
+  created: DayRange;
+  sharingEnd: DayRange;
+  revoked: DayRange;
+  sort: ConsentSort;
+  /** Null: the user's default columns (settings). */
+  columns: ConsentSortField[] | null;
+}
+
+export const DEFAULT_SORT: ConsentSort = { field: 'created', direction: 'desc' };
+const DATE_FIELDS: ReadonlySet<ConsentSortField> = new Set(['created', 'sharingEndDate', 'revoked', 'firstDataCollection']);
+
+const list = (v: string | null) =>
+  v
+    ? v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
+const isDay = (v: string | undefined): v is string => !!v && isValid(parse(v, 'yyyy-MM-dd', new Date()));
+
+function dayRange(v: string | null): DayRange {
+  const [from, to] = (v ?? '').split('..');
+  return { ...(isDay(from) ? { from } : {}), ...(isDay(to) ? { to } : {}) };
+}
+
+export function viewFromParams(p: URLSearchParams): ConsentView {
+  const [field, direction] = (p.get('sort') ?? '').split('.');
+  const sort: ConsentSort =
+    (CONSENT_SORT_FIELDS as readonly string[]).includes(field ?? '') && (direction === 'asc' || direction === 'desc')
+      ? { field: field as ConsentSortField, direction }
+      : DEFAULT_SORT;
+  const columns = list(p.get('cols')).filter((c): c is ConsentSortField => (CONSENT_SORT_FIELDS as readonly string[]).includes(c));
+  const dm = p.get('dm');
+  return {
+    search: p.get('q') ?? '',
+    statuses: list(p.get('status')),
+    dataHolderBrandIds: list(p.get('holder')),
+    useCaseIds: list(p.get('useCase')),
+    accessFrequencies: list(p.get('frequency')),
+    postUsageActions: list(p.get('postUsage')),
+    directMarketing: dm === 'yes' ? true : dm === 'no' ? false : undefined,
+    created: dayRange(p.get('created')),
+    sharingEnd: dayRange(p.get('sharingEnd')),
+    revoked: dayRange(p.get('revoked')),
+    sort,
+    columns: columns.length ? columns : null,
+  };
+}
+
+export function paramsFromView(v: ConsentView): URLSearchParams {
+  const p = new URLSearchParams();
+  const set = (k: string, value: string) => value && p.set(k, value);
+  set('q', v.search);
+  set('status', v.statuses.join(','));
+  set('holder', v.dataHolderBrandIds.join(','));
+  set('useCase', v.useCaseIds.join(','));
+  set('frequency', v.accessFrequencies.join(','));
+  set('postUsage', v.postUsageActions.join(','));
+  if (v.directMarketing !== undefined) p.set('dm', v.directMarketing ? 'yes' : 'no');
+  for (const k of ['created', 'sharingEnd', 'revoked'] as const) {
+    const r = v[k];
+    if (r.from || r.to) p.set(k, `${r.from ?? ''}..${r.to ?? ''}`);
+  }
+  if (v.sort.field !== DEFAULT_SORT.field || v.sort.direction !== DEFAULT_SORT.direction)
+    p.set('sort', `${v.sort.field}.${v.sort.direction}`);
+  if (v.columns) p.set('cols', v.columns.join(','));
+  return p;
+}
+
+/** Local calendar days → the UTC instants main filters by: [from 00:00, day after `to` 00:00). */
+export function toTimeRange(r: DayRange): TimeRange | undefined {
+  if (!r.from && !r.to) return undefined;
+  const day = (d: string) => parse(d, 'yyyy-MM-dd', new Date());
+  return {
+    ...(r.from ? { from: day(r.from).toISOString() } : {}),
+    ...(r.to ? { to: addDays(day(r.to), 1).toISOString() } : {}),
+  };
+}
+
+export function filterOf(v: ConsentView): ConsentFilter {
+  const created = toTimeRange(v.created);
+  const sharingEnd = toTimeRange(v.sharingEnd);
+  const revoked = toTimeRange(v.revoked);
+  return {
+    ...(v.search.trim() ? { search: v.search.trim() } : {}),
+    ...(v.statuses.length ? { statuses: v.statuses } : {}),
+    ...(v.dataHolderBrandIds.length ? { dataHolderBrandIds: v.dataHolderBrandIds } : {}),
+    ...(v.useCaseIds.length ? { useCaseIds: v.useCaseIds } : {}),
+    ...(v.accessFrequencies.length ? { accessFrequencies: v.accessFrequencies } : {}),
+    ...(v.postUsageActions.length ? { postUsageActions: v.postUsageActions } : {}),
+    ...(v.directMarketing !== undefined ? { directMarketing: v.directMarketing } : {}),
+    ...(created ? { created } : {}),
+    ...(sharingEnd ? { sharingEnd } : {}),
+    ...(revoked ? { revoked } : {}),
+  };
+}
+
+/** A saved view's filter back into the URL's terms (instants → local days). */
+export function viewFromSaved(saved: SavedView): ConsentView {
+  const days = (r: TimeRange | undefined): DayRange => ({
+    ...(r?.from ? { from: format(new Date(r.from), 'yyyy-MM-dd') } : {}),
+    ...(r?.to ? { to: format(addDays(new Date(r.to), -1), 'yyyy-MM-dd') } : {}),
+  });
+  const f = saved.filter;
+  return {
+    search: f.search ?? '',
+    statuses: f.statuses ?? [],
+    dataHolderBrandIds: f.dataHolderBrandIds ?? [],
+    useCaseIds: f.useCaseIds ?? [],
+    accessFrequencies: f.accessFrequencies ?? [],
+    postUsageActions: f.postUsageActions ?? [],
+    directMarketing: f.directMarketing,
+    created: days(f.created),
+    sharingEnd: days(f.sharingEnd),
+    revoked: days(f.revoked),
+    sort: saved.sort,
+    columns: saved.columns,
+  };
+}
+
+/** How many filters (besides search) are set: the "Filters (3)" badge. */
+export function activeFilterCount(v: ConsentView): number {
+  return [
+    v.dataHolderBrandIds.length,
+    v.useCaseIds.length,
+    v.accessFrequencies.length,
+    v.postUsageActions.length,
+    v.directMarketing !== undefined,
+    v.created.from || v.created.to,
+    v.sharingEnd.from || v.sharingEnd.to,
+    v.revoked.from || v.revoked.to,
+  ].filter(Boolean).length;
+}
+
+/** Clicking the sorted column flips it; another column starts newest first for dates, A→Z otherwise. */
+export function nextSort(current: ConsentSort, field: ConsentSortField): ConsentSort {
+  if (current.field === field) return { field, direction: current.direction === 'asc' ? 'desc' : 'asc' };
+  return { field, direction: DATE_FIELDS.has(field) ? 'desc' : 'asc' };
+}
+
+/** The view in the URL, and a setter that writes it back (a new history entry, so Back works). */
+export function useConsentView(): [ConsentView, (change: Partial<ConsentView>, opts?: { replace?: boolean }) => void] {
+  const [params, setParams] = useSearchParams();
+  const key = params.toString();
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the query string is the identity of the view
+  const view = useMemo(() => viewFromParams(params), [key]);
+  const update = useCallback(
+    (change: Partial<ConsentView>, opts?: { replace?: boolean }) =>
+      setParams((prev) => paramsFromView({ ...viewFromParams(prev), ...change }), { replace: opts?.replace ?? false }),
+    [setParams],
+  );
+  return [view, update];
+}

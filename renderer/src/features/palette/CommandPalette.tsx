@@ -1,0 +1,110 @@
+import { useMantineColorScheme } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { Spotlight, type SpotlightActionData, type SpotlightActionGroupData } from '@mantine/spotlight';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useClient } from '../../bridge/ClientContext.js';
+import { SCREENS } from '../../app/screens.js';
+import { useSession } from '../../stores/session.js';
+import { useSaveSettings } from '../settings/settings.js';
+
+/**
+ * The command palette (Ctrl/Cmd+K): jump to any consent by any identifier (consent id, arrangement
+ * id, external id, consumer id, e-mail, mobile) straight from the cache, to any screen, or run a
+ * command (sync now, cancel the sync, check the connection, theme).
+ */
+export function CommandPalette() {
+  const client = useClient();
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const saveSettings = useSaveSettings();
+  const { setColorScheme } = useMantineColorScheme();
+  const syncing = useSession((s) => s.syncProgress !== null);
+  const [query, setQuery] = useState('');
+  const [debounced] = useDebouncedValue(query.trim(), 80);
+  const found = useQuery({
+    queryKey: ['consents:list', 'palette', debounced],
+    queryFn: () =>
+      client.consentsList({ filter: { search: debounced }, sort: { field: 'created', direction: 'desc' }, offset: 0, limit: 8 }),
+    enabled: debounced.length >= 2,
+    placeholderData: (previous) => previous,
+  });
+
+  const run = (label: string, action: () => Promise<unknown>) =>
+    void action().then(
+      () => notifications.show({ message: `${label}: done.` }),
+      (e: Error) => notifications.show({ color: 'red', title: `${label} failed`, message: e.message }),
+    );
+  const theme = (scheme: 'light' | 'dark' | 'auto') => {
+    setColorScheme(scheme);
+    saveSettings.mutate({ theme: scheme });
+  };
+  const commands: SpotlightActionData[] = [
+    {
+      id: 'sync-now',
+      label: 'Sync now',
+      description: 'Fetch consents, events and use cases from the intermediary',
+      onClick: () => run('Sync', () => client.syncStart({})),
+    },
+    ...(syncing ? [{ id: 'sync-cancel', label: 'Cancel the sync', onClick: () => run('Cancel', () => client.syncCancel({})) }] : []),
+    {
+      id: 'check-connection',
+      label: 'Check the connection',
+      description: 'Token and consent list, step by step',
+      onClick: () =>
+        run('Connection check', async () => {
+          const r = await client.profilesTest({});
+          void queries.invalidateQueries({ queryKey: ['app:status'] });
+          if (!r.ok) throw new Error(r.steps.find((s) => !s.ok)?.detail ?? 'failed');
+        }),
+    },
+    { id: 'bulk', label: 'Bulk revoke…', description: 'Revoke a pasted list of consents', onClick: () => navigate('/consents?bulk=1') },
+    { id: 'theme-light', label: 'Theme: light', onClick: () => theme('light') },
+    { id: 'theme-dark', label: 'Theme: dark', onClick: () => theme('dark') },
+    { id: 'theme-auto', label: 'Theme: follow the system', onClick: () => theme('auto') },
+    { id: 'profiles', label: 'Switch profile…', description: 'Connection profiles are in Settings', onClick: () => navigate('/settings') },
+  ];
+  const screens: SpotlightActionData[] = SCREENS.map((s) => ({
+    id: `screen-${s.path}`,
+    label: `Go to ${s.label}`,
+    description: s.purpose,
+    onClick: () => navigate(s.path),
+  }));
+  const matches = (a: SpotlightActionData) =>
+    !query.trim() || `${a.label} ${a.description ?? ''}`.toLowerCase().includes(query.trim().toLowerCase());
+  const consents: SpotlightActionData[] =
+    debounced.length >= 2
+      ? (found.data?.rows ?? []).map((r) => ({
+          id: `consent-${r.consentId}`,
+          label: `${r.consumerEmail ?? r.consumerId ?? r.consentId}`,
+          description: `${r.status ?? '?'} · ${r.dataHolderName ?? '?'} · ${r.useCaseName ?? '?'} · ${r.consentId}`,
+          onClick: () => navigate(`/consents/${encodeURIComponent(r.consentId)}`),
+        }))
+      : [];
+  const groups: SpotlightActionGroupData[] = [
+    ...(consents.length ? [{ group: 'Consents', actions: consents }] : []),
+    { group: 'Screens', actions: screens.filter(matches) },
+    { group: 'Commands', actions: commands.filter(matches) },
+  ].filter((g) => g.actions.length);
+
+  return (
+    <Spotlight
+      actions={groups}
+      query={query}
+      onQueryChange={setQuery}
+      filter={(_q, actions) => actions}
+      shortcut={['mod + K']}
+      limit={40}
+      nothingFound={debounced.length >= 2 && !found.isFetching ? 'No consent, screen or command matches' : 'Type to search'}
+      highlightQuery
+      scrollable
+      maxHeight={480}
+      searchProps={{
+        placeholder: 'Consent id, arrangement id, external id, e-mail, mobile — or a screen or command',
+        'aria-label': 'Search consents, screens and commands',
+      }}
+    />
+  );
+}

@@ -1,0 +1,167 @@
+import { Button, Group, Popover, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useClient } from '../../bridge/ClientContext.js';
+import { formatAgo, formatCount } from '../../ui/format.js';
+import { useSession } from '../../stores/session.js';
+import { JobProgress } from '../../ui/jobs/JobProgress.js';
+import { isEnded, useJobsStore } from '../../ui/jobs/jobs-store.js';
+import { useAppStatus } from './app-status.js';
+
+/**
+ * Always at the bottom: profile and environment, the sync (its phase, progress, rate and time
+ * left, with Cancel; or when the last one ended and what failed; Sync now), the jobs running in
+ * main, whether the intermediary is reachable (with a check), and how secrets are kept.
+ */
+export const ENVIRONMENT_LABEL = { sandbox: 'Sandbox', nonprod: 'Non-production', prod: 'Production' } as const;
+const PHASE: Record<string, string> = {
+  consents: 'consents',
+  events: 'events',
+  'use-cases': 'use cases',
+  'data-holders': 'data holders',
+  data: 'data',
+  retention: 'retention',
+};
+
+function eta(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined) return '';
+  if (seconds < 60) return `, ${seconds} s left`;
+  return `, ${Math.round(seconds / 60)} min left`;
+}
+
+function JobsIndicator() {
+  const jobs = Object.values(useJobsStore((s) => s.jobs)).sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  const open = jobs.filter((j) => !isEnded(j));
+  if (jobs.length === 0) return null;
+  return (
+    <Popover position="top-end" withArrow shadow="md" width={520}>
+      <Popover.Target>
+        <UnstyledButton fz="xs" data-testid="status-jobs" aria-label={`Jobs: ${open.length} running or waiting, ${jobs.length} in all`}>
+          Jobs: <strong>{open.length ? `${open.length} open` : 'none open'}</strong>
+        </UnstyledButton>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <ScrollArea.Autosize mah={520}>
+          <Stack gap="md">
+            {jobs.map((j) => (
+              <JobProgress key={j.jobId} job={j} />
+            ))}
+          </Stack>
+        </ScrollArea.Autosize>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+export function StatusBar() {
+  const client = useClient();
+  const queries = useQueryClient();
+  const connection = useSession((s) => s.connection);
+  const progress = useSession((s) => s.syncProgress);
+  const status = useAppStatus();
+  const s = status.data;
+  const sync = useMutation({
+    mutationFn: () => client.syncStart({}),
+    onSuccess: (summary) =>
+      notifications.show({
+        color: summary.failures.length ? 'orange' : 'teal',
+        title: summary.failures.length ? 'Sync finished with failures' : 'Sync finished',
+        message: `${formatCount(summary.consents.fetched)} consents (${formatCount(summary.consents.new)} new, ${formatCount(summary.consents.changed)} changed), ${formatCount(summary.events.new)} new events.${summary.failures.map((f) => ` ${f.phase}: ${f.reason}`).join('')}`,
+      }),
+    onError: (e) => {
+      if (!/cancelled/i.test(e.message)) notifications.show({ color: 'red', title: 'Sync failed', message: e.message, autoClose: false });
+    },
+    onSettled: () => void queries.invalidateQueries({ queryKey: ['app:status'] }),
+  });
+  const cancel = useMutation({ mutationFn: () => client.syncCancel({}) });
+  const check = useMutation({
+    mutationFn: () => client.profilesTest({}),
+    onSuccess: (r) => {
+      void queries.invalidateQueries({ queryKey: ['app:status'] });
+      notifications.show({
+        color: r.ok ? 'teal' : 'red',
+        title: r.ok ? 'The intermediary is reachable' : 'The intermediary cannot be used',
+        message: r.steps.map((step) => `${step.ok ? '✓' : '✗'} ${step.step}: ${step.detail}`).join(' · '),
+      });
+    },
+  });
+
+  let online: { label: string; colour: string; detail: string };
+  if (connection !== 'connected')
+    online = { label: 'Disconnected', colour: 'red', detail: 'The connection to the console host was lost; reconnecting.' };
+  else if (!s) online = { label: '…', colour: 'gray', detail: '' };
+  else if (s.online) online = { label: 'Online', colour: 'teal', detail: 'The last call to the intermediary succeeded.' };
+  else
+    online = {
+      label: 'Offline',
+      colour: 'orange',
+      detail: s.lastSyncError ?? 'The intermediary has not been reached yet; showing cached data.',
+    };
+  const syncing = progress !== null || sync.isPending;
+
+  return (
+    <Group h="100%" px="md" gap="md" wrap="nowrap" role="status" aria-label="Status bar" fz="xs">
+      <Text size="xs">
+        Profile: <strong data-testid="status-profile">{s?.profile.name ?? '…'}</strong>
+      </Text>
+      <Text size="xs">
+        Environment: <strong data-testid="status-environment">{s ? ENVIRONMENT_LABEL[s.profile.environment] : '…'}</strong>
+      </Text>
+      <Text size="xs" title={s?.lastSyncAt ?? undefined} data-testid="status-sync">
+        {progress ? (
+          <>
+            Syncing {PHASE[progress.phase] ?? progress.phase}:{' '}
+            <strong data-testid="status-last-sync">
+              {formatCount(progress.done)}
+              {progress.total !== null ? ` of ${formatCount(progress.total)}` : ''}
+            </strong>
+            {progress.rate ? ` · ${formatCount(Math.round(progress.rate))}/s${eta(progress.etaSeconds)}` : ''}
+          </>
+        ) : (
+          <>
+            Last sync: <strong data-testid="status-last-sync">{formatAgo(s?.lastSyncAt ?? null)}</strong>
+          </>
+        )}
+      </Text>
+      {syncing ? (
+        <Button size="compact-xs" variant="default" onClick={() => cancel.mutate()} loading={cancel.isPending}>
+          Cancel sync
+        </Button>
+      ) : (
+        <Button size="compact-xs" variant="default" onClick={() => sync.mutate()} disabled={connection !== 'connected'}>
+          Sync now
+        </Button>
+      )}
+      {s?.lastSyncError && !progress ? (
+        <Tooltip label={s.lastSyncError} multiline w={420} withArrow>
+          <Text size="xs" c="red.8" truncate="end" maw={320} tabIndex={0}>
+            Last sync failed: {s.lastSyncError}
+          </Text>
+        </Tooltip>
+      ) : null}
+      <JobsIndicator />
+      {s ? (
+        <Tooltip label={s.keyStorage.description} withArrow multiline w={360}>
+          <Text size="xs" data-testid="status-key-storage" tabIndex={0}>
+            Secrets: <strong>{s.keyStorage.kind === 'os-keychain' ? 'OS keychain' : 'key file (owner only)'}</strong>
+          </Text>
+        </Tooltip>
+      ) : null}
+      <Group gap={6} ml="auto" wrap="nowrap">
+        <Tooltip label={online.detail} disabled={!online.detail} withArrow multiline w={360}>
+          <Text size="xs" c={`${online.colour}.8`} fw={600} data-testid="status-online" tabIndex={0}>
+            ● {online.label}
+          </Text>
+        </Tooltip>
+        {s && !s.online && connection === 'connected' ? (
+          <Button size="compact-xs" variant="subtle" onClick={() => check.mutate()} loading={check.isPending}>
+            Check connection
+          </Button>
+        ) : null}
+      </Group>
+      <Text size="xs" c="dimmed">
+        {s ? `v${s.appVersion} · ${s.host === 'browser' ? 'browser host' : 'desktop'}` : ''}
+      </Text>
+    </Group>
+  );
+}

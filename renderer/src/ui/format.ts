@@ -1,0 +1,65 @@
+import { format, formatDistanceToNowStrict, isValid, parseISO } from 'date-fns';
+
+/**
+ * Times are stored in UTC (ISO 8601 with milliseconds) and shown in local time; the stored UTC
+ * value is always one step away (hover or focus). Unparseable values are shown as they are.
+ */
+export function formatLocalDateTime(iso: string | null | undefined, withSeconds = false): string {
+  if (!iso) return '—';
+  const d = parseISO(iso);
+  return isValid(d) ? format(d, withSeconds ? 'd MMM yyyy, HH:mm:ss' : 'd MMM yyyy, HH:mm') : iso;
+}
+
+export function formatLocalDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = parseISO(iso);
+  return isValid(d) ? format(d, 'd MMM yyyy') : iso;
+}
+
+/** The UTC value to the millisecond, as stored. */
+export function formatUtc(iso: string): string {
+  const d = parseISO(iso);
+  return isValid(d) ? `${d.toISOString()} (UTC)` : iso;
+}
+
+/** The local time zone's name, for labels ("times in Australia/Sydney"). */
+export function localZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+export function formatAgo(iso: string | null, now = new Date()): string {
+  if (!iso) return 'never';
+  const d = parseISO(iso);
+  if (!isValid(d)) return iso;
+  return now.getTime() - d.getTime() < 60_000 ? 'just now' : `${formatDistanceToNowStrict(d)} ago`;
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-AU');
+}
+
+/** "1 consent", "2,345 consents". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Enum values whose plain-words form is not just the words of the name. */
+const ENUM_WORDS: Record<string, string> = {
+  DE_IDENTIFICATION: 'De-identification',
+  ONCE_OFF: 'Once-off',
+  'already-inactive': 'Already inactive',
+};
+
+/** An enum value in words: ONGOING → "Ongoing"; DE_IDENTIFICATION → "De-identification". */
+export function enumText(value: string | null | undefined): string {
+  if (!value) return '—';
+  if (ENUM_WORDS[value]) return ENUM_WORDS[value];
+  const words = value.toLowerCase().replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

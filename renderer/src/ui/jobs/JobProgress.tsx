@@ -1,0 +1,174 @@
+import { Badge, Button, Group, NumberInput, Pagination, Progress, Stack, Table, Text } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { Job } from '../../../../shared/ipc/contract.js';
+import { useClient } from '../../bridge/ClientContext.js';
+import { ExportMenu } from '../export.js';
+import { enumText, formatCount } from '../format.js';
+import { Time } from '../Time.js';
+import { isEnded } from './jobs-store.js';
+
+/**
+ * One job as it runs: a progress bar, its counts, pause / resume / cancel, the rate (for
+ * rate-limited work), and — for a bulk revocation — every item's outcome, a page at a time, with
+ * an export of the results.
+ */
+const STATE_COLOUR: Record<Job['state'], string> = {
+  running: 'blue',
+  paused: 'yellow',
+  interrupted: 'orange',
+  cancelled: 'gray',
+  finished: 'teal',
+  failed: 'red',
+};
+const OUTCOME_COLOUR: Record<string, string> = { revoked: 'teal', 'already-inactive': 'orange', failed: 'red', pending: 'gray' };
+const PAGE = 100;
+
+export function JobProgress({ job, withItems = false }: { job: Job; withItems?: boolean }) {
+  const client = useClient();
+  const control = useMutation({
+    mutationFn: (input: { action: 'pause' | 'resume' | 'cancel' | 'rate'; perSecond?: number }) =>
+      client.jobsControl({ jobId: job.jobId, ...input }),
+  });
+  const [rate, setRate] = useState<number | string>(job.perSecond ?? 5);
+  const ended = isEnded(job);
+  const percent = job.total ? Math.round((job.done / job.total) * 100) : ended ? 100 : 0;
+  return (
+    <Stack gap="xs">
+      <Group justify="space-between" wrap="nowrap">
+        <Text fw={600} size="sm">
+          {job.title}
+        </Text>
+        <Badge color={STATE_COLOUR[job.state]} variant="light">
+          {job.state}
+        </Badge>
+      </Group>
+      <Progress
+        value={percent}
+        animated={job.state === 'running'}
+        color={STATE_COLOUR[job.state]}
+        aria-label={`${job.title}: ${percent}% done`}
+      />
+      <Group gap="md" fz="sm" role="status" aria-live="polite">
+        <Text size="sm">
+          {formatCount(job.done)}
+          {job.total !== null ? ` of ${formatCount(job.total)}` : ''} done
+        </Text>
+        {Object.entries(job.counts)
+          .filter(([, n]) => n > 0)
+          .map(([k, n]) => (
+            <Text size="sm" key={k} c={`${OUTCOME_COLOUR[k] ?? 'gray'}.8`}>
+              {enumText(k)}: {formatCount(n)}
+            </Text>
+          ))}
+      </Group>
+      {job.message ? (
+        <Text size="sm" c={job.state === 'failed' ? 'red.8' : 'dimmed'}>
+          {job.message}
+        </Text>
+      ) : null}
+      <Group gap="xs">
+        {job.state === 'running' && job.kind === 'bulk-revoke' ? (
+          <Button size="xs" variant="default" onClick={() => control.mutate({ action: 'pause' })}>
+            Pause
+          </Button>
+        ) : null}
+        {job.state === 'paused' || job.state === 'interrupted' ? (
+          <Button size="xs" onClick={() => control.mutate({ action: 'resume' })}>
+            Resume
+          </Button>
+        ) : null}
+        {!ended ? (
+          <Button size="xs" variant="default" color="red" onClick={() => control.mutate({ action: 'cancel' })}>
+            Cancel
+          </Button>
+        ) : null}
+        {job.kind === 'bulk-revoke' && !ended ? (
+          <Group gap={4} align="flex-end">
+            <NumberInput
+              size="xs"
+              w={110}
+              label="Per second"
+              min={0.1}
+              max={50}
+              step={1}
+              decimalScale={1}
+              value={rate}
+              onChange={setRate}
+            />
+            <Button size="xs" variant="default" onClick={() => control.mutate({ action: 'rate', perSecond: Number(rate) })}>
+              Set rate
+            </Button>
+          </Group>
+        ) : null}
+        {job.kind === 'bulk-revoke' && ended ? (
+          <ExportMenu label="Export the results" start={(format) => client.jobsExport({ jobId: job.jobId, format })} />
+        ) : null}
+      </Group>
+      {control.error ? (
+        <Text size="sm" c="red.8" role="alert">
+          {control.error.message}
+        </Text>
+      ) : null}
+      <Text size="xs" c="dimmed">
+        Started <Time iso={job.startedAt} seconds />
+        {job.finishedAt ? (
+          <>
+            , ended <Time iso={job.finishedAt} seconds />
+          </>
+        ) : null}
+      </Text>
+      {withItems && job.kind === 'bulk-revoke' ? <JobItems job={job} /> : null}
+    </Stack>
+  );
+}
+
+function JobItems({ job }: { job: Job }) {
+  const client = useClient();
+  const [page, setPage] = useState(1);
+  const items = useQuery({
+    queryKey: ['jobs:items', job.jobId, page, job.done, job.state],
+    queryFn: () => client.jobsItems({ jobId: job.jobId, offset: (page - 1) * PAGE, limit: PAGE }),
+    placeholderData: (previous) => previous,
+  });
+  const total = items.data?.total ?? 0;
+  return (
+    <Stack gap={6}>
+      <Table fz="xs" striped withTableBorder aria-label="Results, consent by consent" stickyHeader>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={50}>#</Table.Th>
+            <Table.Th>Consent id</Table.Th>
+            <Table.Th w={130}>Outcome</Table.Th>
+            <Table.Th>Detail</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {(items.data?.items ?? []).map((i) => (
+            <Table.Tr key={i.seq}>
+              <Table.Td>{i.seq}</Table.Td>
+              <Table.Td ff="monospace">{i.consentId}</Table.Td>
+              <Table.Td>
+                <Badge size="xs" variant="light" color={OUTCOME_COLOUR[i.status] ?? 'gray'}>
+                  {i.status}
+                </Badge>
+              </Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{i.detail ?? ''}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {total > PAGE ? (
+        <Pagination
+          size="xs"
+          total={Math.ceil(total / PAGE)}
+          value={page}
+          onChange={setPage}
+          aria-label="Result pages"
+          getItemProps={(p) => ({ 'aria-label': `Results page ${p}` })}
+          getControlProps={(c) => ({ 'aria-label': `${c} results page` })}
+        />
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,255 @@
+import { Checkbox, Skeleton, Table, UnstyledButton } from '@mantine/core';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useId, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import type { WindowedRows } from './useWindowedRows.js';
+import classes from './WindowedTable.module.css';
+
+/**
+ * The console's table for long lists: rows virtualised and read from main a block at a time, sort
+ * by any column header, optional row selection (checkboxes, shift-click for a range), and the
+ * keyboard: ↑/↓ or j/k move, Home/End/PageUp/PageDown jump, Enter opens, Space or x selects.
+ * The table itself takes focus and marks the active row (aria-activedescendant), so a long list is
+ * one tab stop, not thousands.
+ */
+export const ROW_HEIGHT = 34;
+
+export interface Column<Row> {
+  id: string;
+  header: string;
+  width: number;
+  cell(row: Row): ReactNode;
+  sortable?: boolean;
+}
+
+export interface TableSort {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+export interface Selection<Row> {
+  isSelected(row: Row): boolean;
+  /** A click or Space on a row's checkbox; `range` when shift was held (from the last toggled row). */
+  toggle(index: number, row: Row, range: boolean): void;
+  /** The header checkbox: every row matching is selected, some are, or none. */
+  headerState: 'all' | 'some' | 'none';
+  toggleAll(): void;
+  headerLabel: string;
+}
+
+export interface WindowedTableProps<Row> {
+  label: string;
+  total: number;
+  rows: WindowedRows<Row>;
+  columns: readonly Column<Row>[];
+  rowId(row: Row): string;
+  /** How a screen reader names a row (its checkbox says "Select <this>"). */
+  rowLabel(row: Row): string;
+  sort?: TableSort;
+  onSort?(field: string): void;
+  onOpen?(row: Row, index: number): void;
+  selection?: Selection<Row>;
+  activeIndex: number;
+  onActiveChange(index: number): void;
+  empty?: ReactNode;
+  /** Marks a row (e.g. a webhook failure) with a colour stripe and an accessible note. */
+  rowTone?(row: Row): 'danger' | 'warning' | undefined;
+}
+
+export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
+  const { total, rows, columns, selection, activeIndex, onActiveChange } = props;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+  const idBase = useId().replace(/:/g, '');
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 15,
+    // Render a window's worth when the environment cannot measure (component tests).
+    initialRect: { width: 1200, height: 800 },
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? 0;
+  const { setRange } = rows;
+  useEffect(() => setRange(first, last), [first, last, setRange]);
+
+  const padTop = items[0]?.start ?? 0;
+  const padBottom = items.length ? virtualizer.getTotalSize() - items.at(-1)!.end : 0;
+  const colSpan = columns.length + (selection ? 1 : 0);
+  const rowDomId = (index: number) => `${idBase}-row-${index}`;
+
+  const moveTo = (index: number) => {
+    const next = Math.max(0, Math.min(total - 1, index));
+    onActiveChange(next);
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTableElement>) => {
+    if (e.target !== tableRef.current || total === 0) return;
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
+    const row = rows.rowAt(activeIndex);
+    switch (e.key) {
+      case 'ArrowDown':
+      case 'j':
+        moveTo(activeIndex + 1);
+        break;
+      case 'ArrowUp':
+      case 'k':
+        moveTo(activeIndex - 1);
+        break;
+      case 'PageDown':
+        moveTo(activeIndex + page);
+        break;
+      case 'PageUp':
+        moveTo(activeIndex - page);
+        break;
+      case 'Home':
+        moveTo(0);
+        break;
+      case 'End':
+        moveTo(total - 1);
+        break;
+      case 'Enter':
+        if (row) props.onOpen?.(row, activeIndex);
+        break;
+      case ' ':
+      case 'x':
+        if (row && selection) selection.toggle(activeIndex, row, e.shiftKey);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  };
+
+  return (
+    <div ref={scrollRef} className={classes.scroll} data-testid="table-scroll">
+      <Table
+        ref={tableRef}
+        role="grid"
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onFocus={() => {
+          if (total > 0 && activeIndex >= total) onActiveChange(0);
+        }}
+        aria-label={props.label}
+        aria-rowcount={total + 1}
+        aria-multiselectable={selection ? true : undefined}
+        aria-activedescendant={total > 0 && activeIndex < total ? rowDomId(activeIndex) : undefined}
+        stickyHeader
+        highlightOnHover
+        verticalSpacing={6}
+        fz="sm"
+        className={classes.table}
+        style={{ minWidth: columns.reduce((w, c) => w + c.width, selection ? 44 : 0) }}
+      >
+        <colgroup>
+          {selection ? <col style={{ width: 44 }} /> : null}
+          {columns.map((c) => (
+            <col key={c.id} style={{ width: c.width }} />
+          ))}
+        </colgroup>
+        <Table.Thead>
+          <Table.Tr aria-rowindex={1}>
+            {selection ? (
+              <Table.Th>
+                <Checkbox
+                  size="xs"
+                  aria-label={selection.headerLabel}
+                  checked={selection.headerState === 'all'}
+                  indeterminate={selection.headerState === 'some'}
+                  onChange={() => selection.toggleAll()}
+                  disabled={total === 0}
+                />
+              </Table.Th>
+            ) : null}
+            {columns.map((c) => {
+              const active = props.sort?.field === c.id;
+              const ariaSort = active ? (props.sort!.direction === 'asc' ? 'ascending' : 'descending') : undefined;
+              return (
+                <Table.Th key={c.id} aria-sort={ariaSort}>
+                  {c.sortable !== false && props.onSort ? (
+                    <UnstyledButton onClick={() => props.onSort!(c.id)} className={classes.sortButton} data-active={active || undefined}>
+                      {c.header}
+                      <span aria-hidden className={classes.sortMark}>
+                        {active ? (props.sort!.direction === 'asc' ? '▲' : '▼') : '↕'}
+                      </span>
+                    </UnstyledButton>
+                  ) : (
+                    <span className={classes.plainHeader}>{c.header}</span>
+                  )}
+                </Table.Th>
+              );
+            })}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {padTop > 0 && (
+            <tr aria-hidden>
+              <td colSpan={colSpan} style={{ height: padTop, padding: 0, border: 0 }} />
+            </tr>
+          )}
+          {items.map((item) => {
+            const row = rows.rowAt(item.index);
+            const active = item.index === activeIndex;
+            if (!row)
+              return (
+                <Table.Tr key={`loading-${item.index}`} aria-rowindex={item.index + 2} style={{ height: ROW_HEIGHT }} aria-busy>
+                  <Table.Td colSpan={colSpan}>
+                    <Skeleton height={12} radius="sm" aria-label="Loading row" />
+                  </Table.Td>
+                </Table.Tr>
+              );
+            const id = props.rowId(row);
+            const selected = selection?.isSelected(row) ?? false;
+            const tone = props.rowTone?.(row);
+            return (
+              <Table.Tr
+                key={id}
+                id={rowDomId(item.index)}
+                aria-rowindex={item.index + 2}
+                aria-selected={selection ? selected : undefined}
+                data-testid="table-row"
+                data-row-id={id}
+                data-active={active || undefined}
+                data-tone={tone}
+                className={classes.row}
+                style={{ height: ROW_HEIGHT }}
+                onClick={(e: MouseEvent) => {
+                  onActiveChange(item.index);
+                  if ((e.target as HTMLElement).closest('input,button,a')) return;
+                  props.onOpen?.(row, item.index);
+                }}
+              >
+                {selection ? (
+                  <Table.Td>
+                    <Checkbox
+                      size="xs"
+                      tabIndex={-1}
+                      aria-label={`Select ${props.rowLabel(row)}`}
+                      checked={selected}
+                      onChange={() => undefined}
+                      onClick={(e) => selection.toggle(item.index, row, e.shiftKey)}
+                    />
+                  </Table.Td>
+                ) : null}
+                {columns.map((c) => (
+                  <Table.Td key={c.id} className={classes.cell}>
+                    {c.cell(row)}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            );
+          })}
+          {padBottom > 0 && (
+            <tr aria-hidden>
+              <td colSpan={colSpan} style={{ height: padBottom, padding: 0, border: 0 }} />
+            </tr>
+          )}
+        </Table.Tbody>
+      </Table>
+      {total === 0 ? props.empty : null}
+    </div>
+  );
+}
