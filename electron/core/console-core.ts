@@ -203,7 +203,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const events = new EventBus();
   const audit = new AuditLog(db);
   const operators = new OperatorStore(opts.dataDir);
-  const actions = new ConsentActions({ db, client, consents, audit, operator: () => operators.get() });
+  const actions = new ConsentActions({ db, client, consents, events: eventsRepo, audit, operator: () => operators.get() });
   const settings = new SettingsStore(opts.dataDir);
   const files = opts.files ?? folderSink(join(opts.dataDir, 'exports'));
   const jobs = new JobRegistry((job) => events.emit('jobs:progress', job));

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,18 +13,38 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface ConsoleProcess {
   launchUrl: string;
+  dataDir: string;
+  /** The embedded sandbox's URL, for its admin API (revocations from the data holder's side…). */
+  sandboxUrl: string | undefined;
   output: () => string;
   stop(): Promise<void>;
 }
 
-export async function startConsole(args: string[] = []): Promise<ConsoleProcess> {
+export interface ConsoleOptions {
+  /** Prepares the data directory before the console starts (profiles, the operator's name…). */
+  setup?: (dataDir: string) => void;
+  env?: Record<string, string>;
+}
+
+/** A fixed time for the embedded sandbox's clock: this minute, so tokens and JWTs it signs are current. */
+export function pinnedNow(): string {
+  return new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
+}
+
+/** The operator's name, written before start so the first-run prompt does not stand in the way. */
+export function knownOperator(name = 'Erin End-to-End') {
+  return (dataDir: string) => writeFileSync(join(dataDir, 'operator.json'), JSON.stringify({ displayName: name }));
+}
+
+export async function startConsole(args: string[] = [], opts: ConsoleOptions = {}): Promise<ConsoleProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cdr-e2e-'));
+  opts.setup?.(dataDir);
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', join(root, 'electron/host/cli.ts'), '--port', '0', '--data-dir', dataDir, ...args],
     {
       cwd: root,
-      env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' },
+      env: { ...process.env, CDR_CONSOLE_DATA_DIR: '', ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -36,7 +56,7 @@ export async function startConsole(args: string[] = []): Promise<ConsoleProcess>
       out += chunk.toString();
       // Wait for the initial sync too, so the first screen has data to show.
       const url = /CDR Console at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)?.[1];
-      if (url && /Synced \d+ consents|Initial sync failed/.test(out)) {
+      if (url && (args.includes('--no-sync') || /Synced \d+ consents|Initial sync failed/.test(out))) {
         clearTimeout(timer);
         resolve(url);
       }
@@ -47,6 +67,8 @@ export async function startConsole(args: string[] = []): Promise<ConsoleProcess>
   });
   return {
     launchUrl,
+    dataDir,
+    sandboxUrl: /embedded sandbox at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1],
     output: () => out,
     async stop() {
       clearTimeout(killer);

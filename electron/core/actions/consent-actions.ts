@@ -1,7 +1,9 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IpcErrorCode } from '../../../shared/ipc/errors.js';
-import type { Consent } from '../../../shared/schemas/consent.js';
+import type { Consent, ConsentEvent } from '../../../shared/schemas/consent.js';
+import type { EventsRepo } from '../cache/events-repo.js';
+import { contentId } from '../sync/consent-sync.js';
 import { CoreError } from '../../ipc/router.js';
 import type { ConsentChangeRequest, ConsentClient } from '../api/consent-client.js';
 import { ApiError } from '../api/errors.js';
@@ -20,6 +22,8 @@ export interface ActionDeps {
   db: Db;
   client: ConsentClient;
   consents: ConsentsRepo;
+  /** Where the consent's own events go after an action (the timeline shows REVOKED at once); optional for callers without one. */
+  events?: EventsRepo;
   audit: AuditLog;
   operator: () => Operator;
   now?: () => Date;
@@ -92,11 +96,25 @@ export class ConsentActions {
     return describeOperator(this.deps.operator());
   }
 
-  /** Re-reads a consent and stores it with an audit entry, in one transaction. */
+  /**
+   * Re-reads a consent, and its events (so the timeline shows what the action caused at once, not
+   * after the next sync), and stores them with the audit entry in one transaction. The events are a
+   * courtesy: if they cannot be read, the next sync brings them.
+   */
   private async refreshAndAudit(consentId: string, audit: { action: string; reason: string | null; result: string }): Promise<Consent> {
     const consent = await this.deps.client.getConsent(consentId);
+    const events: ConsentEvent[] = [];
+    if (this.deps.events) {
+      try {
+        for await (const page of this.deps.client.listEventPages({ filter: { consentId }, pageSize: 500 })) events.push(...page.items);
+      } catch {
+        events.length = 0;
+      }
+    }
     this.deps.db.transaction(() => {
-      this.deps.consents.upsertPage([consent], this.now().toISOString());
+      const now = this.now().toISOString();
+      this.deps.consents.upsertPage([consent], now);
+      if (events.length) this.deps.events!.upsertPage(events, now, contentId);
       this.deps.audit.append({ operator: this.operator(), target: consentId, ...audit });
     })();
     return consent;

@@ -16,8 +16,8 @@ import { SCREENS } from './screens.js';
  * title (which the desktop app shows in its title bar and the task switcher).
  */
 const ENVIRONMENT_BAR = {
-  prod: { colour: 'var(--mantine-color-red-8)', text: 'PRODUCTION — actions here change real consumers’ consents' },
-  nonprod: { colour: 'var(--mantine-color-orange-9)', text: 'Non-production' },
+  prod: { colour: 'var(--mantine-color-red-9)', ink: 'white', text: 'PRODUCTION — actions here change real consumers’ consents' },
+  nonprod: { colour: 'var(--mantine-color-yellow-4)', ink: 'black', text: 'Non-production' },
 } as const;
 
 function ThemeToggle() {
@@ -85,22 +85,20 @@ export function AppLayout() {
         </Group>
         {bar ? (
           <Group h={26} px="md" bg={bar.colour} role="note" aria-label="Environment" data-testid="environment-bar">
-            <Text size="sm" fw={700} c="white">
+            <Text size="sm" fw={700} c={bar.ink}>
               {bar.text} · profile “{status!.profile.name}”
             </Text>
           </Group>
         ) : null}
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Screens">
-        <nav aria-label="Screens">
-          {SCREENS.map((s) => (
-            <RouterNavLink key={s.path} to={s.path} style={{ textDecoration: 'none' }}>
-              {({ isActive }) => (
-                <NavLink component="span" label={s.label} active={isActive} variant="light" aria-current={isActive ? 'page' : undefined} />
-              )}
-            </RouterNavLink>
-          ))}
-        </nav>
+        {SCREENS.map((s) => (
+          <RouterNavLink key={s.path} to={s.path} style={{ textDecoration: 'none' }}>
+            {({ isActive }) => (
+              <NavLink component="span" label={s.label} active={isActive} variant="light" aria-current={isActive ? 'page' : undefined} />
+            )}
+          </RouterNavLink>
+        ))}
       </AppShell.Navbar>
       <AppShell.Main style={{ display: 'flex', flexDirection: 'column', height: '100dvh', overflow: 'auto' }}>
         <Outlet />

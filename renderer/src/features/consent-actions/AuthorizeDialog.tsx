@@ -11,6 +11,7 @@ import { Copy } from '../../ui/Copy.js';
 import { enumText, formatLocalDateTime } from '../../ui/format.js';
 import { Time } from '../../ui/Time.js';
 import { useAppStatus } from '../status/app-status.js';
+import { ink } from '../../ui/ink.js';
 
 /**
  * Authorising a consent at its data holder: the extension of an ACTIVE consent, or the first
@@ -218,7 +219,7 @@ export function AuthorizeDialog({
                   </List>
                 </Alert>
               ) : (
-                <Text size="sm" c="teal.8">
+                <Text size="sm" c={ink('teal')}>
                   The response looks right: not expired, with a code and the state of this authorization.
                 </Text>
               )}

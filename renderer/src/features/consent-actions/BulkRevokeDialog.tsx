@@ -29,7 +29,18 @@ export function parseIds(text: string): { ids: string[]; invalid: string[]; dupl
   return { ids, invalid: [...new Set(invalid)], duplicates: valid.length - ids.length };
 }
 
-export function BulkRevokeDialog({ opened, onClose, selected }: { opened: boolean; onClose(): void; selected?: string[] }) {
+export function BulkRevokeDialog({
+  opened,
+  onClose,
+  selected,
+  onStarted,
+}: {
+  opened: boolean;
+  onClose(): void;
+  selected?: string[];
+  /** The job started: the selection it was made from has done its work. */
+  onStarted?(): void;
+}) {
   const client = useClient();
   const production = useAppStatus().data?.profile.environment === 'prod';
   const [text, setText] = useState('');
@@ -49,7 +60,10 @@ export function BulkRevokeDialog({ opened, onClose, selected }: { opened: boolea
 
   const start = useMutation({
     mutationFn: () => client.bulkRevoke({ consentIds: toRevoke, reason: reasonText(reason), perSecond: Number(perSecond) || 5 }),
-    onSuccess: (r) => setJobId(r.jobId),
+    onSuccess: (r) => {
+      setJobId(r.jobId);
+      onStarted?.();
+    },
   });
   const close = () => {
     setText('');

@@ -6,6 +6,7 @@ import { Copy } from '../../ui/Copy.js';
 import { enumText } from '../../ui/format.js';
 import { EmptyState } from '../../ui/states.js';
 import { Time } from '../../ui/Time.js';
+import { ink } from '../../ui/ink.js';
 
 /**
  * One timeline of a consent, newest first: its events (eventDetail in full, wrapped, copyable;
@@ -121,7 +122,7 @@ export function Timeline({ detail }: { detail: ConsentDetail }) {
                   </Badge>
                 )}
                 {e.kind === 'event' && FAILURES.has(e.type) ? (
-                  <Text size="xs" c="red.8" fw={600}>
+                  <Text size="xs" c={ink('red')} fw={600}>
                     Webhook failure
                   </Text>
                 ) : null}

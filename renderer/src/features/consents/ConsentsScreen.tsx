@@ -251,6 +251,7 @@ export function ConsentsScreen() {
       <BulkRevokeDialog
         opened={bulkOpen !== null}
         onClose={() => setBulkOpen(null)}
+        onStarted={() => setSelected(new Set())}
         {...(bulkOpen === 'selection' ? { selected: [...selected] } : {})}
       />
       <CreateConsentDialog

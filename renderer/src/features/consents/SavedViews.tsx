@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import type { ConsentSortField, SavedView } from '../../../../shared/ipc/contract.js';
 import { useSaveSettings, useSettings } from '../settings/settings.js';
 import { filterOf, viewFromSaved, type ConsentView } from './view.js';
+import { ink } from '../../ui/ink.js';
 
 /** Named views (filters, sort, columns) the user saves and reopens; kept by main across restarts. */
 export function SavedViews({ view, columns, onOpen }: { view: ConsentView; columns: ConsentSortField[]; onOpen(view: ConsentView): void }) {
@@ -72,7 +73,7 @@ export function SavedViews({ view, columns, onOpen }: { view: ConsentView; colum
             </Text>
             <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={80} data-autofocus required />
             {save.error ? (
-              <Text size="sm" c="red">
+              <Text size="sm" c={ink('red')}>
                 {save.error.message}
               </Text>
             ) : null}

@@ -1,7 +1,7 @@
 import { useMantineColorScheme } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { Spotlight, type SpotlightActionData, type SpotlightActionGroupData } from '@mantine/spotlight';
+import { spotlight, Spotlight, type SpotlightActionData, type SpotlightActionGroupData } from '@mantine/spotlight';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { SCREENS } from '../../app/screens.js';
 import { useSession } from '../../stores/session.js';
 import { useSaveSettings } from '../settings/settings.js';
+import classes from './CommandPalette.module.css';
 
 /**
  * The command palette (Ctrl/Cmd+K): jump to any consent by any identifier (consent id, arrangement
@@ -99,11 +100,22 @@ export function CommandPalette() {
       limit={40}
       nothingFound={debounced.length >= 2 && !found.isFetching ? 'No consent, screen or command matches' : 'Type to search'}
       highlightQuery
+      classNames={{ action: classes.action }}
       scrollable
       maxHeight={480}
       searchProps={{
         placeholder: 'Consent id, arrangement id, external id, e-mail, mobile — or a screen or command',
         'aria-label': 'Search consents, screens and commands',
+        // Consents arrive after the list was first drawn, which drops the palette's own selection of
+        // the top entry: Enter then opens the top entry, as the user expects.
+        onKeyDown: (e) => {
+          if (e.key !== 'Enter' || e.currentTarget.closest('[role="dialog"]')?.querySelector('[data-selected]')) return;
+          const top = groups[0]?.actions[0];
+          if (!top) return;
+          e.preventDefault();
+          top.onClick?.(e as never);
+          spotlight.close();
+        },
       }}
     />
   );

@@ -7,6 +7,7 @@ import { useSession } from '../../stores/session.js';
 import { JobProgress } from '../../ui/jobs/JobProgress.js';
 import { isEnded, useJobsStore } from '../../ui/jobs/jobs-store.js';
 import { useAppStatus } from './app-status.js';
+import { ink } from '../../ui/ink.js';
 
 /**
  * Always at the bottom: profile and environment, the sync (its phase, progress, rate and time
@@ -134,7 +135,7 @@ export function StatusBar() {
       )}
       {s?.lastSyncError && !progress ? (
         <Tooltip label={s.lastSyncError} multiline w={420} withArrow>
-          <Text size="xs" c="red.8" truncate="end" maw={320} tabIndex={0}>
+          <Text size="xs" c={ink('red')} truncate="end" maw={320} tabIndex={0}>
             Last sync failed: {s.lastSyncError}
           </Text>
         </Tooltip>
@@ -149,7 +150,7 @@ export function StatusBar() {
       ) : null}
       <Group gap={6} ml="auto" wrap="nowrap">
         <Tooltip label={online.detail} disabled={!online.detail} withArrow multiline w={360}>
-          <Text size="xs" c={`${online.colour}.8`} fw={600} data-testid="status-online" tabIndex={0}>
+          <Text size="xs" c={ink(online.colour)} fw={600} data-testid="status-online" tabIndex={0}>
             ● {online.label}
           </Text>
         </Tooltip>

@@ -7,6 +7,7 @@ import { ExportMenu } from '../export.js';
 import { enumText, formatCount } from '../format.js';
 import { Time } from '../Time.js';
 import { isEnded } from './jobs-store.js';
+import { ink } from '../ink.js';
 
 /**
  * One job as it runs: a progress bar, its counts, pause / resume / cancel, the rate (for
@@ -57,13 +58,13 @@ export function JobProgress({ job, withItems = false }: { job: Job; withItems?: 
         {Object.entries(job.counts)
           .filter(([, n]) => n > 0)
           .map(([k, n]) => (
-            <Text size="sm" key={k} c={`${OUTCOME_COLOUR[k] ?? 'gray'}.8`}>
+            <Text size="sm" key={k} c={ink(OUTCOME_COLOUR[k] ?? 'gray')}>
               {enumText(k)}: {formatCount(n)}
             </Text>
           ))}
       </Group>
       {job.message ? (
-        <Text size="sm" c={job.state === 'failed' ? 'red.8' : 'dimmed'}>
+        <Text size="sm" c={job.state === 'failed' ? ink('red') : 'dimmed'}>
           {job.message}
         </Text>
       ) : null}
@@ -106,7 +107,7 @@ export function JobProgress({ job, withItems = false }: { job: Job; withItems?: 
         ) : null}
       </Group>
       {control.error ? (
-        <Text size="sm" c="red.8" role="alert">
+        <Text size="sm" c={ink('red')} role="alert">
           {control.error.message}
         </Text>
       ) : null}

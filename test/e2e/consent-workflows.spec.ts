@@ -1,0 +1,250 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
+import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './console-host.js';
+
+/**
+ * The consent workflows end to end, through the browser host against its embedded sandbox (clock
+ * pinned to this minute): find, open, revoke, the 422, extend with simulated approval, update and
+ * the version diff, bulk revoke with progress, exports, the evidence pack, the palette.
+ */
+let app: ConsoleProcess;
+test.beforeAll(async () => {
+  app = await startConsole(['--sandbox-seed', '21', '--sandbox-consents', '400', '--sandbox-clock', pinnedNow()], {
+    setup: knownOperator(),
+  });
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+const rows = (page: Page) => page.getByTestId('table-row');
+const range = (page: Page) => page.getByTestId('consent-range');
+
+async function open(page: Page, path = '/consents') {
+  await page.goto(app.launchUrl);
+  await expect(range(page)).toBeVisible();
+  if (path !== '/consents') await page.goto(`${new URL(app.launchUrl).origin}/#${path}`);
+}
+
+async function syncAgain(page: Page) {
+  await page.getByRole('button', { name: 'Sync now' }).click();
+  await expect(page.getByText('Sync finished')).toBeVisible({ timeout: 30_000 });
+  await expect(range(page)).toHaveText('400 consents in the cache');
+}
+
+/** The consent id of the first row with this status, in the current sort. */
+async function firstWithStatus(page: Page, status: string, skip = 0, more = ''): Promise<{ id: string; email: string }> {
+  await page.goto(`${new URL(app.launchUrl).origin}/#/consents?status=${status}&sort=created.asc${more}`);
+  const row = rows(page).nth(skip);
+  await expect(row).toBeVisible();
+  return { id: (await row.getAttribute('data-row-id'))!, email: (await row.locator('td').nth(2).textContent())! };
+}
+
+async function chooseReason(dialog: Locator, reason: string, details: string) {
+  await dialog.getByLabel(/^Reason/).click();
+  await dialog.page().getByRole('option', { name: reason }).click();
+  await dialog.getByLabel('Details (ticket number, who asked)').fill(details);
+}
+
+test('search by e-mail, open, revoke with a reason: REVOKED in the timeline', async ({ page }) => {
+  await open(page);
+  await syncAgain(page);
+  const target = await firstWithStatus(page, 'ACTIVE');
+  await page.goto(`${new URL(app.launchUrl).origin}/#/consents`);
+  await page.getByRole('searchbox', { name: 'Search consents' }).fill(target.email);
+  await expect(range(page)).toHaveText(/^\d+ of 400 cached consents match this view$/);
+  await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(target.email).replace(/\./g, '\\.')}`));
+  await page.locator(`[data-row-id="${target.id}"]`).click();
+  await expect(page).toHaveURL(new RegExp(`#/consents/${target.id}`));
+  await expect(page.getByTestId('status-sentence')).toHaveText(/^Active — sharing ends .+, in \d+ days?$/);
+
+  await page.getByRole('button', { name: 'Revoke…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke this consent?' });
+  await dialog.getByRole('button', { name: 'Revoke consent' }).click();
+  await expect(dialog.getByText('Choose a reason.').first()).toBeVisible(); // mandatory
+  await chooseReason(dialog, 'Consumer asked to withdraw the consent', 'ticket 4711');
+  await page.screenshot({ path: 'test-results/screenshots/revoke-dialog.png' });
+  await dialog.getByRole('button', { name: 'Revoke consent' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Consent revoked')).toBeVisible();
+  await expect(page.getByTestId('status-sentence')).toHaveText(/^Revoked — withdrawn /);
+
+  await page.getByRole('tab', { name: /Timeline/ }).click();
+  const entries = page.getByTestId('timeline-entry');
+  await expect(entries.filter({ has: page.getByText('REVOKED', { exact: true }) })).toHaveCount(1);
+  const staff = entries.filter({ hasText: 'Staff: revoke' });
+  await expect(staff).toContainText('Reason: Consumer asked to withdraw the consent: ticket 4711');
+  await expect(staff).toContainText('Erin End-to-End');
+});
+
+test('revoking a consent the data holder already revoked: the 422, explained', async ({ page, request }) => {
+  await open(page);
+  const target = await firstWithStatus(page, 'ACTIVE', 3);
+  // Revoked at the data holder's side; the cache does not know yet.
+  expect((await request.post(`${app.sandboxUrl}/__sandbox/consents/${target.id}/revoke`)).ok()).toBe(true);
+  await rows(page).nth(3).click();
+  await page.getByRole('button', { name: 'Revoke…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke this consent?' });
+  await chooseReason(dialog, 'Duplicate consent', 'dup of CRM-1');
+  await dialog.getByRole('button', { name: 'Revoke consent' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('Already inactive at the data holder');
+  await expect(dialog.getByRole('alert')).toContainText('no authorised consent exists at the data holder');
+  await expect(dialog.getByRole('alert')).toContainText('The cache was refreshed');
+  await page.screenshot({ path: 'test-results/screenshots/revoke-already-inactive.png' });
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByTestId('status-sentence')).toHaveText(/^Revoked/);
+});
+
+test('extend: start, simulated consumer approval, the response checked, EXTENDED in the timeline with the new end', async ({ page }) => {
+  await open(page);
+  await firstWithStatus(page, 'ACTIVE', 6, '&frequency=ONGOING');
+  await rows(page).nth(6).click();
+  const before = await page.getByTestId('status-sentence').textContent();
+  await page.getByRole('button', { name: 'Extend…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Extend this consent' });
+  await dialog.getByRole('radio').first().check();
+  await dialog.getByRole('button', { name: 'Start extension' }).click();
+  await expect(dialog.getByLabel('Authorization URI', { exact: true })).toContainText('/__dataholder/authorize?request_uri=');
+  await dialog.getByRole('button', { name: 'Simulate consumer approval' }).click();
+  await expect(dialog.getByText('The response looks right')).toBeVisible();
+  await expect(dialog.getByRole('table', { name: 'Claims of the response' })).toContainText('state');
+  await page.screenshot({ path: 'test-results/screenshots/extend-dialog.png' });
+  await dialog.getByRole('button', { name: 'Complete extension' }).click();
+  await expect(dialog.getByText('Extended', { exact: true })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByTestId('status-sentence')).not.toHaveText(before!);
+  await expect(page.getByTestId('status-sentence')).toHaveText(/^Active — sharing ends /);
+  await page.getByRole('tab', { name: /Timeline/ }).click();
+  await expect(
+    page
+      .getByTestId('timeline-entry')
+      .filter({ has: page.getByText('EXTENDED', { exact: true }) })
+      .first(),
+  ).toBeVisible();
+  await expect(page.getByTestId('timeline-entry').filter({ hasText: 'Staff: complete-authorization' })).toHaveCount(1);
+});
+
+test('update the external id: a new version whose diff shows it', async ({ page }) => {
+  await open(page);
+  await firstWithStatus(page, 'ACTIVE', 8);
+  await rows(page).nth(8).click();
+  await page.getByRole('button', { name: 'Update…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Update consent' });
+  await dialog.getByLabel('External id').fill('E2E-CRM-777');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('tab', { name: /Versions/ }).click();
+  const change = page.getByRole('table', { name: /^Changes in version/ }).first();
+  await expect(change.getByRole('row').filter({ hasText: 'externalId' })).toContainText('E2E-CRM-777');
+  await page.screenshot({ path: 'test-results/screenshots/versions.png' });
+});
+
+test('bulk revoke of 20 consents: progress pushed as it goes, results, and their export', async ({ page }) => {
+  await open(page);
+  await firstWithStatus(page, 'ACTIVE', 0);
+  await rows(page).nth(0).getByRole('checkbox').click();
+  await rows(page)
+    .nth(19)
+    .getByRole('checkbox')
+    .click({ modifiers: ['Shift'] });
+  await expect(page.getByText('20 consents selected')).toBeVisible();
+  await page.getByRole('button', { name: 'Revoke selected…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke consents in bulk' });
+  await dialog.getByRole('button', { name: 'Check 20 ids' }).click();
+  await expect(dialog.getByText('20 consents found in the cache.')).toBeVisible();
+  await chooseReason(dialog, 'Incident response', 'incident 12');
+  await dialog.getByLabel('Revocations per second').fill('8');
+  await dialog.getByRole('button', { name: 'Revoke 20 consents' }).click();
+  // Progress arrives as events while the job runs (the request returned at once).
+  await expect(dialog.getByRole('progressbar')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/bulk-revoke-running.png' });
+  await expect(dialog.getByText('finished', { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByText(/^Revoked: \d+$/)).toBeVisible();
+  const results = dialog.getByRole('table', { name: 'Results, consent by consent' });
+  await expect(results.getByRole('row')).toHaveCount(21);
+  await page.screenshot({ path: 'test-results/screenshots/bulk-revoke-done.png' });
+
+  const download = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Export the results' }).click();
+  await page.getByRole('menuitem', { name: 'CSV (spreadsheets)' }).click();
+  const file = await (await download).path();
+  const lines = readFileSync(file, 'utf8').trimEnd().split('\r\n');
+  expect(lines[0]).toBe('"#","Consent id","Outcome","Detail"');
+  expect(lines).toHaveLength(21);
+  expect(lines.slice(1).every((l) => /"(revoked|already-inactive)"/.test(l))).toBe(true);
+});
+
+test('CSV export holds every row of the filtered view', async ({ page }) => {
+  await open(page);
+  await page.goto(`${new URL(app.launchUrl).origin}/#/consents?status=EXPIRED`);
+  await expect(range(page)).toHaveText(/^\d+ of 400 cached consents match this view$/);
+  const count = Number((await range(page).textContent())!.split(' ')[0]);
+  expect(count).toBeGreaterThan(100); // more than any one window of rows
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: /^Export all/ }).click();
+  await page.getByRole('menuitem', { name: 'CSV (spreadsheets)' }).click();
+  const csv = readFileSync(await (await download).path(), 'utf8')
+    .trimEnd()
+    .split('\r\n');
+  expect(csv[0]).toBe('"Status","Consumer e-mail","Data holder","Use case","Created","Sharing end date"');
+  expect(csv).toHaveLength(count + 1);
+  expect(csv.slice(1).every((l) => l.startsWith('"EXPIRED",'))).toBe(true);
+  await expect(page.getByText(/rows ready/)).toBeVisible();
+});
+
+test('the evidence pack holds what its manifest lists, hashes matching', async ({ page }) => {
+  await open(page);
+  const target = await firstWithStatus(page, 'REVOKED');
+  await page.locator(`[data-row-id="${target.id}"]`).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Evidence pack' }).click();
+  await page.getByRole('menuitem', { name: 'Export evidence pack (ZIP)' }).click();
+  const zip = unzipSync(readFileSync(await (await download).path()));
+  const manifest = JSON.parse(strFromU8(zip['manifest.json']!)) as {
+    consentId: string;
+    files: { name: string; sha256: string; bytes: number }[];
+  };
+  expect(manifest.consentId).toBe(target.id);
+  expect(Object.keys(zip).sort()).toEqual([...manifest.files.map((f) => f.name), 'manifest.json'].sort());
+  for (const f of manifest.files) {
+    expect(createHash('sha256').update(zip[f.name]!).digest('hex'), f.name).toBe(f.sha256);
+    expect(zip[f.name]!.length).toBe(f.bytes);
+  }
+  expect(manifest.files.map((f) => f.name)).toEqual(
+    expect.arrayContaining([
+      'summary.html',
+      'consent.json',
+      'events.json',
+      'staff-actions.json',
+      'audit-verification.json',
+      'retention.json',
+    ]),
+  );
+  expect(JSON.parse(strFromU8(zip['audit-verification.json']!))).toMatchObject({ ok: true });
+  expect(strFromU8(zip['summary.html']!)).toContain(`Evidence pack — consent <code>${target.id}</code>`);
+  // The export itself is on the record.
+  await page.getByRole('tab', { name: /Timeline/ }).click();
+  await expect(page.getByTestId('timeline-entry').filter({ hasText: 'Staff: evidence-pack' })).toHaveCount(1);
+});
+
+test('the palette jumps to a consent by its arrangement id', async ({ page }) => {
+  await open(page);
+  const target = await firstWithStatus(page, 'EXPIRED', 2);
+  await rows(page).nth(2).click();
+  const arrangement = (await page
+    .getByText('CDR arrangement id', { exact: true })
+    .locator('xpath=following-sibling::*[1]')
+    .textContent())!.trim();
+  expect(arrangement).toMatch(/^[0-9a-f-]{36}$/);
+  await page.goto(`${new URL(app.launchUrl).origin}/#/consents`);
+  await page.keyboard.press('Control+k');
+  const search = page.getByRole('textbox', { name: 'Search consents, screens and commands' });
+  await expect(search).toBeFocused();
+  await search.fill(arrangement);
+  await expect(page.getByRole('button', { name: new RegExp(target.id) })).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/palette.png' });
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`#/consents/${target.id}$`));
+});

@@ -1,0 +1,168 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
+import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './console-host.js';
+
+/**
+ * The console on a non-production profile whose intermediary is a sandbox in this test process,
+ * so the test can stop it: every screen in light and dark (screenshots), an axe scan of each with no
+ * serious or critical violation, and offline — lists and details from the cache, actions refused
+ * with the reason.
+ */
+let sandbox: RunningSandbox;
+let app: ConsoleProcess;
+const SCOPES = ['consents:read', 'consents:write', 'use-cases:read', 'data-holders:read', 'tokens:write'];
+
+test.beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 31, consents: 150, clockOrigin: pinnedNow() });
+  app = await startConsole(['--profile', 'uat'], {
+    env: { CDR_CONSOLE_CLIENT_SECRET: 'sandbox-secret' },
+    setup: (dir) => {
+      knownOperator('Axel Accessible')(dir);
+      writeFileSync(
+        join(dir, 'profiles.json'),
+        JSON.stringify({
+          version: 1,
+          defaultProfileId: 'uat',
+          profiles: [
+            {
+              id: 'uat',
+              name: 'Intermediary UAT',
+              environment: 'nonprod',
+              consentApiBaseUrl: sandbox.url,
+              tokenUrl: `${sandbox.url}/oauth2/token`,
+              clientId: 'sandbox-client',
+              clientAuth: { method: 'client_secret_basic' },
+              scopes: SCOPES,
+            },
+          ],
+        }),
+      );
+    },
+  });
+});
+test.afterAll(async () => {
+  await app?.stop();
+  await sandbox?.close().catch(() => undefined);
+});
+
+const origin = () => new URL(app.launchUrl).origin;
+
+async function scan(page: Page, name: string) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`)
+          .join(' | ')}`,
+    );
+  expect(bad, `axe on ${name}`).toEqual([]);
+}
+
+async function look(page: Page, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    await page.waitForTimeout(150); // transitions of menus and dialogs
+    await page.screenshot({ path: `test-results/screenshots/${name}-${scheme}.png` });
+    await scan(page, `${name} (${scheme})`);
+  }
+}
+
+test('every screen, in light and dark, readable and with no serious accessibility violation', async ({ page }) => {
+  await page.goto(app.launchUrl);
+  await expect(page.getByTestId('consent-range')).toHaveText('150 consents in the cache');
+  // A non-production profile is unmistakable.
+  await expect(page.getByTestId('environment-bar')).toContainText('Non-production');
+  await expect(page).toHaveTitle('Intermediary UAT (Non-production) — CDR Console');
+  await look(page, 'consents');
+
+  await page.getByRole('button', { name: /^Filters/ }).click();
+  await page.locator('label', { hasText: /^REVOKED \d/ }).click(); // the chip's label: its checkbox is visually hidden
+  await expect(page.getByTestId('consent-range')).toHaveText(/of 150 cached consents match this view/);
+  await look(page, 'consents-filtered');
+
+  await page.getByTestId('table-row').first().click();
+  await expect(page.getByTestId('status-sentence')).toBeVisible();
+  await look(page, 'consent-overview');
+  await page.getByRole('tab', { name: /Timeline/ }).click();
+  await look(page, 'consent-timeline');
+  await page.getByRole('tab', { name: /Versions/ }).click();
+  await look(page, 'consent-versions');
+  await page.getByRole('tab', { name: /Cached data/ }).click();
+  await look(page, 'consent-data');
+
+  await page.goto(`${origin()}/#/consents?status=ACTIVE`);
+  await page.getByTestId('table-row').first().click();
+  await page.getByRole('button', { name: 'Revoke…' }).click();
+  await expect(page.getByRole('dialog', { name: 'Revoke this consent?' })).toBeVisible();
+  await look(page, 'revoke-dialog');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+
+  await page.goto(`${origin()}/#/consents`);
+  await page.getByRole('button', { name: 'Bulk revoke…' }).click();
+  await page.getByLabel('Consent ids').fill('not-a-real-id\nnot-a-real-id\n../../etc');
+  await page.getByRole('button', { name: 'Check 1 id' }).click();
+  await expect(page.getByText('1 id unknown to the cache: not-a-real-id')).toBeVisible();
+  await look(page, 'bulk-revoke-dialog');
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'New consent' }).click();
+  await expect(page.getByRole('dialog', { name: 'New consent' })).toBeVisible();
+  await look(page, 'new-consent-dialog');
+  await page.keyboard.press('Escape');
+
+  await page.keyboard.press('Control+k');
+  await page.getByRole('textbox', { name: 'Search consents, screens and commands' }).fill('go to');
+  await look(page, 'palette');
+  await page.keyboard.press('Escape');
+
+  for (const screen of ['events', 'webhook-failures', 'use-cases', 'data', 'products', 'audit', 'settings']) {
+    await page.goto(`${origin()}/#/${screen}`);
+    await expect(page.getByRole('heading', { level: 2 })).toBeVisible();
+    await look(page, screen);
+  }
+});
+
+test('offline: lists and details come from the cache; actions are refused, with the reason', async ({ page }) => {
+  await page.goto(`${app.launchUrl}`);
+  await expect(page.getByTestId('status-online')).toHaveText('● Online');
+  await page.goto(`${origin()}/#/consents?status=ACTIVE`);
+  const first = page.getByTestId('table-row').first();
+  const id = await first.getAttribute('data-row-id');
+
+  await sandbox.close(); // the intermediary goes away
+
+  await page.getByRole('searchbox', { name: 'Search consents' }).fill(id!.slice(0, 8));
+  await expect(page.getByTestId('consent-range')).toHaveText(/^1 of 150 cached consents match this view$/);
+  await page.locator(`[data-row-id="${id}"]`).click();
+  await expect(page.getByText('Consent id', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('status-sentence')).toHaveText(/^Active/);
+
+  // The console does not know yet: the attempt fails clearly, and nothing changes.
+  await page.getByRole('button', { name: 'Revoke…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke this consent?' });
+  await dialog.getByLabel(/^Reason/).click();
+  await page.getByRole('option', { name: 'Consumer complaint' }).click();
+  await dialog.getByRole('button', { name: 'Revoke consent' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('You are offline: the revocation was not sent');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('status-sentence')).toHaveText(/^Active/);
+
+  // Now it knows: actions are disabled, and say why.
+  await expect(page.getByTestId('status-online')).toHaveText('● Offline');
+  await expect(page.getByRole('button', { name: 'Revoke…' })).toBeDisabled();
+  await expect(page.getByLabel(/^Revoke… — unavailable: Offline: the intermediary could not be reached/)).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/offline-detail.png' });
+  await page.getByRole('tab', { name: /Timeline/ }).click();
+  await expect(page.getByTestId('timeline-entry').first()).toBeVisible();
+  await page.goto(`${origin()}/#/consents`);
+  await expect(page.getByTestId('consent-range')).toHaveText('150 consents in the cache');
+  await expect(page.getByRole('button', { name: 'New consent' })).toBeDisabled();
+});
