@@ -23,6 +23,7 @@ import type { Transport } from '../../renderer/src/bridge/transport.js';
 import { cssVariablesResolver, theme } from '../../renderer/src/app/theme.js';
 import { ConsentDetailScreen } from '../../renderer/src/features/consent-detail/ConsentDetailScreen.js';
 import { ConsentsScreen } from '../../renderer/src/features/consents/ConsentsScreen.js';
+import { useSession } from '../../renderer/src/stores/session.js';
 import { emptySyncSummary } from '../helpers/summaries.js';
 import { testHandlers } from '../helpers/handlers.js';
 
@@ -124,6 +125,7 @@ export function renderWithClient(ui: ReactNode, client: ConsoleClient) {
 
 /** The consent screens at a route (hash-router paths), with a memory history the test can read. */
 export function renderRoute(path: string, client: ConsoleClient) {
+  useSession.setState({ connection: 'connected', syncProgress: null });
   const router = createMemoryRouter(
     [
       { path: '/consents', element: <ConsentsScreen /> },

@@ -40,3 +40,8 @@ window.ResizeObserver = class {
   unobserve() {}
   disconnect() {}
 };
+
+// happy-dom has no FontFaceSet; Mantine's autosizing textarea listens to it for font loads.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener() {}, removeEventListener() {} } });
+}
