@@ -20,10 +20,10 @@ if (!app.requestSingleInstanceLock()) {
   const dataDir = ensureDataDir(resolveDataDir(dataDirFlag(process.argv)));
   app.setPath('userData', dataDir);
   registerAppScheme();
-  installSecurityGuards();
+  let core: Core | undefined;
+  installSecurityGuards((url) => core?.actions.issuedLink(url) ?? false);
 
   let win: BrowserWindow | null = null;
-  let core: Core | undefined;
 
   app.on('second-instance', () => {
     if (win) {

@@ -6,7 +6,12 @@ import { APP_ORIGIN } from './protocol.js';
  * Process-wide guards, installed before any window exists: no navigation away from the app,
  * no new windows (allowlisted https links go to the OS browser), no webviews, no permissions.
  */
-export function installSecurityGuards(): void {
+/**
+ * `issued` tells whether main itself handed out this exact URL (an authorization URI the
+ * intermediary returned, for the consumer to visit): those open in the OS browser too, since the
+ * data holder's host cannot be on a fixed allowlist. Text the renderer makes up never can.
+ */
+export function installSecurityGuards(issued: (url: string) => boolean = () => false): void {
   app.on('web-contents-created', (_event, contents: WebContents) => {
     contents.on('will-navigate', (event, url) => {
       if (!url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault();
@@ -16,7 +21,7 @@ export function installSecurityGuards(): void {
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {
-      if (isAllowedExternalUrl(url)) void shell.openExternal(url);
+      if (isAllowedExternalUrl(url) || (url.startsWith('https://') && issued(url))) void shell.openExternal(url);
       return { action: 'deny' };
     });
   });

@@ -93,7 +93,7 @@ test('revoking a consent the data holder already revoked: the 422, explained', a
   await expect(dialog.getByRole('alert')).toContainText('no authorised consent exists at the data holder');
   await expect(dialog.getByRole('alert')).toContainText('The cache was refreshed');
   await page.screenshot({ path: 'test-results/screenshots/revoke-already-inactive.png' });
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(page.getByTestId('status-sentence')).toHaveText(/^Revoked/);
 });
 
@@ -113,7 +113,7 @@ test('extend: start, simulated consumer approval, the response checked, EXTENDED
   await page.screenshot({ path: 'test-results/screenshots/extend-dialog.png' });
   await dialog.getByRole('button', { name: 'Complete extension' }).click();
   await expect(dialog.getByText('Extended', { exact: true })).toBeVisible();
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(page.getByTestId('status-sentence')).not.toHaveText(before!);
   await expect(page.getByTestId('status-sentence')).toHaveText(/^Active — sharing ends /);
   await page.getByRole('tab', { name: /Timeline/ }).click();

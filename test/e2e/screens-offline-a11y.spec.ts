@@ -75,6 +75,7 @@ async function look(page: Page, name: string) {
 }
 
 test('every screen, in light and dark, readable and with no serious accessibility violation', async ({ page }) => {
+  test.setTimeout(240_000); // about forty axe scans
   await page.goto(app.launchUrl);
   await expect(page.getByTestId('consent-range')).toHaveText('150 consents in the cache');
   // A non-production profile is unmistakable.

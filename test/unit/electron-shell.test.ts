@@ -118,7 +118,7 @@ describe('window security guards', () => {
   };
   beforeEach(() => {
     electron.appEvents.removeAllListeners();
-    installSecurityGuards();
+    installSecurityGuards((url) => url === 'https://bank.example/authorize?request_uri=urn:1');
     contents = Object.assign(new EventEmitter(), {
       setWindowOpenHandler(fn: (d: { url: string }) => { action: string }) {
         contents.openHandler = fn;
@@ -147,6 +147,11 @@ describe('window security guards', () => {
     expect(contents.openHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
     expect(contents.openHandler!({ url: 'smb://server/share' })).toEqual({ action: 'deny' });
     expect(electron.openExternal).toHaveBeenCalledTimes(1);
+    // An authorization URI main issued opens too; a look-alike the renderer made up does not.
+    contents.openHandler!({ url: 'https://bank.example/authorize?request_uri=urn:1' });
+    contents.openHandler!({ url: 'https://bank.example/authorize?request_uri=urn:2' });
+    expect(electron.openExternal).toHaveBeenLastCalledWith('https://bank.example/authorize?request_uri=urn:1');
+    expect(electron.openExternal).toHaveBeenCalledTimes(2);
   });
 
   it('refuses to attach webviews', () => {

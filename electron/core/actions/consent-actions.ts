@@ -87,7 +87,13 @@ export interface CreateConsentInput {
 export class ConsentActions {
   private readonly now: () => Date;
   /** The state of each authorization this console started, by state: which consent, and when it expires. */
-  private readonly authorizations = new Map<string, { consentId: string; expiry: string | null }>();
+  private readonly authorizations = new Map<string, { consentId: string; expiry: string | null; uri: string | null }>();
+
+  /** Whether this exact URL is an authorization URI the intermediary gave this console (the shell may open it). */
+  issuedLink(url: string): boolean {
+    for (const a of this.authorizations.values()) if (a.uri === url) return true;
+    return false;
+  }
   constructor(private readonly deps: ActionDeps) {
     this.now = deps.now ?? (() => new Date());
   }
@@ -158,7 +164,7 @@ export class ConsentActions {
     const state = randomBytes(16).toString('base64url');
     try {
       const auth = await this.deps.client.startAuthorization(consentId, { state, ...input });
-      this.authorizations.set(state, { consentId, expiry: auth.expiry ?? null });
+      this.authorizations.set(state, { consentId, expiry: auth.expiry ?? null, uri: auth.uri ?? null });
       this.deps.audit.append({
         operator: this.operator(),
         action: 'start-authorization',
