@@ -13,7 +13,17 @@ import { DataRepo } from './cache/data-repo.js';
 import { applyRetention, retentionLog } from './retention/retention.js';
 import { syncData } from './sync/data-sync.js';
 import { createClientCredentialsTokenSource } from './auth/token-source.js';
-import { moveCacheAside, openCache, type Db } from './cache/database.js';
+import {
+  cacheErrorOf,
+  checkIntegrity,
+  checkIntegrityInBackground,
+  isCacheDamage,
+  markOpen,
+  moveCacheAside,
+  openCache,
+  type CacheError,
+  type Db,
+} from './cache/database.js';
 import { ConsentsRepo, SyncStateRepo } from './cache/consents-repo.js';
 import { EventsRepo, ReferenceRepo } from './cache/events-repo.js';
 import { ConsentActions } from './actions/consent-actions.js';
@@ -70,6 +80,33 @@ export function resetCache(dataDir: string, profileId?: string): string | undefi
   const profile = pickProfile(loadProfiles(dataDir), profileId);
   const file = cacheFileOf(dataDir, profile.id);
   return existsSync(file) ? moveCacheAside(file) : undefined;
+}
+
+/**
+ * SQLite reports a page that fails SQLCipher's authentication (or any damage) when it reads it:
+ * such an error becomes a CACHE error with the recovery path, whichever handler met it.
+ */
+function guardCache<H extends Record<string, (input: never) => Promise<unknown>>>(toError: (error: unknown) => Error, handlers: H): H {
+  const guarded: Record<string, (input: never) => Promise<unknown>> = {};
+  for (const [channel, handler] of Object.entries(handlers)) {
+    guarded[channel] = async (input) => {
+      try {
+        return await handler(input);
+      } catch (error) {
+        throw isCacheDamage(error) ? toError(error) : error;
+      }
+    };
+  }
+  return guarded as H;
+}
+
+/** The full integrity check of a profile's cache, on demand (`cli cache check`); undefined when there is no cache. */
+export function checkCache(dataDir: string, profileId?: string): { file: string; problem: CacheError | null } | undefined {
+  const profile = pickProfile(loadProfiles(dataDir), profileId);
+  const file = cacheFileOf(dataDir, profile.id);
+  if (!existsSync(file)) return undefined;
+  const key = new SecretVault(dataDir, createKeyFileCipher(dataDir)).get(secretNames.cacheKey(profile.id));
+  return { file, problem: checkIntegrity(file, key ?? undefined) };
 }
 
 export function errorCodeFor(error: unknown): IpcErrorCode {
@@ -146,12 +183,29 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const dataClient = new DataClient({ baseUrl: profile.embedded ? baseUrl : (profile.dataApiBaseUrl ?? baseUrl), tokens });
 
   let db: Db;
+  const cacheFile = cacheFileOf(opts.dataDir, profile.id);
+  const cacheKey = vault.getOrCreate(secretNames.cacheKey(profile.id));
   try {
-    db = openCache(cacheFileOf(opts.dataDir, profile.id), vault.getOrCreate(secretNames.cacheKey(profile.id)));
+    db = openCache(cacheFile, cacheKey);
   } catch (error) {
     await sandbox?.close();
     throw error;
   }
+  // The full integrity check never delays the start: it runs in the background, and only when the
+  // last process that had the cache open ended without closing it.
+  const openMark = markOpen(cacheFile);
+  let cacheDamage: CacheError | null = null;
+  const damaged = (problem: CacheError) => {
+    cacheDamage = problem;
+    lastSyncError = problem.message;
+    opts.log.error('the cache is damaged', problem);
+  };
+  const integrity = openMark.uncleanBefore ? checkIntegrityInBackground(cacheFile, cacheKey) : undefined;
+  if (integrity) opts.log.info('the cache was not closed last time: checking every page in the background');
+  integrity?.result.then(
+    (problem) => problem && damaged(problem),
+    () => undefined,
+  );
   const consents = new ConsentsRepo(db);
   const eventsRepo = new EventsRepo(db);
   const reference = new ReferenceRepo(db);
@@ -260,88 +314,96 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   const router = createRouter({
     onInternalError: (channel, error) => opts.log.error(`IPC ${channel} failed`, error),
-    handlers: {
-      'app:status': async () => ({
-        appVersion: opts.appVersion,
-        host: opts.host,
-        profile: { id: profile.id, name: profile.name, environment: profile.environment },
-        lastSyncAt: state.get(LAST_SYNC_KEY),
-        lastSyncError,
-        online,
-        syncing: syncing !== undefined,
-        consentCount: consents.count(),
-        keyStorage: { kind: vault.cipher.kind, description: vault.cipher.description },
-      }),
-      'consents:list': async (input) => consents.list(input),
-      'consents:get': async ({ consentId }) => {
-        const consent = consents.get(consentId);
-        if (!consent) throw new CoreError('NOT_FOUND', `Consent ${consentId} is not in the cache; sync, or check the id.`);
-        return {
-          consent,
-          events: eventsRepo.forConsent(consentId, 500),
-          versions: consents.versions(consentId).length,
-          audit: audit.entries({ target: consentId, limit: 500 }),
-        };
+    handlers: guardCache(
+      (error) => {
+        const problem = cacheErrorOf(cacheFile, error, true);
+        damaged(problem);
+        return new CoreError('CACHE', problem.message);
       },
-      'consents:revoke': async ({ consentId, reason }) => act(() => actions.revoke(consentId, reason)),
-      'consents:update': async ({ consentId, change, reason }) => act(() => actions.update(consentId, change, reason)),
-      'authorization:start': async ({ consentId, redirectUri, sharingEndDate }) =>
-        act(() => actions.startAuthorization(consentId, { redirectUri, ...(sharingEndDate ? { sharingEndDate } : {}) })),
-      'authorization:decode': async ({ response }) => actions.decodeResponse(response),
-      'authorization:complete': async ({ consentId, response }) => act(() => actions.completeAuthorization(consentId, response)),
-      'bulk:revoke': async ({ consentIds, reason }) => {
-        const jobId = actions.createBulkRevoke(consentIds, reason);
-        return { jobId, items: await act(() => actions.runBulkRevoke(jobId)) };
+      {
+        'app:status': async () => ({
+          appVersion: opts.appVersion,
+          host: opts.host,
+          profile: { id: profile.id, name: profile.name, environment: profile.environment },
+          lastSyncAt: state.get(LAST_SYNC_KEY),
+          lastSyncError,
+          online,
+          syncing: syncing !== undefined,
+          consentCount: consents.count(),
+          keyStorage: { kind: vault.cipher.kind, description: vault.cipher.description },
+        }),
+        'consents:list': async (input) => consents.list(input),
+        'consents:get': async ({ consentId }) => {
+          const consent = consents.get(consentId);
+          if (!consent) throw new CoreError('NOT_FOUND', `Consent ${consentId} is not in the cache; sync, or check the id.`);
+          return {
+            consent,
+            events: eventsRepo.forConsent(consentId, 500),
+            versions: consents.versions(consentId).length,
+            audit: audit.entries({ target: consentId, limit: 500 }),
+          };
+        },
+        'consents:revoke': async ({ consentId, reason }) => act(() => actions.revoke(consentId, reason)),
+        'consents:update': async ({ consentId, change, reason }) => act(() => actions.update(consentId, change, reason)),
+        'authorization:start': async ({ consentId, redirectUri, sharingEndDate }) =>
+          act(() => actions.startAuthorization(consentId, { redirectUri, ...(sharingEndDate ? { sharingEndDate } : {}) })),
+        'authorization:decode': async ({ response }) => actions.decodeResponse(response),
+        'authorization:complete': async ({ consentId, response }) => act(() => actions.completeAuthorization(consentId, response)),
+        'bulk:revoke': async ({ consentIds, reason }) => {
+          const jobId = actions.createBulkRevoke(consentIds, reason);
+          return { jobId, items: await act(() => actions.runBulkRevoke(jobId)) };
+        },
+        'events:failures': async ({ page, pageSize }) =>
+          eventsRepo.ofTypes(
+            ['WEBHOOK_SENDING_FAILED', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', 'WEBHOOK_MAX_RETRIES_REACHED'],
+            page,
+            pageSize,
+          ),
+        'sync:cancel': async () => {
+          if (!controller) return { cancelled: false };
+          controller.abort(new Error('cancelled by the operator'));
+          return { cancelled: true };
+        },
+        'data:list': async ({ kind, consentId, page, pageSize }) =>
+          dataRepo.list({ kind, ...(consentId ? { consentId } : {}), page, pageSize }),
+        'audit:list': async ({ target, limit }) => audit.entries({ ...(target ? { target } : {}), limit }),
+        'audit:verify': async () => audit.verify(),
+        'audit:export': async ({ format }) => ({ content: audit.export(format), entries: audit.entries().length }),
+        'profiles:list': async () => {
+          const file = loadProfiles(opts.dataDir);
+          return file.profiles.map((p) => ({
+            id: p.id,
+            name: p.name,
+            environment: p.environment,
+            embedded: p.embedded,
+            consentApiBaseUrl: p.consentApiBaseUrl ?? null,
+            tokenUrl: p.tokenUrl ?? null,
+            clientId: p.clientId,
+            authMethod: p.clientAuth.method,
+            isDefault: p.id === file.defaultProfileId,
+            isCurrent: p.id === profile.id,
+            hasCredential:
+              p.embedded ||
+              vault.has(p.clientAuth.method === 'private_key_jwt' ? secretNames.privateKey(p.id) : secretNames.clientSecret(p.id)),
+          }));
+        },
+        'profiles:test': async () => {
+          const result = await testConnection(tokens, baseUrl, tokenUrl);
+          online = result.ok;
+          return result;
+        },
+        'operator:get': async () => operators.get(),
+        'operator:set': async ({ displayName }) => operators.setDisplayName(displayName),
+        'sync:start': async (input) => {
+          if (syncing) throw new CoreError('BUSY', 'A sync is already running.');
+          if (cacheDamage) throw new CoreError('CACHE', cacheDamage.message);
+          syncing = runSync(Boolean(input.full), Boolean(input.data), input.consentIds).finally(() => {
+            syncing = undefined;
+          });
+          return syncing;
+        },
       },
-      'events:failures': async ({ page, pageSize }) =>
-        eventsRepo.ofTypes(
-          ['WEBHOOK_SENDING_FAILED', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', 'WEBHOOK_MAX_RETRIES_REACHED'],
-          page,
-          pageSize,
-        ),
-      'sync:cancel': async () => {
-        if (!controller) return { cancelled: false };
-        controller.abort(new Error('cancelled by the operator'));
-        return { cancelled: true };
-      },
-      'data:list': async ({ kind, consentId, page, pageSize }) =>
-        dataRepo.list({ kind, ...(consentId ? { consentId } : {}), page, pageSize }),
-      'audit:list': async ({ target, limit }) => audit.entries({ ...(target ? { target } : {}), limit }),
-      'audit:verify': async () => audit.verify(),
-      'audit:export': async ({ format }) => ({ content: audit.export(format), entries: audit.entries().length }),
-      'profiles:list': async () => {
-        const file = loadProfiles(opts.dataDir);
-        return file.profiles.map((p) => ({
-          id: p.id,
-          name: p.name,
-          environment: p.environment,
-          embedded: p.embedded,
-          consentApiBaseUrl: p.consentApiBaseUrl ?? null,
-          tokenUrl: p.tokenUrl ?? null,
-          clientId: p.clientId,
-          authMethod: p.clientAuth.method,
-          isDefault: p.id === file.defaultProfileId,
-          isCurrent: p.id === profile.id,
-          hasCredential:
-            p.embedded ||
-            vault.has(p.clientAuth.method === 'private_key_jwt' ? secretNames.privateKey(p.id) : secretNames.clientSecret(p.id)),
-        }));
-      },
-      'profiles:test': async () => {
-        const result = await testConnection(tokens, baseUrl, tokenUrl);
-        online = result.ok;
-        return result;
-      },
-      'operator:get': async () => operators.get(),
-      'operator:set': async ({ displayName }) => operators.setDisplayName(displayName),
-      'sync:start': async (input) => {
-        if (syncing) throw new CoreError('BUSY', 'A sync is already running.');
-        syncing = runSync(Boolean(input.full), Boolean(input.data), input.consentIds).finally(() => {
-          syncing = undefined;
-        });
-        return syncing;
-      },
-    },
+    ),
   });
 
   // Scheduled sync: skipped while one is running; failures show in the status, like any sync.
@@ -370,7 +432,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       if (schedule) clearInterval(schedule);
       controller?.abort(new Error('closing'));
       await syncing?.catch(() => undefined);
+      integrity?.stop();
       db.close();
+      openMark.release();
       await sandbox?.close();
     },
   };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
+import { damageSecondHalf } from '../helpers/damage.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -160,4 +161,23 @@ describe('npm run cli', () => {
     expect((await cli(['frobnicate'])).code).toBe(2);
     expect((await cli(['consents', '--limit', 'lots'])).code).toBe(2);
   });
+
+  it('cache check: the full check on demand; exit 1 with the recovery path when a page is damaged', async () => {
+    const shared = dataDir;
+    dataDir = tempDir();
+    try {
+      expect((await cli(['cache', 'check'])).out).toMatch(/no cache yet/);
+      expect((await cli(['sync'])).code).toBe(0);
+      const intact = await cli(['cache', 'check']);
+      expect(intact).toMatchObject({ code: 0, out: expect.stringMatching(/is intact/) });
+      damageSecondHalf(join(dataDir, 'profiles', 'sandbox', 'cache.sqlite'));
+      const damaged = await cli(['cache', 'check']);
+      expect(damaged.code).toBe(1);
+      expect(damaged.err).toMatch(/is damaged .*Move it aside .*cache reset.* sync again/);
+      expect((await cli(['cache', 'reset'])).code).toBe(0);
+      expect((await cli(['cache', 'check'])).out).toMatch(/no cache yet/);
+    } finally {
+      dataDir = shared;
+    }
+  }, 60_000);
 });

@@ -46,9 +46,11 @@ function newClient() {
 }
 
 function expectEqualToTruth(db: Db) {
-  const consents = db.prepare<[], { consent_id: string; raw: string }>('SELECT consent_id, raw FROM consents').all();
-  expect(consents).toHaveLength(truth.consents.size);
-  for (const row of consents) expect(JSON.parse(row.raw)).toEqual(truth.consents.get(row.consent_id));
+  const ids = db.prepare<[], { consent_id: string }>('SELECT consent_id FROM consents').all();
+  expect(ids).toHaveLength(truth.consents.size);
+  const repo = new ConsentsRepo(db);
+  // Every consent's payload as the API sent it, key order included.
+  for (const { consent_id } of ids) expect(JSON.stringify(repo.get(consent_id))).toBe(JSON.stringify(truth.consents.get(consent_id)));
   const events = db
     .prepare<[], { event_id: string }>('SELECT event_id FROM events')
     .all()

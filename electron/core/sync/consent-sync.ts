@@ -116,7 +116,7 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     try {
       const t0 = Date.now();
       for await (const page of prefetch(deps.client.listEventPages({ pageSize, filter: since ? { oldest: since } : {}, ...signalOpt }))) {
-        const { new: added } = deps.events.upsertPage(page.items, now().toISOString(), contentId);
+        const { new: added } = deps.events.upsertPage(page.items, contentId);
         summary.events.fetched += page.items.length;
         summary.events.new += added;
         progress({
