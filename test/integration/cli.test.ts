@@ -65,11 +65,13 @@ describe('npm run cli', () => {
     expect(r.json().data).toMatchObject({ accounts: expect.any(Number), transactions: expect.any(Number), products: 60 });
   });
 
-  it('sync: progress on stderr, a JSON summary on stdout', async () => {
-    const r = await cli(['sync']);
+  it('sync: progress on stderr, a JSON summary on stdout; incremental unless --full', async () => {
+    const r = await cli(['sync', '--full']);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/consents: 500\/500 finished/);
-    expect(r.json()).toMatchObject({ consents: { fetched: 500, new: 0, unchanged: 500 }, useCases: 4, failures: [] });
+    expect(r.json()).toMatchObject({ mode: 'full', consents: { fetched: 500, new: 0, unchanged: 500 }, useCases: 4, failures: [] });
+    const again = await cli(['sync']);
+    expect(again.json()).toMatchObject({ mode: 'incremental', consents: { new: 0, changed: 0 }, events: { new: 0 }, failures: [] });
   });
 
   it('consents and consent: a table for people, JSON for scripts', async () => {

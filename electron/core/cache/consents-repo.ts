@@ -1,7 +1,7 @@
 import type { ConsentListInput, ConsentListOutput, ConsentRow, ConsentSortField } from '../../../shared/ipc/contract.js';
 import type { Consent } from '../../../shared/schemas/consent.js';
 import { createHash } from 'node:crypto';
-import type { Db } from './database.js';
+import { inTransaction, type Db } from './database.js';
 import { PayloadCodec } from './payload-codec.js';
 
 /** Reads and writes of cached consents. Sorting is by whitelisted column only, never by caller text. */
@@ -66,7 +66,7 @@ export class ConsentsRepo {
    */
   upsertPage(consents: readonly Consent[], syncedAt: string): UpsertCounts {
     const counts: UpsertCounts = { new: 0, changed: 0, unchanged: 0 };
-    this.db.transaction(() => {
+    inTransaction(this.db, () => {
       for (const c of consents) {
         const payloadHash = createHash('sha1').update(JSON.stringify(c)).digest();
         const existing = this.hashStmt.get(c.consentId);
@@ -101,12 +101,17 @@ export class ConsentsRepo {
         });
         this.versionStmt.run(c.consentId, c.version ?? null, payloadHash, this.codec.encode(c), syncedAt);
       }
-    })();
+    });
     return counts;
   }
 
   count(): number {
     return this.countStmt.get()!.n;
+  }
+
+  /** The creation time of the newest consent cached: where the search for new ones starts. */
+  newestCreated(): string | null {
+    return this.db.prepare<[], { t: string | null }>('SELECT max(created) AS t FROM consents').get()!.t;
   }
 
   list(input: ConsentListInput): ConsentListOutput {

@@ -1,5 +1,5 @@
 import type { ConsentEvent, UseCase } from '../../../shared/schemas/consent.js';
-import type { Db } from './database.js';
+import { inTransaction, type Db } from './database.js';
 import { coveredOf, eventColumns, type EventPayload } from './event-columns.js';
 import { PayloadCodec } from './payload-codec.js';
 
@@ -38,14 +38,14 @@ export class EventsRepo {
    */
   upsertPage(events: readonly ConsentEvent[], idFor: (e: ConsentEvent) => string): { new: number } {
     let added = 0;
-    this.db.transaction(() => {
+    inTransaction(this.db, () => {
       for (const e of events) {
         const c = eventColumns(e.eventId ?? idFor(e), e as EventPayload);
         const extra = this.codec.encode(c.payload, c.covered, true);
         if (this.insertStmt.run(c.eventId, c.consentId, c.eventType, c.at, c.eventDetail, extra).changes) added++;
         else this.updateStmt.run(c.consentId, c.eventType, c.at, c.eventDetail, extra, c.eventId);
       }
-    })();
+    });
     return { new: added };
   }
 
