@@ -204,7 +204,10 @@ export function buildProgram(): Command {
   program
     .command('sync')
     .description('sync consents, events, use cases and data holders into the cache; progress on stderr, a JSON summary on stdout')
-    .option('--full', 'list every consent and re-read every event; without it, only what the events feed says changed and the new consents (every consent is listed every 6 hours anyway)')
+    .option(
+      '--full',
+      'list every consent and re-read every event; without it, only what the events feed says changed and the new consents (every consent is listed every 6 hours anyway)',
+    )
     .option('--data', 'also sync the Data API records of active consents, and the product catalogue')
     .action(async (o: { full?: boolean; data?: boolean }) => {
       await withCore(program, async (core) => {

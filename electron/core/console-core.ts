@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SyncSummary } from '../../shared/ipc/contract.js';
+import type { SyncProgress, SyncSummary } from '../../shared/ipc/contract.js';
 import type { IpcErrorCode } from '../../shared/ipc/errors.js';
 import { createRouter, CoreError, type Router } from '../ipc/router.js';
 import { EventBus } from '../ipc/event-bus.js';
@@ -8,10 +8,8 @@ import { SANDBOX_DEFAULTS, startSandbox, type RunningSandbox, type SandboxOption
 import { ConsentClient } from './api/consent-client.js';
 import { ApiError } from './api/errors.js';
 import { testConnection } from './api/connection-test.js';
-import { DataClient } from './api/data-client.js';
 import { DataRepo } from './cache/data-repo.js';
 import { applyRetention, retentionLog } from './retention/retention.js';
-import { syncData } from './sync/data-sync.js';
 import { createClientCredentialsTokenSource } from './auth/token-source.js';
 import {
   cacheErrorOf,
@@ -25,7 +23,7 @@ import {
   type Db,
 } from './cache/database.js';
 import { ConsentsRepo, SyncStateRepo } from './cache/consents-repo.js';
-import { EventsRepo, ReferenceRepo } from './cache/events-repo.js';
+import { EventsRepo } from './cache/events-repo.js';
 import { ConsentActions } from './actions/consent-actions.js';
 import { AuditLog } from './audit/audit-log.js';
 import { OperatorStore } from './operator.js';
@@ -33,7 +31,9 @@ import { loadProfiles, pickProfile, SANDBOX_CLIENT_SECRET, type Profile } from '
 import type { Logger } from './log.js';
 import { createKeyFileCipher, type SecretCipher } from './secrets/cipher.js';
 import { secretNames, SecretVault } from './secrets/vault.js';
-import { emptySyncSummary, LAST_SYNC_KEY, syncConsents } from './sync/consent-sync.js';
+import { LAST_SYNC_KEY } from './sync/consent-sync.js';
+import { revive, type StoredEntity, type SyncJob } from './sync/sync-job.js';
+import { WorkerThread } from './worker/host.js';
 
 /**
  * The console's core, free of Electron: one profile's connection, cache, sync and the IPC
@@ -170,7 +170,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   }
 
   const auth = profile.clientAuth;
-  const tokens = createClientCredentialsTokenSource({
+  const tokenOptions = {
     tokenUrl,
     clientId: profile.clientId,
     clientSecret: secret,
@@ -178,9 +178,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...(auth.method === 'private_key_jwt' ? { keyId: auth.keyId, algorithm: auth.algorithm } : {}),
     // The embedded sandbox grants every scope, Data API included; profiles written by older versions listed fewer.
     scopes: profile.embedded ? [] : profile.scopes,
-  });
+  };
+  const tokens = createClientCredentialsTokenSource(tokenOptions);
   const client = new ConsentClient({ baseUrl, tokens });
-  const dataClient = new DataClient({ baseUrl: profile.embedded ? baseUrl : (profile.dataApiBaseUrl ?? baseUrl), tokens });
+  const dataApiBaseUrl = profile.embedded ? baseUrl : (profile.dataApiBaseUrl ?? baseUrl);
 
   let db: Db;
   const cacheFile = cacheFileOf(opts.dataDir, profile.id);
@@ -208,7 +209,6 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   );
   const consents = new ConsentsRepo(db);
   const eventsRepo = new EventsRepo(db);
-  const reference = new ReferenceRepo(db);
   const dataRepo = new DataRepo(db);
   const state = new SyncStateRepo(db);
   const events = new EventBus();
@@ -237,59 +237,45 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   let controller: AbortController | undefined;
 
+  // The sync runs on a worker thread with its own connection, started at the first sync: its
+  // fetching, parsing and large write transactions never hold up the UI's reads or an action.
+  let syncThread: WorkerThread | undefined;
+
   async function runSync(full = false, withData = false, consentIds?: string[]): Promise<SyncSummary> {
     controller = new AbortController();
     const signal = controller.signal;
     try {
-      if (consentIds) {
-        // A targeted refresh of some consents' data: no consent list, no events.
-        const started = new Date().toISOString();
-        const data = await syncData({
-          db,
-          client: dataClient,
-          data: dataRepo,
-          state,
-          consentIds,
-          signal,
-          onProgress: (p) => events.emit('sync:progress', p),
-        });
-        events.emit('cache:changed', { entity: 'data', count: Object.values(data.records).reduce((a, b) => a + b, 0) });
-        online = true;
-        return { ...emptySyncSummary(started), finishedAt: new Date().toISOString(), failures: data.failures, data: data.records };
-      }
-      const summary = await syncConsents({
-        db,
-        client,
-        consents,
-        events: eventsRepo,
-        reference,
-        state,
-        onProgress: (p) => events.emit('sync:progress', p),
-        onPageStored: (entity, count) => events.emit('cache:changed', { entity, count }),
-        full,
-        signal,
+      syncThread ??= new WorkerThread();
+      const job = syncThread.run<SyncSummary>(
+        'sync',
+        {
+          file: cacheFile,
+          key: cacheKey,
+          tokens: tokenOptions,
+          consentApiBaseUrl: baseUrl,
+          dataApiBaseUrl,
+          ...(full ? { full } : {}),
+          ...(withData ? { data: withData } : {}),
+          ...(consentIds ? { consentIds } : {}),
+        } satisfies SyncJob,
+        (m) => {
+          if (m.type === 'progress') events.emit('sync:progress', m.progress as SyncProgress);
+          if (m.type === 'stored') events.emit('cache:changed', { entity: m.entity as StoredEntity, count: m.count as number });
+        },
+      );
+      signal.addEventListener('abort', () => job.send({ type: 'cancel', reason: String((signal.reason as Error)?.message) }));
+      const summary = await job.result.catch((error: Error) => {
+        throw revive(error);
       });
-      if (withData) {
-        const data = await syncData({
-          db,
-          client: dataClient,
-          data: dataRepo,
-          state,
-          signal,
-          onProgress: (p) => events.emit('sync:progress', p),
-        });
-        summary.data = data.records;
-        summary.failures.push(...data.failures);
-        events.emit('cache:changed', { entity: 'data', count: Object.values(data.records).reduce((a, b) => a + b, 0) });
-      }
+      online = true;
+      if (consentIds) return summary;
       // Ended consents lose their CDR data now (deleted or de-identified, by their post-usage action).
       summary.retention = applyRetention(db, audit).map(({ consentId, action, records }) => ({ consentId, action, records }));
       if (summary.retention.length) events.emit('cache:changed', { entity: 'data', count: summary.retention.length });
-      online = true;
       lastSyncError = summary.failures.length ? summary.failures.map((f) => `${f.phase}: ${f.reason}`).join('; ') : null;
       const c = summary.consents;
       opts.log.info(
-        `sync finished${summary.resumed ? ' (resumed)' : ''}: ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged; ${summary.events.new} new events; ${summary.useCases} use cases; ${summary.dataHolders} data holders${summary.failures.length ? `; failed: ${lastSyncError}` : ''}`,
+        `sync finished (${summary.mode}${summary.resumed ? ', resumed' : ''}): ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged; ${summary.events.new} new events; ${summary.useCases} use cases; ${summary.dataHolders} data holders${summary.failures.length ? `; failed: ${lastSyncError}` : ''}`,
       );
       return summary;
     } catch (error) {
@@ -303,6 +289,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         });
         throw new CoreError('CANCELLED', 'Sync cancelled. What was stored so far is kept; the next sync continues from there.');
       }
+      if (isCacheDamage(error)) throw error; // the router's guard gives it the recovery path
       online = !(error instanceof ApiError && error.kind === 'Network');
       lastSyncError = error instanceof Error ? error.message : String(error);
       opts.log.error('sync failed', error);
@@ -432,6 +419,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       if (schedule) clearInterval(schedule);
       controller?.abort(new Error('closing'));
       await syncing?.catch(() => undefined);
+      await syncThread?.close();
       integrity?.stop();
       db.close();
       openMark.release();
