@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
+import { resolveChromium } from './test/e2e/chromium.js';
 
-// End-to-end tests in Debian's Chromium (no Playwright browser download) against the browser
+// End-to-end tests in Chromium (CHROMIUM_PATH, Debian's, or the one in @sparticuz/chromium; no Playwright browser download) against the browser
 // host, started by each test file as a real process on a free port with its own data directory.
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',
@@ -23,7 +24,7 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1400, height: 850 },
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS },
+    launchOptions: { executablePath: await resolveChromium(), args: CHROMIUM_FLAGS },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

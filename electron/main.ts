@@ -4,6 +4,7 @@ import { startCore, type Core } from './core/console-core.js';
 import { dataDirFlag, ensureDataDir, resolveDataDir } from './core/data-dir.js';
 import { createFileLogger } from './core/log.js';
 import { registerAppScheme, serveRenderer } from './shell/protocol.js';
+import { saveDialogSink } from './shell/save-dialog.js';
 import { createSafeStorageCipher } from './shell/safe-storage.js';
 import { denyAllPermissions, installSecurityGuards } from './shell/security.js';
 import { bindIpc, createMainWindow, preloadPathNextTo } from './shell/window.js';
@@ -43,6 +44,7 @@ if (!app.requestSingleInstanceLock()) {
         log,
         cipher: createSafeStorageCipher(),
         syncEveryMinutes: 15,
+        files: saveDialogSink(() => win),
       });
     } catch (error) {
       dialog.showErrorBox('CDR Console could not start', (error as Error).message);

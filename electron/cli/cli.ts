@@ -11,6 +11,9 @@ import { OperatorStore } from '../core/operator.js';
 import { createKeyFileCipher } from '../core/secrets/cipher.js';
 import { secretNames, SecretVault } from '../core/secrets/vault.js';
 import { runNormalize } from './normalize.js';
+import { CONSENT_SORT_FIELDS, ConsentSort, type ConsentFilter } from '../../shared/ipc/contract.js';
+import { exportConsents } from '../core/exports/consents-export.js';
+import { ALL_CONSENT_COLUMNS } from '../../shared/consents/columns.js';
 
 /**
  * `npm run -s cli -- [--data-dir DIR] [--profile NAME] COMMAND`: the console's core for
@@ -226,27 +229,60 @@ export function buildProgram(): Command {
 
   program
     .command('consents')
-    .description('consents from the cache, newest first')
-    .option('--status <status>', 'only this status (REQUESTED, ACTIVE, REVOKED, EXPIRED, …)')
-    .option('--search <text>', 'words to find in ids, e-mail, mobile, external id, data holder and use case names')
-    .option('--limit <n>', 'at most N rows (1–500)', positiveInt(500), 50)
-    .option('--json', 'JSON output')
-    .action(async (o: { status?: string; search?: string; limit: number; json?: boolean }) => {
-      await withCore(program, async (core) => {
-        const r = core.cache.consents.list({
-          page: 1,
-          pageSize: o.limit,
-          sort: { field: 'created', direction: 'desc' },
-          ...(o.status ? { status: o.status } : {}),
+    .description('consents from the cache, newest first (every matching one with --all)')
+    .option('--status <status...>', 'only these statuses (REQUESTED, ACTIVE, REVOKED, EXPIRED, …; repeat or comma-separate)')
+    .option('--search <text>', 'an identifier (consent, arrangement, external, consumer id), e-mail, mobile, or words of names')
+    .option('--data-holder <brandId...>', 'only these data holders (brand ids)')
+    .option('--use-case <id...>', 'only these use cases')
+    .option('--sort <field>', `order by one of ${CONSENT_SORT_FIELDS.join(', ')}; add :asc or :desc`, 'created:desc')
+    .option('--limit <n>', 'at most N rows (1–500; ignored with --all)', positiveInt(500), 50)
+    .option('--all', 'every matching consent, streamed (no limit)')
+    .addOption(new Option('--format <format>', 'output format').choices(['table', 'csv', 'json']).default('table'))
+    .option('--json', 'JSON output (same as --format json)')
+    .action(
+      async (o: {
+        status?: string[];
+        search?: string;
+        dataHolder?: string[];
+        useCase?: string[];
+        sort: string;
+        limit: number;
+        all?: boolean;
+        format: 'table' | 'csv' | 'json';
+        json?: boolean;
+      }) => {
+        const [field, direction = field === 'created' ? 'desc' : 'asc'] = o.sort.split(':');
+        const sort = ConsentSort.safeParse({ field, direction });
+        if (!sort.success) throw new Exit(EXIT.usage, `--sort: expected one of ${CONSENT_SORT_FIELDS.join(', ')}, with :asc or :desc`);
+        const list = (v?: string[]) =>
+          v
+            ?.flatMap((x) => x.split(','))
+            .map((x) => x.trim())
+            .filter(Boolean);
+        const filter: ConsentFilter = {
+          ...(o.status ? { statuses: list(o.status)! } : {}),
           ...(o.search ? { search: o.search } : {}),
-        });
-        if (o.json) process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-        else
+          ...(o.dataHolder ? { dataHolderBrandIds: list(o.dataHolder)! } : {}),
+          ...(o.useCase ? { useCaseIds: list(o.useCase)! } : {}),
+        };
+        const format = o.json ? 'json' : o.format;
+        await withCore(program, async (core) => {
+          if (o.all || format !== 'table') {
+            if (format === 'table') throw new Exit(EXIT.usage, '--all writes every row: choose --format csv or --format json.');
+            const input = { filter, sort: sort.data, columns: [...ALL_CONSENT_COLUMNS], format };
+            const written = await exportConsents(core.cache.query, input, process.stdout, o.all ? {} : { limit: o.limit });
+            // Every row leaving the cache in bulk is on the record, as from the console's export.
+            if (o.all) core.recordExport(written, input);
+            return;
+          }
+          const rows = core.cache.query.list({ filter, sort: sort.data, offset: 0, limit: o.limit });
+          const { total } = core.cache.query.count(filter);
           process.stdout.write(
-            `${table(r.rows, ['consentId', 'status', 'consumerEmail', 'dataHolderName', 'useCaseName', 'created', 'sharingEndDate'])}\n${r.rows.length} of ${r.total}\n`,
+            `${table(rows, ['consentId', 'status', 'consumerEmail', 'dataHolderName', 'useCaseName', 'created', 'sharingEndDate'])}\n${rows.length} of ${total}${rows.length < total ? ' (--all --format csv|json for every row)' : ''}\n`,
           );
-      });
-    });
+        });
+      },
+    );
 
   program
     .command('consent <id>')

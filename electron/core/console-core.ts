@@ -23,10 +23,10 @@ import {
   type Db,
 } from './cache/database.js';
 import { ConsentsRepo, SyncStateRepo } from './cache/consents-repo.js';
-import { EventsRepo } from './cache/events-repo.js';
+import { EventsRepo, ReferenceRepo } from './cache/events-repo.js';
 import { ConsentActions } from './actions/consent-actions.js';
 import { AuditLog } from './audit/audit-log.js';
-import { OperatorStore } from './operator.js';
+import { describeOperator, OperatorStore } from './operator.js';
 import { loadProfiles, pickProfile, SANDBOX_CLIENT_SECRET, type Profile } from './config/profiles.js';
 import type { Logger } from './log.js';
 import { createKeyFileCipher, type SecretCipher } from './secrets/cipher.js';
@@ -34,6 +34,15 @@ import { secretNames, SecretVault } from './secrets/vault.js';
 import { LAST_SYNC_KEY } from './sync/consent-sync.js';
 import { revive, type StoredEntity, type SyncJob } from './sync/sync-job.js';
 import { WorkerThread } from './worker/host.js';
+import { ConsentQuery } from './cache/consent-query.js';
+import { JobRegistry, type JobContext } from './jobs/jobs.js';
+import { folderSink, safeFileName, type FileSink } from './exports/files.js';
+import { exportConsentsToFile, type ConsentExportInput } from './exports/consents-export.js';
+import { writeEvidencePack } from './exports/evidence-pack.js';
+import { SettingsStore } from './settings.js';
+import type { ConsentDetail, Job, Settings } from '../../shared/ipc/contract.js';
+
+type JobResult = NonNullable<Job['result']>;
 
 /**
  * The console's core, free of Electron: one profile's connection, cache, sync and the IPC
@@ -52,6 +61,8 @@ export interface CoreOptions {
   cipher?: SecretCipher;
   /** Sync on a schedule, every N minutes (off when absent). */
   syncEveryMinutes?: number;
+  /** Where exported files go: a save dialog (Electron), a download (browser host); a folder of the data directory by default. */
+  files?: FileSink;
   log: Logger;
 }
 
@@ -64,10 +75,21 @@ export interface Core {
   sandboxUrl: string | undefined;
   sync(opts?: { full?: boolean; data?: boolean }): Promise<SyncSummary>;
   /** Read access for the command line (the UI goes through the router). */
-  cache: { consents: ConsentsRepo; events: EventsRepo; data: DataRepo };
+  cache: { consents: ConsentsRepo; query: ConsentQuery; events: EventsRepo; data: DataRepo };
+  jobs: JobRegistry;
+  /** Audits an export made outside the router (the command line's consents --all). */
+  recordExport(written: JobResult, input: ConsentExportInput): void;
   /** What retention deleted or de-identified, and why (the data itself is gone). */
   retentionLog(consentId?: string): ReturnType<typeof retentionLog>;
   close(): Promise<void>;
+}
+
+/** Where the embedded sandbox's simulated data holder sends the consumer back (never visited: see sandbox:approve). */
+const EMBEDDED_REDIRECT_URI = 'https://recipient.sandbox.invalid/consent-callback';
+
+/** The audit log's words for an export of consents: how many, what, which view. */
+function describeConsentExport(r: NonNullable<Job['result']>, input: ConsentExportInput): string {
+  return `${r.rows ?? 0} consents exported as ${input.format.toUpperCase()} (${r.bytes ?? 0} bytes, sha256 ${r.sha256 ?? '?'}); filter ${JSON.stringify(input.filter)}; sort ${input.sort.field} ${input.sort.direction}`;
 }
 
 /** The cache file of a profile (one database per connection profile). */
@@ -83,21 +105,20 @@ export function resetCache(dataDir: string, profileId?: string): string | undefi
 }
 
 /**
- * SQLite reports a page that fails SQLCipher's authentication (or any damage) when it reads it:
- * such an error becomes a CACHE error with the recovery path, whichever handler met it.
+ * The consumer's approval at the embedded sandbox's simulated data holder: visits the authorization
+ * URI over HTTP, as a browser would, and returns the signed response JWT it redirects with.
  */
-function guardCache<H extends Record<string, (input: never) => Promise<unknown>>>(toError: (error: unknown) => Error, handlers: H): H {
-  const guarded: Record<string, (input: never) => Promise<unknown>> = {};
-  for (const [channel, handler] of Object.entries(handlers)) {
-    guarded[channel] = async (input) => {
-      try {
-        return await handler(input);
-      } catch (error) {
-        throw isCacheDamage(error) ? toError(error) : error;
-      }
-    };
+async function approveInSandbox(sandboxUrl: string, uri: string): Promise<string> {
+  if (new URL(uri).origin !== new URL(sandboxUrl).origin)
+    throw new CoreError('INVALID_INPUT', 'That authorization URI is not the embedded sandbox’s data holder.');
+  const res = await fetch(uri, { redirect: 'manual' });
+  const location = res.headers.get('location');
+  if (res.status !== 302 || !location) {
+    throw new CoreError('UPSTREAM', `The simulated data holder refused: ${(await res.text()).slice(0, 300) || res.status}`);
   }
-  return guarded as H;
+  const response = new URL(location).searchParams.get('response');
+  if (!response) throw new CoreError('UPSTREAM', 'The simulated data holder redirected without a response JWT.');
+  return response;
 }
 
 /** The full integrity check of a profile's cache, on demand (`cli cache check`); undefined when there is no cache. */
@@ -142,6 +163,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const seed = opts.sandbox?.seed ?? SANDBOX_DEFAULTS.seed;
     const count = opts.sandbox?.consents ?? SANDBOX_DEFAULTS.consents;
     sandbox = await startSandbox({
+      // Its clock follows real time ("expires in 3 days" means something), unless a test pins it.
+      realTime: !opts.sandbox?.clockOrigin,
       ...opts.sandbox,
       clientId: profile.clientId,
       clientSecret: SANDBOX_CLIENT_SECRET,
@@ -208,13 +231,127 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     () => undefined,
   );
   const consents = new ConsentsRepo(db);
+  const query = new ConsentQuery(db);
   const eventsRepo = new EventsRepo(db);
+  const reference = new ReferenceRepo(db);
   const dataRepo = new DataRepo(db);
   const state = new SyncStateRepo(db);
   const events = new EventBus();
   const audit = new AuditLog(db);
   const operators = new OperatorStore(opts.dataDir);
   const actions = new ConsentActions({ db, client, consents, audit, operator: () => operators.get() });
+  const settings = new SettingsStore(opts.dataDir);
+  const files = opts.files ?? folderSink(join(opts.dataDir, 'exports'));
+  const jobs = new JobRegistry((job) => events.emit('jobs:progress', job));
+  const operatorName = () => describeOperator(operators.get());
+
+  /** Runs a bulk revocation job (new, or resumed after a restart), reporting each item. */
+  const bulkRevokeRun = (jobId: string) => async (ctx: JobContext) => {
+    const report = () => {
+      const counts = actions.bulkCounts(jobId);
+      ctx.progress({ counts, done: counts.revoked + counts['already-inactive'] + counts.failed });
+    };
+    report();
+    await actions.runBulkRevoke(jobId, {
+      perSecond: () => ctx.perSecond ?? 5,
+      signal: ctx.signal,
+      whilePaused: () => ctx.whilePaused(),
+      onItem: () => {
+        report();
+        events.emit('cache:changed', { entity: 'consents', count: 1 });
+      },
+    });
+    report();
+    const counts = actions.bulkCounts(jobId);
+    if (counts.pending && !ctx.signal.aborted) {
+      online = false;
+      throw new Error(
+        `The intermediary could not be reached: ${counts.pending} consents are still pending. Resume the job when it is back.`,
+      );
+    }
+    return null;
+  };
+  const bulkTitle = (n: number) => `Revoke ${n.toLocaleString('en-AU')} consent${n === 1 ? '' : 's'}`;
+  // Bulk revocations a restart interrupted: listed as interrupted, resumable by the user.
+  for (const jobId of actions.pendingBulkJobs()) {
+    const job = actions.bulkJob(jobId)!;
+    const counts = actions.bulkCounts(jobId);
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    jobs.registerInterrupted(
+      {
+        jobId,
+        kind: 'bulk-revoke',
+        title: bulkTitle(total),
+        done: total - counts.pending,
+        total,
+        counts,
+        startedAt: job.created,
+        message: 'Interrupted when the console stopped; resume to revoke the consents still pending.',
+        perSecond: 5,
+      },
+      { total, perSecond: 5, pausable: true, run: bulkRevokeRun(jobId) },
+    );
+  }
+
+  /** Everything the console knows about one consent, from the cache. */
+  function consentDetail(consentId: string): ConsentDetail {
+    const consent = consents.get(consentId);
+    if (!consent) throw new CoreError('NOT_FOUND', `Consent ${consentId} is not in the cache; sync, or check the id.`);
+    const brandId = consent.dataHolderBrandId;
+    const holder = brandId ? reference.dataHolder(brandId) : undefined;
+    return {
+      consent,
+      syncedAt: consents.syncedAt(consentId),
+      versions: consents.versions(consentId).slice(-1000),
+      events: eventsRepo.forConsent(consentId, 5000),
+      audit: audit.entries({ target: consentId, limit: 5000 }),
+      retention: retentionLog(db, consentId).map(({ consent_id, ...r }) => ({ consentId: consent_id, ...r })),
+      data: dataRepo.collectionsFor(consentId),
+      useCase: (consent.useCase?.id ? reference.useCase(consent.useCase.id) : undefined) ?? null,
+      dataHolder:
+        holder ??
+        (brandId
+          ? { dataHolderBrandId: brandId, brandName: consent.dataHolderName ?? null, logoUri: consent.dataHolderLogoUri ?? null }
+          : null),
+    };
+  }
+
+  /** Opens where an export goes (the user may cancel), runs it as a job, audits it. */
+  async function startExport(
+    kind: 'export-consents' | 'evidence-pack',
+    title: string,
+    name: string,
+    write: (path: string, ctx: JobContext) => Promise<JobResult>,
+    audited: { target: string | null; describe: (r: JobResult) => string },
+  ): Promise<{ jobId: string } | { cancelled: true }> {
+    const target = await files.open(name);
+    if (!target) return { cancelled: true };
+    const job = jobs.start({
+      kind,
+      title,
+      run: async (ctx) => {
+        try {
+          const written = await write(target.path, ctx);
+          const delivered = await target.deliver();
+          db.transaction(() =>
+            audit.append({
+              operator: operatorName(),
+              action: kind,
+              target: audited.target,
+              reason: null,
+              result: audited.describe(written),
+            }),
+          )();
+          events.emit('cache:changed', { entity: 'audit', count: 1 });
+          return { ...written, ...delivered };
+        } catch (error) {
+          target.discard();
+          throw error;
+        }
+      },
+    });
+    return { jobId: job.jobId };
+  }
   const online$ = (ok: boolean) => {
     online = ok;
   };
@@ -301,96 +438,162 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   const router = createRouter({
     onInternalError: (channel, error) => opts.log.error(`IPC ${channel} failed`, error),
-    handlers: guardCache(
-      (error) => {
-        const problem = cacheErrorOf(cacheFile, error, true);
-        damaged(problem);
-        return new CoreError('CACHE', problem.message);
+    // SQLite reports a page that fails SQLCipher's authentication when it reads it: whichever
+    // handler met it, the answer is a CACHE error with the recovery path.
+    mapError: (error) => {
+      if (!isCacheDamage(error)) return undefined;
+      const problem = cacheErrorOf(cacheFile, error, true);
+      damaged(problem);
+      return new CoreError('CACHE', problem.message);
+    },
+    handlers: {
+      'app:status': async () => ({
+        appVersion: opts.appVersion,
+        host: opts.host,
+        profile: { id: profile.id, name: profile.name, environment: profile.environment },
+        lastSyncAt: state.get(LAST_SYNC_KEY),
+        lastSyncError,
+        online,
+        syncing: syncing !== undefined,
+        consentCount: consents.count(),
+        keyStorage: { kind: vault.cipher.kind, description: vault.cipher.description },
+      }),
+      'consents:list': async (input) => ({ rows: query.list(input) }),
+      'consents:count': async ({ filter }) => query.count(filter),
+      'consents:options': async () => query.options(),
+      'consents:ids': async ({ filter, sort, limit }) => ({ ids: query.ids(filter, sort, limit), total: query.count(filter).total }),
+      'consents:resolve': async ({ consentIds }) => query.resolve(consentIds),
+      'consents:get': async ({ consentId }) => consentDetail(consentId),
+      'consents:export': async (input) => {
+        const name = safeFileName('consents', new Date().toISOString().slice(0, 19)) + `.${input.format}`;
+        return startExport(
+          'export-consents',
+          `Export consents to ${input.format.toUpperCase()}`,
+          name,
+          (path, ctx) =>
+            exportConsentsToFile(query, input, path, { signal: ctx.signal, onProgress: (done, total) => ctx.progress({ done, total }) }),
+          {
+            target: null,
+            describe: (r) => describeConsentExport(r, input),
+          },
+        );
       },
-      {
-        'app:status': async () => ({
-          appVersion: opts.appVersion,
-          host: opts.host,
-          profile: { id: profile.id, name: profile.name, environment: profile.environment },
-          lastSyncAt: state.get(LAST_SYNC_KEY),
-          lastSyncError,
-          online,
-          syncing: syncing !== undefined,
-          consentCount: consents.count(),
-          keyStorage: { kind: vault.cipher.kind, description: vault.cipher.description },
-        }),
-        'consents:list': async (input) => consents.list(input),
-        'consents:get': async ({ consentId }) => {
-          const consent = consents.get(consentId);
-          if (!consent) throw new CoreError('NOT_FOUND', `Consent ${consentId} is not in the cache; sync, or check the id.`);
-          return {
-            consent,
-            events: eventsRepo.forConsent(consentId, 500),
-            versions: consents.versions(consentId).length,
-            audit: audit.entries({ target: consentId, limit: 500 }),
-          };
-        },
-        'consents:revoke': async ({ consentId, reason }) => act(() => actions.revoke(consentId, reason)),
-        'consents:update': async ({ consentId, change, reason }) => act(() => actions.update(consentId, change, reason)),
-        'authorization:start': async ({ consentId, redirectUri, sharingEndDate }) =>
-          act(() => actions.startAuthorization(consentId, { redirectUri, ...(sharingEndDate ? { sharingEndDate } : {}) })),
-        'authorization:decode': async ({ response }) => actions.decodeResponse(response),
-        'authorization:complete': async ({ consentId, response }) => act(() => actions.completeAuthorization(consentId, response)),
-        'bulk:revoke': async ({ consentIds, reason }) => {
-          const jobId = actions.createBulkRevoke(consentIds, reason);
-          return { jobId, items: await act(() => actions.runBulkRevoke(jobId)) };
-        },
-        'events:failures': async ({ page, pageSize }) =>
-          eventsRepo.ofTypes(
-            ['WEBHOOK_SENDING_FAILED', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', 'WEBHOOK_MAX_RETRIES_REACHED'],
-            page,
-            pageSize,
-          ),
-        'sync:cancel': async () => {
-          if (!controller) return { cancelled: false };
-          controller.abort(new Error('cancelled by the operator'));
-          return { cancelled: true };
-        },
-        'data:list': async ({ kind, consentId, page, pageSize }) =>
-          dataRepo.list({ kind, ...(consentId ? { consentId } : {}), page, pageSize }),
-        'audit:list': async ({ target, limit }) => audit.entries({ ...(target ? { target } : {}), limit }),
-        'audit:verify': async () => audit.verify(),
-        'audit:export': async ({ format }) => ({ content: audit.export(format), entries: audit.entries().length }),
-        'profiles:list': async () => {
-          const file = loadProfiles(opts.dataDir);
-          return file.profiles.map((p) => ({
-            id: p.id,
-            name: p.name,
-            environment: p.environment,
-            embedded: p.embedded,
-            consentApiBaseUrl: p.consentApiBaseUrl ?? null,
-            tokenUrl: p.tokenUrl ?? null,
-            clientId: p.clientId,
-            authMethod: p.clientAuth.method,
-            isDefault: p.id === file.defaultProfileId,
-            isCurrent: p.id === profile.id,
-            hasCredential:
-              p.embedded ||
-              vault.has(p.clientAuth.method === 'private_key_jwt' ? secretNames.privateKey(p.id) : secretNames.clientSecret(p.id)),
-          }));
-        },
-        'profiles:test': async () => {
-          const result = await testConnection(tokens, baseUrl, tokenUrl);
-          online = result.ok;
-          return result;
-        },
-        'operator:get': async () => operators.get(),
-        'operator:set': async ({ displayName }) => operators.setDisplayName(displayName),
-        'sync:start': async (input) => {
-          if (syncing) throw new CoreError('BUSY', 'A sync is already running.');
-          if (cacheDamage) throw new CoreError('CACHE', cacheDamage.message);
-          syncing = runSync(Boolean(input.full), Boolean(input.data), input.consentIds).finally(() => {
-            syncing = undefined;
-          });
-          return syncing;
-        },
+      'evidence:export': async ({ consentId }) => {
+        const detail = consentDetail(consentId);
+        const generatedAt = new Date().toISOString();
+        const name = `${safeFileName('evidence', consentId, generatedAt.slice(0, 19))}.zip`;
+        return startExport(
+          'evidence-pack',
+          `Evidence pack of ${consentId}`,
+          name,
+          async (path) =>
+            writeEvidencePack(
+              {
+                detail,
+                verification: audit.verify(),
+                generatedAt,
+                generatedBy: operatorName(),
+                appVersion: opts.appVersion,
+                profile: { id: profile.id, name: profile.name, environment: profile.environment },
+              },
+              path,
+            ),
+          { target: consentId, describe: (r) => `evidence pack ${name} (${r.bytes ?? 0} bytes, sha256 ${r.sha256 ?? '?'})` },
+        );
       },
-    ),
+      'consents:create': async (input) => act(() => actions.create(input)),
+      'reference:list': async () => ({
+        useCases: reference.useCases(),
+        dataHolders: reference.dataHolders(),
+      }),
+      'jobs:list': async () => jobs.list(),
+      'jobs:items': async ({ jobId, offset, limit }) => {
+        if (!actions.bulkJob(jobId)) throw new CoreError('NOT_FOUND', `Job ${jobId} has no items.`);
+        return actions.bulkItemsWindow(jobId, offset, limit);
+      },
+      'jobs:control': async ({ jobId, action, perSecond }) => jobs.control(jobId, action, perSecond),
+      'settings:get': async () => settings.get(),
+      'settings:set': async (change) =>
+        settings.set(Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) as Partial<Settings>),
+      'sandbox:approve': async ({ uri }) => {
+        if (!sandbox) throw new CoreError('FORBIDDEN', 'Simulated approval exists only in the embedded sandbox.');
+        return { response: await approveInSandbox(sandbox.url, uri) };
+      },
+      'consents:revoke': async ({ consentId, reason }) => act(() => actions.revoke(consentId, reason)),
+      'consents:update': async ({ consentId, change, reason }) => act(() => actions.update(consentId, change, reason)),
+      'authorization:start': async ({ consentId, redirectUri, sharingEndDate }) =>
+        act(() =>
+          actions.startAuthorization(consentId, {
+            redirectUri: redirectUri ?? profile.redirectUri ?? EMBEDDED_REDIRECT_URI,
+            ...(sharingEndDate ? { sharingEndDate } : {}),
+          }),
+        ),
+      'authorization:decode': async ({ response, consentId }) => actions.decodeResponse(response, consentId),
+      'authorization:complete': async ({ consentId, response }) => act(() => actions.completeAuthorization(consentId, response)),
+      'bulk:revoke': async ({ consentIds, reason, perSecond }) => {
+        const jobId = actions.createBulkRevoke(consentIds, reason);
+        const total = actions.bulkCounts(jobId).pending;
+        jobs.start({
+          jobId,
+          kind: 'bulk-revoke',
+          title: bulkTitle(total),
+          total,
+          perSecond: perSecond ?? 5,
+          pausable: true,
+          run: bulkRevokeRun(jobId),
+        });
+        return { jobId };
+      },
+      'events:failures': async ({ page, pageSize }) =>
+        eventsRepo.ofTypes(
+          ['WEBHOOK_SENDING_FAILED', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', 'WEBHOOK_MAX_RETRIES_REACHED'],
+          page,
+          pageSize,
+        ),
+      'sync:cancel': async () => {
+        if (!controller) return { cancelled: false };
+        controller.abort(new Error('cancelled by the operator'));
+        return { cancelled: true };
+      },
+      'data:list': async ({ kind, consentId, page, pageSize }) =>
+        dataRepo.list({ kind, ...(consentId ? { consentId } : {}), page, pageSize }),
+      'audit:list': async ({ target, limit }) => audit.entries({ ...(target ? { target } : {}), limit }),
+      'audit:verify': async () => audit.verify(),
+      'audit:export': async ({ format }) => ({ content: audit.export(format), entries: audit.entries().length }),
+      'profiles:list': async () => {
+        const file = loadProfiles(opts.dataDir);
+        return file.profiles.map((p) => ({
+          id: p.id,
+          name: p.name,
+          environment: p.environment,
+          embedded: p.embedded,
+          consentApiBaseUrl: p.consentApiBaseUrl ?? null,
+          tokenUrl: p.tokenUrl ?? null,
+          clientId: p.clientId,
+          authMethod: p.clientAuth.method,
+          isDefault: p.id === file.defaultProfileId,
+          isCurrent: p.id === profile.id,
+          hasCredential:
+            p.embedded ||
+            vault.has(p.clientAuth.method === 'private_key_jwt' ? secretNames.privateKey(p.id) : secretNames.clientSecret(p.id)),
+        }));
+      },
+      'profiles:test': async () => {
+        const result = await testConnection(tokens, baseUrl, tokenUrl);
+        online = result.ok;
+        return result;
+      },
+      'operator:get': async () => operators.get(),
+      'operator:set': async ({ displayName }) => operators.setDisplayName(displayName),
+      'sync:start': async (input) => {
+        if (syncing) throw new CoreError('BUSY', 'A sync is already running.');
+        if (cacheDamage) throw new CoreError('CACHE', cacheDamage.message);
+        syncing = runSync(Boolean(input.full), Boolean(input.data), input.consentIds).finally(() => {
+          syncing = undefined;
+        });
+        return syncing;
+      },
+    },
   });
 
   // Scheduled sync: skipped while one is running; failures show in the status, like any sync.
@@ -413,10 +616,21 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       if (!r.ok) throw new CoreError(r.error.code, r.error.message);
       return r.value as SyncSummary;
     },
-    cache: { consents, events: eventsRepo, data: dataRepo },
+    cache: { consents, query, events: eventsRepo, data: dataRepo },
+    jobs,
+    recordExport: (written, input) => {
+      audit.append({
+        operator: operatorName(),
+        action: 'export-consents',
+        target: null,
+        reason: null,
+        result: describeConsentExport(written, input),
+      });
+    },
     retentionLog: (consentId) => retentionLog(db, consentId),
     async close() {
       if (schedule) clearInterval(schedule);
+      await jobs.close();
       controller?.abort(new Error('closing'));
       await syncing?.catch(() => undefined);
       await syncThread?.close();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { resetCache, startCore } from '../core/console-core.js';
 import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js';
 import { createFileLogger } from '../core/log.js';
+import { Downloads } from './downloads.js';
 import { startBrowserHost } from './server.js';
 
 /**
@@ -18,6 +19,12 @@ function integer(min: number) {
   };
 }
 
+function isoTime(value: string): string {
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value) || Number.isNaN(Date.parse(value)))
+    throw new InvalidArgumentError('expected an ISO 8601 date-time with a zone, e.g. 2026-11-01T00:00:00Z');
+  return new Date(value).toISOString();
+}
+
 export function hostCommand(name: string): Command {
   return new Command()
     .name(name)
@@ -27,6 +34,7 @@ export function hostCommand(name: string): Command {
     .option('--profile <id>', 'connection profile (default: the one profiles.json names)')
     .option('--sandbox-seed <s>', 'seed of the embedded sandbox', integer(0))
     .option('--sandbox-consents <n>', 'number of consents in the embedded sandbox', integer(0))
+    .option('--sandbox-clock <iso>', "pin the embedded sandbox's clock at this time (default: it follows real time)", isoTime)
     .option('--no-sync', 'do not sync at start')
     .option('--sync-every <minutes>', 'sync on a schedule, every N minutes (0: never)', integer(0), 15)
     .option('--reset-cache', "move the profile's cache aside (kept, renamed) and start from an empty one");
@@ -38,6 +46,7 @@ export interface HostCliOptions {
   profile?: string;
   sandboxSeed?: number;
   sandboxConsents?: number;
+  sandboxClock?: string;
   sync: boolean;
   syncEvery: number;
   resetCache?: boolean;
@@ -55,6 +64,7 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     const moved = resetCache(dataDir, opts.profile);
     console.log(moved ? `The cache was moved aside to ${moved}; it will be filled again by the sync.` : 'There was no cache to reset.');
   }
+  const downloads = new Downloads(join(dataDir, 'downloads'));
   const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
   const core = await startCore({
     dataDir,
@@ -65,14 +75,16 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     sandbox: {
       ...(opts.sandboxSeed !== undefined ? { seed: opts.sandboxSeed } : {}),
       ...(opts.sandboxConsents !== undefined ? { consents: opts.sandboxConsents } : {}),
+      ...(opts.sandboxClock ? { clockOrigin: opts.sandboxClock } : {}),
     },
     ...(process.env.CDR_CONSOLE_CLIENT_SECRET ? { clientSecret: process.env.CDR_CONSOLE_CLIENT_SECRET } : {}),
     ...(opts.syncEvery > 0 ? { syncEveryMinutes: opts.syncEvery } : {}),
+    files: downloads.sink(),
   }).catch((error: Error) => {
     console.error(`CDR Console could not start: ${error.message}`);
     process.exit(1);
   });
-  const host = await startBrowserHost({ router: core.router, events: core.events, staticDir, port: opts.port });
+  const host = await startBrowserHost({ router: core.router, events: core.events, staticDir, port: opts.port, downloads });
 
   if (reason) console.log(`Using the browser host: ${reason}`);
   console.log(`Data directory: ${dataDir}`);
@@ -96,6 +108,7 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    downloads.close();
     void Promise.all([host.close(), core.close()]).then(() => process.exit(0));
   };
   process.on('SIGINT', stop);

@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join, normalize, sep } from 'node:path';
@@ -7,6 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp.js';
 import { contentTypeFor } from '../../shared/web/content-type.js';
 import type { EventBus } from '../ipc/event-bus.js';
+import type { Download, Downloads } from './downloads.js';
 import type { Router } from '../ipc/router.js';
 
 /**
@@ -25,6 +26,8 @@ export interface BrowserHostOptions {
   staticDir: string;
   port?: number;
   token?: string;
+  /** Exports offered once for download (GET /downloads/<link>). */
+  downloads?: Downloads;
 }
 
 export interface BrowserHost {
@@ -108,6 +111,8 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     }
     if (!hasSession(req))
       return plain(res, 401, 'Not signed in: open the URL the console printed in its terminal (it carries a one-run token).');
+    const download = /^\/downloads\/([A-Za-z0-9_-]{16,64})$/.exec(url.pathname);
+    if (download) return serveDownload(opts.downloads?.take(download[1]!), req, res);
     serveStatic(opts.staticDir, url.pathname, res);
   });
 
@@ -143,6 +148,26 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
         for (const s of sockets) s.destroy();
       }),
   };
+}
+
+/** An export, once: as an attachment, never rendered; the file is deleted once it has been sent. */
+function serveDownload(d: Download | undefined, req: IncomingMessage, res: ServerResponse): void {
+  if (!d || !existsSync(d.path)) return plain(res, 404, 'This download link has expired or was already used: export again.');
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'content-type': d.name.endsWith('.zip') ? 'application/zip' : d.name.endsWith('.json') ? 'application/json' : 'text/csv; charset=utf-8',
+    'content-length': String(statSync(d.path).size),
+    'content-disposition': `attachment; filename="${d.name.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+    'cache-control': 'no-store',
+  });
+  if (req.method === 'HEAD') {
+    res.end();
+    return void rmSync(d.path, { force: true });
+  }
+  const stream = createReadStream(d.path);
+  stream.pipe(res);
+  const remove = () => rmSync(d.path, { force: true });
+  res.once('close', remove);
 }
 
 function serveStatic(root: string, pathname: string, res: ServerResponse): void {

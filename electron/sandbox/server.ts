@@ -39,6 +39,8 @@ export interface SandboxOptions {
   /** Where API changes persist across restarts. */
   stateFile?: string;
   clockOrigin?: string;
+  /** The clock follows real time from the origin (a new state file: now); see World. */
+  realTime?: boolean;
   tokenLifetimeSeconds?: number;
 }
 
@@ -66,6 +68,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     seed: opts.seed ?? SANDBOX_DEFAULTS.seed,
     consents: opts.consents ?? SANDBOX_DEFAULTS.consents,
     ...(opts.clockOrigin ? { clockOrigin: opts.clockOrigin } : {}),
+    ...(opts.realTime ? { realTime: true } : {}),
     ...(opts.eventsPerConsent !== undefined ? { eventsPerConsent: opts.eventsPerConsent } : {}),
     ...(opts.stateFile ? { stateFile: opts.stateFile } : {}),
   });

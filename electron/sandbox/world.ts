@@ -27,6 +27,8 @@ interface StateFile {
   seed: number;
   consents: number;
   clockOffsetMs: number;
+  /** Where a real-time sandbox's clock started (its seeded history ends there). */
+  clockOrigin?: string;
   overrides: Record<string, ConsentOverride>;
   created: Consent[];
   events: ConsentEvent[];
@@ -38,6 +40,12 @@ export interface WorldOptions {
   seed: number;
   consents: number;
   clockOrigin?: string;
+  /**
+   * The clock follows real time: a new state file starts it now (the seeded history ends today)
+   * and it runs on, so consents expire as days pass. Off, the clock stands at the origin until
+   * advanced through the admin API (tests).
+   */
+  realTime?: boolean;
   eventsPerConsent?: number;
   stateFile?: string;
 }
@@ -69,14 +77,20 @@ export class World {
   private readonly listeners = new Set<(event: ConsentEvent) => void>();
 
   constructor(private readonly opts: WorldOptions) {
-    this.gen = createConsentGenerator(opts.seed, opts.consents, opts.clockOrigin);
-    if (opts.stateFile && existsSync(opts.stateFile)) this.load(opts.stateFile);
+    const state = opts.stateFile && existsSync(opts.stateFile) ? readState(opts.stateFile) : undefined;
+    const origin =
+      state?.clockOrigin ??
+      opts.clockOrigin ??
+      (opts.realTime ? new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString() : undefined);
+    this.gen = createConsentGenerator(opts.seed, opts.consents, origin);
+    if (state) this.load(opts.stateFile!, state);
+    else if (opts.realTime) this.save(); // keep where the clock started, so the seeded data is the same tomorrow
   }
 
   // ---- clock
 
   now(): number {
-    return this.gen.origin + this.clockOffsetMs;
+    return (this.opts.realTime ? Date.now() : this.gen.origin) + this.clockOffsetMs;
   }
 
   advanceClock(ms: number): void {
@@ -300,7 +314,11 @@ export class World {
   }
 
   private buildEventIndex() {
-    if (this.eventIndex && this.eventIndex.now === this.now()) return this.eventIndex;
+    // A real-time clock moves every millisecond: the index is rebuilt at most once a minute, so
+    // paging through a million events does not sort them again for every page.
+    const stale = (built: number) =>
+      this.opts.realTime ? Math.floor(built / 60_000) !== Math.floor(this.now() / 60_000) : built !== this.now();
+    if (this.eventIndex && !stale(this.eventIndex.now)) return this.eventIndex;
     const lists: SeededEvent[][] = [];
     let total = 0;
     for (let i = 0; i < this.gen.count; i++) {
@@ -409,15 +427,7 @@ export class World {
     this.save();
   }
 
-  private load(file: string): void {
-    let state: StateFile;
-    try {
-      state = JSON.parse(readFileSync(file, 'utf8')) as StateFile;
-    } catch (error) {
-      throw new StateFileError(
-        `The sandbox state file ${file} is not valid JSON (${(error as Error).message}); move it aside to start fresh.`,
-      );
-    }
+  private load(file: string, state: StateFile): void {
     if (state.format !== 'cdr-sandbox-state/1') throw new StateFileError(`${file} is not a sandbox state file.`);
     if (state.seed !== this.opts.seed || state.consents !== this.opts.consents) {
       throw new StateFileError(
@@ -441,6 +451,7 @@ export class World {
       seed: this.opts.seed,
       consents: this.opts.consents,
       clockOffsetMs: this.clockOffsetMs,
+      ...(this.opts.realTime ? { clockOrigin: new Date(this.gen.origin).toISOString() } : {}),
       overrides: Object.fromEntries([...this.overrides].map(([i, o]) => [this.gen.consentId(i), o])),
       created: this.created,
       events: this.liveEvents,
@@ -448,6 +459,16 @@ export class World {
     const tmp = `${file}.tmp`;
     writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
     renameSync(tmp, file);
+  }
+}
+
+function readState(file: string): StateFile {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as StateFile;
+  } catch (error) {
+    throw new StateFileError(
+      `The sandbox state file ${file} is not valid JSON (${(error as Error).message}); move it aside to start fresh.`,
+    );
   }
 }
 

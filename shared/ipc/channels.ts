@@ -7,7 +7,21 @@
 export const CHANNELS = [
   'app:status',
   'consents:list',
+  'consents:count',
+  'consents:options',
+  'consents:ids',
+  'consents:resolve',
   'consents:get',
+  'consents:export',
+  'consents:create',
+  'evidence:export',
+  'reference:list',
+  'jobs:list',
+  'jobs:items',
+  'jobs:control',
+  'settings:get',
+  'settings:set',
+  'sandbox:approve',
   'consents:revoke',
   'consents:update',
   'authorization:start',
@@ -28,7 +42,7 @@ export const CHANNELS = [
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-export const EVENTS = ['sync:progress', 'cache:changed'] as const;
+export const EVENTS = ['sync:progress', 'cache:changed', 'jobs:progress'] as const;
 export type EventName = (typeof EVENTS)[number];
 
 /** `consents:list` → `consentsList`: the name of the bridge function for a channel. */

@@ -29,23 +29,67 @@ export const AppStatus = z.object({
 });
 export type AppStatus = z.infer<typeof AppStatus>;
 
-export const CONSENT_SORT_FIELDS = ['created', 'sharingEndDate', 'status', 'consumerEmail', 'dataHolderName', 'useCaseName'] as const;
+/** Every column of the consent list; each can be shown, ordered and sorted by. */
+export const CONSENT_SORT_FIELDS = [
+  'created',
+  'sharingEndDate',
+  'revoked',
+  'firstDataCollection',
+  'status',
+  'consumerEmail',
+  'consumerMobile',
+  'consumerId',
+  'dataHolderName',
+  'useCaseName',
+  'accessFrequency',
+  'postUsageAction',
+  'directMarketingAllowed',
+  'externalId',
+  'cdrArrangementId',
+  'consentId',
+  'version',
+] as const;
 export const ConsentSortField = z.enum(CONSENT_SORT_FIELDS);
 export type ConsentSortField = z.infer<typeof ConsentSortField>;
 export const SortDirection = z.enum(['asc', 'desc']);
 export type SortDirection = z.infer<typeof SortDirection>;
+export const ConsentSort = z.strictObject({ field: ConsentSortField, direction: SortDirection });
+export type ConsentSort = z.infer<typeof ConsentSort>;
 
 /** Most rows one request may ask for: no unbounded result set crosses IPC. */
 export const MAX_PAGE_SIZE = 500;
+/** Most consents one bulk action may name. */
+export const MAX_BULK = 10_000;
+
+const FilterValue = z.string().min(1).max(200);
+const Instant = z.iso.datetime({ offset: true });
+/** A time range: from (inclusive) and to (exclusive), either open. */
+export const TimeRange = z.strictObject({ from: Instant.optional(), to: Instant.optional() });
+export type TimeRange = z.infer<typeof TimeRange>;
+
+/** What the consent list shows: every part optional, all parts together (AND), values of one part OR-ed. */
+export const ConsentFilter = z.strictObject({
+  /** Words or an identifier to find: consent id, arrangement id, external id, consumer id, e-mail, mobile, names. */
+  search: z.string().max(200).optional(),
+  /** Any string: unknown statuses are kept and findable. */
+  statuses: z.array(z.string().min(1).max(40)).max(20).optional(),
+  dataHolderBrandIds: z.array(FilterValue).max(500).optional(),
+  useCaseIds: z.array(FilterValue).max(500).optional(),
+  accessFrequencies: z.array(z.string().min(1).max(40)).max(20).optional(),
+  postUsageActions: z.array(z.string().min(1).max(40)).max(20).optional(),
+  directMarketing: z.boolean().optional(),
+  created: TimeRange.optional(),
+  sharingEnd: TimeRange.optional(),
+  revoked: TimeRange.optional(),
+});
+export type ConsentFilter = z.infer<typeof ConsentFilter>;
 
 export const ConsentListInput = z.strictObject({
-  page: z.number().int().min(1).max(1_000_000),
-  pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE),
-  sort: z.strictObject({ field: ConsentSortField, direction: SortDirection }),
-  /** Only consents with this status (any string: unknown statuses are kept and findable). */
-  status: z.string().min(1).max(40).optional(),
-  /** Words to find in identifiers, e-mail, mobile, external id, data holder and use case names. */
-  search: z.string().max(200).optional(),
+  filter: ConsentFilter,
+  sort: ConsentSort,
+  /** A window of the list: rows [offset, offset + limit). */
+  offset: z.number().int().min(0).max(10_000_000),
+  limit: z.number().int().min(1).max(MAX_PAGE_SIZE),
 });
 export type ConsentListInput = z.infer<typeof ConsentListInput>;
 
@@ -54,23 +98,45 @@ export const ConsentRow = z.object({
   consentId: z.string(),
   status: z.string().nullable(),
   consumerEmail: z.string().nullable(),
+  consumerMobile: z.string().nullable(),
+  consumerId: z.string().nullable(),
   dataHolderName: z.string().nullable(),
   dataHolderBrandId: z.string().nullable(),
   useCaseId: z.string().nullable(),
   useCaseName: z.string().nullable(),
+  accessFrequency: z.string().nullable(),
+  postUsageAction: z.string().nullable(),
+  directMarketingAllowed: z.boolean().nullable(),
+  externalId: z.string().nullable(),
+  cdrArrangementId: z.string().nullable(),
   created: z.string().nullable(),
   sharingEndDate: z.string().nullable(),
   revoked: z.string().nullable(),
+  firstDataCollection: z.string().nullable(),
+  version: z.number().int().nullable(),
 });
 export type ConsentRow = z.infer<typeof ConsentRow>;
 
-export const ConsentListOutput = z.object({
-  rows: z.array(ConsentRow).max(MAX_PAGE_SIZE),
-  total: z.number().int().nonnegative(),
-  page: z.number().int().min(1),
-  pageSize: z.number().int().min(1),
-});
+export const ConsentListOutput = z.object({ rows: z.array(ConsentRow).max(MAX_PAGE_SIZE) });
 export type ConsentListOutput = z.infer<typeof ConsentListOutput>;
+
+export const ConsentCountOutput = z.object({
+  /** Consents matching the whole filter. */
+  total: z.number().int().nonnegative(),
+  /** Per status, the consents matching the rest of the filter (what each status chip would add). */
+  statuses: z.array(z.object({ status: z.string().nullable(), count: z.number().int().nonnegative() })).max(100),
+});
+export type ConsentCountOutput = z.infer<typeof ConsentCountOutput>;
+
+const Counted = z.object({ id: z.string(), name: z.string().nullable(), count: z.number().int().nonnegative() });
+const CountedValue = z.object({ value: z.string(), count: z.number().int().nonnegative() });
+export const ConsentOptionsOutput = z.object({
+  dataHolders: z.array(Counted).max(2000),
+  useCases: z.array(Counted).max(2000),
+  accessFrequencies: z.array(CountedValue).max(100),
+  postUsageActions: z.array(CountedValue).max(100),
+});
+export type ConsentOptionsOutput = z.infer<typeof ConsentOptionsOutput>;
 
 export const SyncSummary = z.object({
   startedAt: z.string(),
@@ -138,19 +204,164 @@ export const BulkItem = z.object({
   status: z.enum(['pending', 'revoked', 'already-inactive', 'failed']),
   detail: z.string().nullable(),
 });
+export type BulkItem = z.infer<typeof BulkItem>;
+
+/** A scope or use case as cached from GET /use-cases (tolerant). */
+const UseCasePayload = consentApi.tolerant.UseCase;
+
+export const ConsentVersion = z.object({
+  version: z.number().int().nullable(),
+  seenAt: z.string(),
+  consent: ConsentPayload,
+});
+export const RetentionEntry = z.object({
+  consentId: z.string(),
+  action: z.string(),
+  records: z.number().int(),
+  kinds: z.string(),
+  reason: z.string(),
+  at: z.string(),
+});
+export const ConsentDetail = z.object({
+  consent: ConsentPayload,
+  /** When the cache last stored this consent. */
+  syncedAt: z.string().nullable(),
+  /** Every distinct payload the cache has seen, oldest first. */
+  versions: z.array(ConsentVersion).max(1000),
+  events: z.array(EventRow).max(5000),
+  /** What staff did to it (the audit log entries that name it). */
+  audit: z.array(AuditRecord).max(5000),
+  /** What retention did to its cached data. */
+  retention: z.array(RetentionEntry).max(1000),
+  /** Cached Data API records of this consent, per kind. */
+  data: z.array(z.object({ kind: z.string(), count: z.number().int(), fetchedAt: z.string().nullable() })).max(100),
+  /** The use case as the use-case list describes it (richer than the copy in the consent), when cached. */
+  useCase: UseCasePayload.nullable(),
+  dataHolder: z.object({ dataHolderBrandId: z.string(), brandName: z.string().nullable(), logoUri: z.string().nullable() }).nullable(),
+});
+export type ConsentDetail = z.infer<typeof ConsentDetail>;
+
+/** Long work in main (bulk revocation, exports, evidence packs): started, then followed through events. */
+export const JobKind = z.enum(['bulk-revoke', 'export-consents', 'evidence-pack']);
+export const JobState = z.enum(['running', 'paused', 'interrupted', 'cancelled', 'finished', 'failed']);
+export const JobResult = z.object({
+  /** Where the file went (Electron: the path the user chose). */
+  path: z.string().optional(),
+  /** The browser host's one-time download link, and the file's name. */
+  download: z.object({ url: z.string(), name: z.string() }).optional(),
+  bytes: z.number().int().nonnegative().optional(),
+  rows: z.number().int().nonnegative().optional(),
+  sha256: z.string().optional(),
+});
+export const Job = z.object({
+  jobId: z.string(),
+  kind: JobKind,
+  title: z.string(),
+  state: JobState,
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative().nullable(),
+  /** Outcome counts (bulk revocation: revoked, already-inactive, failed, pending). */
+  counts: z.record(z.string(), z.number().int().nonnegative()),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  message: z.string().nullable(),
+  /** Items per second the job may send (bulk revocation), adjustable while it runs. */
+  perSecond: z.number().positive().nullable(),
+  result: JobResult.nullable(),
+});
+export type Job = z.infer<typeof Job>;
+const JobId = z.string().min(1).max(100);
+
+/** A job was started, or the user cancelled the save dialog before anything ran. */
+export const JobStarted = z.union([z.object({ jobId: z.string() }), z.object({ cancelled: z.literal(true) })]);
+
+export const ExportFormat = z.enum(['csv', 'json']);
+
+/** What the console remembers for its user across restarts (not CDR data). */
+export const SavedView = z.strictObject({
+  name: z.string().min(1).max(80),
+  filter: ConsentFilter,
+  sort: ConsentSort,
+  columns: z.array(ConsentSortField).min(1).max(CONSENT_SORT_FIELDS.length),
+});
+export type SavedView = z.infer<typeof SavedView>;
+export const ThemePreference = z.enum(['auto', 'light', 'dark']);
+export const Settings = z.strictObject({
+  theme: ThemePreference,
+  consentColumns: z.array(ConsentSortField).min(1).max(CONSENT_SORT_FIELDS.length),
+  savedViews: z.array(SavedView).max(100),
+});
+export type Settings = z.infer<typeof Settings>;
 
 export const contract = {
   'app:status': { input: Empty, output: AppStatus },
   'consents:list': { input: ConsentListInput, output: ConsentListOutput },
-  'consents:get': {
-    input: z.strictObject({ consentId: ConsentId }),
+  'consents:count': { input: z.strictObject({ filter: ConsentFilter }), output: ConsentCountOutput },
+  'consents:options': { input: Empty, output: ConsentOptionsOutput },
+  'consents:ids': {
+    input: z.strictObject({ filter: ConsentFilter, sort: ConsentSort, limit: z.number().int().min(1).max(MAX_BULK) }),
+    output: z.object({ ids: z.array(z.string()).max(MAX_BULK), total: z.number().int().nonnegative() }),
+  },
+  'consents:resolve': {
+    input: z.strictObject({ consentIds: z.array(ConsentId).min(1).max(MAX_BULK) }),
     output: z.object({
-      consent: ConsentPayload,
-      events: z.array(EventRow).max(500),
-      versions: z.number().int(),
-      audit: z.array(AuditRecord).max(500),
+      known: z.array(z.object({ consentId: z.string(), status: z.string().nullable() })).max(MAX_BULK),
+      unknown: z.array(z.string()).max(MAX_BULK),
     }),
   },
+  'consents:get': { input: z.strictObject({ consentId: ConsentId }), output: ConsentDetail },
+  'consents:export': {
+    input: z.strictObject({
+      filter: ConsentFilter,
+      sort: ConsentSort,
+      columns: z.array(ConsentSortField).min(1).max(CONSENT_SORT_FIELDS.length),
+      format: ExportFormat,
+    }),
+    output: JobStarted,
+  },
+  'consents:create': {
+    input: z.strictObject({
+      useCaseId: ConsentId,
+      dataHolderBrandId: ConsentId,
+      sharingEndDate: Instant,
+      consumerEmail: z.string().max(320).optional(),
+      consumerId: z.string().max(200).optional(),
+      externalId: z.string().max(200).optional(),
+      postUsageAction: z.enum(['DELETION', 'DE_IDENTIFICATION']).optional(),
+      directMarketingAllowed: z.boolean().optional(),
+    }),
+    output: ConsentPayload,
+  },
+  'evidence:export': { input: z.strictObject({ consentId: ConsentId }), output: JobStarted },
+  'reference:list': {
+    input: Empty,
+    output: z.object({
+      useCases: z.array(UseCasePayload).max(1000),
+      dataHolders: z
+        .array(z.object({ dataHolderBrandId: z.string(), brandName: z.string().nullable(), logoUri: z.string().nullable() }))
+        .max(5000),
+    }),
+  },
+  'jobs:list': { input: Empty, output: z.array(Job).max(200) },
+  'jobs:items': {
+    input: z.strictObject({
+      jobId: JobId,
+      offset: z.number().int().min(0).max(MAX_BULK),
+      limit: z.number().int().min(1).max(MAX_PAGE_SIZE),
+    }),
+    output: z.object({ items: z.array(BulkItem).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
+  },
+  'jobs:control': {
+    input: z.strictObject({
+      jobId: JobId,
+      action: z.enum(['pause', 'resume', 'cancel', 'rate']),
+      perSecond: z.number().min(0.1).max(50).optional(),
+    }),
+    output: Job,
+  },
+  'settings:get': { input: Empty, output: Settings },
+  'settings:set': { input: Settings.partial().strict(), output: Settings },
+  'sandbox:approve': { input: z.strictObject({ uri: z.url().max(4000) }), output: z.object({ response: z.string() }) },
   'consents:revoke': {
     input: z.strictObject({ consentId: ConsentId, reason: Reason }),
     output: z.object({ outcome: z.enum(['revoked', 'already-inactive']), consent: ConsentPayload }),
@@ -162,13 +373,14 @@ export const contract = {
   'authorization:start': {
     input: z.strictObject({
       consentId: ConsentId,
-      redirectUri: z.url().max(2000),
+      /** Where the data holder sends the consumer back; the profile's when absent. */
+      redirectUri: z.url().max(2000).optional(),
       sharingEndDate: z.iso.datetime({ offset: true }).optional(),
     }),
     output: z.object({ uri: z.string(), expiry: z.string().nullable(), state: z.string() }),
   },
   'authorization:decode': {
-    input: z.strictObject({ response: z.string().min(1).max(20_000) }),
+    input: z.strictObject({ response: z.string().min(1).max(20_000), consentId: ConsentId.optional() }),
     output: z.object({
       header: z.record(z.string(), z.unknown()),
       claims: z.record(z.string(), z.unknown()),
@@ -180,8 +392,12 @@ export const contract = {
     output: ConsentPayload,
   },
   'bulk:revoke': {
-    input: z.strictObject({ consentIds: z.array(ConsentId).min(1).max(10_000), reason: Reason }),
-    output: z.object({ jobId: z.string(), items: z.array(BulkItem).max(10_000) }),
+    input: z.strictObject({
+      consentIds: z.array(ConsentId).min(1).max(MAX_BULK),
+      reason: Reason,
+      perSecond: z.number().min(0.1).max(50).optional(),
+    }),
+    output: z.object({ jobId: z.string() }),
   },
   'events:failures': {
     input: z.strictObject({ page: z.number().int().min(1), pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE) }),
@@ -295,7 +511,7 @@ export const SyncProgress = z.object({
 export type SyncProgress = z.infer<typeof SyncProgress>;
 
 export const CacheChanged = z.object({
-  entity: z.enum(['consents', 'events', 'reference', 'data']),
+  entity: z.enum(['consents', 'events', 'reference', 'data', 'audit']),
   count: z.number().int().nonnegative(),
 });
 export type CacheChanged = z.infer<typeof CacheChanged>;
@@ -303,6 +519,7 @@ export type CacheChanged = z.infer<typeof CacheChanged>;
 export const events = {
   'sync:progress': SyncProgress,
   'cache:changed': CacheChanged,
+  'jobs:progress': Job,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type ChannelInput<C extends Channel> = z.input<(typeof contract)[C]['input']>;

@@ -79,7 +79,11 @@ export async function mutate(baseUrl: string, counts: MutationCounts, concurrenc
   await pool(extend, async (c) => {
     const sharingEndDate = new Date(Date.parse(c.sharingEndDate) + 60 * 86_400_000).toISOString();
     const start = expectStatus(
-      await call('POST', `/consents/${c.consentId}/authorization`, { state: `bench-${c.consentId}`, redirectUri: REDIRECT, sharingEndDate }),
+      await call('POST', `/consents/${c.consentId}/authorization`, {
+        state: `bench-${c.consentId}`,
+        redirectUri: REDIRECT,
+        sharingEndDate,
+      }),
       200,
       'start extension',
     );

@@ -134,13 +134,13 @@ describe('browser host', () => {
       const reply = await call(ws, {
         id: 1,
         channel: 'consents:list',
-        input: { page: 1, pageSize: 10, sort: { field: 'created', direction: 'desc' } },
+        input: { filter: {}, offset: 0, limit: 10, sort: { field: 'created', direction: 'desc' } },
       });
       expect(reply.id).toBe(1);
-      expect(reply.result).toMatchObject({ ok: true, value: { total: 30, page: 1 } });
+      expect(reply.result).toMatchObject({ ok: true });
       expect((reply.result.value as { rows: unknown[] }).rows).toHaveLength(10);
 
-      const bad = await call(ws, { id: 2, channel: 'consents:list', input: { page: -1 } });
+      const bad = await call(ws, { id: 2, channel: 'consents:list', input: { offset: -1 } });
       expect(bad.result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
       const unknown = await call(ws, { id: 3, channel: 'shell:exec', input: 'rm -rf /' });
       expect(unknown.result).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { AuditLog, GENESIS_HASH } from '../../electron/core/audit/audit-log.js';
 import { openCache, type Db } from '../../electron/core/cache/database.js';
-import { ConsentsRepo, ftsQuery } from '../../electron/core/cache/consents-repo.js';
+import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
+import { ConsentQuery, ftsQuery } from '../../electron/core/cache/consent-query.js';
 import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
 import { createConsentGenerator } from '../../electron/sandbox/consents.js';
 import type { Consent, ConsentEvent } from '../../shared/schemas/consent.js';
 
 const gen = createConsentGenerator(8, 400);
-function seeded(): { db: Db; repo: ConsentsRepo; consents: Consent[] } {
+function seeded(): { db: Db; repo: ConsentsRepo; query: ConsentQuery; consents: Consent[] } {
   const db = openCache(':memory:');
   const repo = new ConsentsRepo(db);
   const consents = Array.from({ length: 400 }, (_, i) => gen.at(i));
   repo.upsertPage(consents, '2026-11-01T00:00:00.000Z');
-  return { db, repo, consents };
+  return { db, repo, query: new ConsentQuery(db), consents };
 }
 const plan = (db: Db, sql: string, ...params: unknown[]) =>
   db
@@ -23,10 +24,10 @@ const plan = (db: Db, sql: string, ...params: unknown[]) =>
 
 describe('consent search and filters', () => {
   it('finds consents by id prefix, e-mail, mobile, external id, arrangement, data holder and use case words', () => {
-    const { repo, consents } = seeded();
+    const { query, consents } = seeded();
     const c = consents.find((x) => x.externalId && x.cdrArrangementId)!;
     const find = (search: string) =>
-      repo.list({ page: 1, pageSize: 500, sort: { field: 'created', direction: 'desc' }, search }).rows.map((r) => r.consentId);
+      query.list({ filter: { search }, offset: 0, limit: 500, sort: { field: 'created', direction: 'desc' } }).map((r) => r.consentId);
     expect(find(c.consentId.slice(0, 8))).toContain(c.consentId);
     expect(find(c.consumerEmail!)).toEqual(
       consents
@@ -45,9 +46,11 @@ describe('consent search and filters', () => {
   });
 
   it('treats typed text as words, never as search syntax', () => {
-    const { repo } = seeded();
+    const { query } = seeded();
     for (const text of ['"', 'a OR b', 'NEAR(x y)', '*', 'col:val', "'; DROP TABLE consents; --"]) {
-      expect(() => repo.list({ page: 1, pageSize: 10, sort: { field: 'created', direction: 'desc' }, search: text })).not.toThrow();
+      expect(() =>
+        query.list({ filter: { search: text }, offset: 0, limit: 10, sort: { field: 'created', direction: 'desc' } }),
+      ).not.toThrow();
     }
     expect(ftsQuery('  jane   doe ')).toBe('"jane"* AND "doe"*');
     expect(ftsQuery('say "hi"')).toBe('"say"* AND """hi"""*');
@@ -55,11 +58,12 @@ describe('consent search and filters', () => {
   });
 
   it('filters by status (search and status together), with a total for paging', () => {
-    const { repo, consents } = seeded();
-    const r = repo.list({ page: 1, pageSize: 10, sort: { field: 'created', direction: 'desc' }, status: 'REVOKED', search: 'bank' });
+    const { query, consents } = seeded();
+    const filter = { statuses: ['REVOKED'], search: 'bank' };
+    const rows = query.list({ filter, offset: 0, limit: 10, sort: { field: 'created', direction: 'desc' } });
     const expected = consents.filter((c) => c.status === 'REVOKED' && /bank/i.test(`${c.dataHolderName}`));
-    expect(r.total).toBe(expected.length);
-    expect(r.rows.every((row) => row.status === 'REVOKED')).toBe(true);
+    expect(query.count(filter).total).toBe(expected.length);
+    expect(rows.every((row) => row.status === 'REVOKED')).toBe(true);
   });
 
   it('keeps every distinct version of a consent', () => {

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { migrate, openCache } from '../../electron/core/cache/database.js';
 import { EventsRepo } from '../../electron/core/cache/events-repo.js';
@@ -122,9 +123,7 @@ describe('migration 6 (payloads once) on a cache of schema 5', () => {
     for (let i = 0; i < 90; i++) expect(JSON.stringify(events.payload(`e${i}`))).toBe(JSON.stringify(event(i)));
     expect(events.newest()).toBe(event(89).timestamp);
     const holder = consents[0]!.dataHolderName!.split(' ')[0]!;
-    expect(repo.list({ page: 1, pageSize: 50, sort: { field: 'created', direction: 'asc' }, search: holder }).total).toBe(
-      consents.filter((c) => c.dataHolderName!.includes(holder)).length,
-    );
+    expect(new ConsentQuery(db).count({ search: holder }).total).toBe(consents.filter((c) => c.dataHolderName!.includes(holder)).length);
     expect(db.pragma('foreign_key_check')).toEqual([]);
     expect(db.prepare("INSERT INTO consents_fts (consents_fts) VALUES ('integrity-check')").run().changes).toBeGreaterThanOrEqual(0);
   });

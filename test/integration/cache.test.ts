@@ -15,6 +15,7 @@ import {
 import { createConsentGenerator } from '../../electron/sandbox/consents.js';
 import { damageSecondHalf } from '../helpers/damage.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
+import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
 import type { Consent } from '../../shared/schemas/consent.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -91,7 +92,7 @@ describe('encrypted cache', () => {
     expect(bytes.includes(Buffer.from('private.person@example.com'))).toBe(false);
     const again = openCache(file, key);
     expect(
-      new ConsentsRepo(again).list({ page: 1, pageSize: 5, sort: { field: 'created', direction: 'asc' } }).rows[0]!.consumerEmail,
+      new ConsentQuery(again).list({ filter: {}, offset: 0, limit: 5, sort: { field: 'created', direction: 'asc' } })[0]!.consumerEmail,
     ).toBe('private.person@example.com');
     again.close();
   });
@@ -173,14 +174,15 @@ describe('encrypted cache', () => {
 
 describe('consents repository', () => {
   it('upserts idempotently and counts new, changed and unchanged rows', () => {
-    const repo = new ConsentsRepo(openCache(fresh()));
+    const db = openCache(fresh());
+    const repo = new ConsentsRepo(db);
     expect(repo.upsertPage([consent('a'), consent('b')], '2026-11-01T00:00:00.000Z')).toEqual({ new: 2, changed: 0, unchanged: 0 });
     expect(repo.upsertPage([consent('a'), consent('b')], '2026-11-02T00:00:00.000Z')).toEqual({ new: 0, changed: 0, unchanged: 2 });
     expect(repo.upsertPage([consent('a', { status: 'REVOKED', revoked: '2026-11-02T00:00:00.000Z' })], '2026-11-02T00:00:00.000Z')).toEqual(
       { new: 0, changed: 1, unchanged: 0 },
     );
     expect(repo.count()).toBe(2);
-    const rows = repo.list({ page: 1, pageSize: 10, sort: { field: 'status', direction: 'desc' } }).rows;
+    const rows = new ConsentQuery(db).list({ filter: {}, offset: 0, limit: 10, sort: { field: 'status', direction: 'desc' } });
     expect(rows[0]).toMatchObject({ consentId: 'a', status: 'REVOKED', revoked: '2026-11-02T00:00:00.000Z' });
   });
 
@@ -193,7 +195,8 @@ describe('consents repository', () => {
   });
 
   it('sorts by every offered column, ties broken by id, missing values last, pages without overlap', () => {
-    const repo = new ConsentsRepo(openCache(fresh()));
+    const db = openCache(fresh());
+    const repo = new ConsentsRepo(db);
     const consents = Array.from({ length: 25 }, (_, i) =>
       consent(`c${String(i).padStart(2, '0')}`, {
         consumerEmail: i === 3 ? null : `${String.fromCharCode(122 - (i % 26))}${i}@Example.com`,
@@ -203,7 +206,7 @@ describe('consents repository', () => {
     );
     repo.upsertPage(consents, 'now');
     const read = (field: 'created' | 'consumerEmail' | 'dataHolderName', direction: 'asc' | 'desc') =>
-      [1, 2, 3].flatMap((page) => repo.list({ page, pageSize: 10, sort: { field, direction } }).rows);
+      [0, 10, 20].flatMap((offset) => new ConsentQuery(db).list({ filter: {}, offset, limit: 10, sort: { field, direction } }));
 
     for (const direction of ['asc', 'desc'] as const) {
       const byCreated = read('created', direction);

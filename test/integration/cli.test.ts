@@ -80,16 +80,38 @@ describe('npm run cli', () => {
     expect(table.out.split('\n')[0]).toMatch(/^consentId\s+status\s+consumerEmail/);
     expect(table.out).toMatch(/5 of \d+/);
     const list = (await cli(['consents', '--search', 'westpac', '--json'])).json();
-    expect(list.rows.length).toBeGreaterThan(0);
-    expect(list.rows.every((r: any) => r.dataHolderName === 'Westpac')).toBe(true);
-    const one = (await cli(['consent', list.rows[0].consentId, '--json'])).json();
-    expect(one.consent.consentId).toBe(list.rows[0].consentId);
+    expect(list.length).toBeGreaterThan(0);
+    expect(list.every((r: any) => r.dataHolderName === 'Westpac')).toBe(true);
+    const one = (await cli(['consent', list[0].consentId, '--json'])).json();
+    expect(one.consent.consentId).toBe(list[0].consentId);
     expect(one.events.length).toBeGreaterThan(0);
     expect((await cli(['consent', 'no-such-id'])).code).toBe(1);
   });
 
+  it('consents --all: every matching row as CSV or JSON, past the 500-row limit, and audited', async () => {
+    const csv = await cli(['consents', '--all', '--format', 'csv']);
+    expect(csv.code).toBe(0);
+    const lines = csv.out.trimEnd().split('\r\n');
+    expect(lines[0]).toMatch(/^"Consent id","Status","Created","Sharing end date",/);
+    expect(lines).toHaveLength(501); // the header and all 500 cached consents
+    const active = (
+      await cli(['consents', '--all', '--format', 'json', '--status', 'ACTIVE,REVOKED', '--sort', 'consumerEmail:asc'])
+    ).json();
+    expect(active.length).toBeGreaterThan(100);
+    expect(active.every((r: any) => r.status === 'ACTIVE' || r.status === 'REVOKED')).toBe(true);
+    const emails = active.map((r: any) => r.consumerEmail.toLowerCase());
+    expect(emails).toEqual([...emails].sort());
+    expect((await cli(['consents', '--all'])).code).toBe(2);
+    expect((await cli(['consents', '--sort', 'password'])).code).toBe(2);
+    const audit = (await cli(['audit', 'export', '--format', 'json'])).json();
+    expect(audit.filter((e: any) => e.action === 'export-consents').map((e: any) => e.result)).toEqual([
+      expect.stringMatching(/^500 consents exported as CSV/),
+      expect.stringMatching(/consents exported as JSON .*"statuses":\["ACTIVE","REVOKED"\]/),
+    ]);
+  });
+
   it('revoke: exit 0, then 3 when already inactive; both audited, and the chain verifies', async () => {
-    const id = (await cli(['consents', '--status', 'ACTIVE', '--limit', '1', '--json'])).json().rows[0].consentId;
+    const id = (await cli(['consents', '--status', 'ACTIVE', '--limit', '1', '--json'])).json()[0].consentId;
     expect((await cli(['revoke', id, '--reason', 'script: customer request'])).code).toBe(0);
     const again = await cli(['revoke', id, '--reason', 'script: retry']);
     expect(again.code).toBe(3);
@@ -104,7 +126,7 @@ describe('npm run cli', () => {
   });
 
   it('bulk-revoke: item by item from a file, with counts', async () => {
-    const ids = (await cli(['consents', '--status', 'ACTIVE', '--limit', '3', '--json'])).json().rows.map((r: any) => r.consentId);
+    const ids = (await cli(['consents', '--status', 'ACTIVE', '--limit', '3', '--json'])).json().map((r: any) => r.consentId);
     const file = join(tempDir(), 'ids.txt');
     writeFileSync(file, `# incident 9\n${ids.join('\n')}\n`);
     const r = await cli(['bulk-revoke', '--file', file, '--reason', 'incident 9', '--per-second', '50']);

@@ -60,7 +60,7 @@ describe('sync control', () => {
     await c.sync();
     const active = (await c.router.handle(
       'consents:list',
-      { page: 1, pageSize: 100, sort: { field: 'created', direction: 'desc' }, status: 'ACTIVE' },
+      { filter: { statuses: ['ACTIVE'] }, offset: 0, limit: 100, sort: { field: 'created', direction: 'desc' } },
       true,
     )) as any;
     const id = active.value.rows.find((r: any) => r.useCaseName === 'Budgeting insights').consentId;

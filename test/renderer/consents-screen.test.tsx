@@ -38,7 +38,7 @@ describe('Consents screen', () => {
     });
     expect(calls.at(-1)).toMatchObject({
       channel: 'consents:list',
-      input: { sort: { field: 'consumerEmail', direction: 'asc' }, page: 1 },
+      input: { sort: { field: 'consumerEmail', direction: 'asc' }, offset: 0 },
     });
     await userEvent.click(screen.getByRole('button', { name: /Consumer e-mail/ }));
     await waitFor(() => expect(calls.at(-1)).toMatchObject({ input: { sort: { field: 'consumerEmail', direction: 'desc' } } }));

@@ -4,6 +4,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { openCache } from '../../electron/core/cache/database.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
+import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
 import { createRouter, type Handlers } from '../../electron/ipc/router.js';
 import type { AppStatus } from '../../shared/ipc/contract.js';
 import { ClientProvider } from '../../renderer/src/bridge/ClientContext.js';
@@ -22,7 +23,9 @@ export function memoryClient(
   consentCount: number,
   overrides: Partial<Handlers> = {},
 ): { client: ConsoleClient; calls: { channel: string; input: unknown }[] } {
-  const repo = new ConsentsRepo(openCache(':memory:'));
+  const db = openCache(':memory:');
+  const repo = new ConsentsRepo(db);
+  const query = new ConsentQuery(db);
   const gen = createConsentGenerator(5, consentCount);
   repo.upsertPage(
     Array.from({ length: consentCount }, (_, i) => gen.at(i)),
@@ -42,7 +45,9 @@ export function memoryClient(
   const router = createRouter({
     handlers: testHandlers({
       'app:status': async () => status,
-      'consents:list': async (input) => repo.list(input),
+      'consents:list': async (input) => ({ rows: query.list(input) }),
+      'consents:count': async ({ filter }) => query.count(filter),
+      'consents:options': async () => query.options(),
       'sync:start': async () => emptySyncSummary(),
       ...overrides,
     }),

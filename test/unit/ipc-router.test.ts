@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CHANNELS, methodName } from '../../shared/ipc/channels.js';
-import { contract } from '../../shared/ipc/contract.js';
+import { CONSENT_SORT_FIELDS, contract } from '../../shared/ipc/contract.js';
 import { CoreError, createRouter, type Handlers } from '../../electron/ipc/router.js';
 import { emptySyncSummary } from '../helpers/summaries.js';
 import { testHandlers } from '../helpers/handlers.js';
@@ -20,20 +20,20 @@ const status = {
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
   return testHandlers({
     'app:status': async () => status,
-    'consents:list': async (input) => ({ rows: [], total: 0, page: input.page, pageSize: input.pageSize }),
+    'consents:list': async () => ({ rows: [] }),
     'sync:start': async () => emptySyncSummary(),
     ...overrides,
   });
 }
 
-const listInput = { page: 1, pageSize: 50, sort: { field: 'created', direction: 'desc' } };
+const listInput = { filter: {}, offset: 0, limit: 50, sort: { field: 'created', direction: 'desc' } };
 
 describe('IPC router', () => {
   it('answers a valid request with {ok: true, value}', async () => {
     const router = createRouter({ handlers: handlers() });
     expect(await router.handle('consents:list', listInput, true)).toEqual({
       ok: true,
-      value: { rows: [], total: 0, page: 1, pageSize: 50 },
+      value: { rows: [] },
     });
   });
 
@@ -54,14 +54,16 @@ describe('IPC router', () => {
   });
 
   it.each([
-    ['a page size over the limit', { ...listInput, pageSize: 100_000 }, 'pageSize'],
+    ['a window over the limit', { ...listInput, limit: 100_000 }, 'limit'],
     [
       'an unknown sort column (SQL in disguise)',
       { ...listInput, sort: { field: 'created; DROP TABLE consents', direction: 'asc' } },
       'sort.field',
     ],
     ['an extra field', { ...listInput, sql: 'select 1' }, ''],
-    ['a string page', { ...listInput, page: '1' }, 'page'],
+    ['a string offset', { ...listInput, offset: '1' }, 'offset'],
+    ['an unknown filter', { ...listInput, filter: { sql: 'x' } }, 'filter'],
+    ['a date range that is not a time', { ...listInput, filter: { created: { from: 'yesterday' } } }, 'filter.created.from'],
     ['no input at all', undefined, ''],
   ])('rejects %s with INVALID_INPUT naming the field', async (_name, input, path) => {
     const spy = vi.fn();
@@ -113,26 +115,36 @@ describe('IPC router', () => {
   });
 
   it('caps list pages in the contract itself', () => {
-    const rows = Array.from({ length: 501 }, (_, i) => ({
+    const row = (i: number) => ({
+      ...Object.fromEntries(CONSENT_SORT_FIELDS.map((f) => [f, null])),
       consentId: String(i),
-      status: null,
-      consumerEmail: null,
-      dataHolderName: null,
       dataHolderBrandId: null,
       useCaseId: null,
-      useCaseName: null,
-      created: null,
-      sharingEndDate: null,
-      revoked: null,
-    }));
-    expect(contract['consents:list'].output.safeParse({ rows, total: 501, page: 1, pageSize: 500 }).success).toBe(false);
+    });
+    const rows = Array.from({ length: 501 }, (_, i) => row(i));
+    expect(contract['consents:list'].output.safeParse({ rows: rows.slice(0, 500) }).success).toBe(true);
+    expect(contract['consents:list'].output.safeParse({ rows }).success).toBe(false);
   });
 
   it('derives one bridge method name per channel', () => {
     expect(CHANNELS.map(methodName)).toEqual([
       'appStatus',
       'consentsList',
+      'consentsCount',
+      'consentsOptions',
+      'consentsIds',
+      'consentsResolve',
       'consentsGet',
+      'consentsExport',
+      'consentsCreate',
+      'evidenceExport',
+      'referenceList',
+      'jobsList',
+      'jobsItems',
+      'jobsControl',
+      'settingsGet',
+      'settingsSet',
+      'sandboxApprove',
       'consentsRevoke',
       'consentsUpdate',
       'authorizationStart',

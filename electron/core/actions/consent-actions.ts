@@ -1,6 +1,5 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { randomBytes, randomUUID } from 'node:crypto';
-import PQueue from 'p-queue';
 import type { IpcErrorCode } from '../../../shared/ipc/errors.js';
 import type { Consent } from '../../../shared/schemas/consent.js';
 import { CoreError } from '../../ipc/router.js';
@@ -10,6 +9,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { ConsentsRepo } from '../cache/consents-repo.js';
 import type { Db } from '../cache/database.js';
 import { describeOperator, type Operator } from '../operator.js';
+import { sleep } from '../jobs/jobs.js';
 
 /**
  * What support staff do to consents: revoke (with a reason), update, extend or authorise, and
@@ -69,8 +69,21 @@ export function describeFailure(error: unknown, action: string): CoreError {
   );
 }
 
+export interface CreateConsentInput {
+  useCaseId: string;
+  dataHolderBrandId: string;
+  sharingEndDate: string;
+  consumerEmail?: string | undefined;
+  consumerId?: string | undefined;
+  externalId?: string | undefined;
+  postUsageAction?: 'DELETION' | 'DE_IDENTIFICATION' | undefined;
+  directMarketingAllowed?: boolean | undefined;
+}
+
 export class ConsentActions {
   private readonly now: () => Date;
+  /** The state of each authorization this console started, by state: which consent, and when it expires. */
+  private readonly authorizations = new Map<string, { consentId: string; expiry: string | null }>();
   constructor(private readonly deps: ActionDeps) {
     this.now = deps.now ?? (() => new Date());
   }
@@ -127,6 +140,7 @@ export class ConsentActions {
     const state = randomBytes(16).toString('base64url');
     try {
       const auth = await this.deps.client.startAuthorization(consentId, { state, ...input });
+      this.authorizations.set(state, { consentId, expiry: auth.expiry ?? null });
       this.deps.audit.append({
         operator: this.operator(),
         action: 'start-authorization',
@@ -140,8 +154,33 @@ export class ConsentActions {
     }
   }
 
-  /** Decodes a data holder response JWT without trusting it: what it holds, and what looks wrong. */
-  decodeResponse(jwt: string): DecodedResponse {
+  /** Creates a consent (REQUESTED) for a consumer, a use case and a data holder; authorise it next. */
+  async create(input: CreateConsentInput): Promise<Consent> {
+    const body = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== ''));
+    let consent: Consent;
+    try {
+      consent = await this.deps.client.createConsent(body);
+    } catch (error) {
+      return this.auditFailure('create', null, null, describeFailure(error, 'consent creation'));
+    }
+    this.deps.db.transaction(() => {
+      this.deps.consents.upsertPage([consent], this.now().toISOString());
+      this.deps.audit.append({
+        operator: this.operator(),
+        action: 'create',
+        target: consent.consentId,
+        reason: null,
+        result: `consent created (${consent.status ?? 'no status'}) for use case ${input.useCaseId} at data holder ${input.dataHolderBrandId}`,
+      });
+    })();
+    return consent;
+  }
+
+  /**
+   * Decodes a data holder response JWT without trusting it: what it holds, and what looks wrong —
+   * expired, no code, a state this console did not issue, or one it issued for another consent.
+   */
+  decodeResponse(jwt: string, consentId?: string): DecodedResponse {
     let header: Record<string, unknown>;
     let claims: Record<string, unknown>;
     try {
@@ -156,6 +195,11 @@ export class ConsentActions {
     if (typeof claims.code !== 'string') problems.push('It carries no authorization code (code).');
     if (typeof claims.state !== 'string') problems.push('It carries no state.');
     if (typeof claims.iss !== 'string') problems.push('It does not say who issued it (iss).');
+    if (consentId && typeof claims.state === 'string') {
+      const started = this.authorizations.get(claims.state);
+      if (!started) problems.push('Its state does not match an authorization started from this console (state mismatch).');
+      else if (started.consentId !== consentId) problems.push(`It answers the authorization of another consent (${started.consentId}).`);
+    }
     return { header, claims, problems };
   }
 
@@ -207,37 +251,83 @@ export class ConsentActions {
       .map((r) => r.job_id);
   }
 
-  /** Processes the job's pending items (all of them on a first run; the rest after a crash). */
+  /** The job's reason and creation details, or undefined. */
+  bulkJob(jobId: string): { reason: string; created: string; operator: string } | undefined {
+    return this.deps.db
+      .prepare<[string], { reason: string; created: string; operator: string }>(
+        "SELECT reason, created, operator FROM action_jobs WHERE job_id = ? AND kind = 'bulk-revoke'",
+      )
+      .get(jobId);
+  }
+
+  /** Items of a job, a window at a time (the results table). */
+  bulkItemsWindow(jobId: string, offset: number, limit: number): { items: BulkItem[]; total: number } {
+    const items = this.deps.db
+      .prepare<[string, number, number], BulkItem>(
+        'SELECT seq, consent_id AS consentId, status, detail FROM action_job_items WHERE job_id = ? ORDER BY seq LIMIT ? OFFSET ?',
+      )
+      .all(jobId, limit, offset);
+    const total = this.deps.db
+      .prepare<[string], { n: number }>('SELECT count(*) AS n FROM action_job_items WHERE job_id = ?')
+      .get(jobId)!.n;
+    return { items, total };
+  }
+
+  /** How many items of a job have each status. */
+  bulkCounts(jobId: string): Record<BulkItem['status'], number> {
+    const counts: Record<BulkItem['status'], number> = { pending: 0, revoked: 0, 'already-inactive': 0, failed: 0 };
+    for (const r of this.deps.db
+      .prepare<[string], { status: BulkItem['status']; n: number }>(
+        'SELECT status, count(*) AS n FROM action_job_items WHERE job_id = ? GROUP BY status',
+      )
+      .all(jobId))
+      counts[r.status] = r.n;
+    return counts;
+  }
+
+  /**
+   * Processes the job's pending items in order (all of them on a first run; the rest after a crash
+   * or a pause), one at a time, at most `perSecond` a second — read before each item, so the rate can
+   * change while it runs. Going offline stops the run with the rest still pending, to resume later.
+   */
   async runBulkRevoke(
     jobId: string,
-    opts: { perSecond?: number; signal?: AbortSignal; onItem?: (item: BulkItem) => void } = {},
+    opts: {
+      perSecond?: number | (() => number);
+      signal?: AbortSignal;
+      onItem?: (item: BulkItem) => void;
+      /** Resolves when the job may go on (a paused job waits here). */
+      whilePaused?: () => Promise<void>;
+    } = {},
   ): Promise<BulkItem[]> {
-    const job = this.deps.db.prepare<[string], { reason: string }>('SELECT reason FROM action_jobs WHERE job_id = ?').get(jobId);
+    const job = this.bulkJob(jobId);
     if (!job) throw new CoreError('NOT_FOUND', `No bulk revocation ${jobId}.`);
-    const queue = new PQueue({ concurrency: 1, intervalCap: opts.perSecond ?? 5, interval: 1000 });
+    const rate = () => (typeof opts.perSecond === 'function' ? opts.perSecond() : (opts.perSecond ?? 5));
     const setItem = this.deps.db.prepare('UPDATE action_job_items SET status = ?, detail = ? WHERE job_id = ? AND seq = ?');
+    let last = 0;
     for (const item of this.bulkItems(jobId).filter((i) => i.status === 'pending')) {
-      void queue.add(async () => {
-        if (opts.signal?.aborted) return;
-        let status: BulkItem['status'];
-        let detail: string | null = null;
-        try {
-          const result = await this.revoke(item.consentId, job.reason);
-          status = result.outcome;
-        } catch (error) {
-          status = 'failed';
-          detail = (error as Error).message;
-          if (error instanceof CoreError && error.code === 'OFFLINE') {
-            // Offline: stop here; the rest stays pending for a resume.
-            queue.clear();
-            status = 'pending';
-          }
+      await opts.whilePaused?.();
+      if (opts.signal?.aborted) break;
+      const wait = last + 1000 / rate() - Date.now();
+      if (wait > 0) await sleep(wait, opts.signal);
+      if (opts.signal?.aborted) break;
+      last = Date.now();
+      let status: BulkItem['status'];
+      let detail: string | null = null;
+      try {
+        status = (await this.revoke(item.consentId, job.reason)).outcome;
+      } catch (error) {
+        status = 'failed';
+        detail = (error as Error).message;
+        if (error instanceof CoreError && error.code === 'OFFLINE') {
+          // Offline: stop here; this item and the rest stay pending for a resume.
+          opts.onItem?.({ ...item, status: 'pending', detail });
+          break;
         }
-        setItem.run(status, detail, jobId, item.seq);
-        opts.onItem?.({ ...item, status, detail });
-      });
+      }
+      setItem.run(status, detail, jobId, item.seq);
+      opts.onItem?.({ ...item, status, detail });
     }
-    await queue.onIdle();
     return this.bulkItems(jobId);
   }
 }

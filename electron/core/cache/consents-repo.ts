@@ -1,18 +1,7 @@
-import type { ConsentListInput, ConsentListOutput, ConsentRow, ConsentSortField } from '../../../shared/ipc/contract.js';
 import type { Consent } from '../../../shared/schemas/consent.js';
 import { createHash } from 'node:crypto';
 import { inTransaction, type Db } from './database.js';
 import { PayloadCodec } from './payload-codec.js';
-
-/** Reads and writes of cached consents. Sorting is by whitelisted column only, never by caller text. */
-const SORT_COLUMNS: Record<ConsentSortField, string> = {
-  created: 'created',
-  sharingEndDate: 'sharing_end_date',
-  status: 'status',
-  consumerEmail: 'consumer_email COLLATE NOCASE',
-  dataHolderName: 'data_holder_name COLLATE NOCASE',
-  useCaseName: 'use_case_name COLLATE NOCASE',
-};
 
 export interface UpsertCounts {
   new: number;
@@ -20,6 +9,7 @@ export interface UpsertCounts {
   unchanged: number;
 }
 
+/** Writes of cached consents, and reads of one consent (lists, filters and search: consent-query.ts). */
 export class ConsentsRepo {
   private readonly upsertStmt;
   private readonly hashStmt;
@@ -114,35 +104,9 @@ export class ConsentsRepo {
     return this.db.prepare<[], { t: string | null }>('SELECT max(created) AS t FROM consents').get()!.t;
   }
 
-  list(input: ConsentListInput): ConsentListOutput {
-    const column = SORT_COLUMNS[input.sort.field];
-    const dir = input.sort.direction === 'asc' ? 'ASC' : 'DESC';
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (input.status) {
-      where.push('c.status = ?');
-      params.push(input.status);
-    }
-    const match = ftsQuery(input.search);
-    if (match) {
-      where.push('c.rowid IN (SELECT rowid FROM consents_fts WHERE consents_fts MATCH ?)');
-      params.push(match);
-    }
-    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    // NULLs last whatever the direction: a consent without a date is not "the oldest".
-    const sql = `
-      SELECT consent_id AS consentId, status, consumer_email AS consumerEmail,
-        data_holder_name AS dataHolderName, data_holder_brand_id AS dataHolderBrandId,
-        use_case_id AS useCaseId, use_case_name AS useCaseName, created,
-        sharing_end_date AS sharingEndDate, revoked
-      FROM consents c ${filter}
-      ORDER BY ${column} ${dir} NULLS LAST, consent_id ${dir}
-      LIMIT ? OFFSET ?`;
-    const rows = this.db.prepare<(string | number)[], ConsentRow>(sql).all(...params, input.pageSize, (input.page - 1) * input.pageSize);
-    const total = filter
-      ? this.db.prepare<(string | number)[], { n: number }>(`SELECT count(*) AS n FROM consents c ${filter}`).get(...params)!.n
-      : this.count();
-    return { rows, total, page: input.page, pageSize: input.pageSize };
+  /** When the cache last stored this consent, or null. */
+  syncedAt(consentId: string): string | null {
+    return this.db.prepare<[string], { t: string }>('SELECT synced_at AS t FROM consents WHERE consent_id = ?').get(consentId)?.t ?? null;
   }
 
   /** The payload of one consent as last synced, or undefined. */
@@ -160,15 +124,6 @@ export class ConsentsRepo {
       .all(consentId)
       .map((r) => ({ version: r.version, seenAt: r.seen_at, consent: this.codec.decode(r.body) as Consent }));
   }
-}
-
-/**
- * Turns what a user types into an FTS5 query: each word a quoted prefix term ("jane"*), all
- * required. Quotes are doubled, so nothing typed can become FTS syntax. Empty → no search.
- */
-export function ftsQuery(text: string | undefined): string | undefined {
-  const terms = (text ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
-  return terms.length ? terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' AND ') : undefined;
 }
 
 export class SyncStateRepo {

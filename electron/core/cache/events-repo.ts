@@ -140,6 +140,28 @@ export class ReferenceRepo {
       .map((r) => JSON.parse(r.raw) as UseCase);
   }
 
+  useCase(id: string): UseCase | undefined {
+    const row = this.db.prepare<[string], { raw: string }>('SELECT raw FROM use_cases WHERE id = ?').get(id);
+    return row ? (JSON.parse(row.raw) as UseCase) : undefined;
+  }
+
+  dataHolders(): { dataHolderBrandId: string; brandName: string | null; logoUri: string | null }[] {
+    return this.db
+      .prepare<[], { raw: string }>('SELECT raw FROM data_holders ORDER BY brand_name COLLATE NOCASE')
+      .all()
+      .map((r) => {
+        const h = JSON.parse(r.raw) as { dataHolderBrandId: string; brandName?: string | null; logoUri?: string | null };
+        return { dataHolderBrandId: h.dataHolderBrandId, brandName: h.brandName ?? null, logoUri: h.logoUri ?? null };
+      });
+  }
+
+  dataHolder(id: string): { dataHolderBrandId: string; brandName: string | null; logoUri: string | null } | undefined {
+    const row = this.db.prepare<[string], { raw: string }>('SELECT raw FROM data_holders WHERE data_holder_brand_id = ?').get(id);
+    if (!row) return undefined;
+    const h = JSON.parse(row.raw) as { dataHolderBrandId: string; brandName?: string | null; logoUri?: string | null };
+    return { dataHolderBrandId: h.dataHolderBrandId, brandName: h.brandName ?? null, logoUri: h.logoUri ?? null };
+  }
+
   dataHolderCount(): number {
     return this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM data_holders').get()!.n;
   }

@@ -30,6 +30,8 @@ export const Profile = z.strictObject({
   scopes: z.array(z.string()).default([]),
   softwareProductId: z.string().optional(),
   webhookTarget: z.string().optional(),
+  /** Where the data holder sends the consumer back after an authorization (creation, extension). */
+  redirectUri: z.url().optional(),
 });
 export type Profile = z.infer<typeof Profile>;
 

@@ -11,7 +11,7 @@ export function ConsentsScreen() {
   const client = useClient();
   const { page, pageSize, sort, setPage, setPageSize, toggleSort } = useConsentsView();
   const syncing = useSession((s) => s.syncProgress !== null);
-  const input = { page, pageSize, sort };
+  const input = { filter: {}, offset: (page - 1) * pageSize, limit: pageSize, sort };
   const list = useQuery({
     queryKey: ['consents:list', input],
     queryFn: () => client.consentsList(input),
@@ -19,7 +19,8 @@ export function ConsentsScreen() {
   });
   const sync = useMutation({ mutationFn: () => client.syncStart({}) });
 
-  const total = list.data?.total ?? 0;
+  const count = useQuery({ queryKey: ['consents:count', {}], queryFn: () => client.consentsCount({ filter: {} }) });
+  const total = count.data?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(page * pageSize, total);

@@ -1,0 +1,200 @@
+import type {
+  ConsentCountOutput,
+  ConsentFilter,
+  ConsentOptionsOutput,
+  ConsentRow,
+  ConsentSort,
+  ConsentSortField,
+} from '../../../shared/ipc/contract.js';
+import type { Db } from './database.js';
+
+/**
+ * Reads of the consent list: windows of rows for a filter and a sort, the count and status facets
+ * of a filter, the values the filters offer, and every id or row of a filter (bulk actions,
+ * exports). The interface speaks in filters and rows; the SQL stays in here.
+ *
+ * Sorting is by whitelisted column only, never by caller text; NULLs sort last in both directions
+ * (a consent without a date is not "the oldest"), and the consent id breaks ties so windows are
+ * stable while the user scrolls.
+ */
+const SORT_COLUMNS: Record<ConsentSortField, string> = {
+  created: 'created',
+  sharingEndDate: 'sharing_end_date',
+  revoked: 'revoked',
+  firstDataCollection: 'first_data_collection',
+  status: 'status',
+  consumerEmail: 'consumer_email COLLATE NOCASE',
+  consumerMobile: 'consumer_mobile',
+  consumerId: 'consumer_id',
+  dataHolderName: 'data_holder_name COLLATE NOCASE',
+  useCaseName: 'use_case_name COLLATE NOCASE',
+  accessFrequency: 'access_frequency',
+  postUsageAction: 'post_usage_action',
+  directMarketingAllowed: 'direct_marketing',
+  externalId: 'external_id COLLATE NOCASE',
+  cdrArrangementId: 'cdr_arrangement_id',
+  consentId: 'consent_id',
+  version: 'version',
+};
+
+const ROW_COLUMNS = `consent_id AS consentId, status, consumer_email AS consumerEmail, consumer_mobile AS consumerMobile,
+  consumer_id AS consumerId, data_holder_name AS dataHolderName, data_holder_brand_id AS dataHolderBrandId,
+  use_case_id AS useCaseId, use_case_name AS useCaseName, access_frequency AS accessFrequency,
+  post_usage_action AS postUsageAction, direct_marketing AS directMarketingAllowed, external_id AS externalId,
+  cdr_arrangement_id AS cdrArrangementId, created, sharing_end_date AS sharingEndDate, revoked,
+  first_data_collection AS firstDataCollection, version`;
+
+type RawRow = Omit<ConsentRow, 'directMarketingAllowed'> & { directMarketingAllowed: number | null };
+const toRow = (r: RawRow): ConsentRow => ({
+  ...r,
+  directMarketingAllowed: r.directMarketingAllowed === null ? null : r.directMarketingAllowed === 1,
+});
+
+interface Where {
+  sql: string;
+  params: (string | number)[];
+}
+
+/** The WHERE clause of a filter; `without` leaves one part out (the status facets ignore the status filter). */
+function whereOf(filter: ConsentFilter, without?: 'statuses'): Where {
+  const parts: string[] = [];
+  const params: (string | number)[] = [];
+  const anyOf = (column: string, values: readonly string[] | undefined) => {
+    if (!values?.length) return;
+    parts.push(`${column} IN (${values.map(() => '?').join(', ')})`);
+    params.push(...values);
+  };
+  if (without !== 'statuses') anyOf('status', filter.statuses);
+  anyOf('data_holder_brand_id', filter.dataHolderBrandIds);
+  anyOf('use_case_id', filter.useCaseIds);
+  anyOf('access_frequency', filter.accessFrequencies);
+  anyOf('post_usage_action', filter.postUsageActions);
+  if (filter.directMarketing !== undefined) {
+    parts.push('direct_marketing = ?');
+    params.push(filter.directMarketing ? 1 : 0);
+  }
+  const range = (column: string, r: { from?: string | undefined; to?: string | undefined } | undefined) => {
+    // Stored times are ISO 8601 UTC with milliseconds, so text order is time order.
+    if (r?.from) {
+      parts.push(`${column} >= ?`);
+      params.push(new Date(r.from).toISOString());
+    }
+    if (r?.to) {
+      parts.push(`${column} < ?`);
+      params.push(new Date(r.to).toISOString());
+    }
+  };
+  range('created', filter.created);
+  range('sharing_end_date', filter.sharingEnd);
+  range('revoked', filter.revoked);
+  const match = ftsQuery(filter.search);
+  if (match) {
+    parts.push('rowid IN (SELECT rowid FROM consents_fts WHERE consents_fts MATCH ?)');
+    params.push(match);
+  }
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+}
+
+function orderOf(sort: ConsentSort): string {
+  const dir = sort.direction === 'asc' ? 'ASC' : 'DESC';
+  return `ORDER BY ${SORT_COLUMNS[sort.field]} ${dir} NULLS LAST, consent_id ${dir}`;
+}
+
+export class ConsentQuery {
+  constructor(private readonly db: Db) {}
+
+  /** One window of rows (offset, limit) of the filtered, sorted list. */
+  list(input: { filter: ConsentFilter; sort: ConsentSort; offset: number; limit: number }): ConsentRow[] {
+    const where = whereOf(input.filter);
+    return this.db
+      .prepare<(string | number)[], RawRow>(`SELECT ${ROW_COLUMNS} FROM consents ${where.sql} ${orderOf(input.sort)} LIMIT ? OFFSET ?`)
+      .all(...where.params, input.limit, input.offset)
+      .map(toRow);
+  }
+
+  /** How many consents match, and how many of each status match the rest of the filter (the status chips). */
+  count(filter: ConsentFilter): ConsentCountOutput {
+    const where = whereOf(filter, 'statuses');
+    const byStatus = this.db
+      .prepare<(string | number)[], { status: string | null; n: number }>(
+        `SELECT status, count(*) AS n FROM consents ${where.sql} GROUP BY status ORDER BY n DESC`,
+      )
+      .all(...where.params);
+    const chosen = filter.statuses?.length ? new Set(filter.statuses) : undefined;
+    const total = byStatus.filter((s) => !chosen || (s.status !== null && chosen.has(s.status))).reduce((sum, s) => sum + s.n, 0);
+    return { total, statuses: byStatus.map((s) => ({ status: s.status, count: s.n })) };
+  }
+
+  /** The values each filter offers, with how many consents have each. */
+  options(): ConsentOptionsOutput {
+    const values = <T>(sql: string) => this.db.prepare<[], T>(sql).all();
+    return {
+      dataHolders: values<{ id: string; name: string | null; count: number }>(
+        `SELECT data_holder_brand_id AS id, max(data_holder_name) AS name, count(*) AS count FROM consents
+         WHERE data_holder_brand_id IS NOT NULL GROUP BY data_holder_brand_id ORDER BY name COLLATE NOCASE`,
+      ),
+      useCases: values<{ id: string; name: string | null; count: number }>(
+        `SELECT use_case_id AS id, max(use_case_name) AS name, count(*) AS count FROM consents
+         WHERE use_case_id IS NOT NULL GROUP BY use_case_id ORDER BY name COLLATE NOCASE`,
+      ),
+      accessFrequencies: values<{ value: string; count: number }>(
+        `SELECT access_frequency AS value, count(*) AS count FROM consents WHERE access_frequency IS NOT NULL GROUP BY 1 ORDER BY 1`,
+      ),
+      postUsageActions: values<{ value: string; count: number }>(
+        `SELECT post_usage_action AS value, count(*) AS count FROM consents WHERE post_usage_action IS NOT NULL GROUP BY 1 ORDER BY 1`,
+      ),
+    };
+  }
+
+  /** The ids of every match, in list order, up to `limit` (bulk actions on "all matching"). */
+  ids(filter: ConsentFilter, sort: ConsentSort, limit: number): string[] {
+    const where = whereOf(filter);
+    return this.db
+      .prepare<(string | number)[], { id: string }>(`SELECT consent_id AS id FROM consents ${where.sql} ${orderOf(sort)} LIMIT ?`)
+      .all(...where.params, limit)
+      .map((r) => r.id);
+  }
+
+  /** Every matching row, in list order, one at a time (exports: nothing is held whole in memory). */
+  *rows(filter: ConsentFilter, sort: ConsentSort): Generator<ConsentRow> {
+    const where = whereOf(filter);
+    const stmt = this.db.prepare<(string | number)[], RawRow>(`SELECT ${ROW_COLUMNS} FROM consents ${where.sql} ${orderOf(sort)}`);
+    for (const r of stmt.iterate(...where.params)) yield toRow(r);
+  }
+
+  /** Which of these ids the cache knows, with their status; the others are returned as unknown. */
+  resolve(ids: readonly string[]): { known: { consentId: string; status: string | null }[]; unknown: string[] } {
+    const stmt = this.db.prepare<[string], { status: string | null }>('SELECT status FROM consents WHERE consent_id = ?');
+    const known: { consentId: string; status: string | null }[] = [];
+    const unknown: string[] = [];
+    for (const id of ids) {
+      const row = stmt.get(id);
+      if (row) known.push({ consentId: id, status: row.status });
+      else unknown.push(id);
+    }
+    return { known, unknown };
+  }
+}
+
+/** A mobile number as typed (0412 345 678, +61 412-345-678) in the stored form (+61412345678). */
+function asStoredMobile(text: string): string | undefined {
+  if (!/^\+?[\d\s()-]{8,}$/.test(text)) return undefined;
+  const digits = text.replace(/[^\d+]/g, '');
+  if (digits.startsWith('+')) return digits;
+  if (digits.startsWith('0')) return `+61${digits.slice(1)}`;
+  if (digits.startsWith('61')) return `+${digits}`;
+  return undefined;
+}
+
+/**
+ * Turns what a user types into an FTS5 query: each word a quoted prefix term ("jane"*), all
+ * required. Quotes are doubled, so nothing typed can become FTS syntax. A phone number typed
+ * with spaces or a leading 0 becomes one term in the stored +61 form. Empty → no search.
+ */
+export function ftsQuery(text: string | undefined): string | undefined {
+  const trimmed = (text ?? '').trim();
+  const mobile = asStoredMobile(trimmed);
+  if (mobile) return `"${mobile}"*`;
+  const terms = trimmed.split(/\s+/).filter(Boolean).slice(0, 8);
+  return terms.length ? terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' AND ') : undefined;
+}

@@ -1,0 +1,80 @@
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { once } from 'node:events';
+import { createHash } from 'node:crypto';
+import type { ConsentFilter, ConsentSort, ConsentSortField, Job } from '../../../shared/ipc/contract.js';
+import { CONSENT_COLUMN_LABELS, consentCellText } from '../../../shared/consents/columns.js';
+import type { ConsentQuery } from '../cache/consent-query.js';
+import { csvRows } from './csv.js';
+
+/**
+ * Streams every consent of a filtered, sorted view to a file as CSV or JSON, a window of rows at a
+ * time (never the whole result in memory), yielding to the event loop between windows so the UI
+ * stays answered. Returns what was written; the caller audits it.
+ */
+const WINDOW = 1000;
+
+export interface ConsentExportInput {
+  filter: ConsentFilter;
+  sort: ConsentSort;
+  columns: readonly ConsentSortField[];
+  format: 'csv' | 'json';
+}
+
+async function write(out: Writable, text: string, hash: ReturnType<typeof createHash>): Promise<number> {
+  hash.update(text);
+  const bytes = Buffer.byteLength(text);
+  if (!out.write(text)) await once(out, 'drain');
+  return bytes;
+}
+
+/** Writes the export to `out` (left open: the caller ends a file, and never ends stdout). */
+export async function exportConsents(
+  query: ConsentQuery,
+  input: ConsentExportInput,
+  out: Writable,
+  opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; limit?: number } = {},
+): Promise<NonNullable<Job['result']>> {
+  const total = Math.min(query.count(input.filter).total, opts.limit ?? Infinity);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  let rows = 0;
+  bytes += await write(out, input.format === 'csv' ? csvRows([input.columns.map((c) => CONSENT_COLUMN_LABELS[c])]) : '[\n', hash);
+  for (let offset = 0; ; offset += WINDOW) {
+    if (opts.signal?.aborted) throw new Error('cancelled');
+    const window = query.list({ filter: input.filter, sort: input.sort, offset, limit: Math.min(WINDOW, total - offset) || 1 });
+    if (window.length === 0) break;
+    const text =
+      input.format === 'csv'
+        ? csvRows(window.map((r) => input.columns.map((c) => consentCellText(r, c))))
+        : window
+            .map((r, i) => `${rows + i === 0 ? '' : ',\n'}${JSON.stringify(Object.fromEntries(input.columns.map((c) => [c, r[c]])))}`)
+            .join('');
+    bytes += await write(out, text, hash);
+    rows += window.length;
+    opts.onProgress?.(rows, Math.max(total, rows));
+    if (window.length < WINDOW || rows >= total) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (input.format === 'json') bytes += await write(out, '\n]\n', hash);
+  return { rows, bytes, sha256: hash.digest('hex') };
+}
+
+/** The same, into a new file only the user can read. */
+export async function exportConsentsToFile(
+  query: ConsentQuery,
+  input: ConsentExportInput,
+  path: string,
+  opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+): Promise<NonNullable<Job['result']>> {
+  const out = createWriteStream(path, { mode: 0o600 });
+  try {
+    const result = await exportConsents(query, input, out, opts);
+    out.end();
+    await once(out, 'finish');
+    return result;
+  } catch (error) {
+    out.destroy();
+    throw error;
+  }
+}

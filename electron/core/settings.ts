@@ -1,0 +1,37 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Settings } from '../../shared/ipc/contract.js';
+import { DEFAULT_CONSENT_COLUMNS } from '../../shared/consents/columns.js';
+
+/**
+ * The user's preferences (theme, consent columns, saved views), in the data directory so they
+ * survive restarts in both hosts — the browser host's origin changes with its port, so the
+ * browser's own storage would forget them. Not CDR data. A damaged file is read as the defaults
+ * and only replaced on the next save.
+ */
+export const DEFAULT_SETTINGS: Settings = { theme: 'auto', consentColumns: [...DEFAULT_CONSENT_COLUMNS], savedViews: [] };
+
+export class SettingsStore {
+  private readonly file: string;
+  constructor(dataDir: string) {
+    this.file = join(dataDir, 'settings.json');
+  }
+
+  get(): Settings {
+    if (!existsSync(this.file)) return DEFAULT_SETTINGS;
+    try {
+      const parsed = Settings.partial().safeParse(JSON.parse(readFileSync(this.file, 'utf8').replace(/^\uFEFF/, '')));
+      return parsed.success ? Settings.parse({ ...DEFAULT_SETTINGS, ...parsed.data }) : DEFAULT_SETTINGS;
+    } catch {
+      return DEFAULT_SETTINGS;
+    }
+  }
+
+  set(change: Partial<Settings>): Settings {
+    const next = Settings.parse({ ...this.get(), ...change });
+    const tmp = `${this.file}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, this.file);
+    return next;
+  }
+}
