@@ -75,7 +75,14 @@ export interface Core {
   sandboxUrl: string | undefined;
   sync(opts?: { full?: boolean; data?: boolean }): Promise<SyncSummary>;
   /** Read access for the command line (the UI goes through the router). */
-  cache: { consents: ConsentsRepo; query: ConsentQuery; events: EventsRepo; data: DataRepo };
+  cache: {
+    consents: ConsentsRepo;
+    query: ConsentQuery;
+    events: EventsRepo;
+    data: DataRepo;
+    /** Drops the pages the cache connection holds in memory (the benchmark's cold reads; memory pressure). */
+    releaseMemory(): void;
+  };
   jobs: JobRegistry;
   /** Audits an export made outside the router (the command line's consents --all). */
   recordExport(written: JobResult, input: ConsentExportInput): void;
@@ -616,7 +623,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       if (!r.ok) throw new CoreError(r.error.code, r.error.message);
       return r.value as SyncSummary;
     },
-    cache: { consents, query, events: eventsRepo, data: dataRepo },
+    cache: { consents, query, events: eventsRepo, data: dataRepo, releaseMemory: () => void db.pragma('shrink_memory') },
     jobs,
     recordExport: (written, input) => {
       audit.append({
