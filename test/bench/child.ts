@@ -7,6 +7,7 @@ import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { openCache } from '../../electron/core/cache/database.js';
 import { EventsRepo } from '../../electron/core/cache/events-repo.js';
+import { BatchWriter, DEFAULT_BATCH } from '../../electron/core/sync/batch.js';
 import { contentId } from '../../electron/core/sync/consent-sync.js';
 import { runSyncJob, type SyncJob } from '../../electron/core/sync/sync-job.js';
 import { WorkerThread } from '../../electron/core/worker/host.js';
@@ -41,7 +42,6 @@ const ENTITIES = {
   events: { path: (page: number, size: number) => `/consents/events?page=${page}&page-size=${size}`, items: (b: any) => b.data.events },
 } as const;
 
-
 /**
  * The two limits of a sync, measured on the same pages: fetching and JSON.parse only (one request
  * at a time, as the sync's fetch does), and inserting the same rows with the same schema and the
@@ -50,22 +50,26 @@ const ENTITIES = {
  */
 async function fetchInsert(a: { url: string; file: string; pageSize: number; batchRows: number }) {
   const auth = { authorization: `Bearer ${await token(a.url)}` };
-  const db = openCache(a.file, BENCH_KEY, { cacheMiB: 64 });
+  const db = openCache(a.file, BENCH_KEY, { writer: true });
   const consents = new ConsentsRepo(db);
   const events = new EventsRepo(db);
   const out: Record<string, { rows: number; fetchMs: number; insertMs: number; bytes: number; payloadBytes: number }> = {};
   for (const entity of ['consents', 'events'] as const) {
     const r = { rows: 0, fetchMs: 0, insertMs: 0, bytes: 0, payloadBytes: 0 };
     let buffer: any[] = [];
-    const insert = () => {
+    // The sync's own transactions and checkpoints (batch.ts), without the fetching.
+    const batch = new BatchWriter(db, DEFAULT_BATCH, () => undefined);
+    const insert = (last: boolean) => {
       const t = now();
-      db.transaction(() => {
-        for (let i = 0; i < buffer.length; i += a.pageSize) {
-          const page = buffer.slice(i, i + a.pageSize);
+      for (let i = 0; i < buffer.length; i += a.pageSize) {
+        const page = buffer.slice(i, i + a.pageSize);
+        batch.write(entity, () => {
           if (entity === 'consents') consents.upsertPage(page as Consent[], new Date().toISOString());
           else events.upsertPage(page as ConsentEvent[], contentId);
-        }
-      })();
+          return { result: undefined, rows: page.length, changed: 0 };
+        });
+      }
+      if (last) batch.finish();
       r.insertMs += now() - t;
       buffer = [];
     };
@@ -79,7 +83,7 @@ async function fetchInsert(a: { url: string; file: string; pageSize: number; bat
       r.bytes += Buffer.byteLength(text);
       for (const item of items) r.payloadBytes += Buffer.byteLength(JSON.stringify(item));
       buffer.push(...items);
-      if (buffer.length >= a.batchRows || !body.links.next) insert();
+      if (buffer.length >= a.batchRows || !body.links.next) insert(!body.links.next);
       if (!body.links.next) break;
     }
     out[entity] = r;
@@ -89,10 +93,18 @@ async function fetchInsert(a: { url: string; file: string; pageSize: number; bat
   return out;
 }
 
-/** A naive client: pages of 25, JSON.parse, one autocommitted insert per row, same schema; for a time budget. */
-async function naive(a: { url: string; file: string; budgetMs: number }) {
+/**
+ * A naive client: pages of 25, JSON.parse, one autocommitted insert per row, same schema and code,
+ * for a time budget. `sqliteDefaults`: SQLite as it comes (rollback journal, synchronous FULL), as a
+ * client that tunes nothing would have it; otherwise the console's own WAL settings.
+ */
+async function naive(a: { url: string; file: string; budgetMs: number; sqliteDefaults: boolean }) {
   const auth = { authorization: `Bearer ${await token(a.url)}` };
   const db = openCache(a.file, BENCH_KEY);
+  if (a.sqliteDefaults) {
+    db.pragma('journal_mode = DELETE');
+    db.pragma('synchronous = FULL');
+  }
   const consents = new ConsentsRepo(db);
   const events = new EventsRepo(db);
   const out: Record<string, { rows: number; ms: number }> = {};
@@ -204,7 +216,7 @@ async function readsDuringSync(a: { url: string; file: string; inThread: boolean
   const hooks = { signal: new AbortController().signal, onProgress: () => undefined, onStored: () => undefined };
   const t0 = now();
   const running = (
-    thread ? thread.run('sync', job).result : runSyncJob(job, openCache(a.file, BENCH_KEY, { cacheMiB: 64 }), hooks)
+    thread ? thread.run('sync', job).result : runSyncJob(job, openCache(a.file, BENCH_KEY, { writer: true }), hooks)
   ).finally(() => (done = true));
   const during = await probe(() => done);
   await running;

@@ -124,8 +124,8 @@ describe('events and reference data', () => {
       event('e2', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', '2026-01-01T00:00:05.000Z'),
       event('e3', 'REVOKED', '2026-02-01T00:00:00.000Z'),
     ];
-    expect(events.upsertPage(page, () => 'x')).toEqual({ new: 3 });
-    expect(events.upsertPage(page, () => 'x')).toEqual({ new: 0 });
+    expect(events.upsertPage(page, () => 'x')).toEqual({ new: 3, changed: 0 });
+    expect(events.upsertPage(page, () => 'x')).toEqual({ new: 0, changed: 0 });
     expect(events.count()).toBe(3);
     expect(events.forConsent('c1').map((e) => e.eventId)).toEqual(['e3', 'e2', 'e1']);
     expect(events.ofTypes(['WEBHOOK_SENDING_FAILED_CLIENT_ERROR'], 1, 10)).toEqual({

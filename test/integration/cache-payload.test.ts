@@ -64,7 +64,7 @@ describe('events keep their payload once', () => {
       { eventId: 'e2', eventType: 'FUTURE_TYPE', timestamp: '2026-01-01T00:00:01.000Z', consentId: 'c1', consumerEmail: 'a@b.c' },
       { eventType: 'EMAIL_SENT', eventDetail: 'sent', timestamp: '2026-01-01T00:00:02Z', consentId: 'c1' },
     ];
-    expect(events.upsertPage(sent, () => 'content:1')).toEqual({ new: 3 });
+    expect(events.upsertPage(sent, () => 'content:1')).toEqual({ new: 3, changed: 0 });
     expect(JSON.stringify(events.payload('e1'))).toBe(JSON.stringify(sent[0]));
     expect(JSON.stringify(events.payload('e2'))).toBe(JSON.stringify(sent[1]));
     expect(JSON.stringify(events.payload('content:1'))).toBe(JSON.stringify(sent[2]));
@@ -74,7 +74,9 @@ describe('events keep their payload once', () => {
       { eventId: 'e1', consentId: 'c1', eventType: 'GRANTED', timestamp: '2026-01-01T00:00:00.000Z', eventDetail: null },
     ]);
     // The same event again with new content: updated, not duplicated.
-    expect(events.upsertPage([{ ...sent[1]!, eventDetail: 'late' }], () => 'x')).toEqual({ new: 0 });
+    const touched = new Set<string>();
+    expect(events.upsertPage([{ ...sent[1]!, eventDetail: 'late' }, sent[0]!], () => 'x', touched)).toEqual({ new: 0, changed: 1 });
+    expect(touched).toEqual(new Set(['c1']));
     expect(events.payload('e2')).toMatchObject({ eventDetail: 'late', consumerEmail: 'a@b.c' });
     expect(events.count()).toBe(3);
   });

@@ -1,4 +1,5 @@
 import type { ConsentEvent, UseCase } from '../../../shared/schemas/consent.js';
+import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { inTransaction, type Db } from './database.js';
 import { coveredOf, eventColumns, type EventPayload } from './event-columns.js';
 import { PayloadCodec } from './payload-codec.js';
@@ -19,6 +20,10 @@ const toRow = ({ at, ...r }: StoredRow): EventRow => ({ ...r, timestamp: new Dat
 export class EventsRepo {
   private readonly insertStmt;
   private readonly updateStmt;
+  private readonly currentStmt: Statement<
+    [string],
+    { consent_id: string; event_type: string; at: number; event_detail: string | null; extra: string }
+  >;
   private readonly codec: PayloadCodec;
 
   constructor(private readonly db: Db) {
@@ -30,23 +35,40 @@ export class EventsRepo {
     this.updateStmt = db.prepare(
       'UPDATE events SET consent_id = ?, event_type = ?, at = ?, event_detail = ?, extra = ? WHERE event_id = ?',
     );
+    this.currentStmt = db.prepare('SELECT consent_id, event_type, at, event_detail, extra FROM events WHERE event_id = ?');
   }
 
   /**
-   * Stores a page (in one transaction, or the caller's); an event already cached takes the new
-   * content. Events without an id get one from their content, so a re-sync cannot duplicate them.
+   * Stores a page (in one transaction, or the caller's). An event already cached takes the new
+   * content if it differs. Events without an id get one from their content, so a re-sync cannot
+   * duplicate them. `touched` collects the consents of new or changed events: what the
+   * incremental sync reads again.
    */
-  upsertPage(events: readonly ConsentEvent[], idFor: (e: ConsentEvent) => string): { new: number } {
+  upsertPage(events: readonly ConsentEvent[], idFor: (e: ConsentEvent) => string, touched?: Set<string>): { new: number; changed: number } {
     let added = 0;
+    let changed = 0;
     inTransaction(this.db, () => {
       for (const e of events) {
         const c = eventColumns(e.eventId ?? idFor(e), e as EventPayload);
         const extra = this.codec.encode(c.payload, c.covered, true);
         if (this.insertStmt.run(c.eventId, c.consentId, c.eventType, c.at, c.eventDetail, extra).changes) added++;
-        else this.updateStmt.run(c.consentId, c.eventType, c.at, c.eventDetail, extra, c.eventId);
+        else {
+          const old = this.currentStmt.get(c.eventId)!;
+          if (
+            old.consent_id === c.consentId &&
+            old.event_type === c.eventType &&
+            old.at === c.at &&
+            old.event_detail === c.eventDetail &&
+            old.extra === extra
+          )
+            continue;
+          this.updateStmt.run(c.consentId, c.eventType, c.at, c.eventDetail, extra, c.eventId);
+          changed++;
+        }
+        touched?.add(c.consentId);
       }
     });
-    return { new: added };
+    return { new: added, changed };
   }
 
   count(): number {

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { Db } from '../cache/database.js';
 
 /**
@@ -18,6 +19,13 @@ export interface BatchLimits {
 
 export const DEFAULT_BATCH: BatchLimits = { rows: 25_000, ms: 1_000 };
 
+/**
+ * The WAL is copied into the database when it passes this size, not at SQLite's default of every
+ * 4 MB: a page the sync rewrites in many transactions is then copied (and synced to disk) once per
+ * 128 MB instead of once per commit. The writer connection turns automatic checkpoints off.
+ */
+export const CHECKPOINT_ABOVE_BYTES = 128 * 2 ** 20;
+
 export class BatchWriter<E extends string> {
   private open = false;
   private rows = 0;
@@ -30,8 +38,11 @@ export class BatchWriter<E extends string> {
     private readonly onCommit: (entity: E, count: number) => void,
   ) {}
 
-  /** Runs `write` (one page) in the open transaction; `rows` written, of which `changed` new or changed. */
-  write<T>(entity: E, write: () => { result: T; rows: number; changed: number }): T {
+  /**
+   * Runs `write` in the open transaction; `rows` written, of which `changed` new or changed.
+   * `pageEnd` false: more of the same page follows, so the transaction must not commit yet.
+   */
+  write<T>(entity: E, write: () => { result: T; rows: number; changed: number }, pageEnd = true): T {
     if (!this.open) {
       this.db.exec('BEGIN IMMEDIATE');
       this.open = true;
@@ -46,13 +57,14 @@ export class BatchWriter<E extends string> {
     }
     this.rows += done.rows;
     this.changed.set(entity, (this.changed.get(entity) ?? 0) + done.changed);
-    if (this.rows >= this.limits.rows || Date.now() - this.startedMs >= this.limits.ms) this.commit();
+    if (pageEnd && (this.rows >= this.limits.rows || Date.now() - this.startedMs >= this.limits.ms)) this.commit();
     return done.result;
   }
 
   commit(): void {
     if (!this.open) return;
     this.db.exec('COMMIT');
+    if (walBytes(this.db) > CHECKPOINT_ABOVE_BYTES) this.db.pragma('wal_checkpoint(PASSIVE)');
     this.open = false;
     this.rows = 0;
     const changed = this.changed;
@@ -60,10 +72,25 @@ export class BatchWriter<E extends string> {
     for (const [entity, count] of changed) if (count > 0) this.onCommit(entity, count);
   }
 
+  /** The last commit, then the WAL copied into the database (readers are not blocked). */
+  finish(): void {
+    this.commit();
+    if (walBytes(this.db) > 0) this.db.pragma('wal_checkpoint(PASSIVE)');
+  }
+
   rollback(): void {
     if (this.open && this.db.inTransaction) this.db.exec('ROLLBACK');
     this.open = false;
     this.rows = 0;
     this.changed = new Map();
+  }
+}
+
+function walBytes(db: Db): number {
+  if (db.memory) return 0;
+  try {
+    return statSync(`${db.name}-wal`).size;
+  } catch {
+    return 0;
   }
 }

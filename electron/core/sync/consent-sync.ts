@@ -7,7 +7,7 @@ import type { ConsentsRepo, SyncStateRepo, UpsertCounts } from '../cache/consent
 import type { Db } from '../cache/database.js';
 import type { EventsRepo, ReferenceRepo } from '../cache/events-repo.js';
 import { BatchWriter, DEFAULT_BATCH, type BatchLimits } from './batch.js';
-import { prefetch, rateAndEta } from './prefetch.js';
+import { prefetch, rateAndEta, yieldToEventLoop } from './prefetch.js';
 
 /**
  * Sync of the Consent API into the cache.
@@ -58,6 +58,8 @@ const RESUME_SIZE = 'consents.resumePageSize';
 /** Consents read again one by one at most; past this a full listing is cheaper. */
 const MAX_SINGLE_READS = 2_000;
 const READ_CONCURRENCY = 8;
+/** Rows written between two turns of the event loop. */
+const SLICE = 200;
 
 /** A summary with nothing done yet, filled in as the sync goes. */
 export function emptySyncSummary(startedAt: string): SyncSummary {
@@ -93,12 +95,34 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     summary.consents.changed += c.changed;
     summary.consents.unchanged += c.unchanged;
   };
+  /**
+   * Stores a page in slices, letting the event loop run between them: the next page keeps
+   * arriving (and the intermediary keeps sending) while this one is written. The page's extra
+   * writes (its resume cursor) go with its last slice; the transaction commits only after it.
+   */
+  async function storeSliced<T>(entity: 'consents' | 'events', items: T[], write: (slice: T[]) => UpsertCounts, extra?: () => void) {
+    const total: UpsertCounts = { new: 0, changed: 0, unchanged: 0 };
+    for (let i = 0; i < items.length || i === 0; i += SLICE) {
+      const slice = items.slice(i, i + SLICE);
+      const last = i + SLICE >= items.length;
+      const c = batch.write(
+        entity,
+        () => {
+          const counts = write(slice);
+          if (last) extra?.();
+          return { result: counts, rows: slice.length, changed: counts.new + counts.changed };
+        },
+        last,
+      );
+      total.new += c.new;
+      total.changed += c.changed;
+      total.unchanged += c.unchanged;
+      if (!last) await yieldToEventLoop();
+    }
+    return total;
+  }
   const storeConsents = (consents: Consent[], extra?: () => void) =>
-    batch.write('consents', () => {
-      const counts = deps.consents.upsertPage(consents, now().toISOString());
-      extra?.();
-      return { result: counts, rows: consents.length, changed: counts.new + counts.changed };
-    });
+    storeSliced('consents', consents, (slice) => deps.consents.upsertPage(slice, now().toISOString()), extra);
 
   const resumePage = Number(deps.state.get(RESUME_PAGE) ?? '1');
   const resumable = deps.state.get(RESUME_SIZE) === String(pageSize) && resumePage > 1;
@@ -117,7 +141,7 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     const t0 = Date.now();
     for await (const page of prefetch(deps.client.listConsentPages({ pageSize, startPage, ...signalOpt }))) {
       addCounts(
-        storeConsents(page.consents, () => {
+        await storeConsents(page.consents, () => {
           deps.state.set(RESUME_PAGE, String(page.page + 1));
           deps.state.set(RESUME_SIZE, String(pageSize));
         }),
@@ -166,7 +190,7 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
       );
       const found = read.filter((c): c is Consent => c !== undefined);
       summary.consents.fetched += found.length;
-      addCounts(storeConsents(found));
+      addCounts(await storeConsents(found));
       done += chunk.length;
       progress({ phase: 'consents', done, total: ids.length, state: 'running', ...rateAndEta(done, ids.length, t0) });
     }
@@ -176,7 +200,7 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
       deps.client.listConsentPages({ pageSize, ...(oldestCreated ? { filter: { oldestCreated } } : {}), ...signalOpt }),
     )) {
       summary.consents.fetched += page.consents.length;
-      addCounts(storeConsents(page.consents));
+      addCounts(await storeConsents(page.consents));
       progress({ phase: 'consents', done: done + page.consents.length, total: ids.length + page.totalRecords, state: 'running' });
     }
   }
@@ -188,11 +212,12 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     try {
       const t0 = Date.now();
       for await (const page of prefetch(deps.client.listEventPages({ pageSize, filter: since ? { oldest: since } : {}, ...signalOpt }))) {
-        const added = batch.write('events', () => {
-          const { new: n } = deps.events.upsertPage(page.items, contentId);
-          return { result: n, rows: page.items.length, changed: n };
-        });
-        if (touched) for (const e of page.items) touched.add(e.consentId);
+        const added = (
+          await storeSliced('events', page.items, (slice) => {
+            const { new: n, changed } = deps.events.upsertPage(slice, contentId, touched);
+            return { new: n, changed, unchanged: slice.length - n - changed };
+          })
+        ).new;
         summary.events.fetched += page.items.length;
         summary.events.new += added;
         progress({
@@ -245,7 +270,7 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     }
     if (parts.consents)
       batch.write('consents', () => (deps.state.set(LAST_SYNC_KEY, now().toISOString()), { result: 0, rows: 0, changed: 0 }));
-    batch.commit();
+    batch.finish();
   } catch (error) {
     // Whole pages written before an error between pages are kept; a half-written one was rolled back.
     batch.commit();

@@ -13,8 +13,7 @@ const listeners = new Map<number, (message: { type: string; [k: string]: unknown
 function connection(file: string, key?: string): Db {
   let db = connections.get(file);
   if (!db) {
-    // The writer gets a larger page cache than a reader: indexes of 100,000 consents stay in memory.
-    db = openCache(file, key, { cacheMiB: 64 });
+    db = openCache(file, key, { writer: true });
     connections.set(file, db);
   }
   return db;
