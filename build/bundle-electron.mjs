@@ -4,12 +4,21 @@ import { build } from 'esbuild';
 
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
 
+// import.meta.url as the bundle's own file: the worker host finds worker.cjs beside main.cjs.
+const importMetaUrl = {
+  define: { 'import.meta.url': 'importMetaUrl' },
+  banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+};
+// Only the native module stays outside; everything else is bundled so the app needs no ESM interop.
+const external = ['electron', 'better-sqlite3-multiple-ciphers', 'bufferutil', 'utf-8-validate'];
+await build({ ...common, ...importMetaUrl, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.cjs', external });
+// The worker thread of the sync's writes and the integrity check (electron/core/worker/host.ts).
 await build({
   ...common,
-  entryPoints: ['electron/main.ts'],
-  outfile: 'dist/electron/main.cjs',
-  // Only the native module stays outside; everything else is bundled so the app needs no ESM interop.
-  external: ['electron', 'better-sqlite3-multiple-ciphers', 'bufferutil', 'utf-8-validate'],
+  ...importMetaUrl,
+  entryPoints: ['electron/core/worker/worker.ts'],
+  outfile: 'dist/electron/worker.cjs',
+  external,
 });
 await build({
   ...common,

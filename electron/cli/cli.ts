@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CoreError } from '../ipc/router.js';
-import { resetCache, startCore, type Core } from '../core/console-core.js';
+import { checkCache, resetCache, startCore, type Core } from '../core/console-core.js';
 import { loadProfiles, Profile, ProfilesError, type ProfilesFile } from '../core/config/profiles.js';
 import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js';
 import { createFileLogger } from '../core/log.js';
@@ -207,7 +207,10 @@ export function buildProgram(): Command {
   program
     .command('sync')
     .description('sync consents, events, use cases and data holders into the cache; progress on stderr, a JSON summary on stdout')
-    .option('--full', 're-read every event, not only the new ones')
+    .option(
+      '--full',
+      'list every consent and re-read every event; without it, only what the events feed says changed and the new consents (every consent is listed every 6 hours anyway)',
+    )
     .option('--data', 'also sync the Data API records of active consents, and the product catalogue')
     .action(async (o: { full?: boolean; data?: boolean }) => {
       await withCore(program, async (core) => {
@@ -400,9 +403,17 @@ export function buildProgram(): Command {
       await withCore(program, async (core) => void process.stdout.write(core.audit.export(o.format)));
     });
 
-  program
-    .command('cache')
-    .description("the profile's local cache")
+  const cache = program.command('cache').description("the profile's local cache");
+  cache
+    .command('check')
+    .description('read and authenticate every page of the cache (the full integrity check); exit 1 with the recovery path if damaged')
+    .action(() => {
+      const checked = checkCache(dataDirOf(program), program.opts<{ profile?: string }>().profile);
+      if (!checked) return void process.stdout.write('There is no cache yet.\n');
+      if (checked.problem) throw new Exit(EXIT.error, checked.problem.message);
+      process.stdout.write(`The cache at ${checked.file} is intact.\n`);
+    });
+  cache
     .command('reset')
     .description('move the cache aside (kept, renamed); the next sync fills a new one')
     .action(() => {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SyncSummary } from '../../shared/ipc/contract.js';
+import type { SyncProgress, SyncSummary } from '../../shared/ipc/contract.js';
 import type { IpcErrorCode } from '../../shared/ipc/errors.js';
 import { createRouter, CoreError, type Router } from '../ipc/router.js';
 import { EventBus } from '../ipc/event-bus.js';
@@ -8,12 +8,20 @@ import { SANDBOX_DEFAULTS, startSandbox, type RunningSandbox, type SandboxOption
 import { ConsentClient } from './api/consent-client.js';
 import { ApiError } from './api/errors.js';
 import { testConnection } from './api/connection-test.js';
-import { DataClient } from './api/data-client.js';
 import { DataRepo } from './cache/data-repo.js';
 import { applyRetention, retentionLog } from './retention/retention.js';
-import { syncData } from './sync/data-sync.js';
 import { createClientCredentialsTokenSource } from './auth/token-source.js';
-import { moveCacheAside, openCache, type Db } from './cache/database.js';
+import {
+  cacheErrorOf,
+  checkIntegrity,
+  checkIntegrityInBackground,
+  isCacheDamage,
+  markOpen,
+  moveCacheAside,
+  openCache,
+  type CacheError,
+  type Db,
+} from './cache/database.js';
 import { ConsentsRepo, SyncStateRepo } from './cache/consents-repo.js';
 import { EventsRepo, ReferenceRepo } from './cache/events-repo.js';
 import { ConsentActions } from './actions/consent-actions.js';
@@ -23,7 +31,9 @@ import { loadProfiles, pickProfile, SANDBOX_CLIENT_SECRET, type Profile } from '
 import type { Logger } from './log.js';
 import { createKeyFileCipher, type SecretCipher } from './secrets/cipher.js';
 import { secretNames, SecretVault } from './secrets/vault.js';
-import { emptySyncSummary, LAST_SYNC_KEY, syncConsents } from './sync/consent-sync.js';
+import { LAST_SYNC_KEY } from './sync/consent-sync.js';
+import { revive, type StoredEntity, type SyncJob } from './sync/sync-job.js';
+import { WorkerThread } from './worker/host.js';
 import { ConsentQuery } from './cache/consent-query.js';
 import { JobRegistry, type JobContext } from './jobs/jobs.js';
 import { folderSink, safeFileName, type FileSink } from './exports/files.js';
@@ -66,7 +76,14 @@ export interface Core {
   sandboxUrl: string | undefined;
   sync(opts?: { full?: boolean; data?: boolean }): Promise<SyncSummary>;
   /** Read access for the command line (the UI goes through the router). */
-  cache: { consents: ConsentsRepo; query: ConsentQuery; events: EventsRepo; data: DataRepo };
+  cache: {
+    consents: ConsentsRepo;
+    query: ConsentQuery;
+    events: EventsRepo;
+    data: DataRepo;
+    /** Drops the pages the cache connection holds in memory (the benchmark's cold reads; memory pressure). */
+    releaseMemory(): void;
+  };
   jobs: JobRegistry;
   /** Audits an export made outside the router (the command line's consents --all). */
   recordExport(written: JobResult, input: ConsentExportInput): void;
@@ -110,6 +127,15 @@ async function approveInSandbox(sandboxUrl: string, uri: string): Promise<string
   const response = new URL(location).searchParams.get('response');
   if (!response) throw new CoreError('UPSTREAM', 'The simulated data holder redirected without a response JWT.');
   return response;
+}
+
+/** The full integrity check of a profile's cache, on demand (`cli cache check`); undefined when there is no cache. */
+export function checkCache(dataDir: string, profileId?: string): { file: string; problem: CacheError | null } | undefined {
+  const profile = pickProfile(loadProfiles(dataDir), profileId);
+  const file = cacheFileOf(dataDir, profile.id);
+  if (!existsSync(file)) return undefined;
+  const key = new SecretVault(dataDir, createKeyFileCipher(dataDir)).get(secretNames.cacheKey(profile.id));
+  return { file, problem: checkIntegrity(file, key ?? undefined) };
 }
 
 export function errorCodeFor(error: unknown): IpcErrorCode {
@@ -175,7 +201,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   }
 
   const auth = profile.clientAuth;
-  const tokens = createClientCredentialsTokenSource({
+  const tokenOptions = {
     tokenUrl,
     clientId: profile.clientId,
     clientSecret: secret,
@@ -183,17 +209,35 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...(auth.method === 'private_key_jwt' ? { keyId: auth.keyId, algorithm: auth.algorithm } : {}),
     // The embedded sandbox grants every scope, Data API included; profiles written by older versions listed fewer.
     scopes: profile.embedded ? [] : profile.scopes,
-  });
+  };
+  const tokens = createClientCredentialsTokenSource(tokenOptions);
   const client = new ConsentClient({ baseUrl, tokens });
-  const dataClient = new DataClient({ baseUrl: profile.embedded ? baseUrl : (profile.dataApiBaseUrl ?? baseUrl), tokens });
+  const dataApiBaseUrl = profile.embedded ? baseUrl : (profile.dataApiBaseUrl ?? baseUrl);
 
   let db: Db;
+  const cacheFile = cacheFileOf(opts.dataDir, profile.id);
+  const cacheKey = vault.getOrCreate(secretNames.cacheKey(profile.id));
   try {
-    db = openCache(cacheFileOf(opts.dataDir, profile.id), vault.getOrCreate(secretNames.cacheKey(profile.id)));
+    db = openCache(cacheFile, cacheKey);
   } catch (error) {
     await sandbox?.close();
     throw error;
   }
+  // The full integrity check never delays the start: it runs in the background, and only when the
+  // last process that had the cache open ended without closing it.
+  const openMark = markOpen(cacheFile);
+  let cacheDamage: CacheError | null = null;
+  const damaged = (problem: CacheError) => {
+    cacheDamage = problem;
+    lastSyncError = problem.message;
+    opts.log.error('the cache is damaged', problem);
+  };
+  const integrity = openMark.uncleanBefore ? checkIntegrityInBackground(cacheFile, cacheKey) : undefined;
+  if (integrity) opts.log.info('the cache was not closed last time: checking every page in the background');
+  integrity?.result.then(
+    (problem) => problem && damaged(problem),
+    () => undefined,
+  );
   const consents = new ConsentsRepo(db);
   const query = new ConsentQuery(db);
   const eventsRepo = new EventsRepo(db);
@@ -318,59 +362,45 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   let controller: AbortController | undefined;
 
+  // The sync runs on a worker thread with its own connection, started at the first sync: its
+  // fetching, parsing and large write transactions never hold up the UI's reads or an action.
+  let syncThread: WorkerThread | undefined;
+
   async function runSync(full = false, withData = false, consentIds?: string[]): Promise<SyncSummary> {
     controller = new AbortController();
     const signal = controller.signal;
     try {
-      if (consentIds) {
-        // A targeted refresh of some consents' data: no consent list, no events.
-        const started = new Date().toISOString();
-        const data = await syncData({
-          db,
-          client: dataClient,
-          data: dataRepo,
-          state,
-          consentIds,
-          signal,
-          onProgress: (p) => events.emit('sync:progress', p),
-        });
-        events.emit('cache:changed', { entity: 'data', count: Object.values(data.records).reduce((a, b) => a + b, 0) });
-        online = true;
-        return { ...emptySyncSummary(started), finishedAt: new Date().toISOString(), failures: data.failures, data: data.records };
-      }
-      const summary = await syncConsents({
-        db,
-        client,
-        consents,
-        events: eventsRepo,
-        reference,
-        state,
-        onProgress: (p) => events.emit('sync:progress', p),
-        onPageStored: (entity, count) => events.emit('cache:changed', { entity, count }),
-        full,
-        signal,
+      syncThread ??= new WorkerThread();
+      const job = syncThread.run<SyncSummary>(
+        'sync',
+        {
+          file: cacheFile,
+          key: cacheKey,
+          tokens: tokenOptions,
+          consentApiBaseUrl: baseUrl,
+          dataApiBaseUrl,
+          ...(full ? { full } : {}),
+          ...(withData ? { data: withData } : {}),
+          ...(consentIds ? { consentIds } : {}),
+        } satisfies SyncJob,
+        (m) => {
+          if (m.type === 'progress') events.emit('sync:progress', m.progress as SyncProgress);
+          if (m.type === 'stored') events.emit('cache:changed', { entity: m.entity as StoredEntity, count: m.count as number });
+        },
+      );
+      signal.addEventListener('abort', () => job.send({ type: 'cancel', reason: String((signal.reason as Error)?.message) }));
+      const summary = await job.result.catch((error: Error) => {
+        throw revive(error);
       });
-      if (withData) {
-        const data = await syncData({
-          db,
-          client: dataClient,
-          data: dataRepo,
-          state,
-          signal,
-          onProgress: (p) => events.emit('sync:progress', p),
-        });
-        summary.data = data.records;
-        summary.failures.push(...data.failures);
-        events.emit('cache:changed', { entity: 'data', count: Object.values(data.records).reduce((a, b) => a + b, 0) });
-      }
+      online = true;
+      if (consentIds) return summary;
       // Ended consents lose their CDR data now (deleted or de-identified, by their post-usage action).
       summary.retention = applyRetention(db, audit).map(({ consentId, action, records }) => ({ consentId, action, records }));
       if (summary.retention.length) events.emit('cache:changed', { entity: 'data', count: summary.retention.length });
-      online = true;
       lastSyncError = summary.failures.length ? summary.failures.map((f) => `${f.phase}: ${f.reason}`).join('; ') : null;
       const c = summary.consents;
       opts.log.info(
-        `sync finished${summary.resumed ? ' (resumed)' : ''}: ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged; ${summary.events.new} new events; ${summary.useCases} use cases; ${summary.dataHolders} data holders${summary.failures.length ? `; failed: ${lastSyncError}` : ''}`,
+        `sync finished (${summary.mode}${summary.resumed ? ', resumed' : ''}): ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged; ${summary.events.new} new events; ${summary.useCases} use cases; ${summary.dataHolders} data holders${summary.failures.length ? `; failed: ${lastSyncError}` : ''}`,
       );
       return summary;
     } catch (error) {
@@ -384,6 +414,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         });
         throw new CoreError('CANCELLED', 'Sync cancelled. What was stored so far is kept; the next sync continues from there.');
       }
+      if (isCacheDamage(error)) throw error; // the router's guard gives it the recovery path
       online = !(error instanceof ApiError && error.kind === 'Network');
       lastSyncError = error instanceof Error ? error.message : String(error);
       opts.log.error('sync failed', error);
@@ -395,6 +426,14 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   const router = createRouter({
     onInternalError: (channel, error) => opts.log.error(`IPC ${channel} failed`, error),
+    // SQLite reports a page that fails SQLCipher's authentication when it reads it: whichever
+    // handler met it, the answer is a CACHE error with the recovery path.
+    mapError: (error) => {
+      if (!isCacheDamage(error)) return undefined;
+      const problem = cacheErrorOf(cacheFile, error, true);
+      damaged(problem);
+      return new CoreError('CACHE', problem.message);
+    },
     handlers: {
       'app:status': async () => ({
         appVersion: opts.appVersion,
@@ -550,6 +589,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       'operator:set': async ({ displayName }) => operators.setDisplayName(displayName),
       'sync:start': async (input) => {
         if (syncing) throw new CoreError('BUSY', 'A sync is already running.');
+        if (cacheDamage) throw new CoreError('CACHE', cacheDamage.message);
         syncing = runSync(Boolean(input.full), Boolean(input.data), input.consentIds).finally(() => {
           syncing = undefined;
         });
@@ -578,7 +618,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       if (!r.ok) throw new CoreError(r.error.code, r.error.message);
       return r.value as SyncSummary;
     },
-    cache: { consents, query, events: eventsRepo, data: dataRepo },
+    cache: { consents, query, events: eventsRepo, data: dataRepo, releaseMemory: () => void db.pragma('shrink_memory') },
     jobs,
     recordExport: (written, input) => {
       audit.append({
@@ -595,7 +635,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       await jobs.close();
       controller?.abort(new Error('closing'));
       await syncing?.catch(() => undefined);
+      await syncThread?.close();
+      integrity?.stop();
       db.close();
+      openMark.release();
       await sandbox?.close();
     },
   };

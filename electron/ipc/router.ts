@@ -31,6 +31,8 @@ export interface RouterOptions {
   handlers: Handlers;
   /** Called with every failure that is not the caller's fault, for the log. */
   onInternalError?: (channel: string, error: unknown) => void;
+  /** Turns a failure a handler did not expect into a user-facing error (a damaged cache, say). */
+  mapError?: (error: unknown) => CoreError | undefined;
 }
 
 function zodFailure(code: IpcErrorCode, prefix: string, error: z.ZodError): IpcErrorBody {
@@ -43,7 +45,7 @@ function zodFailure(code: IpcErrorCode, prefix: string, error: z.ZodError): IpcE
   };
 }
 
-export function createRouter({ handlers, onInternalError }: RouterOptions): Router {
+export function createRouter({ handlers, onInternalError, mapError }: RouterOptions): Router {
   return {
     async handle(channel, input, senderTrusted) {
       if (!senderTrusted) {
@@ -62,7 +64,8 @@ export function createRouter({ handlers, onInternalError }: RouterOptions): Rout
       try {
         const handler = handlers[channel] as (input: unknown) => Promise<unknown>;
         value = await handler(parsed.data);
-      } catch (error) {
+      } catch (thrown) {
+        const error = thrown instanceof CoreError ? thrown : (mapError?.(thrown) ?? thrown);
         if (error instanceof CoreError) return { ok: false, error: { code: error.code, message: error.message } };
         onInternalError?.(channel, error);
         return { ok: false, error: { code: 'INTERNAL', message: `Internal error while handling ${channel}.` } };

@@ -154,6 +154,11 @@ export const SyncSummary = z.object({
   failures: z.array(z.object({ phase: z.string(), reason: z.string() })),
   /** True when this run continued an interrupted one. */
   resumed: z.boolean(),
+  /**
+   * full: every consent listed (the first sync, one asked for, or the periodic reconcile);
+   * incremental: only the consents the events feed says changed, and the new ones.
+   */
+  mode: z.enum(['full', 'incremental']).optional(),
   /** Data API records stored per kind, when the data was synced too. */
   data: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Consents whose CDR data retention deleted or de-identified in this run. */

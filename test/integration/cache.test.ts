@@ -2,7 +2,18 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CacheError, moveCacheAside, openCache, SCHEMA_VERSION } from '../../electron/core/cache/database.js';
+import {
+  CacheError,
+  checkIntegrity,
+  checkIntegrityInBackground,
+  isCacheDamage,
+  markOpen,
+  moveCacheAside,
+  openCache,
+  SCHEMA_VERSION,
+} from '../../electron/core/cache/database.js';
+import { createConsentGenerator } from '../../electron/sandbox/consents.js';
+import { damageSecondHalf } from '../helpers/damage.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
 import type { Consent } from '../../shared/schemas/consent.js';
@@ -100,6 +111,54 @@ describe('encrypted cache', () => {
     expect((error as Error).message).toMatch(/encrypted with another key.*sync again/);
   });
 
+  it('opens without reading every page; a damaged page is reported when read and by the full check, with the recovery path', async () => {
+    const file = fresh();
+    const db = openCache(file, key);
+    const gen = createConsentGenerator(1, 3000);
+    new ConsentsRepo(db).upsertPage(
+      Array.from({ length: 3000 }, (_, i) => gen.at(i)),
+      'now',
+    );
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    expect(checkIntegrity(file, key)).toBeNull();
+    expect(await checkIntegrityInBackground(file, key).result).toBeNull();
+
+    expect(damageSecondHalf(file)).toBeGreaterThan(500);
+    // The open reads the header and the schema only, so it succeeds on a file whose second half is garbage…
+    const damaged = openCache(file, key);
+    // …and the damage shows when a damaged page is read.
+    let error: unknown;
+    try {
+      damaged.prepare('SELECT count(*) FROM consent_versions').get();
+    } catch (e) {
+      error = e;
+    }
+    expect(isCacheDamage(error)).toBe(true);
+    damaged.close();
+    for (const problem of [checkIntegrity(file, key), await checkIntegrityInBackground(file, key).result]) {
+      expect(problem).toBeInstanceOf(CacheError);
+      expect(problem!.message).toMatch(/is damaged \(.*page.*\)\. Move it aside .*sync again/);
+    }
+    moveCacheAside(file);
+    expect(new ConsentsRepo(openCache(file, key)).count()).toBe(0);
+  });
+
+  it('tells when the last process that had the cache open did not close it', () => {
+    const file = fresh();
+    openCache(file, key).close();
+    const first = markOpen(file);
+    expect(first.uncleanBefore).toBe(false);
+    first.release();
+    expect(markOpen(file).uncleanBefore).toBe(false); // released: a clean close
+    // This process's mark is not released (as if it crashed); a mark of a live process is not a crash.
+    writeFileSync(`${file}.open-1`, 'init');
+    expect(markOpen(file).uncleanBefore).toBe(false);
+    writeFileSync(`${file}.open-999999999`, 'a process that is gone');
+    expect(markOpen(file).uncleanBefore).toBe(true);
+    expect(markOpen(file).uncleanBefore).toBe(false); // reported once
+  });
+
   it('encrypts a plaintext cache of an earlier version in place, keeping its data', () => {
     const file = fresh();
     const plain = openCache(file);
@@ -131,8 +190,8 @@ describe('consents repository', () => {
     const db = openCache(fresh());
     const repo = new ConsentsRepo(db);
     repo.upsertPage([consent('x', { metadata: { employerName: 'Adatree' }, status: 'PAUSED' })], 'now');
-    const raw = db.prepare<[], { raw: string }>('SELECT raw FROM consents').get()!.raw;
-    expect(JSON.parse(raw)).toMatchObject({ metadata: { employerName: 'Adatree' }, status: 'PAUSED' });
+    expect(repo.get('x')).toMatchObject({ metadata: { employerName: 'Adatree' }, status: 'PAUSED' });
+    expect(repo.versions('x').map((v) => v.consent)).toEqual([repo.get('x')]);
   });
 
   it('sorts by every offered column, ties broken by id, missing values last, pages without overlap', () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
+import { damageSecondHalf } from '../helpers/damage.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -64,11 +65,13 @@ describe('npm run cli', () => {
     expect(r.json().data).toMatchObject({ accounts: expect.any(Number), transactions: expect.any(Number), products: 60 });
   });
 
-  it('sync: progress on stderr, a JSON summary on stdout', async () => {
-    const r = await cli(['sync']);
+  it('sync: progress on stderr, a JSON summary on stdout; incremental unless --full', async () => {
+    const r = await cli(['sync', '--full']);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/consents: 500\/500 finished/);
-    expect(r.json()).toMatchObject({ consents: { fetched: 500, new: 0, unchanged: 500 }, useCases: 4, failures: [] });
+    expect(r.json()).toMatchObject({ mode: 'full', consents: { fetched: 500, new: 0, unchanged: 500 }, useCases: 4, failures: [] });
+    const again = await cli(['sync']);
+    expect(again.json()).toMatchObject({ mode: 'incremental', consents: { new: 0, changed: 0 }, events: { new: 0 }, failures: [] });
   });
 
   it('consents and consent: a table for people, JSON for scripts', async () => {
@@ -182,4 +185,23 @@ describe('npm run cli', () => {
     expect((await cli(['frobnicate'])).code).toBe(2);
     expect((await cli(['consents', '--limit', 'lots'])).code).toBe(2);
   });
+
+  it('cache check: the full check on demand; exit 1 with the recovery path when a page is damaged', async () => {
+    const shared = dataDir;
+    dataDir = tempDir();
+    try {
+      expect((await cli(['cache', 'check'])).out).toMatch(/no cache yet/);
+      expect((await cli(['sync'])).code).toBe(0);
+      const intact = await cli(['cache', 'check']);
+      expect(intact).toMatchObject({ code: 0, out: expect.stringMatching(/is intact/) });
+      damageSecondHalf(join(dataDir, 'profiles', 'sandbox', 'cache.sqlite'));
+      const damaged = await cli(['cache', 'check']);
+      expect(damaged.code).toBe(1);
+      expect(damaged.err).toMatch(/is damaged .*Move it aside .*cache reset.* sync again/);
+      expect((await cli(['cache', 'reset'])).code).toBe(0);
+      expect((await cli(['cache', 'check'])).out).toMatch(/no cache yet/);
+    } finally {
+      dataDir = shared;
+    }
+  }, 60_000);
 });

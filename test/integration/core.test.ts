@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/console-core.js';
 import type { Logger } from '../../electron/core/log.js';
 import { startSandbox } from '../../electron/sandbox/server.js';
-import type { SyncProgress } from '../../shared/ipc/contract.js';
+import type { SyncProgress, SyncSummary } from '../../shared/ipc/contract.js';
 import { tempDir } from '../helpers/temp.js';
 
 const quiet: Logger = { info: () => undefined, error: () => undefined };
@@ -78,10 +78,14 @@ describe('console core on the embedded sandbox', () => {
 
   it('converges on a second sync (nothing new, nothing changed) and refuses a concurrent one', async () => {
     const c = await core(tempDir(), 300);
-    await c.sync();
+    expect(await c.sync()).toMatchObject({ mode: 'full', consents: { fetched: 300, new: 300 } });
+    // Nothing changed: the events feed says so, and nothing is read again but the newest consents.
     const [a, b] = await Promise.all([c.router.handle('sync:start', {}, true), c.router.handle('sync:start', {}, true)]);
-    expect(a).toMatchObject({ ok: true, value: { consents: { fetched: 300, new: 0, changed: 0, unchanged: 300 } } });
+    expect(a).toMatchObject({ ok: true, value: { mode: 'incremental', consents: { new: 0, changed: 0 }, events: { new: 0 } } });
+    expect((a as { value: SyncSummary }).value.consents.fetched).toBeLessThan(30);
     expect(b).toMatchObject({ ok: false, error: { code: 'BUSY' } });
+    // A full reconcile reads every consent and finds nothing to change.
+    expect(await c.sync({ full: true })).toMatchObject({ mode: 'full', consents: { fetched: 300, new: 0, changed: 0, unchanged: 300 } });
   });
 
   it('keeps two data directories apart', async () => {

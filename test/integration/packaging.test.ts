@@ -42,7 +42,13 @@ beforeAll(async () => {
 
 describe('packaging', () => {
   it('ships the bundled main process, preload and UI', () => {
-    for (const f of ['/package.json', '/dist/electron/main.cjs', '/dist/electron/preload.cjs', '/dist/renderer/index.html'])
+    for (const f of [
+      '/package.json',
+      '/dist/electron/main.cjs',
+      '/dist/electron/preload.cjs',
+      '/dist/electron/worker.cjs',
+      '/dist/renderer/index.html',
+    ])
       expect(files).toContain(f);
   });
 

@@ -46,9 +46,11 @@ function newClient() {
 }
 
 function expectEqualToTruth(db: Db) {
-  const consents = db.prepare<[], { consent_id: string; raw: string }>('SELECT consent_id, raw FROM consents').all();
-  expect(consents).toHaveLength(truth.consents.size);
-  for (const row of consents) expect(JSON.parse(row.raw)).toEqual(truth.consents.get(row.consent_id));
+  const ids = db.prepare<[], { consent_id: string }>('SELECT consent_id FROM consents').all();
+  expect(ids).toHaveLength(truth.consents.size);
+  const repo = new ConsentsRepo(db);
+  // Every consent's payload as the API sent it, key order included.
+  for (const { consent_id } of ids) expect(JSON.stringify(repo.get(consent_id))).toBe(JSON.stringify(truth.consents.get(consent_id)));
   const events = db
     .prepare<[], { event_id: string }>('SELECT event_id FROM events')
     .all()
@@ -72,6 +74,8 @@ describe('sync: crash and resume', () => {
         reference: new ReferenceRepo(db),
         state: new SyncStateRepo(db),
         pageSize: 500,
+        // One commit per page, so "after N stored pages" means N commits.
+        batch: { rows: 500, ms: 60_000 },
       };
       let stored = 0;
       const crashing = syncConsents({
@@ -89,6 +93,30 @@ describe('sync: crash and resume', () => {
     },
     60_000,
   );
+
+  it('an error while a large transaction is open keeps the whole pages stored before it, and a resume completes', async () => {
+    const db = openCache(':memory:');
+    const deps = {
+      db,
+      client: newClient(),
+      consents: new ConsentsRepo(db),
+      events: new EventsRepo(db),
+      reference: new ReferenceRepo(db),
+      state: new SyncStateRepo(db),
+      pageSize: 500,
+    };
+    const failing = syncConsents({
+      ...deps,
+      onProgress: (p) => {
+        if (p.phase === 'consents' && p.done === 1500) throw new Crash('the console failed after three pages');
+      },
+    });
+    await expect(failing).rejects.toThrow(Crash);
+    expect(deps.consents.count()).toBe(1500);
+    expect(db.inTransaction).toBe(false);
+    expect(await syncConsents(deps)).toMatchObject({ resumed: true, mode: 'full', consents: { new: 1100 } });
+    expectEqualToTruth(db);
+  }, 60_000);
 
   it('a real SIGKILL of a syncing console, then a resume in a new process, leaves the cache equal to the sandbox', async () => {
     const dataDir = tempDir();

@@ -1,6 +1,7 @@
 import type { Consent } from '../../../shared/schemas/consent.js';
 import { createHash } from 'node:crypto';
-import type { Db } from './database.js';
+import { inTransaction, type Db } from './database.js';
+import { PayloadCodec } from './payload-codec.js';
 
 export interface UpsertCounts {
   new: number;
@@ -11,18 +12,21 @@ export interface UpsertCounts {
 /** Writes of cached consents, and reads of one consent (lists, filters and search: consent-query.ts). */
 export class ConsentsRepo {
   private readonly upsertStmt;
-  private readonly rawStmt;
+  private readonly hashStmt;
   private readonly countStmt;
   private readonly versionStmt;
+  private readonly payloadStmt;
+  private readonly codec: PayloadCodec;
 
   constructor(private readonly db: Db) {
+    this.codec = new PayloadCodec(db);
     this.upsertStmt = db.prepare(`
       INSERT INTO consents (consent_id, status, consumer_email, data_holder_name, data_holder_brand_id,
-        use_case_id, use_case_name, created, sharing_end_date, revoked, version, raw, synced_at,
+        use_case_id, use_case_name, created, sharing_end_date, revoked, version, payload_hash, synced_at,
         cdr_arrangement_id, consumer_id, consumer_mobile, external_id, post_usage_action,
         access_frequency, direct_marketing, first_data_collection)
       VALUES (@consentId, @status, @consumerEmail, @dataHolderName, @dataHolderBrandId,
-        @useCaseId, @useCaseName, @created, @sharingEndDate, @revoked, @version, @raw, @syncedAt,
+        @useCaseId, @useCaseName, @created, @sharingEndDate, @revoked, @version, @payloadHash, @syncedAt,
         @cdrArrangementId, @consumerId, @consumerMobile, @externalId, @postUsageAction,
         @accessFrequency, @directMarketing, @firstDataCollection)
       ON CONFLICT (consent_id) DO UPDATE SET
@@ -30,26 +34,33 @@ export class ConsentsRepo {
         data_holder_name = excluded.data_holder_name, data_holder_brand_id = excluded.data_holder_brand_id,
         use_case_id = excluded.use_case_id, use_case_name = excluded.use_case_name,
         created = excluded.created, sharing_end_date = excluded.sharing_end_date,
-        revoked = excluded.revoked, version = excluded.version, raw = excluded.raw, synced_at = excluded.synced_at,
+        revoked = excluded.revoked, version = excluded.version, payload_hash = excluded.payload_hash, synced_at = excluded.synced_at,
         cdr_arrangement_id = excluded.cdr_arrangement_id, consumer_id = excluded.consumer_id,
         consumer_mobile = excluded.consumer_mobile, external_id = excluded.external_id,
         post_usage_action = excluded.post_usage_action, access_frequency = excluded.access_frequency,
         direct_marketing = excluded.direct_marketing, first_data_collection = excluded.first_data_collection`);
     this.versionStmt = db.prepare(
-      'INSERT INTO consent_versions (consent_id, version, hash, raw, seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (consent_id, hash) DO NOTHING',
+      'INSERT INTO consent_versions (consent_id, version, hash, body, seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (consent_id, hash) DO NOTHING',
     );
-    this.rawStmt = db.prepare<[string], { raw: string }>('SELECT raw FROM consents WHERE consent_id = ?');
+    this.hashStmt = db.prepare<[string], { payload_hash: Buffer | null }>('SELECT payload_hash FROM consents WHERE consent_id = ?');
+    this.payloadStmt = db.prepare<[string], { body: string }>(
+      `SELECT v.body FROM consents c JOIN consent_versions v ON v.consent_id = c.consent_id AND v.hash = c.payload_hash
+       WHERE c.consent_id = ?`,
+    );
     this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM consents');
   }
 
-  /** Idempotent: one transaction per call (a page), unchanged rows are not rewritten. */
+  /**
+   * Idempotent: one transaction per call (a page, or the caller's), unchanged rows are not
+   * rewritten. The payload goes to consent_versions once per distinct content, encoded.
+   */
   upsertPage(consents: readonly Consent[], syncedAt: string): UpsertCounts {
     const counts: UpsertCounts = { new: 0, changed: 0, unchanged: 0 };
-    this.db.transaction(() => {
+    inTransaction(this.db, () => {
       for (const c of consents) {
-        const raw = JSON.stringify(c);
-        const existing = this.rawStmt.get(c.consentId);
-        if (existing?.raw === raw) {
+        const payloadHash = createHash('sha1').update(JSON.stringify(c)).digest();
+        const existing = this.hashStmt.get(c.consentId);
+        if (existing?.payload_hash?.equals(payloadHash)) {
           counts.unchanged++;
           continue;
         }
@@ -67,7 +78,7 @@ export class ConsentsRepo {
           sharingEndDate: c.sharingEndDate ?? null,
           revoked: c.revoked ?? null,
           version: c.version ?? null,
-          raw,
+          payloadHash,
           syncedAt,
           cdrArrangementId: c.cdrArrangementId ?? null,
           consumerId: c.consumerId ?? null,
@@ -78,14 +89,19 @@ export class ConsentsRepo {
           directMarketing: typeof c.directMarketingAllowed === 'boolean' ? Number(c.directMarketingAllowed) : null,
           firstDataCollection: c.firstDataCollection ?? null,
         });
-        this.versionStmt.run(c.consentId, c.version ?? null, createHash('sha256').update(raw).digest('hex'), raw, syncedAt);
+        this.versionStmt.run(c.consentId, c.version ?? null, payloadHash, this.codec.encode(c), syncedAt);
       }
-    })();
+    });
     return counts;
   }
 
   count(): number {
     return this.countStmt.get()!.n;
+  }
+
+  /** The creation time of the newest consent cached: where the search for new ones starts. */
+  newestCreated(): string | null {
+    return this.db.prepare<[], { t: string | null }>('SELECT max(created) AS t FROM consents').get()!.t;
   }
 
   /** When the cache last stored this consent, or null. */
@@ -95,18 +111,18 @@ export class ConsentsRepo {
 
   /** The payload of one consent as last synced, or undefined. */
   get(consentId: string): Consent | undefined {
-    const row = this.rawStmt.get(consentId);
-    return row ? (JSON.parse(row.raw) as Consent) : undefined;
+    const row = this.payloadStmt.get(consentId);
+    return row ? (this.codec.decode(row.body) as Consent) : undefined;
   }
 
   /** Every distinct payload seen for a consent, oldest first. */
   versions(consentId: string): { version: number | null; seenAt: string; consent: Consent }[] {
     return this.db
-      .prepare<[string], { version: number | null; seen_at: string; raw: string }>(
-        'SELECT version, seen_at, raw FROM consent_versions WHERE consent_id = ? ORDER BY seen_at, version',
+      .prepare<[string], { version: number | null; seen_at: string; body: string }>(
+        'SELECT version, seen_at, body FROM consent_versions WHERE consent_id = ? ORDER BY seen_at, version',
       )
       .all(consentId)
-      .map((r) => ({ version: r.version, seenAt: r.seen_at, consent: JSON.parse(r.raw) as Consent }));
+      .map((r) => ({ version: r.version, seenAt: r.seen_at, consent: this.codec.decode(r.body) as Consent }));
   }
 }
 

@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3-multiple-ciphers';
-import { closeSync, existsSync, openSync, readSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { runTask } from '../worker/host.js';
 import { MIGRATIONS } from './migrations.js';
 
 /** A profile's cache: SQLite encrypted at rest (SQLCipher format), migrated by `user_version`. */
@@ -15,6 +17,15 @@ export class CacheError extends Error {
 }
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Runs `fn` in a transaction: the caller's if one is open, else a new one. Not a nested savepoint:
+ * SQLite copies every page a savepoint touches to a sub-journal, which made a page of consents
+ * (a dozen indexes, full-text search) three times slower inside the sync's transaction.
+ */
+export function inTransaction<T>(db: Db, fn: () => T): T {
+  return db.inTransaction ? fn() : db.transaction(fn)();
+}
 const PLAINTEXT_HEADER = Buffer.from('SQLite format 3\0');
 
 /** SQLCipher 4 format with a raw 256-bit key (64 hex digits): no key derivation from a password. */
@@ -36,13 +47,54 @@ function isPlaintext(file: string): boolean {
   }
 }
 
+const recovery =
+  'Move it aside (npm start -- --reset-cache, or npm run -s cli -- cache reset) and sync again; nothing on the intermediary is lost.';
+
+/** The error a damaged or undecryptable cache gives, with its recovery path. */
+export function cacheErrorOf(file: string, error: unknown, keyed: boolean): CacheError {
+  if (error instanceof CacheError) return error;
+  if (keyed && (error as { code?: string }).code === 'SQLITE_NOTADB') {
+    return new CacheError(
+      'wrong-key',
+      `The cache at ${file} cannot be read: it is damaged, or was encrypted with another key (another machine or a replaced key file). ${recovery}`,
+      error,
+    );
+  }
+  return new CacheError('corrupt', `The cache at ${file} is damaged (${(error as Error).message}). ${recovery}`, error);
+}
+
+/**
+ * True for SQLite's own "this file is damaged" errors (a page that fails SQLCipher's
+ * authentication reads as one of these), as opposed to a bug or a busy database.
+ */
+export function isCacheDamage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code);
+}
+
+export interface OpenOptions {
+  /** Page cache of this connection, in MiB (default 32; 64 for the writer). */
+  cacheMiB?: number;
+  readonly?: boolean;
+  /**
+   * The sync's own connection: a larger page cache (the indexes of 100,000 consents stay in
+   * memory), and no automatic checkpoint every 4 MB: the sync checkpoints when the WAL passes
+   * 128 MB (sync/batch.ts), and the WAL file shrinks back to 64 MB after.
+   */
+  writer?: boolean;
+}
+
 /**
  * Opens a profile's cache, encrypted with `key` (SQLCipher format), WAL, foreign keys, migrated.
  * A plaintext cache written by an earlier version is encrypted in place first. A cache written by
  * a newer console is refused; a damaged or undecryptable one is reported with its recovery path
  * (move it aside, sync again) instead of being silently replaced.
+ *
+ * Opening reads the header and the schema only (milliseconds, whatever the size): SQLCipher
+ * authenticates every page it reads, so a damaged page is reported when it is read. The full check
+ * (`checkIntegrity`) runs on demand, and after an unclean shutdown, in the background.
  */
-export function openCache(file: string, key?: string): Db {
+export function openCache(file: string, key?: string, opts: OpenOptions = {}): Db {
   if (key && isPlaintext(file)) {
     const plain = new Database(file);
     try {
@@ -54,36 +106,82 @@ export function openCache(file: string, key?: string): Db {
   }
   let db: Db;
   try {
-    db = new Database(file);
+    db = new Database(file, opts.readonly ? { readonly: true } : {});
   } catch (error) {
     throw new CacheError('open-failed', `Cannot open the cache at ${file}: ${(error as Error).message}`, error);
   }
   try {
     if (key) applyKey(db, key, 'key');
-    // quick_check reads every page: the cheapest way to learn at open, not mid-sync, that the file is damaged.
-    const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new Error(String(check));
-    db.pragma('journal_mode = WAL');
+    // Reads (and so authenticates) the header and the schema: a wrong key or garbage fails here.
+    db.prepare('SELECT count(*) FROM sqlite_schema').get();
+    if (!opts.readonly) db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
-    migrate(db);
+    db.pragma(`cache_size = ${-1024 * (opts.cacheMiB ?? (opts.writer ? 64 : 32))}`);
+    if (opts.writer) {
+      db.pragma('wal_autocheckpoint = 0');
+      db.pragma(`journal_size_limit = ${64 * 2 ** 20}`);
+    }
+    db.pragma('temp_store = MEMORY');
+    if (!opts.readonly) migrate(db);
     return db;
   } catch (error) {
     db.close();
-    if (error instanceof CacheError) throw error;
-    if (key && (error as { code?: string }).code === 'SQLITE_NOTADB') {
-      throw new CacheError(
-        'wrong-key',
-        `The cache at ${file} cannot be read: it is damaged, or was encrypted with another key (another machine or a replaced key file). Move it aside (npm start -- --reset-cache, or npm run -s cli -- cache reset) and sync again; nothing on the intermediary is lost.`,
-        error,
-      );
-    }
-    throw new CacheError(
-      'corrupt',
-      `The cache at ${file} is damaged (${(error as Error).message}). Move it aside (npm start -- --reset-cache, or npm run -s cli -- cache reset) and sync again; nothing on the intermediary is lost.`,
-      error,
-    );
+    throw cacheErrorOf(file, error, Boolean(key));
+  }
+}
+
+/**
+ * The full check: reads and authenticates every page (`PRAGMA quick_check`). Seconds to tens of
+ * seconds on a large cache, so it runs on demand (`cli cache check`) or in a worker in the
+ * background (after an unclean shutdown), never on the open path. Returns the problem, or null.
+ */
+export function checkIntegrity(file: string, key?: string): CacheError | null {
+  let db: Db | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    if (key) applyKey(db, key, 'key');
+    const rows = db.pragma('quick_check(20)') as { quick_check: string }[];
+    const problems = rows.map((r) => r.quick_check.replace(/\s*\n\s*/g, ' ')).filter((r) => r !== 'ok');
+    if (!problems.length) return null;
+    const more = problems.length > 3 ? `; and more` : '';
+    return cacheErrorOf(file, new Error(`${problems.slice(0, 3).join('; ')}${more}`), false);
+  } catch (error) {
+    return cacheErrorOf(file, error, Boolean(key));
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Marks the cache as open by this process until `release()`. A mark left by a process that is no
+ * longer running means that process ended without closing the cache (a crash, a kill, a power
+ * cut): `uncleanBefore` tells the caller to run the full check in the background.
+ */
+export function markOpen(file: string): { uncleanBefore: boolean; release(): void } {
+  const dir = dirname(file);
+  const prefix = `${basename(file)}.open-`;
+  let uncleanBefore = false;
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (pid === process.pid || isRunning(pid)) continue;
+    uncleanBefore = true;
+    rmSync(join(dir, name), { force: true });
+  }
+  const mark = `${file}.open-${process.pid}`;
+  writeFileSync(mark, `${new Date().toISOString()}\n`);
+  return { uncleanBefore, release: () => rmSync(mark, { force: true }) };
+}
+
+function isRunning(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -109,5 +207,17 @@ export function moveCacheAside(file: string, now = new Date()): string {
   for (const suffix of ['', '-wal', '-shm']) {
     if (existsSync(file + suffix)) renameSync(file + suffix, target + suffix);
   }
+  // Open marks belong to the file that was moved.
+  const prefix = `${basename(file)}.open-`;
+  for (const name of readdirSync(dirname(file))) if (name.startsWith(prefix)) rmSync(join(dirname(file), name), { force: true });
   return target;
+}
+
+/** `checkIntegrity` on a worker thread: the main thread keeps answering while every page is read. */
+export function checkIntegrityInBackground(file: string, key?: string): { result: Promise<CacheError | null>; stop(): void } {
+  const task = runTask<{ reason: CacheError['reason']; message: string } | null>('integrity', { file, key });
+  return {
+    result: task.result.then((p) => (p ? new CacheError(p.reason, p.message) : null)),
+    stop: task.stop,
+  };
 }

@@ -1,5 +1,8 @@
 import type { ConsentEvent, UseCase } from '../../../shared/schemas/consent.js';
-import type { Db } from './database.js';
+import type { Statement } from 'better-sqlite3-multiple-ciphers';
+import { inTransaction, type Db } from './database.js';
+import { coveredOf, eventColumns, type EventPayload } from './event-columns.js';
+import { PayloadCodec } from './payload-codec.js';
 
 /** Cached consent events (idempotent by eventId), newest first for timelines. */
 export interface EventRow {
@@ -10,62 +13,95 @@ export interface EventRow {
   eventDetail: string | null;
 }
 
+const ROW = `event_id AS eventId, consent_id AS consentId, event_type AS eventType, at, event_detail AS eventDetail`;
+type StoredRow = Omit<EventRow, 'timestamp'> & { at: number };
+const toRow = ({ at, ...r }: StoredRow): EventRow => ({ ...r, timestamp: new Date(at).toISOString() });
+
 export class EventsRepo {
-  private readonly upsertStmt;
-  private readonly existsStmt;
+  private readonly insertStmt;
+  private readonly updateStmt;
+  private readonly currentStmt: Statement<
+    [string],
+    { consent_id: string; event_type: string; at: number; event_detail: string | null; extra: string }
+  >;
+  private readonly codec: PayloadCodec;
 
   constructor(private readonly db: Db) {
-    this.upsertStmt = db.prepare(`
-      INSERT INTO events (event_id, consent_id, event_type, timestamp, event_detail, raw, synced_at)
-      VALUES (@eventId, @consentId, @eventType, @timestamp, @eventDetail, @raw, @syncedAt)
-      ON CONFLICT (event_id) DO UPDATE SET event_type = excluded.event_type, timestamp = excluded.timestamp,
-        event_detail = excluded.event_detail, raw = excluded.raw, synced_at = excluded.synced_at`);
-    this.existsStmt = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM events WHERE event_id = ?');
+    this.codec = new PayloadCodec(db);
+    this.insertStmt = db.prepare(
+      `INSERT INTO events (event_id, consent_id, event_type, at, event_detail, extra) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (event_id) DO NOTHING`,
+    );
+    this.updateStmt = db.prepare(
+      'UPDATE events SET consent_id = ?, event_type = ?, at = ?, event_detail = ?, extra = ? WHERE event_id = ?',
+    );
+    this.currentStmt = db.prepare('SELECT consent_id, event_type, at, event_detail, extra FROM events WHERE event_id = ?');
   }
 
-  /** Upserts a page; events without an id get one from their content, so a re-sync cannot duplicate them. */
-  upsertPage(events: readonly ConsentEvent[], syncedAt: string, idFor: (e: ConsentEvent) => string): { new: number } {
+  /**
+   * Stores a page (in one transaction, or the caller's). An event already cached takes the new
+   * content if it differs. Events without an id get one from their content, so a re-sync cannot
+   * duplicate them. `touched` collects the consents of new or changed events: what the
+   * incremental sync reads again.
+   */
+  upsertPage(events: readonly ConsentEvent[], idFor: (e: ConsentEvent) => string, touched?: Set<string>): { new: number; changed: number } {
     let added = 0;
-    this.db.transaction(() => {
+    let changed = 0;
+    inTransaction(this.db, () => {
       for (const e of events) {
-        const eventId = e.eventId ?? idFor(e);
-        if (this.existsStmt.get(eventId)!.n === 0) added++;
-        this.upsertStmt.run({
-          eventId,
-          consentId: e.consentId,
-          eventType: e.eventType,
-          timestamp: e.timestamp,
-          eventDetail: e.eventDetail ?? null,
-          raw: JSON.stringify(e),
-          syncedAt,
-        });
+        const c = eventColumns(e.eventId ?? idFor(e), e as EventPayload);
+        const extra = this.codec.encode(c.payload, c.covered, true);
+        if (this.insertStmt.run(c.eventId, c.consentId, c.eventType, c.at, c.eventDetail, extra).changes) added++;
+        else {
+          const old = this.currentStmt.get(c.eventId)!;
+          if (
+            old.consent_id === c.consentId &&
+            old.event_type === c.eventType &&
+            old.at === c.at &&
+            old.event_detail === c.eventDetail &&
+            old.extra === extra
+          )
+            continue;
+          this.updateStmt.run(c.consentId, c.eventType, c.at, c.eventDetail, extra, c.eventId);
+          changed++;
+        }
+        touched?.add(c.consentId);
       }
-    })();
-    return { new: added };
+    });
+    return { new: added, changed };
   }
 
   count(): number {
     return this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM events').get()!.n;
   }
 
+  /** One event as the API sent it (every field, unknown ones included), or undefined. */
+  payload(eventId: string): ConsentEvent | undefined {
+    const row = this.db
+      .prepare<
+        [string],
+        { event_id: string; consent_id: string; event_type: string; at: number; event_detail: string | null; extra: string }
+      >('SELECT event_id, consent_id, event_type, at, event_detail, extra FROM events WHERE event_id = ?')
+      .get(eventId);
+    return row ? (this.codec.decode(row.extra, coveredOf(row)) as ConsentEvent) : undefined;
+  }
+
   forConsent(consentId: string, limit = 500): EventRow[] {
     return this.db
-      .prepare<[string, number], EventRow>(
-        `SELECT event_id AS eventId, consent_id AS consentId, event_type AS eventType, timestamp, event_detail AS eventDetail
-         FROM events WHERE consent_id = ? ORDER BY timestamp DESC, event_id DESC LIMIT ?`,
-      )
-      .all(consentId, limit);
+      .prepare<[string, number], StoredRow>(`SELECT ${ROW} FROM events WHERE consent_id = ? ORDER BY at DESC, event_id DESC LIMIT ?`)
+      .all(consentId, limit)
+      .map(toRow);
   }
 
   /** Events of some types (webhook failures, say), newest first, paged. */
   ofTypes(types: readonly string[], page: number, pageSize: number): { rows: EventRow[]; total: number } {
     const marks = types.map(() => '?').join(', ');
     const rows = this.db
-      .prepare<(string | number)[], EventRow>(
-        `SELECT event_id AS eventId, consent_id AS consentId, event_type AS eventType, timestamp, event_detail AS eventDetail
-         FROM events WHERE event_type IN (${marks}) ORDER BY timestamp DESC, event_id DESC LIMIT ? OFFSET ?`,
+      .prepare<(string | number)[], StoredRow>(
+        `SELECT ${ROW} FROM events WHERE event_type IN (${marks}) ORDER BY at DESC, event_id DESC LIMIT ? OFFSET ?`,
       )
-      .all(...types, pageSize, (page - 1) * pageSize);
+      .all(...types, pageSize, (page - 1) * pageSize)
+      .map(toRow);
     const total = this.db
       .prepare<string[], { n: number }>(`SELECT count(*) AS n FROM events WHERE event_type IN (${marks})`)
       .get(...types)!.n;
@@ -85,16 +121,17 @@ export class EventsRepo {
       params.push(...opts.types);
     }
     return this.db
-      .prepare<(string | number)[], EventRow>(
-        `SELECT event_id AS eventId, consent_id AS consentId, event_type AS eventType, timestamp, event_detail AS eventDetail
-         FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY timestamp DESC, event_id DESC LIMIT ?`,
+      .prepare<(string | number)[], StoredRow>(
+        `SELECT ${ROW} FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, event_id DESC LIMIT ?`,
       )
-      .all(...params, opts.limit);
+      .all(...params, opts.limit)
+      .map(toRow);
   }
 
-  /** The newest timestamp cached: where an incremental sync starts. */
+  /** The newest event time cached (ISO 8601, UTC): where an incremental sync starts. */
   newest(): string | null {
-    return this.db.prepare<[], { t: string | null }>('SELECT max(timestamp) AS t FROM events').get()!.t;
+    const t = this.db.prepare<[], { t: number | null }>('SELECT max(at) AS t FROM events').get()!.t;
+    return t === null ? null : new Date(t).toISOString();
   }
 }
 

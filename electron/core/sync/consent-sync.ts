@@ -1,20 +1,32 @@
 import { createHash } from 'node:crypto';
 import type { SyncProgress, SyncSummary } from '../../../shared/ipc/contract.js';
-import type { ConsentEvent } from '../../../shared/schemas/consent.js';
+import type { Consent, ConsentEvent } from '../../../shared/schemas/consent.js';
 import type { ConsentClient } from '../api/consent-client.js';
 import { ApiError } from '../api/errors.js';
-import type { ConsentsRepo, SyncStateRepo } from '../cache/consents-repo.js';
+import type { ConsentsRepo, SyncStateRepo, UpsertCounts } from '../cache/consents-repo.js';
 import type { Db } from '../cache/database.js';
 import type { EventsRepo, ReferenceRepo } from '../cache/events-repo.js';
-import { prefetch, rateAndEta } from './prefetch.js';
+import { BatchWriter, DEFAULT_BATCH, type BatchLimits } from './batch.js';
+import { prefetch, rateAndEta, yieldToEventLoop } from './prefetch.js';
 
 /**
- * Sync of the Consent API into the cache: consents (full), events (incremental from the newest
- * cached), use cases and data holders (replaced). Each page is written in one transaction together
- * with the cursor that says where to continue, so a crash or kill at any point resumes where it
- * stopped, without loss and without duplicates. Progress after every page; cancellable.
+ * Sync of the Consent API into the cache.
+ *
+ * Full (the first sync, one asked for, an interrupted one, or the periodic reconcile): every
+ * consent page, then the events after the newest cached one. Incremental (otherwise): the API has
+ * no "updated since" filter, so the events after the newest cached one say which consents changed
+ * (revoked, extended, granted, expired…) and those are read again one by one; `oldestCreated` finds
+ * the new ones.
+ * A change that makes no event (an update made through another client) is caught by the next full
+ * reconcile, every `reconcileEveryMs` (6 hours by default).
+ *
+ * Writes go in few large transactions (batch.ts), each page with the cursor that says where to
+ * continue, so a crash or kill at any point resumes where it stopped, without loss and without
+ * duplicates. Fetching the next page overlaps storing this one. Progress after every page;
+ * cancellable.
  */
 export interface SyncDeps {
+  /** A connection only the sync writes with while it runs (see batch.ts). */
   db: Db;
   client: ConsentClient;
   consents: ConsentsRepo;
@@ -22,17 +34,32 @@ export interface SyncDeps {
   reference: ReferenceRepo;
   state: SyncStateRepo;
   onProgress?: (progress: SyncProgress) => void;
+  /** After each commit: how many rows of an entity were new or changed. */
   onPageStored?: (entity: 'consents' | 'events' | 'reference', count: number) => void;
   signal?: AbortSignal;
   pageSize?: number;
   now?: () => Date;
   /** Which parts to run (all by default). */
   parts?: { consents?: boolean; events?: boolean; reference?: boolean };
-  /** Re-read every event instead of only those after the newest cached one. */
+  /** List every consent and re-read every event, whatever the cache holds. */
   full?: boolean;
+  /** How often the consents are listed in full even when the events feed says nothing changed. */
+  reconcileEveryMs?: number;
+  /** When the open transaction commits (rows, age). */
+  batch?: BatchLimits;
 }
 
 export const LAST_SYNC_KEY = 'consents.lastSyncAt';
+/** When the last full listing of the consents finished. */
+export const LAST_FULL_KEY = 'consents.lastFullAt';
+export const RECONCILE_EVERY_MS = 6 * 3_600_000;
+const RESUME_PAGE = 'consents.resumePage';
+const RESUME_SIZE = 'consents.resumePageSize';
+/** Consents read again one by one at most; past this a full listing is cheaper. */
+const MAX_SINGLE_READS = 2_000;
+const READ_CONCURRENCY = 8;
+/** Rows written between two turns of the event loop. */
+const SLICE = 200;
 
 /** A summary with nothing done yet, filled in as the sync goes. */
 export function emptySyncSummary(startedAt: string): SyncSummary {
@@ -47,8 +74,6 @@ export function emptySyncSummary(startedAt: string): SyncSummary {
     resumed: false,
   };
 }
-const RESUME_PAGE = 'consents.resumePage';
-const RESUME_SIZE = 'consents.resumePageSize';
 
 /** An id for an event that came without one: its content, so the same event always gets the same id. */
 export const contentId = (e: ConsentEvent) =>
@@ -60,63 +85,139 @@ export const contentId = (e: ConsentEvent) =>
 export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
   const now = deps.now ?? (() => new Date());
   const parts = { consents: true, events: true, reference: true, ...deps.parts };
-  const pageSize = deps.pageSize ?? 500;
-  const startedAt = now().toISOString();
-  const summary = emptySyncSummary(startedAt);
+  const pageSize = deps.pageSize ?? 1000;
+  const summary = emptySyncSummary(now().toISOString());
   const progress = (p: SyncProgress) => deps.onProgress?.(p);
   const signalOpt = deps.signal ? { signal: deps.signal } : {};
+  const batch = new BatchWriter(deps.db, deps.batch ?? DEFAULT_BATCH, (entity: 'consents' | 'events', n) => deps.onPageStored?.(entity, n));
+  const addCounts = (c: UpsertCounts) => {
+    summary.consents.new += c.new;
+    summary.consents.changed += c.changed;
+    summary.consents.unchanged += c.unchanged;
+  };
+  /**
+   * Stores a page in slices, letting the event loop run between them: the next page keeps
+   * arriving (and the intermediary keeps sending) while this one is written. The page's extra
+   * writes (its resume cursor) go with its last slice; the transaction commits only after it.
+   */
+  async function storeSliced<T>(entity: 'consents' | 'events', items: T[], write: (slice: T[]) => UpsertCounts, extra?: () => void) {
+    const total: UpsertCounts = { new: 0, changed: 0, unchanged: 0 };
+    for (let i = 0; i < items.length || i === 0; i += SLICE) {
+      const slice = items.slice(i, i + SLICE);
+      const last = i + SLICE >= items.length;
+      const c = batch.write(
+        entity,
+        () => {
+          const counts = write(slice);
+          if (last) extra?.();
+          return { result: counts, rows: slice.length, changed: counts.new + counts.changed };
+        },
+        last,
+      );
+      total.new += c.new;
+      total.changed += c.changed;
+      total.unchanged += c.unchanged;
+      if (!last) await yieldToEventLoop();
+    }
+    return total;
+  }
+  const storeConsents = (consents: Consent[], extra?: () => void) =>
+    storeSliced('consents', consents, (slice) => deps.consents.upsertPage(slice, now().toISOString()), extra);
 
-  // 1. Consents, resuming an interrupted run from its saved page (same page size, or it restarts).
-  if (parts.consents) {
-    const savedPage = Number(deps.state.get(RESUME_PAGE) ?? '1');
-    const startPage = deps.state.get(RESUME_SIZE) === String(pageSize) && savedPage > 1 ? savedPage : 1;
+  const resumePage = Number(deps.state.get(RESUME_PAGE) ?? '1');
+  const resumable = deps.state.get(RESUME_SIZE) === String(pageSize) && resumePage > 1;
+  const lastFull = Date.parse(deps.state.get(LAST_FULL_KEY) ?? '');
+  const full =
+    Boolean(deps.full) ||
+    deps.state.get(RESUME_PAGE) !== null ||
+    !(now().getTime() - lastFull < (deps.reconcileEveryMs ?? RECONCILE_EVERY_MS));
+  summary.mode = full ? 'full' : 'incremental';
+
+  /** Every consent page, resuming an interrupted listing from its saved page (same page size, or it restarts). */
+  async function listAll(): Promise<void> {
+    const startPage = resumable ? resumePage : 1;
     summary.resumed = startPage > 1;
     progress({ phase: 'consents', done: 0, total: null, state: 'running' });
-    try {
-      const t0 = Date.now();
-      for await (const page of prefetch(deps.client.listConsentPages({ pageSize, startPage, ...signalOpt }))) {
-        const stamp = now().toISOString();
-        const counts = deps.db.transaction(() => {
-          const c = deps.consents.upsertPage(page.consents, stamp);
+    const t0 = Date.now();
+    for await (const page of prefetch(deps.client.listConsentPages({ pageSize, startPage, ...signalOpt }))) {
+      addCounts(
+        await storeConsents(page.consents, () => {
           deps.state.set(RESUME_PAGE, String(page.page + 1));
           deps.state.set(RESUME_SIZE, String(pageSize));
-          return c;
-        })();
-        summary.consents.fetched += page.consents.length;
-        summary.consents.new += counts.new;
-        summary.consents.changed += counts.changed;
-        summary.consents.unchanged += counts.unchanged;
-        const skipped = (startPage - 1) * pageSize;
-        progress({
-          phase: 'consents',
-          done: skipped + summary.consents.fetched,
-          total: page.totalRecords,
-          state: 'running',
-          ...rateAndEta(summary.consents.fetched, page.totalRecords - skipped, t0),
-        });
-        deps.onPageStored?.('consents', counts.new + counts.changed);
-      }
-      deps.db.transaction(() => {
-        deps.state.delete(RESUME_PAGE);
-        deps.state.delete(RESUME_SIZE);
-        deps.state.set(LAST_SYNC_KEY, now().toISOString());
-      })();
-    } catch (error) {
-      progress({ phase: 'consents', done: summary.consents.fetched, total: null, state: 'failed', message: (error as Error).message });
-      throw error;
+        }),
+      );
+      summary.consents.fetched += page.consents.length;
+      const skipped = (startPage - 1) * pageSize;
+      progress({
+        phase: 'consents',
+        done: skipped + summary.consents.fetched,
+        total: page.totalRecords,
+        state: 'running',
+        ...rateAndEta(summary.consents.fetched, page.totalRecords - skipped, t0),
+      });
     }
-    progress({ phase: 'consents', done: summary.consents.fetched, total: summary.consents.fetched, state: 'finished' });
+    batch.write('consents', () => {
+      deps.state.delete(RESUME_PAGE);
+      deps.state.delete(RESUME_SIZE);
+      deps.state.set(LAST_FULL_KEY, now().toISOString());
+      return { result: undefined, rows: 0, changed: 0 };
+    });
   }
 
-  // 2. Events since the newest cached one (inclusive: same-millisecond events are not missed;
-  //    the upsert by id drops what is already there). Ascending order makes this resumable as is.
-  if (parts.events) {
+  /** The consents the events feed named (an expiry is an EXPIRED event), then the new ones. */
+  async function readChanged(touched: Set<string>): Promise<void> {
+    const ids = [...touched];
+    const since = deps.consents.newestCreated();
+    progress({ phase: 'consents', done: 0, total: ids.length, state: 'running' });
+    const t0 = Date.now();
+    let done = 0;
+    // A page's worth at a time, a few requests in flight at once: each is small, round trips dominate.
+    for (let i = 0; i < ids.length; i += pageSize) {
+      const chunk = ids.slice(i, i + pageSize);
+      const read: (Consent | undefined)[] = new Array(chunk.length);
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: Math.min(READ_CONCURRENCY, chunk.length) }, async () => {
+          for (let k = next++; k < chunk.length; k = next++) {
+            try {
+              read[k] = await deps.client.getConsent(chunk[k]!, deps.signal);
+            } catch (error) {
+              // An event about a consent the intermediary no longer shows is not a failure of the sync.
+              if (!(error instanceof ApiError && error.kind === 'NotFound')) throw error;
+            }
+          }
+        }),
+      );
+      const found = read.filter((c): c is Consent => c !== undefined);
+      summary.consents.fetched += found.length;
+      addCounts(await storeConsents(found));
+      done += chunk.length;
+      progress({ phase: 'consents', done, total: ids.length, state: 'running', ...rateAndEta(done, ids.length, t0) });
+    }
+    // New consents: created at or after the newest cached (an hour earlier, for clocks that disagree).
+    const oldestCreated = since ? new Date(Date.parse(since) - 3_600_000).toISOString() : undefined;
+    for await (const page of prefetch(
+      deps.client.listConsentPages({ pageSize, ...(oldestCreated ? { filter: { oldestCreated } } : {}), ...signalOpt }),
+    )) {
+      summary.consents.fetched += page.consents.length;
+      addCounts(await storeConsents(page.consents));
+      progress({ phase: 'consents', done: done + page.consents.length, total: ids.length + page.totalRecords, state: 'running' });
+    }
+  }
+
+  /** Events after the newest cached (inclusive: same-millisecond events are not missed; the id drops duplicates). */
+  async function syncEvents(touched?: Set<string>): Promise<void> {
     const since = deps.full ? null : deps.events.newest();
     progress({ phase: 'events', done: 0, total: null, state: 'running' });
     try {
       const t0 = Date.now();
       for await (const page of prefetch(deps.client.listEventPages({ pageSize, filter: since ? { oldest: since } : {}, ...signalOpt }))) {
-        const { new: added } = deps.events.upsertPage(page.items, now().toISOString(), contentId);
+        const added = (
+          await storeSliced('events', page.items, (slice) => {
+            const { new: n, changed } = deps.events.upsertPage(slice, contentId, touched);
+            return { new: n, changed, unchanged: slice.length - n - changed };
+          })
+        ).new;
         summary.events.fetched += page.items.length;
         summary.events.new += added;
         progress({
@@ -126,18 +227,57 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
           state: 'running',
           ...rateAndEta(summary.events.fetched, page.totalRecords, t0),
         });
-        if (added) deps.onPageStored?.('events', added);
       }
+      batch.commit();
       progress({ phase: 'events', done: summary.events.fetched, total: summary.events.fetched, state: 'finished' });
     } catch (error) {
       // Only the intermediary's failures are partial; a bug or a cancellation stops the sync.
       if (deps.signal?.aborted || !(error instanceof ApiError)) throw error;
+      batch.commit();
       summary.failures.push({ phase: 'events', reason: (error as Error).message });
       progress({ phase: 'events', done: summary.events.fetched, total: null, state: 'failed', message: (error as Error).message });
     }
   }
 
-  // 3. Use cases, and the data holders of their software product.
+  try {
+    if (parts.consents && full) {
+      try {
+        await listAll();
+        batch.commit();
+      } catch (error) {
+        progress({ phase: 'consents', done: summary.consents.fetched, total: null, state: 'failed', message: (error as Error).message });
+        throw error;
+      }
+      progress({ phase: 'consents', done: summary.consents.fetched, total: summary.consents.fetched, state: 'finished' });
+    }
+
+    // Incremental: the events first, for they say which consents changed.
+    const touched = parts.consents && !full ? new Set<string>() : undefined;
+    if (parts.events || touched) await syncEvents(touched);
+
+    if (touched) {
+      try {
+        if (touched.size > Math.max(MAX_SINGLE_READS, deps.consents.count() / 20)) {
+          summary.mode = 'full';
+          await listAll();
+        } else await readChanged(touched);
+        batch.commit();
+      } catch (error) {
+        progress({ phase: 'consents', done: summary.consents.fetched, total: null, state: 'failed', message: (error as Error).message });
+        throw error;
+      }
+      progress({ phase: 'consents', done: summary.consents.fetched, total: summary.consents.fetched, state: 'finished' });
+    }
+    if (parts.consents)
+      batch.write('consents', () => (deps.state.set(LAST_SYNC_KEY, now().toISOString()), { result: 0, rows: 0, changed: 0 }));
+    batch.finish();
+  } catch (error) {
+    // Whole pages written before an error between pages are kept; a half-written one was rolled back.
+    batch.commit();
+    throw error;
+  }
+
+  // Use cases, and the data holders of their software product.
   if (parts.reference) {
     try {
       progress({ phase: 'use-cases', done: 0, total: null, state: 'running' });

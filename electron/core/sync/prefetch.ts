@@ -12,9 +12,14 @@ export async function* prefetch<T>(source: AsyncIterable<T>): AsyncGenerator<T> 
     if (current.done) return;
     next = it.next();
     next.catch(() => undefined);
+    // Let the next request go out before the caller's (synchronous) writing starts.
+    await yieldToEventLoop();
     yield current.value;
   }
 }
+
+/** Lets pending I/O run (a response arriving, a request going out) before more synchronous work. */
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Rate (items per second) and estimated seconds left, from the start time and progress so far. */
 export function rateAndEta(

@@ -1,0 +1,109 @@
+import type { SyncProgress, SyncSummary } from '../../../shared/ipc/contract.js';
+import { ConsentClient } from '../api/consent-client.js';
+import { DataClient } from '../api/data-client.js';
+import { ApiError, type ApiErrorKind } from '../api/errors.js';
+import { createClientCredentialsTokenSource, type TokenSourceOptions } from '../auth/token-source.js';
+import { ConsentsRepo, SyncStateRepo } from '../cache/consents-repo.js';
+import { DataRepo } from '../cache/data-repo.js';
+import type { Db } from '../cache/database.js';
+import { EventsRepo, ReferenceRepo } from '../cache/events-repo.js';
+import type { BatchLimits } from './batch.js';
+import { emptySyncSummary, syncConsents } from './consent-sync.js';
+import { syncData } from './data-sync.js';
+
+/**
+ * One sync as the console runs it, described by plain data so it can run on the worker thread
+ * (worker.ts) with the worker's own connection to the cache: consents, events and reference data,
+ * then the Data API records when asked; or only the Data API records of some consents.
+ */
+export interface SyncJob {
+  file: string;
+  key?: string;
+  tokens: Omit<TokenSourceOptions, 'fetch' | 'now'>;
+  consentApiBaseUrl: string;
+  dataApiBaseUrl: string;
+  full?: boolean;
+  data?: boolean;
+  consentIds?: string[];
+  reconcileEveryMs?: number;
+  pageSize?: number;
+  batch?: BatchLimits;
+}
+
+export type StoredEntity = 'consents' | 'events' | 'reference' | 'data';
+
+export interface SyncJobHooks {
+  signal: AbortSignal;
+  onProgress(progress: SyncProgress): void;
+  onStored(entity: StoredEntity, count: number): void;
+}
+
+export async function runSyncJob(job: SyncJob, db: Db, hooks: SyncJobHooks): Promise<SyncSummary> {
+  const tokens = createClientCredentialsTokenSource(job.tokens);
+  const state = new SyncStateRepo(db);
+  const dataSync = (consentIds?: string[]) =>
+    syncData({
+      db,
+      client: new DataClient({ baseUrl: job.dataApiBaseUrl, tokens }),
+      data: new DataRepo(db),
+      state,
+      signal: hooks.signal,
+      onProgress: hooks.onProgress,
+      ...(consentIds ? { consentIds } : {}),
+    });
+  const stored = (records: Record<string, number>) =>
+    hooks.onStored(
+      'data',
+      Object.values(records).reduce((a, b) => a + b, 0),
+    );
+
+  if (job.consentIds) {
+    // A targeted refresh of some consents' data: no consent list, no events.
+    const started = new Date().toISOString();
+    const data = await dataSync(job.consentIds);
+    stored(data.records);
+    return { ...emptySyncSummary(started), finishedAt: new Date().toISOString(), failures: data.failures, data: data.records };
+  }
+  const summary = await syncConsents({
+    db,
+    client: new ConsentClient({ baseUrl: job.consentApiBaseUrl, tokens }),
+    consents: new ConsentsRepo(db),
+    events: new EventsRepo(db),
+    reference: new ReferenceRepo(db),
+    state,
+    onProgress: hooks.onProgress,
+    onPageStored: hooks.onStored,
+    signal: hooks.signal,
+    ...(job.full ? { full: true } : {}),
+    ...(job.reconcileEveryMs !== undefined ? { reconcileEveryMs: job.reconcileEveryMs } : {}),
+    ...(job.pageSize ? { pageSize: job.pageSize } : {}),
+    ...(job.batch ? { batch: job.batch } : {}),
+  });
+  if (job.data) {
+    const data = await dataSync();
+    summary.data = data.records;
+    summary.failures.push(...data.failures);
+    stored(data.records);
+  }
+  return summary;
+}
+
+/** An error that crossed the thread boundary as plain fields becomes the typed error again. */
+export function revive(error: Error): Error {
+  const e = error as Error & {
+    kind?: ApiErrorKind;
+    endpoint?: string;
+    status?: number;
+    requestId?: string;
+    path?: string;
+    details?: string[];
+  };
+  if (!e.kind || e.endpoint === undefined) return error;
+  return new ApiError(e.kind, e.message, {
+    endpoint: e.endpoint,
+    ...(e.status !== undefined ? { status: e.status } : {}),
+    ...(e.requestId !== undefined ? { requestId: e.requestId } : {}),
+    ...(e.path !== undefined ? { path: e.path } : {}),
+    ...(e.details ? { details: e.details } : {}),
+  });
+}

@@ -1,0 +1,112 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Runs jobs of worker.ts on a worker thread: the sync (fetching, parsing, writing) and the full
+ * integrity check run there, so the main thread (IPC, the UI's reads, actions) is never blocked by
+ * them. Electron's utilityProcess would also do, but a worker thread runs the same under plain
+ * Node (browser host, command line, tests) and shares the process's credentials without IPC.
+ *
+ * In the bundled app this module lives in dist/electron/main.cjs and the worker is
+ * dist/electron/worker.cjs beside it; from source (tsx, vitest) the worker is worker.ts, loaded
+ * through tsx's loader, registered inside the worker.
+ */
+export interface WorkerMessage {
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface Job<R> {
+  /** The job's result; rejects with the job's error (name, message and fields kept). */
+  result: Promise<R>;
+  /** A message to the running job (e.g. cancel). */
+  send(message: WorkerMessage): void;
+}
+
+function spawn(): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./worker.cjs', here));
+  // tsx's ESM API (its "import" export of tsx/esm/api) registers its loader inside the worker.
+  const tsx = dirname(createRequire(here).resolve('tsx/package.json'));
+  const loader = pathToFileURL(join(tsx, 'dist/esm/api/index.mjs')).href;
+  const entry = new URL('./worker.ts', here).href;
+  const code = `import(${JSON.stringify(loader)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(code, { eval: true });
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  onEvent: ((message: WorkerMessage) => void) | undefined;
+}
+
+/** One worker thread running jobs, one at a time or several; it keeps its state (an open cache) between them. */
+export class WorkerThread {
+  private readonly worker = spawn();
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private readonly exited: Promise<void>;
+
+  constructor() {
+    this.worker.on('message', (m: WorkerMessage & { id: number }) => {
+      const job = this.pending.get(m.id);
+      if (!job) return;
+      if (m.type === 'done') {
+        this.pending.delete(m.id);
+        job.resolve(m.result);
+      } else if (m.type === 'failed') {
+        this.pending.delete(m.id);
+        const { name, message, ...fields } = m.error as { name: string; message: string };
+        job.reject(Object.assign(new Error(message), fields, { name }));
+      } else job.onEvent?.(m);
+    });
+    this.exited = new Promise((resolve) => {
+      const fail = (error: Error) => {
+        for (const job of this.pending.values()) job.reject(error);
+        this.pending.clear();
+      };
+      this.worker.on('error', fail);
+      this.worker.on('exit', (code) => {
+        fail(new Error(`The worker thread stopped (exit code ${code}) before its job finished.`));
+        resolve();
+      });
+    });
+    // Idle, it must not keep the process alive (a command line that forgot to close still ends).
+    this.worker.unref();
+  }
+
+  run<R>(task: string, data: unknown, onEvent?: (message: WorkerMessage) => void): Job<R> {
+    const id = this.nextId++;
+    const result = new Promise<R>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onEvent });
+    });
+    this.worker.ref();
+    void result.finally(() => this.pending.size === 0 && this.worker.unref()).catch(() => undefined);
+    this.worker.postMessage({ type: 'run', id, task, data });
+    return { result, send: (message) => this.worker.postMessage({ type: 'message', id, message }) };
+  }
+
+  /** Lets the worker close what it holds (its cache connection), then ends it. */
+  async close(graceMs = 5_000): Promise<void> {
+    this.worker.postMessage({ type: 'close' });
+    const timer = setTimeout(() => void this.worker.terminate(), graceMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  /** Ends the worker at once (a job that is not needed any more). */
+  terminate(): void {
+    void this.worker.terminate();
+  }
+}
+
+/** A single job on a worker thread of its own, ended when the job is. */
+export function runTask<R>(task: string, data: unknown): { result: Promise<R>; stop(): void } {
+  const thread = new WorkerThread();
+  const job = thread.run<R>(task, data);
+  void job.result.finally(() => thread.close()).catch(() => undefined);
+  job.result.catch(() => undefined); // a caller that stops the task may never look at its result
+  return { result: job.result, stop: () => thread.terminate() };
+}

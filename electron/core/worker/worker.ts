@@ -1,0 +1,65 @@
+import { parentPort } from 'node:worker_threads';
+import { checkIntegrity, openCache, type Db } from '../cache/database.js';
+import { runSyncJob, type SyncJob } from '../sync/sync-job.js';
+
+/**
+ * The worker thread's entry (see host.ts): runs the jobs it is sent and reports their results.
+ * It keeps one connection per cache file open between jobs, the connection the sync writes with.
+ */
+const port = parentPort!;
+const connections = new Map<string, Db>();
+const listeners = new Map<number, (message: { type: string; [k: string]: unknown }) => void>();
+
+function connection(file: string, key?: string): Db {
+  let db = connections.get(file);
+  if (!db) {
+    db = openCache(file, key, { writer: true });
+    connections.set(file, db);
+  }
+  return db;
+}
+
+interface Context {
+  emit(message: { type: string; [k: string]: unknown }): void;
+  onMessage(listener: (message: { type: string; [k: string]: unknown }) => void): void;
+}
+
+const jobs: Record<string, (data: never, ctx: Context) => Promise<unknown>> = {
+  integrity: async ({ file, key }: { file: string; key?: string }) => {
+    const problem = checkIntegrity(file, key);
+    return problem ? { reason: problem.reason, message: problem.message } : null;
+  },
+  sync: async (job: SyncJob, ctx) => {
+    const controller = new AbortController();
+    ctx.onMessage((m) => m.type === 'cancel' && controller.abort(new Error(String(m.reason ?? 'cancelled'))));
+    return runSyncJob(job, connection(job.file, job.key), {
+      signal: controller.signal,
+      onProgress: (progress) => ctx.emit({ type: 'progress', progress }),
+      onStored: (entity, count) => ctx.emit({ type: 'stored', entity, count }),
+    });
+  },
+};
+
+port.on('message', (m: { type: string; id?: number; task?: string; data?: unknown; message?: { type: string } }) => {
+  if (m.type === 'close') {
+    for (const db of connections.values()) db.close();
+    connections.clear();
+    port.close();
+    return;
+  }
+  if (m.type === 'message') return listeners.get(m.id!)?.(m.message!);
+  if (m.type !== 'run') return;
+  const id = m.id!;
+  const ctx: Context = {
+    emit: (message) => port.postMessage({ ...message, id }),
+    onMessage: (listener) => listeners.set(id, listener),
+  };
+  const job = jobs[m.task!];
+  const run = job ? job(m.data as never, ctx) : Promise.reject(new Error(`unknown worker job ${m.task}`));
+  run
+    .then(
+      (result) => port.postMessage({ type: 'done', id, result }),
+      (error: Error) => port.postMessage({ type: 'failed', id, error: { ...error, name: error.name, message: error.message } }),
+    )
+    .finally(() => listeners.delete(id));
+});

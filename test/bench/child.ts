@@ -1,0 +1,398 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startCore, cacheFileOf } from '../../electron/core/console-core.js';
+import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
+import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
+import { openCache } from '../../electron/core/cache/database.js';
+import { EventsRepo } from '../../electron/core/cache/events-repo.js';
+import { BatchWriter, DEFAULT_BATCH } from '../../electron/core/sync/batch.js';
+import { contentId } from '../../electron/core/sync/consent-sync.js';
+import { runSyncJob, type SyncJob } from '../../electron/core/sync/sync-job.js';
+import { WorkerThread } from '../../electron/core/worker/host.js';
+import { normalizeRecord } from '../../shared/banking/index.js';
+import type { JsonObject } from '../../shared/banking/values.js';
+import { CONSENT_SORT_FIELDS, type SyncProgress } from '../../shared/ipc/contract.js';
+import type { Consent, ConsentEvent } from '../../shared/schemas/consent.js';
+import { BENCH_KEY, dropFromOsCache, PROFILE, root } from './procs.js';
+
+/**
+ * One measured task of the benchmark, in a process of its own (so its peak RSS is its own):
+ * `node --import tsx test/bench/child.ts TASK JSON-ARGS`; prints one JSON line with the result.
+ * Progress goes to stderr. Nothing here asserts anything.
+ */
+const quiet = { info: () => undefined, error: () => undefined };
+const now = () => performance.now();
+const log = (text: string) => process.stderr.write(`  ${text}\n`);
+
+async function token(url: string): Promise<string> {
+  const res = await fetch(`${url}/oauth2/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}` },
+    body: new URLSearchParams({ grant_type: 'client_credentials' }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- API bodies are read as loose JSON */
+
+const ENTITIES = {
+  consents: { path: (page: number, size: number) => `/consents/v2?page=${page}&pageSize=${size}`, items: (b: any) => b.consents },
+  events: { path: (page: number, size: number) => `/consents/events?page=${page}&page-size=${size}`, items: (b: any) => b.data.events },
+} as const;
+
+/**
+ * The two limits of a sync, measured on the same pages: fetching and JSON.parse only (one request
+ * at a time, as the sync's fetch does), and inserting the same rows with the same schema and the
+ * same code (the repositories, in large transactions) without any fetching. Alternating chunks, each
+ * timed on its own.
+ */
+async function fetchInsert(a: { url: string; file: string; pageSize: number; batchRows: number }) {
+  const auth = { authorization: `Bearer ${await token(a.url)}` };
+  const db = openCache(a.file, BENCH_KEY, { writer: true });
+  const consents = new ConsentsRepo(db);
+  const events = new EventsRepo(db);
+  const out: Record<string, { rows: number; fetchMs: number; insertMs: number; bytes: number; payloadBytes: number }> = {};
+  for (const entity of ['consents', 'events'] as const) {
+    const r = { rows: 0, fetchMs: 0, insertMs: 0, bytes: 0, payloadBytes: 0 };
+    let buffer: any[] = [];
+    // The sync's own transactions and checkpoints (batch.ts), without the fetching.
+    const batch = new BatchWriter(db, DEFAULT_BATCH, () => undefined);
+    const insert = (last: boolean) => {
+      const t = now();
+      for (let i = 0; i < buffer.length; i += a.pageSize) {
+        const page = buffer.slice(i, i + a.pageSize);
+        batch.write(entity, () => {
+          if (entity === 'consents') consents.upsertPage(page as Consent[], new Date().toISOString());
+          else events.upsertPage(page as ConsentEvent[], contentId);
+          return { result: undefined, rows: page.length, changed: 0 };
+        });
+      }
+      if (last) batch.finish();
+      r.insertMs += now() - t;
+      buffer = [];
+    };
+    for (let page = 1; ; page++) {
+      const t = now();
+      const text = await (await fetch(`${a.url}${ENTITIES[entity].path(page, a.pageSize)}`, { headers: auth })).text();
+      const body = JSON.parse(text);
+      r.fetchMs += now() - t;
+      const items = ENTITIES[entity].items(body) as unknown[];
+      r.rows += items.length;
+      r.bytes += Buffer.byteLength(text);
+      for (const item of items) r.payloadBytes += Buffer.byteLength(JSON.stringify(item));
+      buffer.push(...items);
+      if (buffer.length >= a.batchRows || !body.links.next) insert(!body.links.next);
+      if (!body.links.next) break;
+    }
+    out[entity] = r;
+    log(`${entity}: fetch+parse ${Math.round((r.rows * 1000) / r.fetchMs)}/s, insert ${Math.round((r.rows * 1000) / r.insertMs)}/s`);
+  }
+  db.close();
+  return out;
+}
+
+/**
+ * A naive client: pages of 25, JSON.parse, one autocommitted insert per row, same schema and code,
+ * for a time budget. `sqliteDefaults`: SQLite as it comes (rollback journal, synchronous FULL), as a
+ * client that tunes nothing would have it; otherwise the console's own WAL settings.
+ */
+async function naive(a: { url: string; file: string; budgetMs: number; sqliteDefaults: boolean }) {
+  const auth = { authorization: `Bearer ${await token(a.url)}` };
+  const db = openCache(a.file, BENCH_KEY);
+  if (a.sqliteDefaults) {
+    db.pragma('journal_mode = DELETE');
+    db.pragma('synchronous = FULL');
+  }
+  const consents = new ConsentsRepo(db);
+  const events = new EventsRepo(db);
+  const out: Record<string, { rows: number; ms: number }> = {};
+  for (const entity of ['consents', 'events'] as const) {
+    const t0 = now();
+    let rows = 0;
+    for (let page = 1; now() - t0 < a.budgetMs / 2; page++) {
+      const body = JSON.parse(await (await fetch(`${a.url}${ENTITIES[entity].path(page, 25)}`, { headers: auth })).text());
+      for (const item of ENTITIES[entity].items(body)) {
+        // Outside any transaction: each call commits on its own.
+        if (entity === 'consents') consents.upsertPage([item], new Date().toISOString());
+        else events.upsertPage([item], contentId);
+        rows++;
+      }
+      if (!body.links.next) break;
+    }
+    out[entity] = { rows, ms: now() - t0 };
+    log(`naive ${entity}: ${Math.round((rows * 1000) / out[entity].ms)}/s over ${rows} rows`);
+  }
+  db.close();
+  return out;
+}
+
+/** The console's own sync (core, worker thread) into the data directory's cache: timings, peak RSS, RSS as events grow. */
+async function sync(a: { dataDir: string; full?: boolean }) {
+  const core = await startCore({
+    dataDir: a.dataDir,
+    host: 'cli',
+    appVersion: 'bench',
+    log: quiet,
+    profileId: PROFILE,
+    clientSecret: 'sandbox-secret',
+  });
+  const marks: Record<string, number> = {};
+  let eventsDone = 0;
+  let eventsTotal = 0;
+  core.events.subscribe((event, payload) => {
+    if (event !== 'sync:progress') return;
+    const p = payload as SyncProgress;
+    if (p.state === 'finished') marks[p.phase] = now();
+    if (p.phase === 'events' && p.state === 'running') {
+      eventsDone = p.done;
+      eventsTotal = p.total ?? eventsTotal;
+    }
+  });
+  const rss: { eventsDone: number; mb: number }[] = [];
+  const sampler = setInterval(() => rss.push({ eventsDone, mb: process.memoryUsage().rss / 2 ** 20 }), 200);
+  const t0 = now();
+  const summary = await core.sync(a.full ? { full: true } : {});
+  const t1 = now();
+  clearInterval(sampler);
+  await core.close();
+  const file = cacheFileOf(a.dataDir, PROFILE);
+  const at = (share: number) => rss.filter((s) => eventsTotal && s.eventsDone <= share * eventsTotal).at(-1)?.mb ?? null;
+  const consentsEnd = marks.consents ?? t0;
+  return {
+    mode: summary.mode,
+    summary: { consents: summary.consents, events: summary.events },
+    totalMs: t1 - t0,
+    // Full: consents first, then events. Incremental: events first, then the consents they name.
+    consentsMs: summary.mode === 'full' ? consentsEnd - t0 : (marks.consents ?? t1) - (marks.events ?? t0),
+    eventsMs: summary.mode === 'full' ? (marks.events ?? t1) - consentsEnd : (marks.events ?? t1) - t0,
+    peakRssMB: process.resourceUsage().maxRSS / 1024,
+    rssAtEvents: { '25%': at(0.25), '50%': at(0.5), '75%': at(0.75), '100%': rss.at(-1)?.mb ?? null },
+    fileBytes: statSync(file).size,
+  };
+}
+
+/**
+ * A page of consents (the first 100 by creation, newest first: the console's first screen) read
+ * every 25 ms while a full sync writes, with the sync on a worker thread (as the console runs it)
+ * or on the main thread (as before). Latency counts from when the read was due, so time spent
+ * waiting for the main thread counts; the longest main-thread stall is the frozen frame.
+ */
+async function readsDuringSync(a: { url: string; file: string; inThread: boolean }) {
+  openCache(a.file, BENCH_KEY).close();
+  const reader = openCache(a.file, BENCH_KEY);
+  const query = new ConsentQuery(reader);
+  const job: SyncJob = {
+    file: a.file,
+    key: BENCH_KEY,
+    tokens: {
+      tokenUrl: `${a.url}/oauth2/token`,
+      clientId: 'sandbox-client',
+      clientSecret: 'sandbox-secret',
+      method: 'client_secret_basic',
+      scopes: [],
+    },
+    consentApiBaseUrl: a.url,
+    dataApiBaseUrl: a.url,
+    full: true,
+  };
+  const read = () => query.list({ filter: {}, sort: { field: 'created', direction: 'desc' }, offset: 0, limit: 100 });
+  const probe = async (until: () => boolean) => {
+    const latencies: number[] = [];
+    const start = now();
+    for (let k = 1; !until(); k++) {
+      const due = start + k * 25;
+      await sleep(Math.max(0, due - now()));
+      read();
+      latencies.push(now() - due);
+    }
+    return latencies;
+  };
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  let done = false;
+  const thread = a.inThread ? undefined : new WorkerThread();
+  const hooks = { signal: new AbortController().signal, onProgress: () => undefined, onStored: () => undefined };
+  const t0 = now();
+  const running = (
+    thread ? thread.run('sync', job).result : runSyncJob(job, openCache(a.file, BENCH_KEY, { writer: true }), hooks)
+  ).finally(() => (done = true));
+  const during = await probe(() => done);
+  await running;
+  const syncMs = now() - t0;
+  loop.disable();
+  await thread?.close();
+  let idleRuns = 0;
+  const idle = await probe(() => ++idleRuns > 100);
+  reader.close();
+  return { during, idle, syncMs, loopMaxMs: loop.max / 1e6, loopP99Ms: loop.percentile(99) / 1e6 };
+}
+
+interface QuerySpec {
+  name: string;
+  channel: string;
+  input: unknown;
+}
+
+/** The reads the UI makes: every sort both ways, every filter, search, counts, options, detail, event views, export windows. */
+async function querySpecs(core: Awaited<ReturnType<typeof startCore>>): Promise<QuerySpec[]> {
+  const options = (await core.router.handle('consents:options', {}, true)) as { ok: true; value: any };
+  const holder = options.value.dataHolders[0]?.id;
+  const useCase = options.value.useCases[0]?.id;
+  const any = core.cache.query.list({ filter: {}, sort: { field: 'created', direction: 'desc' }, offset: 0, limit: 1 })[0];
+  const total = core.cache.query.count({}).total;
+  const sample =
+    core.cache.query.list({ filter: {}, sort: { field: 'created', direction: 'asc' }, offset: Math.floor(total / 3), limit: 1 })[0] ?? any;
+  const newest = any?.created ? Date.parse(any.created) : Date.now();
+  const days = (n: number) => new Date(newest - n * 86_400_000).toISOString();
+  const filters: Record<string, unknown> = {
+    'status ACTIVE': { statuses: ['ACTIVE'] },
+    'status REVOKED or EXPIRED': { statuses: ['REVOKED', 'EXPIRED'] },
+    'one data holder': { dataHolderBrandIds: [holder] },
+    'one use case': { useCaseIds: [useCase] },
+    'access frequency ONGOING': { accessFrequencies: ['ONGOING'] },
+    'post-usage action DE_IDENTIFICATION': { postUsageActions: ['DE_IDENTIFICATION'] },
+    'direct marketing allowed': { directMarketing: true },
+    'created in the last 30 days': { created: { from: days(30) } },
+    'sharing ends in a 30-day window': { sharingEnd: { from: days(0), to: days(-30) } },
+    'revoked in the last 90 days': { revoked: { from: days(90) } },
+    'search a common word (westpac)': { search: 'westpac' },
+    'search an e-mail prefix': { search: sample?.consumerEmail?.slice(0, 6) ?? 'a' },
+    'search a consent id prefix': { search: sample?.consentId.slice(0, 8) ?? 'a' },
+    'search a mobile as typed': {
+      search: sample?.consumerMobile ? `0${sample.consumerMobile.slice(3, 6)} ${sample.consumerMobile.slice(6)}` : '0412',
+    },
+    'status ACTIVE, one data holder, a word': { statuses: ['ACTIVE'], dataHolderBrandIds: [holder], search: 'budget' },
+  };
+  const first = (filter: unknown, field = 'created', direction = 'desc', offset = 0) => ({
+    filter,
+    sort: { field, direction },
+    offset,
+    limit: 100,
+  });
+  const specs: QuerySpec[] = [];
+  for (const field of CONSENT_SORT_FIELDS)
+    for (const direction of ['asc', 'desc'])
+      specs.push({ name: `list: sort by ${field} ${direction}`, channel: 'consents:list', input: first({}, field, direction) });
+  specs.push({
+    name: 'list: a window in the middle (created desc)',
+    channel: 'consents:list',
+    input: first({}, 'created', 'desc', Math.floor(total / 2)),
+  });
+  specs.push({ name: 'count: everything', channel: 'consents:count', input: { filter: {} } });
+  for (const [name, filter] of Object.entries(filters)) {
+    specs.push({ name: `list: ${name}`, channel: 'consents:list', input: first(filter) });
+    specs.push({ name: `count: ${name}`, channel: 'consents:count', input: { filter } });
+  }
+  specs.push({ name: 'options: the values each filter offers', channel: 'consents:options', input: {} });
+  specs.push({
+    name: 'ids: every ACTIVE match (bulk actions)',
+    channel: 'consents:ids',
+    input: { filter: { statuses: ['ACTIVE'] }, sort: { field: 'created', direction: 'desc' }, limit: 10_000 },
+  });
+  if (sample)
+    specs.push({
+      name: 'detail: one consent (versions, timeline, staff actions)',
+      channel: 'consents:get',
+      input: { consentId: sample.consentId },
+    });
+  specs.push({ name: 'webhook failures: first page', channel: 'events:failures', input: { page: 1, pageSize: 100 } });
+  specs.push({ name: 'webhook failures: page 20', channel: 'events:failures', input: { page: 20, pageSize: 100 } });
+  specs.push({ name: 'status bar (app:status)', channel: 'app:status', input: {} });
+  specs.push({ name: 'export: a window of 1,000 in the middle', channel: 'export-window', input: Math.floor(total / 2) });
+  return specs;
+}
+
+/** Every read the UI makes, through the router as the UI calls it (validation included); cold and warm. */
+async function queries(a: { dataDir: string; runs: number }) {
+  const core = await startCore({
+    dataDir: a.dataDir,
+    host: 'cli',
+    appVersion: 'bench',
+    log: quiet,
+    profileId: PROFILE,
+    clientSecret: 'sandbox-secret',
+  });
+  const file = cacheFileOf(a.dataDir, PROFILE);
+  const out: Record<string, { warm: number[]; cold: number[]; error?: string }> = {};
+  for (const spec of await querySpecs(core)) {
+    const call = async () => {
+      const t = now();
+      if (spec.channel === 'export-window') {
+        core.cache.query.list({ filter: {}, sort: { field: 'created', direction: 'desc' }, offset: spec.input as number, limit: 1000 });
+        return now() - t;
+      }
+      const r = await core.router.handle(spec.channel, spec.input, true);
+      if (!r.ok) throw new Error(`${spec.channel}: ${r.error.message}`);
+      return now() - t;
+    };
+    try {
+      const cold: number[] = [];
+      for (let i = 0; i < a.runs; i++) {
+        // Cold: nothing of the file in the operating system's cache, nothing in SQLite's.
+        dropFromOsCache(file);
+        core.cache.releaseMemory();
+        cold.push(await call());
+      }
+      for (let i = 0; i < 3; i++) await call();
+      const warm: number[] = [];
+      for (let i = 0; i < a.runs; i++) warm.push(await call());
+      out[spec.name] = { warm, cold };
+    } catch (error) {
+      out[spec.name] = { warm: [], cold: [], error: (error as Error).message };
+    }
+  }
+  await core.close();
+  return out;
+}
+
+/** A keyed open of the cache (what every start, CLI command and sync does), cold and warm. */
+async function open(a: { dataDir: string; runs: number }) {
+  const { SecretVault, secretNames } = await import('../../electron/core/secrets/vault.js');
+  const { createKeyFileCipher } = await import('../../electron/core/secrets/cipher.js');
+  const key = new SecretVault(a.dataDir, createKeyFileCipher(a.dataDir)).get(secretNames.cacheKey(PROFILE))!;
+  const file = cacheFileOf(a.dataDir, PROFILE);
+  const time = (cold: boolean) => {
+    if (cold) dropFromOsCache(file);
+    const t = now();
+    openCache(file, key).close();
+    return now() - t;
+  };
+  return { cold: Array.from({ length: a.runs }, () => time(true)), warm: Array.from({ length: a.runs }, () => time(false)) };
+}
+
+/** The normaliser on the real product fixtures, against JSON.parse of the same bytes. */
+function normalizer(a: { ms: number }) {
+  const dir = join(root, 'test/fixtures/products-real');
+  const records: JsonObject[] = [];
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json'))) {
+    const json = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+    records.push(...((json.data.products ?? [json.data]) as JsonObject[]).filter((r) => Array.isArray(r.fees)));
+  }
+  const texts = records.map((r) => JSON.stringify(r));
+  const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
+  const rate = (fn: () => void) => {
+    fn();
+    let rounds = 0;
+    const t = now();
+    while (now() - t < a.ms) {
+      fn();
+      rounds++;
+    }
+    return (rounds * bytes) / ((now() - t) / 1000);
+  };
+  return {
+    records: records.length,
+    bytes,
+    normalizeBytesPerS: rate(() => records.forEach((r) => normalizeRecord(r))),
+    parseBytesPerS: rate(() => texts.forEach((t) => JSON.parse(t))),
+  };
+}
+
+const [task, json] = process.argv.slice(2) as [string, string];
+const args = JSON.parse(json ?? '{}');
+const tasks: Record<string, (a: any) => unknown> = { fetchInsert, naive, sync, readsDuringSync, queries, open, normalizer };
+const result = await tasks[task]!(args);
+process.stdout.write(`\n${JSON.stringify(result)}\n`);
+process.exit(0);

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsentClient } from '../../electron/core/api/consent-client.js';
+import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
+import { ConsentsRepo, SyncStateRepo } from '../../electron/core/cache/consents-repo.js';
+import { openCache } from '../../electron/core/cache/database.js';
+import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
+import { syncConsents } from '../../electron/core/sync/consent-sync.js';
+import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
+import type { Consent } from '../../shared/schemas/consent.js';
+import { mutate } from '../helpers/mutate.js';
+
+/**
+ * Incremental sync: the API has no "updated since", so the events feed says which consents changed
+ * and `oldestCreated` finds the new ones. An update made by another client makes no event: the
+ * periodic full reconcile catches it.
+ */
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 9, consents: 2000 });
+});
+afterAll(() => sandbox.close());
+
+function deps() {
+  const db = openCache(':memory:');
+  return {
+    db,
+    client: new ConsentClient({
+      baseUrl: sandbox.url,
+      tokens: createClientCredentialsTokenSource({
+        tokenUrl: `${sandbox.url}/oauth2/token`,
+        clientId: 'sandbox-client',
+        clientSecret: 'sandbox-secret',
+        method: 'client_secret_basic',
+        scopes: [],
+      }),
+    }),
+    consents: new ConsentsRepo(db),
+    events: new EventsRepo(db),
+    reference: new ReferenceRepo(db),
+    state: new SyncStateRepo(db),
+  };
+}
+
+async function truth(client: ConsentClient): Promise<{ consents: Map<string, Consent>; events: Set<string> }> {
+  const consents = new Map<string, Consent>();
+  for await (const p of client.listConsentPages({ pageSize: 1000 })) for (const c of p.consents) consents.set(c.consentId, c);
+  const events = new Set<string>();
+  for await (const p of client.listEventPages({ pageSize: 1000 })) for (const e of p.items) events.add(e.eventId!);
+  return { consents, events };
+}
+
+describe('incremental sync', () => {
+  it('reads only what the events feed and oldestCreated say changed; the reconcile catches an update that made no event', async () => {
+    const d = deps();
+    expect(await syncConsents(d)).toMatchObject({ mode: 'full', consents: { fetched: 2000, new: 2000 } });
+
+    const changed = await mutate(sandbox.url, { revoke: 7, extend: 6, update: 5, create: 8 });
+    const now = await truth(d.client);
+    const incremental = await syncConsents(d);
+    expect(incremental).toMatchObject({ mode: 'incremental', consents: { new: 8, changed: 13 } });
+    // Read again: the 13 the events named and the newest consents (new, plus those created in the last hour before them).
+    expect(incremental.consents.fetched).toBeLessThan(60);
+
+    const json = (c: unknown) => JSON.stringify(c);
+    for (const id of [...changed.revoked, ...changed.extended, ...changed.created])
+      expect(json(d.consents.get(id))).toBe(json(now.consents.get(id)));
+    expect(changed.revoked.map((id) => d.consents.get(id)!.status)).toEqual(changed.revoked.map(() => 'REVOKED'));
+    const cachedEvents = new Set(d.events.list({ limit: 100_000 }).map((e) => e.eventId));
+    expect(cachedEvents).toEqual(now.events);
+    // The updates made no event: still the old payload until the next full listing.
+    for (const id of changed.updated) expect(d.consents.get(id)!.externalId).not.toBe(now.consents.get(id)!.externalId);
+
+    // Nothing changed since: nothing to read but the newest consents.
+    expect(await syncConsents(d)).toMatchObject({ mode: 'incremental', consents: { new: 0, changed: 0 }, events: { new: 0 } });
+
+    // Six hours later the sync lists every consent again, and the cache equals the intermediary.
+    const later = new Date(Date.now() + 6 * 3_600_000 + 1000);
+    expect(await syncConsents({ ...d, now: () => later })).toMatchObject({ mode: 'full', consents: { fetched: 2008, changed: 5 } });
+    expect(d.consents.count()).toBe(now.consents.size);
+    for (const [id, c] of now.consents) expect(json(d.consents.get(id))).toBe(json(c));
+  }, 60_000);
+});
