@@ -90,7 +90,6 @@ describe('Consent detail', () => {
         event('GRANTED', '2026-10-01T00:00:00.000Z'),
         event('WEBHOOK_SENDING_FAILED_CLIENT_ERROR', '2026-10-01T00:00:01.000Z', '400 Bad Request: {"error":"unknown consent ‮gnp.exe"}'),
       ],
-      'now',
       (e) => `${e.eventType}-${e.timestamp}`,
     );
     cache.audit.append({ operator: 'sam (Sam)', action: 'update', target: c.consentId, reason: 'CRM merge', result: 'updated externalId' });

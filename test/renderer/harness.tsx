@@ -57,7 +57,7 @@ export function memoryClient(
   const consents = Array.from({ length: consentCount }, (_, i) => gen.at(i));
   repo.upsertPage(consents, '2026-11-01T00:00:00.000Z');
   reference.replaceUseCases(gen.useCases, '2026-11-01T00:00:00.000Z');
-  if (opts.events) events.upsertPage(opts.events, '2026-11-01T00:00:00.000Z', (e) => `${e.consentId}-${e.timestamp}`);
+  if (opts.events) events.upsertPage(opts.events, (e) => `${e.consentId}-${e.timestamp}`);
   const status: AppStatus = {
     appVersion: '9.9.9',
     host: 'browser',

@@ -120,7 +120,7 @@ export class ConsentActions {
     this.deps.db.transaction(() => {
       const now = this.now().toISOString();
       this.deps.consents.upsertPage([consent], now);
-      if (events.length) this.deps.events!.upsertPage(events, now, contentId);
+      if (events.length) this.deps.events!.upsertPage(events, contentId);
       this.deps.audit.append({ operator: this.operator(), target: consentId, ...audit });
     })();
     return consent;
