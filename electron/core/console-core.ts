@@ -35,6 +35,11 @@ import { LAST_SYNC_KEY } from './sync/consent-sync.js';
 import { revive, type StoredEntity, type SyncJob } from './sync/sync-job.js';
 import { WorkerThread } from './worker/host.js';
 import { ConsentQuery } from './cache/consent-query.js';
+import { EventQuery } from './cache/event-query.js';
+import { AuditQuery } from './audit/audit-query.js';
+import { complianceCsvRows, complianceHtml, complianceReport } from './reports/compliance.js';
+import { writeAuditExport, writeEventsExport, writeText } from './exports/log-exports.js';
+import { csvRows } from './exports/csv.js';
 import { JobRegistry, type JobContext } from './jobs/jobs.js';
 import { folderSink, safeFileName, type FileSink } from './exports/files.js';
 import { exportConsentsToFile, writeBulkResults, type ConsentExportInput } from './exports/consents-export.js';
@@ -91,6 +96,9 @@ export interface Core {
   retentionLog(consentId?: string): ReturnType<typeof retentionLog>;
   close(): Promise<void>;
 }
+
+/** The last sync's summary, kept in the cache's sync state for the overview. */
+const LAST_SUMMARY_KEY = 'sync.lastSummary';
 
 /** Where the embedded sandbox's simulated data holder sends the consumer back (never visited: see sandbox:approve). */
 const EMBEDDED_REDIRECT_URI = 'https://recipient.sandbox.invalid/consent-callback';
@@ -240,6 +248,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   );
   const consents = new ConsentsRepo(db);
   const query = new ConsentQuery(db);
+  const eventQuery = new EventQuery(db);
+  const auditQuery = new AuditQuery(db);
   const eventsRepo = new EventsRepo(db);
   const reference = new ReferenceRepo(db);
   const dataRepo = new DataRepo(db);
@@ -306,7 +316,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   /** Opens where an export goes (the user may cancel), runs it as a job, audits it. */
   async function startExport(
-    kind: 'export-consents' | 'export-results' | 'evidence-pack',
+    kind: Exclude<Job['kind'], 'bulk-revoke'>,
     title: string,
     name: string,
     write: (path: string, ctx: JobContext) => Promise<JobResult>,
@@ -398,6 +408,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       summary.retention = applyRetention(db, audit).map(({ consentId, action, records }) => ({ consentId, action, records }));
       if (summary.retention.length) events.emit('cache:changed', { entity: 'data', count: summary.retention.length });
       lastSyncError = summary.failures.length ? summary.failures.map((f) => `${f.phase}: ${f.reason}`).join('; ') : null;
+      // What the overview shows as "last sync of each part": kept with the cache, so it survives a restart.
+      state.set(LAST_SUMMARY_KEY, JSON.stringify(summary));
       const c = summary.consents;
       opts.log.info(
         `sync finished (${summary.mode}${summary.resumed ? ', resumed' : ''}): ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged; ${summary.events.new} new events; ${summary.useCases} use cases; ${summary.dataHolders} data holders${summary.failures.length ? `; failed: ${lastSyncError}` : ''}`,
@@ -492,6 +504,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       'consents:create': async (input) => act(() => actions.create(input)),
       'reference:list': async () => ({
         useCases: reference.useCases(),
+        combinedUseCases: reference.combinedUseCases(),
         dataHolders: reference.dataHolders(),
       }),
       'jobs:list': async () => jobs.list(),
@@ -562,6 +575,65 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       'audit:list': async ({ target, limit }) => audit.entries({ ...(target ? { target } : {}), limit }),
       'audit:verify': async () => audit.verify(),
       'audit:export': async ({ format }) => ({ content: audit.export(format), entries: audit.entries().length }),
+      'audit:query': async ({ filter, offset, limit }) => auditQuery.list(filter, offset, limit),
+      'audit:options': async () => auditQuery.options(),
+      'audit:exportFile': async ({ filter, format }) =>
+        startExport(
+          'export-audit',
+          `Export the audit log to ${format.toUpperCase()}`,
+          `${safeFileName('audit-log', new Date().toISOString().slice(0, 19))}.${format}`,
+          (path, ctx) => writeAuditExport(auditQuery, audit.verify(), filter, format, path, ctx.signal),
+          {
+            target: null,
+            describe: (r) =>
+              `${r.rows ?? 0} audit entries exported as ${format.toUpperCase()} (sha256 ${r.sha256 ?? '?'}); filter ${JSON.stringify(filter)}`,
+          },
+        ),
+      'events:list': async ({ filter, offset, limit }) => ({ rows: eventQuery.list({ filter, offset, limit }) }),
+      'events:count': async ({ filter }) => eventQuery.count(filter),
+      'events:days': async ({ filter, days }) => eventQuery.days(filter, days),
+      'events:export': async ({ filter, format }) =>
+        startExport(
+          'export-events',
+          `Export events to ${format.toUpperCase()}`,
+          `${safeFileName('events', new Date().toISOString().slice(0, 19))}.${format}`,
+          (path, ctx) => writeEventsExport(eventQuery, filter, format, path, ctx),
+          {
+            target: null,
+            describe: (r) =>
+              `${r.rows ?? 0} events exported as ${format.toUpperCase()} (sha256 ${r.sha256 ?? '?'}); filter ${JSON.stringify(filter)}`,
+          },
+        ),
+      'webhooks:summary': async ({ filter }) => ({
+        consentsAffected: eventQuery.consentsWithFailures(filter),
+        byMessage: eventQuery.failuresByMessage(filter).slice(0, 500),
+        byConsent: eventQuery.failuresByConsent(filter, 500),
+      }),
+      'reports:compliance': async (period) => complianceReport(db, period, new Date()),
+      'reports:export': async ({ from, to, format }) => {
+        const report = complianceReport(db, { from, to }, new Date());
+        return startExport(
+          'export-report',
+          `Compliance report ${from.slice(0, 10)} – ${to.slice(0, 10)} (${format.toUpperCase()})`,
+          `${safeFileName('cdr-compliance-report', from.slice(0, 10), to.slice(0, 10))}.${format}`,
+          async (path) =>
+            writeText(
+              path,
+              format === 'csv'
+                ? csvRows(complianceCsvRows(report))
+                : complianceHtml(report, { profile: profile.name, operator: operatorName(), appVersion: opts.appVersion }),
+              report.counts.length,
+            ),
+          {
+            target: null,
+            describe: (r) => `compliance report ${from} – ${to} exported as ${format.toUpperCase()} (sha256 ${r.sha256 ?? '?'})`,
+          },
+        );
+      },
+      'sync:last': async () => {
+        const stored = state.get(LAST_SUMMARY_KEY);
+        return stored ? (JSON.parse(stored) as SyncSummary) : null;
+      },
       'profiles:list': async () => {
         const file = loadProfiles(opts.dataDir);
         return file.profiles.map((p) => ({

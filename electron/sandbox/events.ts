@@ -37,6 +37,20 @@ export interface EventSource extends Pick<
   notifiesByEmail: boolean;
 }
 
+/**
+ * Real targets put ids and times in their answers, so the same failure reads differently each time
+ * (what the console's grouping masks). Derived from the event's time, so no draw of the seeded
+ * random sequence is added and every other seeded value stays as it was.
+ */
+function withRequestId(message: string, time: number): string {
+  if (!message.startsWith('400 ')) return message;
+  const h = (hashString(`request:${time}`) >>> 0).toString(16).padStart(8, '0');
+  return message.replace(
+    '}',
+    `,"requestId":"${h}-${h.slice(0, 4)}-4${h.slice(1, 4)}-8${h.slice(4, 7)}-${h}${h.slice(0, 4)}","at":"${new Date(time).toISOString()}"}`,
+  );
+}
+
 export function seededEvents(seed: number, c: EventSource, now: number, perConsent: number | undefined): SeededEvent[] {
   const r = new Rng(seed, K_EVENTS, c.index);
   const out: SeededEvent[] = [];
@@ -44,7 +58,8 @@ export function seededEvents(seed: number, c: EventSource, now: number, perConse
     const roll = r.float();
     let t = after + r.int(200, 5_000);
     if (roll < 0.88) out.push({ type: 'WEBHOOK_SENT', time: t, detail: null });
-    else if (roll < 0.94) out.push({ type: 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', time: t, detail: r.pick(CLIENT_ERRORS) });
+    else if (roll < 0.94)
+      out.push({ type: 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', time: t, detail: withRequestId(r.pick(CLIENT_ERRORS), t) });
     else if (roll < 0.98) {
       out.push({ type: 'WEBHOOK_SENDING_FAILED', time: t, detail: '503 Service Unavailable' });
       out.push({ type: 'WEBHOOK_SENT', time: t + 60_000, detail: null });

@@ -78,6 +78,8 @@ export const ConsentFilter = z.strictObject({
   accessFrequencies: z.array(z.string().min(1).max(40)).max(20).optional(),
   postUsageActions: z.array(z.string().min(1).max(40)).max(20).optional(),
   directMarketing: z.boolean().optional(),
+  /** Whether data was ever collected under the consent (firstDataCollection set). */
+  collected: z.boolean().optional(),
   created: TimeRange.optional(),
   sharingEnd: TimeRange.optional(),
   revoked: TimeRange.optional(),
@@ -242,7 +244,15 @@ export const ConsentDetail = z.object({
 export type ConsentDetail = z.infer<typeof ConsentDetail>;
 
 /** Long work in main (bulk revocation, exports, evidence packs): started, then followed through events. */
-export const JobKind = z.enum(['bulk-revoke', 'export-consents', 'export-results', 'evidence-pack']);
+export const JobKind = z.enum([
+  'bulk-revoke',
+  'export-consents',
+  'export-results',
+  'export-events',
+  'export-audit',
+  'export-report',
+  'evidence-pack',
+]);
 export const JobState = z.enum(['running', 'paused', 'interrupted', 'cancelled', 'finished', 'failed']);
 export const JobResult = z.object({
   /** Where the file went (Electron: the path the user chose). */
@@ -293,6 +303,84 @@ export const Settings = z.strictObject({
 });
 export type Settings = z.infer<typeof Settings>;
 
+/** Which events the Events and Webhook failures screens show. */
+export const EventFilter = z.strictObject({
+  types: z.array(z.string().min(1).max(60)).max(20).optional(),
+  consentId: ConsentId.optional(),
+  from: Instant.optional(),
+  to: Instant.optional(),
+});
+export type EventFilter = z.infer<typeof EventFilter>;
+export const EventListRow = EventRow.extend({ consumerEmail: z.string().nullable(), dataHolderName: z.string().nullable() });
+export type EventListRow = z.infer<typeof EventListRow>;
+const TypeCount = z.object({ type: z.string(), count: z.number().int().nonnegative() });
+export const DayCounts = z.object({ day: z.string(), counts: z.record(z.string(), z.number().int()), total: z.number().int() });
+export type DayCounts = z.infer<typeof DayCounts>;
+
+export const WebhookSummary = z.object({
+  /** Consents with at least one failure in the filter (the by-consent list holds the first 500). */
+  consentsAffected: z.number().int().nonnegative(),
+  byMessage: z
+    .array(
+      z.object({
+        key: z.string(),
+        sample: z.string().nullable(),
+        count: z.number().int(),
+        consents: z.number().int(),
+        firstSeen: z.string(),
+        lastSeen: z.string(),
+        types: z.array(z.string()),
+      }),
+    )
+    .max(500),
+  byConsent: z
+    .array(
+      z.object({
+        consentId: z.string(),
+        consumerEmail: z.string().nullable(),
+        dataHolderName: z.string().nullable(),
+        failures: z.number().int(),
+        maxRetries: z.number().int(),
+        lastAt: z.string(),
+      }),
+    )
+    .max(500),
+});
+export type WebhookSummary = z.infer<typeof WebhookSummary>;
+
+/** The staff action log, filtered. */
+export const AuditFilter = z.strictObject({
+  operator: z.string().min(1).max(200).optional(),
+  action: z.string().min(1).max(60).optional(),
+  target: z.string().min(1).max(200).optional(),
+  from: Instant.optional(),
+  to: Instant.optional(),
+});
+export type AuditFilter = z.infer<typeof AuditFilter>;
+
+/** What a data recipient counts for its CDR reports and records (rules 9.3, 9.4), for a period. */
+export const ComplianceReport = z.object({
+  from: z.string(),
+  to: z.string(),
+  generatedAt: z.string(),
+  counts: z.array(
+    z.object({
+      key: z.string(),
+      label: z.string(),
+      count: z.number().int().nonnegative(),
+      /** Where its records are: the screen and its filter (the renderer adds the period). */
+      records: z.union([
+        z.object({ screen: z.literal('events'), types: z.array(z.string()) }),
+        z.object({ screen: z.literal('audit'), action: z.string() }),
+      ]),
+      note: z.string().nullable(),
+    }),
+  ),
+  collectionsByHolder: z.array(z.object({ dataHolderName: z.string(), count: z.number().int() })).max(2000),
+  retention: z.array(z.object({ action: z.string(), consents: z.number().int(), records: z.number().int() })).max(20),
+});
+export type ComplianceReport = z.infer<typeof ComplianceReport>;
+
 export const contract = {
   'app:status': { input: Empty, output: AppStatus },
   'consents:list': { input: ConsentListInput, output: ConsentListOutput },
@@ -337,6 +425,8 @@ export const contract = {
     input: Empty,
     output: z.object({
       useCases: z.array(UseCasePayload).max(1000),
+      /** The same use cases as the combined-scopes view (combineScopes=true) shows them, when synced. */
+      combinedUseCases: z.array(UseCasePayload).max(1000),
       dataHolders: z
         .array(z.object({ dataHolderBrandId: z.string(), brandName: z.string().nullable(), logoUri: z.string().nullable() }))
         .max(5000),
@@ -455,6 +545,36 @@ export const contract = {
     input: z.strictObject({ target: ConsentId.optional(), limit: z.number().int().min(1).max(500) }),
     output: z.array(AuditRecord).max(500),
   },
+  'audit:query': {
+    input: z.strictObject({ filter: AuditFilter, offset: z.number().int().min(0), limit: z.number().int().min(1).max(MAX_PAGE_SIZE) }),
+    output: z.object({ rows: z.array(AuditRecord).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
+  },
+  'audit:options': {
+    input: Empty,
+    output: z.object({ operators: z.array(z.string()).max(1000), actions: z.array(z.string()).max(200) }),
+  },
+  'audit:exportFile': { input: z.strictObject({ filter: AuditFilter, format: ExportFormat }), output: JobStarted },
+  'events:list': {
+    input: z.strictObject({
+      filter: EventFilter,
+      offset: z.number().int().min(0).max(100_000_000),
+      limit: z.number().int().min(1).max(MAX_PAGE_SIZE),
+    }),
+    output: z.object({ rows: z.array(EventListRow).max(MAX_PAGE_SIZE) }),
+  },
+  'events:count': {
+    input: z.strictObject({ filter: EventFilter }),
+    output: z.object({ total: z.number().int().nonnegative(), types: z.array(TypeCount).max(100) }),
+  },
+  'events:days': {
+    input: z.strictObject({ filter: EventFilter, days: z.number().int().min(1).max(400) }),
+    output: z.array(DayCounts).max(400),
+  },
+  'events:export': { input: z.strictObject({ filter: EventFilter, format: ExportFormat }), output: JobStarted },
+  'webhooks:summary': { input: z.strictObject({ filter: EventFilter }), output: WebhookSummary },
+  'reports:compliance': { input: z.strictObject({ from: Instant, to: Instant }), output: ComplianceReport },
+  'reports:export': { input: z.strictObject({ from: Instant, to: Instant, format: z.enum(['csv', 'html']) }), output: JobStarted },
+  'sync:last': { input: Empty, output: SyncSummary.nullable() },
   'audit:verify': {
     input: Empty,
     output: z.union([

@@ -80,7 +80,11 @@ export function memoryClient(
       'consents:ids': async ({ filter, sort, limit }) => ({ ids: query.ids(filter, sort, limit), total: query.count(filter).total }),
       'consents:resolve': async ({ consentIds }) => query.resolve(consentIds),
       'consents:get': async ({ consentId }) => readConsentDetail({ db, consents: repo, events, audit, reference, data }, consentId),
-      'reference:list': async () => ({ useCases: reference.useCases(), dataHolders: reference.dataHolders() }),
+      'reference:list': async () => ({
+        useCases: reference.useCases(),
+        combinedUseCases: reference.combinedUseCases(),
+        dataHolders: reference.dataHolders(),
+      }),
       'settings:get': async () => settings,
       'settings:set': async (change) => (settings = { ...settings, ...(change as Partial<Settings>) }),
       'jobs:list': async () => [],

@@ -73,6 +73,7 @@ function whereOf(filter: ConsentFilter, without?: 'statuses'): Where {
     parts.push('direct_marketing = ?');
     params.push(filter.directMarketing ? 1 : 0);
   }
+  if (filter.collected !== undefined) parts.push(`first_data_collection IS ${filter.collected ? 'NOT ' : ''}NULL`);
   const range = (column: string, r: { from?: string | undefined; to?: string | undefined } | undefined) => {
     // Stored times are ISO 8601 UTC with milliseconds, so text order is time order.
     if (r?.from) {

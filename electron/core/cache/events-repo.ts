@@ -139,12 +139,22 @@ export class EventsRepo {
 export class ReferenceRepo {
   constructor(private readonly db: Db) {}
 
-  replaceUseCases(useCases: readonly UseCase[], syncedAt: string): void {
-    const insert = this.db.prepare('INSERT INTO use_cases (id, name, raw, synced_at) VALUES (?, ?, ?, ?)');
+  /** Replaces the use cases; `combined` is the same list as the combined-scopes view shows it, when synced. */
+  replaceUseCases(useCases: readonly UseCase[], syncedAt: string, combined?: readonly UseCase[]): void {
+    const insert = this.db.prepare('INSERT INTO use_cases (id, name, raw, synced_at, combined_raw) VALUES (?, ?, ?, ?, ?)');
+    const combinedById = new Map((combined ?? []).map((u) => [u.id, JSON.stringify(u)]));
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM use_cases').run();
-      for (const u of useCases) insert.run(u.id, u.name ?? null, JSON.stringify(u), syncedAt);
+      for (const u of useCases) insert.run(u.id, u.name ?? null, JSON.stringify(u), syncedAt, combinedById.get(u.id) ?? null);
     })();
+  }
+
+  /** The use cases as the combined-scopes view shows them (only those synced with it). */
+  combinedUseCases(): UseCase[] {
+    return this.db
+      .prepare<[], { raw: string }>('SELECT combined_raw AS raw FROM use_cases WHERE combined_raw IS NOT NULL ORDER BY name')
+      .all()
+      .map((r) => JSON.parse(r.raw) as UseCase);
   }
 
   replaceDataHolders(holders: readonly { dataHolderBrandId: string; brandName?: string | null | undefined }[], syncedAt: string): void {

@@ -303,4 +303,9 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       CREATE INDEX events_by_time ON events (at);
     `);
   },
+  // 7: each use case as the combined-scopes view shows it (GET /use-cases?combineScopes=true), beside
+  // the separate view, so staff see offline which scope clusters merge.
+  (db) => {
+    db.exec('ALTER TABLE use_cases ADD COLUMN combined_raw TEXT');
+  },
 ];

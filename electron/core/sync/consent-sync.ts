@@ -282,7 +282,12 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     try {
       progress({ phase: 'use-cases', done: 0, total: null, state: 'running' });
       const useCases = await deps.client.listUseCases({}, deps.signal);
-      deps.reference.replaceUseCases(useCases, now().toISOString());
+      // The combined-scopes view too (the Use cases screen shows both); an intermediary without it keeps the separate one only.
+      const combined = await deps.client.listUseCases({ combineScopes: true }, deps.signal).catch((error: unknown) => {
+        if (deps.signal?.aborted || !(error instanceof ApiError)) throw error;
+        return undefined;
+      });
+      deps.reference.replaceUseCases(useCases, now().toISOString(), combined);
       summary.useCases = useCases.length;
       progress({ phase: 'use-cases', done: useCases.length, total: useCases.length, state: 'finished' });
       const productId = useCases.find((u) => u.softwareProductId)?.softwareProductId;

@@ -7,6 +7,7 @@ export interface ScreenInfo {
 }
 
 export const SCREENS: readonly ScreenInfo[] = [
+  { path: '/overview', label: 'Overview', purpose: 'Consents by status, what needs attention, webhook failures, the last sync.' },
   { path: '/consents', label: 'Consents', purpose: 'Every consent in the cache: find, filter, open, revoke.' },
   { path: '/events', label: 'Events', purpose: 'The consent event timeline: grants, extensions, revocations, expiries, notifications.' },
   {
@@ -22,5 +23,10 @@ export const SCREENS: readonly ScreenInfo[] = [
   },
   { path: '/products', label: 'Products', purpose: 'Banking products and account fees and rates in the normalised Data API 2.0.0 form.' },
   { path: '/audit', label: 'Audit', purpose: 'The hash-chained log of what operators did, with verification and export.' },
+  {
+    path: '/reports',
+    label: 'Compliance reports',
+    purpose: 'Counts for the CDR reports and records (rules 9.3, 9.4) for a period, with their records and an export.',
+  },
   { path: '/settings', label: 'Settings', purpose: 'Connection profiles, credentials, operator name and retention.' },
 ];

@@ -126,6 +126,18 @@ export function ConsentFilters({
         value={view.directMarketing === undefined ? 'any' : view.directMarketing ? 'yes' : 'no'}
         onChange={(v) => onChange({ directMarketing: v === 'yes' ? true : v === 'no' ? false : undefined })}
       />
+      <Select
+        label="Data collected"
+        size="xs"
+        allowDeselect={false}
+        data={[
+          { value: 'any', label: 'Any' },
+          { value: 'yes', label: 'At least once' },
+          { value: 'no', label: 'Never' },
+        ]}
+        value={view.collected === undefined ? 'any' : view.collected ? 'yes' : 'no'}
+        onChange={(v) => onChange({ collected: v === 'yes' ? true : v === 'no' ? false : undefined })}
+      />
       <DayRangeInput label="Created" value={view.created} onChange={(created) => onChange({ created })} />
       <DayRangeInput label="Sharing ends" value={view.sharingEnd} onChange={(sharingEnd) => onChange({ sharingEnd })} />
       <DayRangeInput label="Revoked" value={view.revoked} onChange={(revoked) => onChange({ revoked })} />

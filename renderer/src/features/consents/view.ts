@@ -30,6 +30,8 @@ export interface ConsentView {
   accessFrequencies: string[];
   postUsageActions: string[];
   directMarketing: boolean | undefined;
+  /** Whether data was ever collected (false: never collected). */
+  collected: boolean | undefined;
   created: DayRange;
   sharingEnd: DayRange;
   revoked: DayRange;
@@ -63,6 +65,7 @@ export function viewFromParams(p: URLSearchParams): ConsentView {
       : DEFAULT_SORT;
   const columns = list(p.get('cols')).filter((c): c is ConsentSortField => (CONSENT_SORT_FIELDS as readonly string[]).includes(c));
   const dm = p.get('dm');
+  const collected = p.get('collected');
   return {
     search: p.get('q') ?? '',
     statuses: list(p.get('status')),
@@ -71,6 +74,7 @@ export function viewFromParams(p: URLSearchParams): ConsentView {
     accessFrequencies: list(p.get('frequency')),
     postUsageActions: list(p.get('postUsage')),
     directMarketing: dm === 'yes' ? true : dm === 'no' ? false : undefined,
+    collected: collected === 'yes' ? true : collected === 'no' ? false : undefined,
     created: dayRange(p.get('created')),
     sharingEnd: dayRange(p.get('sharingEnd')),
     revoked: dayRange(p.get('revoked')),
@@ -89,6 +93,7 @@ export function paramsFromView(v: ConsentView): URLSearchParams {
   set('frequency', v.accessFrequencies.join(','));
   set('postUsage', v.postUsageActions.join(','));
   if (v.directMarketing !== undefined) p.set('dm', v.directMarketing ? 'yes' : 'no');
+  if (v.collected !== undefined) p.set('collected', v.collected ? 'yes' : 'no');
   for (const k of ['created', 'sharingEnd', 'revoked'] as const) {
     const r = v[k];
     if (r.from || r.to) p.set(k, `${r.from ?? ''}..${r.to ?? ''}`);
@@ -121,10 +126,17 @@ export function filterOf(v: ConsentView): ConsentFilter {
     ...(v.accessFrequencies.length ? { accessFrequencies: v.accessFrequencies } : {}),
     ...(v.postUsageActions.length ? { postUsageActions: v.postUsageActions } : {}),
     ...(v.directMarketing !== undefined ? { directMarketing: v.directMarketing } : {}),
+    ...(v.collected !== undefined ? { collected: v.collected } : {}),
     ...(created ? { created } : {}),
     ...(sharingEnd ? { sharingEnd } : {}),
     ...(revoked ? { revoked } : {}),
   };
+}
+
+/** A link to the consent list showing this view (the parts not given are the defaults). */
+export function consentsLink(view: Partial<ConsentView>): string {
+  const params = paramsFromView({ ...viewFromParams(new URLSearchParams()), ...view }).toString();
+  return `/consents${params ? `?${params}` : ''}`;
 }
 
 /** A saved view's filter back into the URL's terms (instants → local days). */
@@ -142,6 +154,7 @@ export function viewFromSaved(saved: SavedView): ConsentView {
     accessFrequencies: f.accessFrequencies ?? [],
     postUsageActions: f.postUsageActions ?? [],
     directMarketing: f.directMarketing,
+    collected: f.collected,
     created: days(f.created),
     sharingEnd: days(f.sharingEnd),
     revoked: days(f.revoked),
@@ -158,6 +171,7 @@ export function activeFilterCount(v: ConsentView): number {
     v.accessFrequencies.length,
     v.postUsageActions.length,
     v.directMarketing !== undefined,
+    v.collected !== undefined,
     v.created.from || v.created.to,
     v.sharingEnd.from || v.sharingEnd.to,
     v.revoked.from || v.revoked.to,

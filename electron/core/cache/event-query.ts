@@ -1,0 +1,231 @@
+import type { Db } from './database.js';
+
+/**
+ * Reads of the consent events across consents, for the Events and Webhook failures screens and the
+ * overview: windows of rows for a filter (newest first), counts per type, counts per day, and the
+ * webhook failures grouped by what the target answered and by consent. The interface speaks in
+ * filters and rows; the SQL stays in here.
+ */
+export interface EventListFilter {
+  types?: readonly string[] | undefined;
+  consentId?: string | undefined;
+  /** ISO 8601 instants: from inclusive, to exclusive. */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export interface EventListRow {
+  eventId: string;
+  consentId: string;
+  eventType: string;
+  timestamp: string;
+  eventDetail: string | null;
+  consumerEmail: string | null;
+  dataHolderName: string | null;
+}
+
+export const WEBHOOK_FAILURES = ['WEBHOOK_SENDING_FAILED', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', 'WEBHOOK_MAX_RETRIES_REACHED'] as const;
+export const WEBHOOK_DELIVERIES = ['WEBHOOK_SENT', ...WEBHOOK_FAILURES] as const;
+
+interface Where {
+  sql: string;
+  params: (string | number)[];
+}
+
+function whereOf(f: EventListFilter, alias = ''): Where {
+  const a = alias ? `${alias}.` : '';
+  const parts: string[] = [];
+  const params: (string | number)[] = [];
+  if (f.types?.length) {
+    parts.push(`${a}event_type IN (${f.types.map(() => '?').join(', ')})`);
+    params.push(...f.types);
+  }
+  if (f.consentId) {
+    parts.push(`${a}consent_id = ?`);
+    params.push(f.consentId);
+  }
+  if (f.from) {
+    parts.push(`${a}at >= ?`);
+    params.push(Date.parse(f.from));
+  }
+  if (f.to) {
+    parts.push(`${a}at < ?`);
+    params.push(Date.parse(f.to));
+  }
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+}
+
+/**
+ * A target's response with what varies between deliveries masked — ids, numbers, times, hex, e-mail
+ * addresses, quoted values — so the same failure groups together: `Request 8f3a… timed out after
+ * 30012 ms` and `Request 91bc… timed out after 29877 ms` are one group.
+ */
+export function maskMessage(message: string | null): string {
+  if (!message) return '(no response body)';
+  return (
+    message
+      .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>')
+      .replace(/\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?\b/g, '<time>')
+      .replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '<email>')
+      .replace(/\b[0-9a-f]{16,}\b/gi, '<hex>')
+      // An HTTP status stays (at the start, or after "HTTP" or "status"): it is the message. Other numbers vary.
+      .replace(/\b\d+(\.\d+)?\b/g, (n: string, _f: unknown, at: number, all: string) =>
+        /^[1-5]\d\d$/.test(n) && (at === 0 || /(HTTP(\/[\d.]+)?|status(\s*code)?)[\s:=]*$/i.test(all.slice(0, at))) ? n : '<n>',
+      )
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
+}
+
+export class EventQuery {
+  constructor(private readonly db: Db) {}
+
+  list(input: { filter: EventListFilter; offset: number; limit: number }): EventListRow[] {
+    const w = whereOf(input.filter, 'e');
+    return this.db
+      .prepare<(string | number)[], Omit<EventListRow, 'timestamp'> & { at: number }>(
+        `SELECT e.event_id AS eventId, e.consent_id AS consentId, e.event_type AS eventType, e.at, e.event_detail AS eventDetail,
+           c.consumer_email AS consumerEmail, c.data_holder_name AS dataHolderName
+         FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
+         ${w.sql} ORDER BY e.at DESC, e.event_id DESC LIMIT ? OFFSET ?`,
+      )
+      .all(...w.params, input.limit, input.offset)
+      .map(({ at, ...r }) => ({ ...r, timestamp: new Date(at).toISOString() }));
+  }
+
+  /** How many events match, and how many of each type match the rest of the filter (the type chips). */
+  count(filter: EventListFilter): { total: number; types: { type: string; count: number }[] } {
+    const w = whereOf({ ...filter, types: undefined });
+    const types = this.db
+      .prepare<(string | number)[], { type: string; count: number }>(
+        `SELECT event_type AS type, count(*) AS count FROM events ${w.sql} GROUP BY event_type ORDER BY count DESC`,
+      )
+      .all(...w.params);
+    const chosen = filter.types?.length ? new Set(filter.types) : undefined;
+    return { total: types.filter((t) => !chosen || chosen.has(t.type)).reduce((n, t) => n + t.count, 0), types };
+  }
+
+  /**
+   * Events per local calendar day and type, newest day first (at most `days` days, the newest ones
+   * matching). The machine's time zone is the user's: main runs beside the window.
+   */
+  days(filter: EventListFilter, days: number): { day: string; counts: Record<string, number>; total: number }[] {
+    const w = whereOf(filter);
+    const rows = this.db
+      .prepare<(string | number)[], { day: string; type: string; n: number }>(
+        `SELECT date(at / 1000, 'unixepoch', 'localtime') AS day, event_type AS type, count(*) AS n
+         FROM events ${w.sql} GROUP BY day, type ORDER BY day DESC`,
+      )
+      .all(...w.params);
+    const byDay = new Map<string, Record<string, number>>();
+    for (const r of rows) {
+      const counts = byDay.get(r.day) ?? {};
+      counts[r.type] = r.n;
+      byDay.set(r.day, counts);
+    }
+    return [...byDay].slice(0, days).map(([day, counts]) => ({ day, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) }));
+  }
+
+  /** Webhook failures grouped by the target's masked response: count, first and last seen, consents affected. */
+  failuresByMessage(filter: EventListFilter): {
+    key: string;
+    sample: string | null;
+    count: number;
+    consents: number;
+    firstSeen: string;
+    lastSeen: string;
+    types: string[];
+  }[] {
+    const w = whereOf({ ...filter, types: WEBHOOK_FAILURES });
+    const groups = new Map<
+      string,
+      { key: string; sample: string | null; count: number; consents: Set<string>; first: number; last: number; types: Set<string> }
+    >();
+    const stmt = this.db.prepare<(string | number)[], { consent_id: string; event_type: string; at: number; event_detail: string | null }>(
+      `SELECT consent_id, event_type, at, event_detail FROM events ${w.sql}`,
+    );
+    for (const r of stmt.iterate(...w.params)) {
+      const key = maskMessage(r.event_detail);
+      const g = groups.get(key) ?? {
+        key,
+        sample: r.event_detail,
+        count: 0,
+        consents: new Set(),
+        first: r.at,
+        last: r.at,
+        types: new Set(),
+      };
+      g.count++;
+      g.consents.add(r.consent_id);
+      g.types.add(r.event_type);
+      if (r.at < g.first) g.first = r.at;
+      if (r.at > g.last) {
+        g.last = r.at;
+        g.sample = r.event_detail;
+      }
+      groups.set(key, g);
+    }
+    return [...groups.values()]
+      .sort((a, b) => b.count - a.count || b.last - a.last)
+      .map((g) => ({
+        key: g.key,
+        sample: g.sample,
+        count: g.count,
+        consents: g.consents.size,
+        firstSeen: new Date(g.first).toISOString(),
+        lastSeen: new Date(g.last).toISOString(),
+        types: [...g.types].sort(),
+      }));
+  }
+
+  /** Consents with webhook failures: those that reached the retry maximum first, then by count. */
+  failuresByConsent(
+    filter: EventListFilter,
+    limit: number,
+  ): {
+    consentId: string;
+    consumerEmail: string | null;
+    dataHolderName: string | null;
+    failures: number;
+    maxRetries: number;
+    lastAt: string;
+  }[] {
+    const w = whereOf({ ...filter, types: WEBHOOK_FAILURES }, 'e');
+    return this.db
+      .prepare<
+        (string | number)[],
+        {
+          consentId: string;
+          consumerEmail: string | null;
+          dataHolderName: string | null;
+          failures: number;
+          maxRetries: number;
+          last: number;
+        }
+      >(
+        `SELECT e.consent_id AS consentId, c.consumer_email AS consumerEmail, c.data_holder_name AS dataHolderName,
+           count(*) AS failures, sum(e.event_type = 'WEBHOOK_MAX_RETRIES_REACHED') AS maxRetries, max(e.at) AS last
+         FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id ${w.sql}
+         GROUP BY e.consent_id ORDER BY maxRetries > 0 DESC, failures DESC, last DESC LIMIT ?`,
+      )
+      .all(...w.params, limit)
+      .map(({ last, ...r }) => ({ ...r, lastAt: new Date(last).toISOString() }));
+  }
+
+  /** How many consents had at least one webhook failure in the filter. */
+  consentsWithFailures(filter: EventListFilter): number {
+    const w = whereOf({ ...filter, types: WEBHOOK_FAILURES });
+    return this.db
+      .prepare<(string | number)[], { n: number }>(`SELECT count(DISTINCT consent_id) AS n FROM events ${w.sql}`)
+      .get(...w.params)!.n;
+  }
+
+  /** Every matching event, newest first, a window at a time (exports). */
+  *rows(filter: EventListFilter, window = 1000): Generator<EventListRow[]> {
+    for (let offset = 0; ; offset += window) {
+      const rows = this.list({ filter, offset, limit: window });
+      if (rows.length) yield rows;
+      if (rows.length < window) return;
+    }
+  }
+}

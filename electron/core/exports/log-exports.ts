@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream, writeFileSync, type WriteStream } from 'node:fs';
+import type { AuditFilter, EventFilter, Job } from '../../../shared/ipc/contract.js';
+import type { AuditVerification } from '../audit/audit-log.js';
+import type { AuditQuery } from '../audit/audit-query.js';
+import type { EventQuery } from '../cache/event-query.js';
+import type { JobContext } from '../jobs/jobs.js';
+import { csvRows } from './csv.js';
+
+/**
+ * Exports of the event log and the audit log: streamed a window at a time to a file only the user
+ * can read (never whole in memory), as CSV or JSON, with the SHA-256 of what was written.
+ */
+type Result = NonNullable<Job['result']>;
+
+class HashedFile {
+  private readonly out: WriteStream;
+  private readonly hash = createHash('sha256');
+  bytes = 0;
+  constructor(path: string) {
+    this.out = createWriteStream(path, { mode: 0o600 });
+  }
+  async write(text: string): Promise<void> {
+    this.hash.update(text);
+    this.bytes += Buffer.byteLength(text);
+    if (!this.out.write(text)) await once(this.out, 'drain');
+  }
+  async close(rows: number): Promise<Result> {
+    this.out.end();
+    await once(this.out, 'finish');
+    return { rows, bytes: this.bytes, sha256: this.hash.digest('hex') };
+  }
+  destroy(): void {
+    this.out.destroy();
+  }
+}
+
+async function streamed<T>(
+  path: string,
+  format: 'csv' | 'json',
+  header: string[],
+  windows: Iterable<T[]>,
+  cells: (row: T) => string[],
+  json: (row: T) => unknown,
+  opts: { signal?: AbortSignal; onRows?: (n: number) => void; trailer?: unknown } = {},
+): Promise<Result> {
+  const file = new HashedFile(path);
+  let rows = 0;
+  try {
+    await file.write(format === 'csv' ? csvRows([header]) : '{"rows":[\n');
+    for (const window of windows) {
+      if (opts.signal?.aborted) throw new Error('cancelled');
+      await file.write(
+        format === 'csv'
+          ? csvRows(window.map(cells))
+          : window.map((r, i) => `${rows + i === 0 ? '' : ',\n'}${JSON.stringify(json(r))}`).join(''),
+      );
+      rows += window.length;
+      opts.onRows?.(rows);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (format === 'json') await file.write(`\n]${opts.trailer === undefined ? '' : `,${JSON.stringify(opts.trailer).slice(1, -1)}`}}\n`);
+    return await file.close(rows);
+  } catch (error) {
+    file.destroy();
+    throw error;
+  }
+}
+
+export function writeEventsExport(query: EventQuery, filter: EventFilter, format: 'csv' | 'json', path: string, ctx: JobContext) {
+  const total = query.count(filter).total;
+  ctx.progress({ total, done: 0 });
+  return streamed(
+    path,
+    format,
+    ['Time (UTC)', 'Event', 'Consent id', 'Consumer e-mail', 'Data holder', 'Detail', 'Event id'],
+    query.rows(filter),
+    (e) => [e.timestamp, e.eventType, e.consentId, e.consumerEmail ?? '', e.dataHolderName ?? '', e.eventDetail ?? '', e.eventId],
+    (e) => e,
+    { signal: ctx.signal, onRows: (done) => ctx.progress({ done }) },
+  );
+}
+
+/** The audit log (or a filtered part of it) with the hashes, and the chain's verification at export time. */
+export function writeAuditExport(
+  query: AuditQuery,
+  verification: AuditVerification,
+  filter: AuditFilter,
+  format: 'csv' | 'json',
+  path: string,
+  signal?: AbortSignal,
+) {
+  const header = ['seq', 'at', 'operator', 'action', 'target', 'reason', 'result', 'prevHash', 'hash'];
+  return streamed(
+    path,
+    format,
+    header,
+    query.all(filter),
+    (e) => [String(e.seq), e.at, e.operator, e.action, e.target ?? '', e.reason ?? '', e.result, e.prevHash, e.hash],
+    (e) => e,
+    { ...(signal ? { signal } : {}), trailer: { verification } },
+  );
+}
+
+export async function writeText(path: string, text: string, rows: number): Promise<Result> {
+  writeFileSync(path, text, { mode: 0o600 });
+  return { rows, bytes: Buffer.byteLength(text), sha256: createHash('sha256').update(text).digest('hex') };
+}

@@ -1,0 +1,148 @@
+import type { ComplianceReport } from '../../../shared/ipc/contract.js';
+import type { Db } from '../cache/database.js';
+
+/**
+ * The counts a data recipient needs for its CDR reports and record keeping (rules 9.3 and 9.4) for
+ * a period [from, to): consents granted, extended, amended, withdrawn (by staff from this console —
+ * the audit log says so — or by the consumer or the data holder: the intermediary's events do not
+ * say which of the two), expired; data collections per data holder; deletions and
+ * de-identifications by retention. Each count names where its records are.
+ */
+export function complianceReport(db: Db, period: { from: string; to: string }, now: Date): ComplianceReport {
+  const from = Date.parse(period.from);
+  const to = Date.parse(period.to);
+  const fromIso = new Date(from).toISOString();
+  const toIso = new Date(to).toISOString();
+  const events = (type: string) =>
+    db
+      .prepare<[string, number, number], { n: number }>('SELECT count(*) AS n FROM events WHERE event_type = ? AND at >= ? AND at < ?')
+      .get(type, from, to)!.n;
+  const audited = (action: string, result?: string) =>
+    db
+      .prepare<string[], { n: number }>(
+        `SELECT count(*) AS n FROM audit_log WHERE action = ? AND at >= ? AND at < ? ${result ? 'AND result = ?' : "AND result NOT LIKE 'failed%'"}`,
+      )
+      .get(...[action, fromIso, toIso, ...(result ? [result] : [])])!.n;
+  const withdrawn = events('REVOKED');
+  const byStaff = audited('revoke', 'revoked');
+  const collectionsByHolder = db
+    .prepare<[number, number], { dataHolderName: string; count: number }>(
+      `SELECT coalesce(c.data_holder_name, 'Unknown data holder') AS dataHolderName, count(*) AS count
+       FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
+       WHERE e.event_type = 'DATA_COLLECTION_COMPLETED' AND e.at >= ? AND e.at < ?
+       GROUP BY 1 ORDER BY count DESC, 1`,
+    )
+    .all(from, to);
+  const retention = db
+    .prepare<[string, string], { action: string; consents: number; records: number }>(
+      `SELECT action, count(DISTINCT consent_id) AS consents, sum(records) AS records FROM retention_log
+       WHERE at >= ? AND at < ? GROUP BY action ORDER BY action`,
+    )
+    .all(fromIso, toIso);
+  return {
+    from: fromIso,
+    to: toIso,
+    generatedAt: now.toISOString(),
+    counts: [
+      {
+        key: 'granted',
+        label: 'Consents granted',
+        count: events('GRANTED'),
+        records: { screen: 'events', types: ['GRANTED'] },
+        note: null,
+      },
+      {
+        key: 'extended',
+        label: 'Consents extended',
+        count: events('EXTENDED'),
+        records: { screen: 'events', types: ['EXTENDED'] },
+        note: null,
+      },
+      {
+        key: 'amended',
+        label: 'Consents amended by staff',
+        count: audited('update'),
+        records: { screen: 'audit', action: 'update' },
+        note: 'Changes made from this console (external id, post-usage action, direct marketing).',
+      },
+      { key: 'withdrawn', label: 'Consents withdrawn', count: withdrawn, records: { screen: 'events', types: ['REVOKED'] }, note: null },
+      {
+        key: 'withdrawn-staff',
+        label: '— withdrawn by staff',
+        count: byStaff,
+        records: { screen: 'audit', action: 'revoke' },
+        note: 'Revocations made from this console, per the audit log.',
+      },
+      {
+        key: 'withdrawn-other',
+        label: '— withdrawn by the consumer or the data holder',
+        count: Math.max(0, withdrawn - byStaff),
+        records: { screen: 'events', types: ['REVOKED'] },
+        note: 'The intermediary’s events do not say which of the two; a withdrawal in the period by staff is counted above.',
+      },
+      {
+        key: 'expired',
+        label: 'Consents expired',
+        count: events('EXPIRED'),
+        records: { screen: 'events', types: ['EXPIRED'] },
+        note: null,
+      },
+      {
+        key: 'collections',
+        label: 'Data collections',
+        count: collectionsByHolder.reduce((n, c) => n + c.count, 0),
+        records: { screen: 'events', types: ['DATA_COLLECTION_COMPLETED'] },
+        note: null,
+      },
+      ...retention.map((r) => ({
+        key: `retention-${r.action}`,
+        label: r.action === 'deleted' ? 'Consents whose data was deleted' : 'Consents whose data was de-identified',
+        count: r.consents,
+        records: { screen: 'audit' as const, action: `retention:${r.action}` },
+        note: `${r.records} records.`,
+      })),
+    ],
+    collectionsByHolder,
+    retention,
+  };
+}
+
+/** The report as CSV: one row per count, then collections per data holder. */
+export function complianceCsvRows(r: ComplianceReport): string[][] {
+  return [
+    ['Period from (UTC)', r.from],
+    ['Period to (UTC, exclusive)', r.to],
+    ['Generated (UTC)', r.generatedAt],
+    [],
+    ['Measure', 'Count', 'Note'],
+    ...r.counts.map((c) => [c.label.replace(/^— /, '  '), String(c.count), c.note ?? '']),
+    [],
+    ['Data holder', 'Data collections'],
+    ...r.collectionsByHolder.map((c) => [c.dataHolderName, String(c.count)]),
+  ];
+}
+
+const esc = (v: string) => v.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+/** The report as a printable, self-contained HTML page (no script, nothing remote). */
+export function complianceHtml(r: ComplianceReport, meta: { profile: string; operator: string; appVersion: string }): string {
+  const rows = (cells: string[][]) =>
+    cells.map((c) => `<tr>${c.map((v, i) => (i === 0 ? `<th scope="row">${esc(v)}</th>` : `<td>${esc(v)}</td>`)).join('')}</tr>`).join('');
+  return `<!doctype html>
+<html lang="en-AU"><head><meta charset="utf-8"><title>CDR compliance report ${esc(r.from.slice(0, 10))} – ${esc(r.to.slice(0, 10))}</title>
+<style>
+  body { font: 11pt/1.45 system-ui, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif; color: #111; margin: 2rem; }
+  h1 { font-size: 16pt; } h2 { font-size: 13pt; margin-top: 1.5rem; border-bottom: 1px solid #999; }
+  table { border-collapse: collapse; width: 100%; font-size: 10pt; } th, td { border: 1px solid #bbb; padding: 4px 8px; text-align: left; }
+  td:nth-child(2) { text-align: right; font-variant-numeric: tabular-nums; } .meta { font-size: 9.5pt; color: #333; }
+  @page { size: A4; margin: 15mm; } @media print { body { margin: 0; } }
+</style></head><body>
+<h1>CDR compliance report</h1>
+<p class="meta">Period ${esc(r.from)} to ${esc(r.to)} (UTC, end exclusive). Generated ${esc(r.generatedAt)} by ${esc(meta.operator)}, profile “${esc(meta.profile)}”, CDR Console ${esc(meta.appVersion)}. Counts come from the console’s cache (the intermediary’s consent events, as of the last sync) and its audit log.</p>
+<h2>Consents</h2>
+<table><thead><tr><th>Measure</th><th>Count</th><th>Note</th></tr></thead><tbody>${rows(r.counts.map((c) => [c.label, String(c.count), c.note ?? '']))}</tbody></table>
+<h2>Data collections per data holder</h2>
+${r.collectionsByHolder.length ? `<table><thead><tr><th>Data holder</th><th>Collections</th></tr></thead><tbody>${rows(r.collectionsByHolder.map((c) => [c.dataHolderName, String(c.count)]))}</tbody></table>` : '<p>No collections in the period.</p>'}
+</body></html>
+`;
+}

@@ -1,0 +1,225 @@
+import { Alert, Anchor, Badge, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { addDays, format, parse } from 'date-fns';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import type { AuditFilter } from '../../../../shared/ipc/contract.js';
+import { visibleText } from '../../../../shared/text/visible.js';
+import { useClient } from '../../bridge/ClientContext.js';
+import { ExportMenu } from '../../ui/export.js';
+import { formatCount, plural } from '../../ui/format.js';
+import { EmptyState, ErrorState } from '../../ui/states.js';
+import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
+import { Time } from '../../ui/Time.js';
+
+/**
+ * The staff action log: who did what to which consent, why, with what result — newest first,
+ * filtered by operator, action, target and time, with the hash chain's verification at the top
+ * (the entry where it breaks, if it does) and an export that is itself audited.
+ */
+interface Row {
+  seq: number;
+  at: string;
+  operator: string;
+  action: string;
+  target: string | null;
+  reason: string | null;
+  result: string;
+  hash: string;
+}
+
+const COLUMNS: Column<Row>[] = [
+  { id: 'seq', header: '#', width: 70, cell: (r) => r.seq },
+  { id: 'at', header: 'Time', width: 180, cell: (r) => <Time iso={r.at} seconds /> },
+  { id: 'operator', header: 'Operator', width: 220, cell: (r) => <span title={r.operator}>{visibleText(r.operator)}</span> },
+  {
+    id: 'action',
+    header: 'Action',
+    width: 170,
+    cell: (r) => (
+      <Badge variant="light" size="sm" color={r.result.startsWith('failed') ? 'red' : 'indigo'}>
+        {r.action}
+      </Badge>
+    ),
+  },
+  {
+    id: 'target',
+    header: 'Target',
+    width: 290,
+    cell: (r) =>
+      r.target ? (
+        <Anchor component={Link} to={`/consents/${encodeURIComponent(r.target)}?tab=timeline`} size="xs" ff="monospace">
+          {r.target}
+        </Anchor>
+      ) : (
+        <span aria-label="none">—</span>
+      ),
+  },
+  {
+    id: 'reason',
+    header: 'Reason',
+    width: 240,
+    cell: (r) => (r.reason ? <span title={visibleText(r.reason)}>{visibleText(r.reason)}</span> : '—'),
+  },
+  { id: 'result', header: 'Result', width: 420, cell: (r) => <span title={visibleText(r.result)}>{visibleText(r.result)}</span> },
+];
+
+const dayStart = (day: string) => parse(day, 'yyyy-MM-dd', new Date());
+
+export function AuditScreen() {
+  const client = useClient();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const set = (k: string, v: string | null | undefined) =>
+    setParams((p) => {
+      const next = new URLSearchParams(p);
+      if (v) next.set(k, v);
+      else next.delete(k);
+      return next;
+    });
+  const filter: AuditFilter = Object.fromEntries(
+    (['operator', 'action', 'target', 'from', 'to'] as const).flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])),
+  );
+  const verify = useQuery({ queryKey: ['audit:verify'], queryFn: () => client.auditVerify({}) });
+  const options = useQuery({ queryKey: ['audit:options'], queryFn: () => client.auditOptions({}) });
+  const count = useQuery({
+    queryKey: ['audit:query', filter, 'count'],
+    queryFn: () => client.auditQuery({ filter, offset: 0, limit: 1 }),
+    placeholderData: keepPreviousData,
+  });
+  const total = count.data?.total ?? 0;
+  const rows = useWindowedRows<Row>({
+    key: ['audit:query', filter],
+    total,
+    fetch: async (offset, limit) => (await client.auditQuery({ filter, offset, limit })).rows,
+  });
+  const [cursor, setCursor] = useState({ key: '', index: 0 });
+  const key = JSON.stringify(filter);
+  const [target, setTarget] = useState(filter.target ?? '');
+  const pushTarget = useDebouncedCallback((v: string) => set('target', v.trim() || undefined), 250);
+  const range: [string | null, string | null] = [
+    filter.from ? format(new Date(filter.from), 'yyyy-MM-dd') : null,
+    filter.to ? format(addDays(new Date(filter.to), -1), 'yyyy-MM-dd') : null,
+  ];
+  const v = verify.data;
+
+  return (
+    <Stack h="100%" gap="xs">
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <div>
+          <Title order={2} size="h3">
+            Audit
+          </Title>
+          <Text size="sm" c="dimmed" data-testid="audit-range" aria-live="polite">
+            {count.data ? `${plural(total, 'entry', 'entries')} match this view` : 'Reading the audit log…'}
+          </Text>
+        </div>
+        <ExportMenu
+          label={`Export all ${formatCount(total)} entries of this view`}
+          start={(fmt) => client.auditExportFile({ filter, format: fmt })}
+        />
+      </Group>
+      {v ? (
+        v.ok ? (
+          <Alert color="teal" title="Audit chain intact" data-testid="audit-verification">
+            All {formatCount(v.entries)} entries verified: each one’s hash, its link to the one before, no gap, and the newest entry as
+            recorded outside the log.
+          </Alert>
+        ) : (
+          <Alert color="red" title={`Audit chain broken at entry ${v.brokenAt}`} role="alert" data-testid="audit-verification">
+            {v.problem}. {formatCount(v.entries)} entries in the log. New actions are still recorded; export the log and keep this cache for
+            investigation.
+          </Alert>
+        )
+      ) : verify.error ? (
+        <ErrorState title="The audit chain could not be checked" error={verify.error} />
+      ) : null}
+      <Group gap="sm" align="flex-end">
+        <Select
+          label="Operator"
+          size="xs"
+          w={240}
+          clearable
+          searchable
+          placeholder="Anyone"
+          data={options.data?.operators ?? []}
+          value={filter.operator ?? null}
+          onChange={(v2) => set('operator', v2)}
+        />
+        <Select
+          label="Action"
+          size="xs"
+          w={200}
+          clearable
+          searchable
+          placeholder="Any action"
+          data={[
+            ...new Set([
+              ...(options.data?.actions ?? []),
+              ...((options.data?.actions ?? []).some((a) => a.startsWith('retention:')) ? ['retention'] : []),
+            ]),
+          ]}
+          value={filter.action ?? null}
+          onChange={(v2) => set('action', v2)}
+        />
+        <TextInput
+          label="Target (consent id)"
+          size="xs"
+          w={300}
+          value={target}
+          onChange={(e) => {
+            setTarget(e.currentTarget.value);
+            pushTarget(e.currentTarget.value);
+          }}
+        />
+        <DatePickerInput
+          type="range"
+          label="Days"
+          size="xs"
+          w={240}
+          clearable
+          allowSingleDateInRange
+          valueFormat="D MMM YYYY"
+          placeholder="Any time"
+          value={range}
+          onChange={([from, to]) =>
+            setParams((p) => {
+              const next = new URLSearchParams(p);
+              if (from) next.set('from', dayStart(String(from).slice(0, 10)).toISOString());
+              else next.delete('from');
+              if (to) next.set('to', addDays(dayStart(String(to).slice(0, 10)), 1).toISOString());
+              else next.delete('to');
+              return next;
+            })
+          }
+        />
+        {Object.keys(filter).length ? (
+          <Button size="xs" variant="subtle" onClick={() => navigate({ search: '' })}>
+            Clear all
+          </Button>
+        ) : null}
+      </Group>
+      {count.error ? <ErrorState title="The audit log could not be read" error={count.error} /> : null}
+      <WindowedTable<Row>
+        label="Audit log"
+        total={total}
+        rows={rows}
+        columns={COLUMNS}
+        rowId={(r) => String(r.seq)}
+        rowLabel={(r) => `entry ${r.seq}: ${r.action} by ${r.operator}`}
+        rowTone={(r) => (r.result.startsWith('failed') ? 'warning' : undefined)}
+        onOpen={(r) => r.target && navigate(`/consents/${encodeURIComponent(r.target)}?tab=timeline`)}
+        activeIndex={cursor.key === key ? cursor.index : 0}
+        onActiveChange={(index) => setCursor({ key, index })}
+        empty={
+          count.data ? (
+            <EmptyState title="No entry matches this view">Staff actions and exports are recorded here as they happen.</EmptyState>
+          ) : null
+        }
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,234 @@
+import { BarChart } from '@mantine/charts';
+import { Anchor, Badge, Button, Chip, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { addDays, format, parse } from 'date-fns';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { EventListRow } from '../../../../shared/ipc/contract.js';
+import { visibleText } from '../../../../shared/text/visible.js';
+import { useClient } from '../../bridge/ClientContext.js';
+import { ChartPanel } from '../../ui/ChartPanel.js';
+import { ExportMenu } from '../../ui/export.js';
+import { enumText, formatCount, plural } from '../../ui/format.js';
+import { EmptyState, ErrorState } from '../../ui/states.js';
+import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
+import { Time } from '../../ui/Time.js';
+import { eventFilterOf, useEventView, WEBHOOK_FAILURES } from './view.js';
+
+/**
+ * Every consent event across consents, newest first, one virtualised list read a window at a time
+ * (fine at a million events): filter by type, consent and time; per day, the counts of each type;
+ * export of the filtered view.
+ */
+const FAILURES = new Set<string>(WEBHOOK_FAILURES);
+const COLOUR: Record<string, string> = {
+  GRANTED: 'teal',
+  EXTENDED: 'teal',
+  REVOKED: 'red',
+  EXPIRED: 'gray',
+  DATA_COLLECTION_COMPLETED: 'blue',
+};
+const SERIES_COLOURS = ['indigo.6', 'teal.6', 'red.7', 'orange.7', 'grape.6', 'cyan.7', 'lime.8', 'pink.6', 'yellow.8', 'gray.6'];
+
+const localDay = (iso: string | undefined) => (iso ? format(new Date(iso), 'yyyy-MM-dd') : null);
+const dayStart = (day: string) => parse(day, 'yyyy-MM-dd', new Date());
+
+export const EVENT_COLUMNS: Column<EventListRow>[] = [
+  { id: 'timestamp', header: 'Time', width: 180, cell: (e) => <Time iso={e.timestamp} seconds /> },
+  {
+    id: 'eventType',
+    header: 'Event',
+    width: 290,
+    cell: (e) => (
+      <Badge size="sm" variant="light" color={FAILURES.has(e.eventType) ? 'red' : (COLOUR[e.eventType] ?? 'indigo')}>
+        {e.eventType}
+      </Badge>
+    ),
+  },
+  {
+    id: 'consent',
+    header: 'Consent',
+    width: 290,
+    cell: (e) => (
+      <Anchor component={Link} to={`/consents/${encodeURIComponent(e.consentId)}?tab=timeline`} size="sm" title={e.consentId}>
+        {e.consumerEmail ?? e.consentId}
+      </Anchor>
+    ),
+  },
+  { id: 'dataHolderName', header: 'Data holder', width: 170, cell: (e) => e.dataHolderName ?? '—' },
+  {
+    id: 'eventDetail',
+    header: 'Detail',
+    width: 420,
+    cell: (e) =>
+      e.eventDetail ? <span title={visibleText(e.eventDetail)}>{visibleText(e.eventDetail)}</span> : <span aria-label="none">—</span>,
+  },
+];
+
+export function EventsScreen() {
+  const client = useClient();
+  const navigate = useNavigate();
+  const [view, setView] = useEventView();
+  const filter = eventFilterOf(view);
+  const count = useQuery({
+    queryKey: ['events:count', filter],
+    queryFn: () => client.eventsCount({ filter }),
+    placeholderData: keepPreviousData,
+  });
+  const days = useQuery({
+    queryKey: ['events:days', filter],
+    queryFn: () => client.eventsDays({ filter, days: 30 }),
+    placeholderData: keepPreviousData,
+  });
+  const total = count.data?.total ?? 0;
+  const rows = useWindowedRows<EventListRow>({
+    key: ['events:list', filter],
+    total,
+    fetch: async (offset, limit) => (await client.eventsList({ filter, offset, limit })).rows,
+  });
+  const [cursor, setCursor] = useState({ key: '', index: 0 });
+  const key = JSON.stringify(filter);
+  const [consent, setConsent] = useState(view.consentId);
+  const pushConsent = useDebouncedCallback((consentId: string) => setView({ consentId }, { replace: true }), 200);
+
+  const allTypes = [...new Set([...(count.data?.types.map((t) => t.type) ?? []), ...view.types])].sort();
+  const countOf = (t: string) => count.data?.types.find((x) => x.type === t)?.count ?? 0;
+  const dayRows = [...(days.data ?? [])].reverse();
+  const chartTypes = [...new Set(dayRows.flatMap((d) => Object.keys(d.counts)))].sort();
+  const chartData = dayRows.map((d) => ({ day: format(dayStart(d.day), 'd MMM'), ...d.counts }));
+  const range: [string | null, string | null] = [
+    localDay(view.from),
+    view.to ? localDay(addDays(new Date(view.to), -1).toISOString()) : null,
+  ];
+
+  return (
+    <Stack h="100%" gap="xs">
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <div>
+          <Title order={2} size="h3">
+            Events
+          </Title>
+          <Text size="sm" c="dimmed" data-testid="events-range" aria-live="polite">
+            {count.data ? `${plural(total, 'event')} match this view` : 'Reading the cache…'}
+          </Text>
+        </div>
+        <ExportMenu
+          label={`Export all ${formatCount(total)} events of this view`}
+          start={(format) => client.eventsExport({ filter, format })}
+        />
+      </Group>
+      <Group gap="sm" align="flex-end">
+        <TextInput
+          label="Consent id"
+          size="xs"
+          w={320}
+          value={consent}
+          onChange={(e) => {
+            setConsent(e.currentTarget.value);
+            pushConsent(e.currentTarget.value);
+          }}
+          placeholder="All consents"
+        />
+        <DatePickerInput
+          type="range"
+          label="Days"
+          size="xs"
+          w={260}
+          clearable
+          allowSingleDateInRange
+          valueFormat="D MMM YYYY"
+          placeholder="Any time"
+          value={range}
+          onChange={([from, to]) =>
+            setView({
+              from: from ? dayStart(String(from).slice(0, 10)).toISOString() : undefined,
+              to: to ? addDays(dayStart(String(to).slice(0, 10)), 1).toISOString() : undefined,
+            })
+          }
+        />
+        {view.types.length || view.consentId || view.from || view.to ? (
+          <Button size="xs" variant="subtle" onClick={() => navigate({ search: '' })}>
+            Clear all
+          </Button>
+        ) : null}
+      </Group>
+      <Group gap={6} role="group" aria-label="Event types">
+        <Chip.Group multiple value={view.types} onChange={(types) => setView({ types })}>
+          {allTypes.map((t) => (
+            <Chip
+              key={t}
+              value={t}
+              size="xs"
+              variant="light"
+              color={FAILURES.has(t) ? 'red' : 'indigo'}
+              aria-label={`${t}: ${formatCount(countOf(t))} events`}
+            >
+              {enumText(t)} {formatCount(countOf(t))}
+            </Chip>
+          ))}
+        </Chip.Group>
+      </Group>
+      <ChartPanel
+        title="Per day"
+        description="The newest 30 days that have events in this view, with the count of each type; pick a day in the table to see only it."
+        rows={dayRows}
+        columns={[
+          {
+            key: 'day',
+            label: 'Day',
+            value: (d) => d.day,
+          },
+          { key: 'total', label: 'All', value: (d) => d.total },
+          ...chartTypes.map((t) => ({ key: t, label: enumText(t), value: (d: (typeof dayRows)[number]) => d.counts[t] ?? 0 })),
+        ]}
+        empty="No events in this view."
+        chart={
+          <BarChart
+            h={160}
+            data={chartData}
+            dataKey="day"
+            type="stacked"
+            series={chartTypes.map((t, i) => ({ name: t, label: enumText(t), color: SERIES_COLOURS[i % SERIES_COLOURS.length]! }))}
+            tickLine="none"
+          />
+        }
+      />
+      {dayRows.length ? (
+        <Group gap={4} wrap="wrap" aria-label="Show one day">
+          <Text size="xs" c="dimmed">
+            Show one day:
+          </Text>
+          {dayRows.slice(-10).map((d) => (
+            <Button
+              key={d.day}
+              size="compact-xs"
+              variant="default"
+              onClick={() => setView({ from: dayStart(d.day).toISOString(), to: addDays(dayStart(d.day), 1).toISOString() })}
+            >
+              {format(dayStart(d.day), 'd MMM')} ({formatCount(d.total)})
+            </Button>
+          ))}
+        </Group>
+      ) : null}
+      {count.error ? <ErrorState title="The events could not be read" error={count.error} /> : null}
+      <WindowedTable<EventListRow>
+        label="Events"
+        total={total}
+        rows={rows}
+        columns={EVENT_COLUMNS}
+        rowId={(e) => e.eventId}
+        rowLabel={(e) => `${e.eventType} of ${e.consumerEmail ?? e.consentId}`}
+        rowTone={(e) => (FAILURES.has(e.eventType) ? 'danger' : undefined)}
+        onOpen={(e) => navigate(`/consents/${encodeURIComponent(e.consentId)}?tab=timeline`)}
+        activeIndex={cursor.key === key ? cursor.index : 0}
+        onActiveChange={(index) => setCursor({ key, index })}
+        empty={
+          count.data ? <EmptyState title="No event matches this view">Change the filters, or sync to fetch new events.</EmptyState> : null
+        }
+      />
+    </Stack>
+  );
+}

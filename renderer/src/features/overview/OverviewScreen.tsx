@@ -1,0 +1,269 @@
+import { BarChart } from '@mantine/charts';
+import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { addDays, addWeeks, format, startOfISOWeek } from 'date-fns';
+import { useState } from 'react';
+import { useClient } from '../../bridge/ClientContext.js';
+import { ChartPanel } from '../../ui/ChartPanel.js';
+import { formatAgo, formatCount } from '../../ui/format.js';
+import { ErrorState } from '../../ui/states.js';
+import { StatTile } from '../../ui/StatTile.js';
+import { Time } from '../../ui/Time.js';
+import { consentsLink, filterOf, type ConsentView } from '../consents/index.js';
+import { eventsLink, WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../events/index.js';
+
+/**
+ * The home screen a compliance or support lead opens first: consents by status, those expiring
+ * soon, active ones never collected, webhook failures with their trend, grants and withdrawals per
+ * week, and how the last sync went. Every number links to the list it counts — built from the same
+ * filter, so the list shows exactly that many.
+ */
+const STATUSES = ['ACTIVE', 'REQUESTED', 'REVOKED', 'EXPIRED'] as const;
+const TONE: Record<string, string> = { ACTIVE: 'teal', REQUESTED: 'blue', REVOKED: 'red', EXPIRED: 'gray' };
+
+function useCount(view: Partial<ConsentView>) {
+  const client = useClient();
+  const filter = filterOf({ ...emptyView, ...view });
+  return useQuery({ queryKey: ['consents:count', filter], queryFn: () => client.consentsCount({ filter }) }).data?.total;
+}
+const emptyView: ConsentView = {
+  search: '',
+  statuses: [],
+  dataHolderBrandIds: [],
+  useCaseIds: [],
+  accessFrequencies: [],
+  postUsageActions: [],
+  directMarketing: undefined,
+  collected: undefined,
+  created: {},
+  sharingEnd: {},
+  revoked: {},
+  sort: { field: 'created', direction: 'desc' },
+  columns: null,
+};
+
+export function OverviewScreen() {
+  const client = useClient();
+  // "Now" is fixed when the screen opens, so each number and its link count the same window.
+  const [now] = useState(() => new Date());
+  const today = format(now, 'yyyy-MM-dd');
+  const expiring = (days: number): Partial<ConsentView> => ({
+    statuses: ['ACTIVE'],
+    sharingEnd: { from: today, to: format(addDays(now, days), 'yyyy-MM-dd') },
+  });
+  const neverCollected: Partial<ConsentView> = { statuses: ['ACTIVE'], collected: false };
+  const all = useQuery({ queryKey: ['consents:count', {}], queryFn: () => client.consentsCount({ filter: {} }) });
+  const expiring7 = useCount(expiring(7));
+  const expiring30 = useCount(expiring(30));
+  const never = useCount(neverCollected);
+
+  const since = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  const day = 86_400_000;
+  const failures = (from: string) => ({ types: [...WEBHOOK_FAILURES], from });
+  const f24 = useQuery({
+    queryKey: ['events:count', failures(since(day))],
+    queryFn: () => client.eventsCount({ filter: failures(since(day)) }),
+  });
+  const f7 = useQuery({
+    queryKey: ['events:count', failures(since(7 * day))],
+    queryFn: () => client.eventsCount({ filter: failures(since(7 * day)) }),
+  });
+  const trendFrom = since(30 * day);
+  const trend = useQuery({
+    queryKey: ['events:days', 'webhooks', trendFrom],
+    queryFn: () => client.eventsDays({ filter: { types: [...WEBHOOK_DELIVERIES], from: trendFrom }, days: 31 }),
+  });
+  const weeksFrom = startOfISOWeek(addWeeks(now, -25));
+  const lifecycle = useQuery({
+    queryKey: ['events:days', 'lifecycle', weeksFrom.toISOString()],
+    queryFn: () => client.eventsDays({ filter: { types: ['GRANTED', 'REVOKED'], from: weeksFrom.toISOString() }, days: 200 }),
+  });
+  const last = useQuery({ queryKey: ['sync:last'], queryFn: () => client.syncLast({}) });
+
+  const trendRows = [...(trend.data ?? [])].reverse().map((d) => {
+    const failed = WEBHOOK_FAILURES.reduce((n, t) => n + (d.counts[t] ?? 0), 0);
+    const delivered = d.counts.WEBHOOK_SENT ?? 0;
+    return {
+      day: d.day,
+      label: format(new Date(`${d.day}T00:00:00`), 'd MMM'),
+      failed,
+      delivered,
+      rate: failed + delivered ? failed / (failed + delivered) : 0,
+    };
+  });
+  const weeks = new Map<string, { week: string; label: string; granted: number; withdrawn: number }>();
+  for (let w = 0; w < 26; w++) {
+    const start = addWeeks(weeksFrom, w);
+    const key = format(start, 'yyyy-MM-dd');
+    weeks.set(key, { week: key, label: format(start, 'd MMM'), granted: 0, withdrawn: 0 });
+  }
+  for (const d of lifecycle.data ?? []) {
+    const w = weeks.get(format(startOfISOWeek(new Date(`${d.day}T00:00:00`)), 'yyyy-MM-dd'));
+    if (!w) continue;
+    w.granted += d.counts.GRANTED ?? 0;
+    w.withdrawn += d.counts.REVOKED ?? 0;
+  }
+  const weekRows = [...weeks.values()];
+  const countOf = (s: string) => all.data?.statuses.find((x) => x.status === s)?.count ?? (all.data ? 0 : undefined);
+  const summary = last.data;
+
+  return (
+    <Stack gap="md" pb="xl">
+      <div>
+        <Title order={2} size="h3">
+          Overview
+        </Title>
+        <Text size="sm" c="dimmed">
+          From the local cache{summary ? `, as of the sync ${formatAgo(summary.finishedAt)}` : ''}. Every number opens the list it counts.
+        </Text>
+      </div>
+      {all.error ? <ErrorState title="The cache could not be read" error={all.error} /> : null}
+      <section aria-label="Consents by status">
+        <Title order={3} size="h5" mb={6}>
+          Consents by status
+        </Title>
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
+          {STATUSES.map((s) => (
+            <StatTile key={s} label={s} value={countOf(s)} to={consentsLink({ statuses: [s] })} tone={TONE[s]!} />
+          ))}
+        </SimpleGrid>
+      </section>
+      <section aria-label="Needs attention">
+        <Title order={3} size="h5" mb={6}>
+          Needs attention
+        </Title>
+        <SimpleGrid cols={{ base: 2, md: 5 }} spacing="sm">
+          <StatTile
+            label="Expiring within 7 days"
+            value={expiring7}
+            to={consentsLink(expiring(7))}
+            hint="Active, sharing ends by the 7th day"
+          />
+          <StatTile
+            label="Expiring within 30 days"
+            value={expiring30}
+            to={consentsLink(expiring(30))}
+            hint="Active, sharing ends by the 30th day"
+          />
+          <StatTile label="Active, never collected" value={never} to={consentsLink(neverCollected)} hint="No first data collection yet" />
+          <StatTile
+            label="Webhook failures, 24 hours"
+            value={f24.data?.total}
+            to={eventsLink('/webhook-failures', { from: since(day) }, '1')}
+            tone="red"
+          />
+          <StatTile
+            label="Webhook failures, 7 days"
+            value={f7.data?.total}
+            to={eventsLink('/webhook-failures', { from: since(7 * day) }, '7')}
+            tone="red"
+          />
+        </SimpleGrid>
+      </section>
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+        <ChartPanel
+          title="Webhook deliveries per day, last 30 days"
+          description="Failed attempts (red) against successful deliveries; the table has the failure rate."
+          rows={trendRows}
+          columns={[
+            { key: 'day', label: 'Day', value: (r) => r.day },
+            { key: 'delivered', label: 'Delivered', value: (r) => r.delivered },
+            { key: 'failed', label: 'Failed attempts', value: (r) => r.failed },
+            { key: 'rate', label: 'Failure rate', value: (r) => `${(r.rate * 100).toFixed(1)} %` },
+          ]}
+          empty="No webhook deliveries in the last 30 days."
+          chart={
+            <BarChart
+              h={220}
+              data={trendRows}
+              dataKey="label"
+              type="stacked"
+              series={[
+                { name: 'delivered', label: 'Delivered', color: 'teal.6' },
+                { name: 'failed', label: 'Failed', color: 'red.7' },
+              ]}
+              withLegend
+              tickLine="none"
+            />
+          }
+        />
+        <ChartPanel
+          title="Consents granted and withdrawn per week"
+          description="From the intermediary’s GRANTED and REVOKED events, last 26 weeks (weeks start on Monday)."
+          rows={weekRows}
+          columns={[
+            { key: 'week', label: 'Week of', value: (r) => r.week },
+            { key: 'granted', label: 'Granted', value: (r) => r.granted },
+            { key: 'withdrawn', label: 'Withdrawn', value: (r) => r.withdrawn },
+          ]}
+          chart={
+            <BarChart
+              h={220}
+              data={weekRows}
+              dataKey="label"
+              series={[
+                { name: 'granted', label: 'Granted', color: 'indigo.6' },
+                { name: 'withdrawn', label: 'Withdrawn', color: 'orange.7' },
+              ]}
+              withLegend
+              tickLine="none"
+            />
+          }
+        />
+      </SimpleGrid>
+      <Paper withBorder p="sm" component="section" aria-label="Last sync">
+        <Group justify="space-between" mb="xs">
+          <Title order={3} size="h5">
+            Last sync
+          </Title>
+          {summary ? (
+            <Badge color={summary.failures.length ? 'orange' : 'teal'} variant="light">
+              {summary.failures.length ? `${summary.failures.length} part(s) failed` : 'Every part succeeded'}
+            </Badge>
+          ) : null}
+        </Group>
+        {!summary ? (
+          <Text size="sm" c="dimmed">
+            No sync has finished with this cache yet: use Sync now in the status bar.
+          </Text>
+        ) : (
+          <Table fz="sm" withTableBorder aria-label="Last sync of each part">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Part</Table.Th>
+                <Table.Th>Result</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {[
+                [
+                  'Consents',
+                  `${formatCount(summary.consents.fetched)} read — ${formatCount(summary.consents.new)} new, ${formatCount(summary.consents.changed)} changed`,
+                ],
+                ['Events', `${formatCount(summary.events.new)} new of ${formatCount(summary.events.fetched)} read`],
+                ['Use cases', formatCount(summary.useCases)],
+                ['Data holders', formatCount(summary.dataHolders)],
+                ...(summary.data ? [['Data API records', formatCount(Object.values(summary.data).reduce((a, b) => a + b, 0))]] : []),
+                ...(summary.retention?.length
+                  ? [['Retention', `${summary.retention.length} consents’ data deleted or de-identified`]]
+                  : []),
+                ...summary.failures.map((f) => [`Failed: ${f.phase}`, f.reason]),
+              ].map(([part, result]) => (
+                <Table.Tr key={part}>
+                  <Table.Td>{part}</Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{result}</Table.Td>
+                </Table.Tr>
+              ))}
+              <Table.Tr>
+                <Table.Td>Finished</Table.Td>
+                <Table.Td>
+                  <Time iso={summary.finishedAt} seconds focusable /> ({summary.resumed ? 'resumed after an interruption' : 'complete run'})
+                </Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+        )}
+      </Paper>
+    </Stack>
+  );
+}

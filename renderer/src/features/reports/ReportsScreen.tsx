@@ -1,0 +1,212 @@
+import { Anchor, Button, Group, Menu, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { useQuery } from '@tanstack/react-query';
+import { addDays, addMonths, addQuarters, format, parse, startOfMonth, startOfQuarter } from 'date-fns';
+import { Link, useSearchParams } from 'react-router';
+import { useClient } from '../../bridge/ClientContext.js';
+import { useExport } from '../../ui/export.js';
+import { formatCount } from '../../ui/format.js';
+import { ErrorState, LoadingState } from '../../ui/states.js';
+import { Time } from '../../ui/Time.js';
+import { eventsLink } from '../events/index.js';
+
+/**
+ * Compliance reports: for a chosen period (local calendar days), the counts a data recipient needs
+ * for its CDR reports and record keeping (rules 9.3 and 9.4) — granted, extended, amended,
+ * withdrawn (by staff, or by the consumer or the data holder), expired; collections per data
+ * holder; deletions and de-identifications by retention. Each count opens its records; the report
+ * exports to CSV and to a printable HTML page.
+ */
+const day = (d: Date) => format(d, 'yyyy-MM-dd');
+const dayStart = (d: string) => parse(d, 'yyyy-MM-dd', new Date());
+
+function presets(now: Date) {
+  const month = startOfMonth(now);
+  const quarter = startOfQuarter(now);
+  return {
+    'last-month': { label: 'Last month', from: day(addMonths(month, -1)), to: day(addDays(month, -1)) },
+    'this-month': { label: 'This month', from: day(month), to: day(now) },
+    'last-quarter': { label: 'Last quarter', from: day(addQuarters(quarter, -1)), to: day(addDays(quarter, -1)) },
+    'this-quarter': { label: 'This quarter', from: day(quarter), to: day(now) },
+  } as const;
+}
+
+export function ReportsScreen() {
+  const client = useClient();
+  const [params, setParams] = useSearchParams();
+  const choices = presets(new Date());
+  const fromDay = params.get('from') ?? choices['last-month'].from;
+  const toDay = params.get('to') ?? choices['last-month'].to;
+  const from = dayStart(fromDay).toISOString();
+  const to = addDays(dayStart(toDay), 1).toISOString();
+  const report = useQuery({ queryKey: ['reports:compliance', from, to], queryFn: () => client.reportsCompliance({ from, to }) });
+  const exportCsv = useExport(() => client.reportsExport({ from, to, format: 'csv' }));
+  const exportHtml = useExport(() => client.reportsExport({ from, to, format: 'html' }));
+  const preset = (Object.entries(choices).find(([, p]) => p.from === fromDay && p.to === toDay)?.[0] ?? 'custom') as string;
+  const setPeriod = (f: string, t: string) => setParams({ from: f, to: t });
+  const linkOf = (records: { screen: 'events'; types: string[] } | { screen: 'audit'; action: string }) =>
+    records.screen === 'events'
+      ? eventsLink('/events', { types: records.types, from, to })
+      : `/audit?${new URLSearchParams({ action: records.action, from, to }).toString()}`;
+
+  return (
+    <Stack gap="md" pb="xl">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2} size="h3">
+            Compliance reports
+          </Title>
+          <Text size="sm" c="dimmed">
+            Counts for the CDR reports and records (rules 9.3 and 9.4), from the cache and the audit log, for the days chosen (local time,
+            both days included).
+          </Text>
+        </div>
+        <Menu position="bottom-end">
+          <Menu.Target>
+            <Button size="xs" variant="default" loading={exportCsv.busy || exportHtml.busy}>
+              Export
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item onClick={() => void exportCsv.run('csv')}>CSV (spreadsheets)</Menu.Item>
+            <Menu.Item onClick={() => void exportHtml.run('csv')}>Printable report (HTML)</Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      </Group>
+      <Group gap="sm" align="flex-end">
+        <SegmentedControl
+          size="xs"
+          aria-label="Period"
+          value={preset}
+          onChange={(v) => {
+            const p = choices[v as keyof typeof choices];
+            if (p) setPeriod(p.from, p.to);
+          }}
+          data={[
+            ...Object.entries(choices).map(([value, p]) => ({ value, label: p.label })),
+            ...(preset === 'custom' ? [{ value: 'custom', label: 'Custom' }] : []),
+          ]}
+        />
+        <DatePickerInput
+          type="range"
+          label="Days"
+          size="xs"
+          w={260}
+          allowSingleDateInRange
+          valueFormat="D MMM YYYY"
+          value={[fromDay, toDay]}
+          onChange={([f, t]) => {
+            if (f && t) setPeriod(String(f).slice(0, 10), String(t).slice(0, 10));
+          }}
+        />
+      </Group>
+      {report.error ? <ErrorState title="The report could not be made" error={report.error} /> : null}
+      {!report.data ? (
+        <LoadingState label="Counting…" />
+      ) : (
+        <>
+          <Paper withBorder p="sm" component="section" aria-label="Consents in the period">
+            <Group justify="space-between" mb="xs">
+              <Title order={3} size="h5">
+                Consents, {format(dayStart(fromDay), 'd MMM yyyy')} – {format(dayStart(toDay), 'd MMM yyyy')}
+              </Title>
+              <Text size="xs" c="dimmed">
+                Made <Time iso={report.data.generatedAt} seconds />
+              </Text>
+            </Group>
+            <Table fz="sm" withTableBorder aria-label="Compliance counts">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Measure</Table.Th>
+                  <Table.Th w={110}>Count</Table.Th>
+                  <Table.Th>Note</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {report.data.counts.map((c) => (
+                  <Table.Tr key={c.key} data-testid={`report-${c.key}`}>
+                    <Table.Td fw={c.label.startsWith('—') ? 400 : 600} pl={c.label.startsWith('—') ? 'lg' : 'xs'}>
+                      {c.label.replace(/^— /, '')}
+                    </Table.Td>
+                    <Table.Td>
+                      <Anchor
+                        component={Link}
+                        to={linkOf(c.records)}
+                        aria-label={`${c.label.replace(/^— /, '')}: ${formatCount(c.count)} — open the records`}
+                      >
+                        {formatCount(c.count)}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="xs" c="dimmed">
+                        {c.note ?? ''}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Paper>
+          <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+            <Paper withBorder p="sm" component="section" aria-label="Collections per data holder">
+              <Title order={3} size="h5" mb="xs">
+                Data collections per data holder
+              </Title>
+              {report.data.collectionsByHolder.length ? (
+                <Table fz="sm" withTableBorder striped aria-label="Collections per data holder">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Data holder</Table.Th>
+                      <Table.Th w={110}>Collections</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {report.data.collectionsByHolder.map((c) => (
+                      <Table.Tr key={c.dataHolderName}>
+                        <Table.Td>{c.dataHolderName}</Table.Td>
+                        <Table.Td>{formatCount(c.count)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  No data collections in the period.
+                </Text>
+              )}
+            </Paper>
+            <Paper withBorder p="sm" component="section" aria-label="Retention in the period">
+              <Title order={3} size="h5" mb="xs">
+                Deletion and de-identification
+              </Title>
+              {report.data.retention.length ? (
+                <Table fz="sm" withTableBorder aria-label="Retention in the period">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Action</Table.Th>
+                      <Table.Th>Consents</Table.Th>
+                      <Table.Th>Records</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {report.data.retention.map((r) => (
+                      <Table.Tr key={r.action}>
+                        <Table.Td>{r.action === 'deleted' ? 'Deleted' : 'De-identified'}</Table.Td>
+                        <Table.Td>{formatCount(r.consents)}</Table.Td>
+                        <Table.Td>{formatCount(r.records)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  Retention did not delete or de-identify any consent’s data in the period.
+                </Text>
+              )}
+            </Paper>
+          </SimpleGrid>
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,251 @@
+import { BarChart } from '@mantine/charts';
+import { Anchor, Badge, Code, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { format, parse } from 'date-fns';
+import { Link, useSearchParams } from 'react-router';
+import { visibleText } from '../../../../shared/text/visible.js';
+import { useClient } from '../../bridge/ClientContext.js';
+import { ChartPanel } from '../../ui/ChartPanel.js';
+import { Copy } from '../../ui/Copy.js';
+import { ExportMenu } from '../../ui/export.js';
+import { enumText, formatCount, plural } from '../../ui/format.js';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
+import { Time } from '../../ui/Time.js';
+import { useEventView, WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../events/index.js';
+
+/**
+ * Webhook-failure triage, across consents: failed attempts against deliveries per day (the failure
+ * rate), failures grouped by what the target answered — ids, numbers and times masked so the same
+ * error groups together — with each message in full, and the consents affected, those that reached
+ * the retry maximum first. Links go to each consent's timeline.
+ */
+const RANGES = [
+  { value: '1', label: '24 hours' },
+  { value: '7', label: '7 days' },
+  { value: '30', label: '30 days' },
+  { value: '90', label: '90 days' },
+  { value: 'all', label: 'All' },
+];
+const DAY = 86_400_000;
+
+export function WebhookFailuresScreen() {
+  const client = useClient();
+  const [view] = useEventView();
+  const from = view.from;
+  const filter = { types: [...WEBHOOK_FAILURES], ...(from ? { from } : {}), ...(view.to ? { to: view.to } : {}) };
+  const deliveriesFilter = { ...filter, types: [...WEBHOOK_DELIVERIES] };
+  const summary = useQuery({
+    queryKey: ['webhooks:summary', filter],
+    queryFn: () => client.webhooksSummary({ filter }),
+    placeholderData: keepPreviousData,
+  });
+  const count = useQuery({
+    queryKey: ['events:count', filter],
+    queryFn: () => client.eventsCount({ filter }),
+    placeholderData: keepPreviousData,
+  });
+  const days = useQuery({
+    queryKey: ['events:days', deliveriesFilter],
+    queryFn: () => client.eventsDays({ filter: deliveriesFilter, days: 90 }),
+    placeholderData: keepPreviousData,
+  });
+  // The preset that set the period, when one did (the period itself is the instant in `from`).
+  const [params, setParams] = useSearchParams();
+  const selected = from ? (params.get('range') ?? 'custom') : 'all';
+  const rows = [...(days.data ?? [])].reverse().map((d) => {
+    const failed = WEBHOOK_FAILURES.reduce((n, t) => n + (d.counts[t] ?? 0), 0);
+    const sent = d.counts.WEBHOOK_SENT ?? 0;
+    return {
+      day: d.day,
+      label: format(parse(d.day, 'yyyy-MM-dd', new Date()), 'd MMM'),
+      sent,
+      clientError: d.counts.WEBHOOK_SENDING_FAILED_CLIENT_ERROR ?? 0,
+      failed: d.counts.WEBHOOK_SENDING_FAILED ?? 0,
+      maxRetries: d.counts.WEBHOOK_MAX_RETRIES_REACHED ?? 0,
+      rate: sent + failed ? failed / (sent + failed) : 0,
+      allFailed: failed,
+    };
+  });
+  const total = count.data?.total;
+
+  return (
+    <Stack gap="md" pb="xl">
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <div>
+          <Title order={2} size="h3">
+            Webhook failures
+          </Title>
+          <Text size="sm" c="dimmed" data-testid="webhook-range" aria-live="polite">
+            {total === undefined
+              ? 'Reading the cache…'
+              : `${plural(total, 'failed delivery', 'failed deliveries')} ${from ? `since ${format(new Date(from), 'd MMM yyyy, HH:mm')}` : 'in the cache'}${
+                  summary.data ? `, ${plural(summary.data.consentsAffected, 'consent')} affected` : ''
+                }`}
+          </Text>
+        </div>
+        <Group gap="xs">
+          <SegmentedControl
+            size="xs"
+            aria-label="Period"
+            value={selected}
+            onChange={(v) => {
+              const p = new URLSearchParams();
+              if (v !== 'all') {
+                p.set('from', new Date(Date.now() - Number(v) * DAY).toISOString());
+                p.set('range', v);
+              }
+              setParams(p);
+            }}
+            data={selected === 'custom' ? [...RANGES, { value: 'custom', label: 'Custom' }] : RANGES}
+          />
+          <ExportMenu
+            label={`Export all ${formatCount(total ?? 0)} failures of this period`}
+            start={(format) => client.eventsExport({ filter, format })}
+          />
+        </Group>
+      </Group>
+      {summary.error ? <ErrorState title="The webhook failures could not be read" error={summary.error} /> : null}
+      <ChartPanel
+        title="Deliveries and failures per day"
+        description="Successful deliveries and each kind of failed attempt; the table has the failure rate (failed attempts ÷ attempts)."
+        rows={rows}
+        empty="No webhook deliveries in this period."
+        columns={[
+          { key: 'day', label: 'Day', value: (r) => r.day },
+          { key: 'sent', label: 'Delivered', value: (r) => r.sent },
+          { key: 'clientError', label: 'Client error', value: (r) => r.clientError },
+          { key: 'failed', label: 'Failed (5xx, network)', value: (r) => r.failed },
+          { key: 'maxRetries', label: 'Retries exhausted', value: (r) => r.maxRetries },
+          { key: 'rate', label: 'Failure rate', value: (r) => `${(r.rate * 100).toFixed(1)} %` },
+        ]}
+        chart={
+          <BarChart
+            h={200}
+            data={rows}
+            dataKey="label"
+            type="stacked"
+            withLegend
+            tickLine="none"
+            series={[
+              { name: 'sent', label: 'Delivered', color: 'teal.6' },
+              { name: 'clientError', label: 'Client error', color: 'orange.7' },
+              { name: 'failed', label: 'Failed', color: 'red.7' },
+              { name: 'maxRetries', label: 'Retries exhausted', color: 'grape.7' },
+            ]}
+          />
+        }
+      />
+      <Paper withBorder p="sm" component="section" aria-label="Failures by response">
+        <Title order={3} size="h5" mb={4}>
+          By response
+        </Title>
+        <Text size="xs" c="dimmed" mb="xs">
+          What the webhook target answered, with ids, numbers and times masked so the same error groups together; the latest message in full
+          below each.
+        </Text>
+        {!summary.data ? (
+          <LoadingState label="Grouping the failures…" />
+        ) : summary.data.byMessage.length === 0 ? (
+          <EmptyState title="No webhook failures in this period" />
+        ) : (
+          <Table fz="sm" withTableBorder verticalSpacing={6} aria-label="Failures grouped by response">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Response</Table.Th>
+                <Table.Th w={80}>Failures</Table.Th>
+                <Table.Th w={90}>Consents</Table.Th>
+                <Table.Th w={170}>First seen</Table.Th>
+                <Table.Th w={170}>Last seen</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {summary.data.byMessage.map((g) => (
+                <Table.Tr key={g.key} data-testid="failure-group">
+                  <Table.Td>
+                    <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                      {visibleText(g.key)}
+                    </Text>
+                    <Group gap={4}>
+                      {g.types.map((t) => (
+                        <Badge key={t} size="xs" variant="light" color="red">
+                          {enumText(t)}
+                        </Badge>
+                      ))}
+                    </Group>
+                    {g.sample ? (
+                      <Group gap={4} wrap="nowrap" align="flex-start" mt={4}>
+                        <Code
+                          block
+                          style={{ flex: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+                          aria-label="Latest message in full"
+                        >
+                          {visibleText(g.sample)}
+                        </Code>
+                        <Copy value={g.sample} label="Copy the message" />
+                      </Group>
+                    ) : null}
+                  </Table.Td>
+                  <Table.Td>{formatCount(g.count)}</Table.Td>
+                  <Table.Td>{formatCount(g.consents)}</Table.Td>
+                  <Table.Td>
+                    <Time iso={g.firstSeen} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Time iso={g.lastSeen} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Paper>
+      <Paper withBorder p="sm" component="section" aria-label="Failures by consent">
+        <Title order={3} size="h5" mb="xs">
+          By consent
+        </Title>
+        {summary.data?.byConsent.length ? (
+          <Table fz="sm" withTableBorder striped aria-label="Consents with webhook failures">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Consent</Table.Th>
+                <Table.Th>Data holder</Table.Th>
+                <Table.Th w={90}>Failures</Table.Th>
+                <Table.Th w={150}>Retries exhausted</Table.Th>
+                <Table.Th w={170}>Last failure</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {summary.data.byConsent.map((c) => (
+                <Table.Tr key={c.consentId}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/consents/${encodeURIComponent(c.consentId)}?tab=timeline`} size="sm">
+                      {c.consumerEmail ?? c.consentId}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{c.dataHolderName ?? '—'}</Table.Td>
+                  <Table.Td>{formatCount(c.failures)}</Table.Td>
+                  <Table.Td>
+                    {c.maxRetries ? (
+                      <Badge size="sm" color="red" variant="light">
+                        {c.maxRetries === 1 ? 'yes' : `${c.maxRetries} times`}
+                      </Badge>
+                    ) : (
+                      'no'
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Time iso={c.lastAt} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        ) : (
+          <Text size="sm" c="dimmed">
+            No consent had a failed delivery in this period.
+          </Text>
+        )}
+      </Paper>
+    </Stack>
+  );
+}

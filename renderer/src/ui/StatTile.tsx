@@ -1,0 +1,43 @@
+import { Anchor, Paper, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { formatCount } from './format.js';
+import { ink } from './ink.js';
+
+/** One number on a dashboard, linking to the list it counts. */
+export function StatTile({
+  label,
+  value,
+  to,
+  hint,
+  tone,
+}: {
+  label: string;
+  value: number | undefined;
+  to: string;
+  hint?: string;
+  tone?: string;
+}) {
+  return (
+    <Paper withBorder p="sm">
+      <Text size="xs" c="dimmed" fw={500}>
+        {label}
+      </Text>
+      <Anchor
+        component={Link}
+        to={to}
+        fz={26}
+        fw={700}
+        {...(tone ? { c: ink(tone) } : {})}
+        aria-label={`${label}: ${value === undefined ? 'loading' : formatCount(value)} — open the list`}
+        data-testid={`tile-${label}`}
+      >
+        {value === undefined ? '…' : formatCount(value)}
+      </Anchor>
+      {hint ? (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      ) : null}
+    </Paper>
+  );
+}
