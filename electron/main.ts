@@ -1,6 +1,6 @@
 import { app, type BrowserWindow, dialog } from 'electron';
 import { join } from 'node:path';
-import { startCore, type Core } from './core/console-core.js';
+import { startCoreHost, type CoreHost } from './core/core-host.js';
 import { dataDirFlag, ensureDataDir, resolveDataDir } from './core/data-dir.js';
 import { createFileLogger } from './core/log.js';
 import { registerAppScheme, serveRenderer } from './shell/protocol.js';
@@ -20,8 +20,8 @@ if (!app.requestSingleInstanceLock()) {
   const dataDir = ensureDataDir(resolveDataDir(dataDirFlag(process.argv)));
   app.setPath('userData', dataDir);
   registerAppScheme();
-  let core: Core | undefined;
-  installSecurityGuards((url) => core?.actions.issuedLink(url) ?? false);
+  let cores: CoreHost | undefined;
+  installSecurityGuards((url) => cores?.core().actions.issuedLink(url) ?? false);
 
   let win: BrowserWindow | null = null;
 
@@ -37,7 +37,7 @@ if (!app.requestSingleInstanceLock()) {
     serveRenderer(join(__dirname, '..', 'renderer'));
     const log = createFileLogger(dataDir);
     try {
-      core = await startCore({
+      cores = await startCoreHost({
         dataDir,
         host: 'electron',
         appVersion: app.getVersion(),
@@ -51,16 +51,19 @@ if (!app.requestSingleInstanceLock()) {
       app.exit(1);
       return;
     }
-    bindIpc(core.router, core.events, () => win);
+    bindIpc(cores.router, cores.events, () => win);
     win = createMainWindow(preloadPathNextTo(__dirname));
     win.on('closed', () => {
       win = null;
     });
-    core.sync().catch(() => undefined); // failures show in the status bar
+    cores
+      .core()
+      .sync()
+      .catch(() => undefined); // failures show in the status bar
   });
 
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', () => {
-    void core?.close();
+    void cores?.close();
   });
 }

@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CoreError } from '../ipc/router.js';
@@ -11,6 +11,7 @@ import { OperatorStore } from '../core/operator.js';
 import { createKeyFileCipher } from '../core/secrets/cipher.js';
 import { secretNames, SecretVault } from '../core/secrets/vault.js';
 import { runNormalize } from './normalize.js';
+import { writeProfiles } from '../core/config/profile-store.js';
 import { CONSENT_SORT_FIELDS, ConsentSort, type ConsentFilter } from '../../shared/ipc/contract.js';
 import { exportConsents } from '../core/exports/consents-export.js';
 import { ALL_CONSENT_COLUMNS } from '../../shared/consents/columns.js';
@@ -185,7 +186,7 @@ export function buildProgram(): Command {
       };
       const vault = new SecretVault(dir, createKeyFileCipher(dir));
       vault.set(o.privateKey ? secretNames.privateKey(id) : secretNames.clientSecret(id), secret);
-      writeFileSync(join(dir, 'profiles.json'), `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+      writeProfiles(dir, next);
       process.stdout.write(`Profile "${id}" saved; its ${o.privateKey ? 'private key' : 'client secret'} is in the encrypted vault.\n`);
     });
   profiles

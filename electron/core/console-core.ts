@@ -45,6 +45,7 @@ import { folderSink, safeFileName, type FileSink } from './exports/files.js';
 import { exportConsentsToFile, writeBulkResults, type ConsentExportInput } from './exports/consents-export.js';
 import { writeEvidencePack } from './exports/evidence-pack.js';
 import { SettingsStore } from './settings.js';
+import { profileSummaries, removeProfile, saveProfile } from './config/profile-store.js';
 import { readConsentDetail } from './consent-detail.js';
 import type { Job, Settings } from '../../shared/ipc/contract.js';
 
@@ -67,6 +68,11 @@ export interface CoreOptions {
   cipher?: SecretCipher;
   /** Sync on a schedule, every N minutes (off when absent). */
   syncEveryMinutes?: number;
+  /**
+   * Reopens the console on another profile, or on a new cache (Settings): given by the host that can
+   * swap cores while it runs (core-host.ts); absent for the command line.
+   */
+  reopen?: (change: { profileId?: string; resetCache?: boolean }) => void;
   /** Where exported files go: a save dialog (Electron), a download (browser host); a folder of the data directory by default. */
   files?: FileSink;
   log: Logger;
@@ -164,6 +170,34 @@ export function errorCodeFor(error: unknown): IpcErrorCode {
   }
 }
 
+/** A non-embedded profile's client secret or private key, from the vault (or the environment's secret for this run). */
+function storedCredential(profile: Profile, vault: SecretVault, fallback?: string): string {
+  const usesKey = profile.clientAuth.method === 'private_key_jwt';
+  const stored = usesKey ? vault.get(secretNames.privateKey(profile.id)) : (vault.get(secretNames.clientSecret(profile.id)) ?? fallback);
+  if (!stored) {
+    throw new CoreError(
+      'UNAUTHORIZED',
+      usesKey
+        ? `Profile "${profile.id}" has no private key: add it in Settings, or with npm run -s cli -- profiles add … --private-key FILE.`
+        : `Profile "${profile.id}" has no client secret: add it in Settings, or set CDR_CONSOLE_CLIENT_SECRET for this run.`,
+    );
+  }
+  return stored;
+}
+
+function tokenOptionsOf(profile: Profile, tokenUrl: string, secret: string) {
+  const auth = profile.clientAuth;
+  return {
+    tokenUrl,
+    clientId: profile.clientId,
+    clientSecret: secret,
+    method: auth.method,
+    ...(auth.method === 'private_key_jwt' ? { keyId: auth.keyId, algorithm: auth.algorithm } : {}),
+    // The embedded sandbox grants every scope, Data API included; profiles written by older versions listed fewer.
+    scopes: profile.embedded ? [] : profile.scopes,
+  };
+}
+
 export async function startCore(opts: CoreOptions): Promise<Core> {
   const profile = pickProfile(loadProfiles(opts.dataDir), opts.profileId);
   const vault = new SecretVault(opts.dataDir, opts.cipher ?? createKeyFileCipher(opts.dataDir));
@@ -191,33 +225,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     secret = SANDBOX_CLIENT_SECRET;
     opts.log.info(`embedded sandbox started at ${sandbox.url}`);
   } else {
-    const usesKey = profile.clientAuth.method === 'private_key_jwt';
-    const stored = usesKey
-      ? vault.get(secretNames.privateKey(profile.id))
-      : (vault.get(secretNames.clientSecret(profile.id)) ?? opts.clientSecret);
-    if (!stored) {
-      throw new CoreError(
-        'UNAUTHORIZED',
-        usesKey
-          ? `Profile "${profile.id}" has no private key: add it with npm run -s cli -- profiles add … --private-key FILE.`
-          : `Profile "${profile.id}" has no client secret: store it in the vault, or set CDR_CONSOLE_CLIENT_SECRET for this run.`,
-      );
-    }
     baseUrl = profile.consentApiBaseUrl!;
     tokenUrl = profile.tokenUrl!;
-    secret = stored;
+    secret = storedCredential(profile, vault, opts.clientSecret);
   }
 
-  const auth = profile.clientAuth;
-  const tokenOptions = {
-    tokenUrl,
-    clientId: profile.clientId,
-    clientSecret: secret,
-    method: auth.method,
-    ...(auth.method === 'private_key_jwt' ? { keyId: auth.keyId, algorithm: auth.algorithm } : {}),
-    // The embedded sandbox grants every scope, Data API included; profiles written by older versions listed fewer.
-    scopes: profile.embedded ? [] : profile.scopes,
-  };
+  const tokenOptions = tokenOptionsOf(profile, tokenUrl, secret);
   const tokens = createClientCredentialsTokenSource(tokenOptions);
   const client = new ConsentClient({ baseUrl, tokens });
   const dataApiBaseUrl = profile.embedded ? baseUrl : (profile.dataApiBaseUrl ?? baseUrl);
@@ -528,8 +541,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       },
       'jobs:control': async ({ jobId, action, perSecond }) => jobs.control(jobId, action, perSecond),
       'settings:get': async () => settings.get(),
-      'settings:set': async (change) =>
-        settings.set(Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) as Partial<Settings>),
+      'settings:set': async (change) => {
+        const next = settings.set(Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) as Partial<Settings>);
+        if (change.syncEveryMinutes !== undefined || change.syncData !== undefined) reschedule();
+        return next;
+      },
       'sandbox:approve': async ({ uri }) => {
         if (!sandbox) throw new CoreError('FORBIDDEN', 'Simulated approval exists only in the embedded sandbox.');
         return { response: await approveInSandbox(sandbox.url, uri) };
@@ -634,25 +650,40 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         const stored = state.get(LAST_SUMMARY_KEY);
         return stored ? (JSON.parse(stored) as SyncSummary) : null;
       },
-      'profiles:list': async () => {
-        const file = loadProfiles(opts.dataDir);
-        return file.profiles.map((p) => ({
-          id: p.id,
-          name: p.name,
-          environment: p.environment,
-          embedded: p.embedded,
-          consentApiBaseUrl: p.consentApiBaseUrl ?? null,
-          tokenUrl: p.tokenUrl ?? null,
-          clientId: p.clientId,
-          authMethod: p.clientAuth.method,
-          isDefault: p.id === file.defaultProfileId,
-          isCurrent: p.id === profile.id,
-          hasCredential:
-            p.embedded ||
-            vault.has(p.clientAuth.method === 'private_key_jwt' ? secretNames.privateKey(p.id) : secretNames.clientSecret(p.id)),
-        }));
+      'profiles:list': async () => profileSummaries(opts.dataDir, vault, profile.id),
+      'profiles:save': async (input) => {
+        saveProfile(opts.dataDir, vault, input);
+        opts.log.info(`profile ${input.id} saved${input.secret ? ' with a new credential' : ''}`); // never the secret itself
+        return profileSummaries(opts.dataDir, vault, profile.id);
       },
-      'profiles:test': async () => {
+      'profiles:remove': async ({ id }) => {
+        removeProfile(opts.dataDir, vault, id, profile.id);
+        return profileSummaries(opts.dataDir, vault, profile.id);
+      },
+      'profiles:switch': async ({ id }) => {
+        if (!opts.reopen)
+          throw new CoreError('INVALID_INPUT', 'This host cannot switch profiles while it runs: restart it with --profile.');
+        const target = pickProfile(loadProfiles(opts.dataDir), id);
+        if (!target.embedded) storedCredential(target, vault, opts.clientSecret); // says which credential is missing, before anything closes
+        setImmediate(() => opts.reopen!({ profileId: id }));
+        return { switching: true as const };
+      },
+      'cache:reset': async () => {
+        if (!opts.reopen)
+          throw new CoreError('INVALID_INPUT', 'Reset the cache from the command line here: npm run -s cli -- cache reset.');
+        setImmediate(() => opts.reopen!({ resetCache: true }));
+        return { switching: true as const };
+      },
+      'profiles:test': async ({ id }) => {
+        if (id && id !== profile.id) {
+          // Another profile, before switching to it: its own token source, nothing else of it opened.
+          const other = pickProfile(loadProfiles(opts.dataDir), id);
+          if (other.embedded) throw new CoreError('INVALID_INPUT', 'The embedded sandbox is tested by opening it.');
+          const otherTokens = createClientCredentialsTokenSource(
+            tokenOptionsOf(other, other.tokenUrl!, storedCredential(other, vault, opts.clientSecret)),
+          );
+          return testConnection(otherTokens, other.consentApiBaseUrl!, other.tokenUrl!);
+        }
         const result = await testConnection(tokens, baseUrl, tokenUrl);
         online = result.ok;
         return result;
@@ -670,13 +701,21 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     },
   });
 
-  // Scheduled sync: skipped while one is running; failures show in the status, like any sync.
-  const schedule = opts.syncEveryMinutes
-    ? setInterval(() => {
-        if (!syncing) void router.handle('sync:start', {}, true);
-      }, opts.syncEveryMinutes * 60_000)
-    : undefined;
-  schedule?.unref();
+  // Scheduled sync, every N minutes as Settings say (the host's option until the user chose), with or
+  // without Data API records; skipped while one is running; failures show in the status, like any sync.
+  let schedule: ReturnType<typeof setInterval> | undefined;
+  const reschedule = () => {
+    if (schedule) clearInterval(schedule);
+    const chosen = settings.chosen();
+    const minutes = chosen.syncEveryMinutes ?? opts.syncEveryMinutes ?? 0;
+    schedule = minutes
+      ? setInterval(() => {
+          if (!syncing) void router.handle('sync:start', settings.get().syncData ? { data: true } : {}, true);
+        }, minutes * 60_000)
+      : undefined;
+    schedule?.unref();
+  };
+  reschedule();
 
   return {
     router,

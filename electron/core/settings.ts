@@ -9,7 +9,13 @@ import { DEFAULT_CONSENT_COLUMNS } from '../../shared/consents/columns.js';
  * browser's own storage would forget them. Not CDR data. A damaged file is read as the defaults
  * and only replaced on the next save.
  */
-export const DEFAULT_SETTINGS: Settings = { theme: 'auto', consentColumns: [...DEFAULT_CONSENT_COLUMNS], savedViews: [] };
+export const DEFAULT_SETTINGS: Settings = {
+  theme: 'auto',
+  consentColumns: [...DEFAULT_CONSENT_COLUMNS],
+  savedViews: [],
+  syncEveryMinutes: 15,
+  syncData: false,
+};
 
 export class SettingsStore {
   private readonly file: string;
@@ -18,19 +24,27 @@ export class SettingsStore {
   }
 
   get(): Settings {
-    if (!existsSync(this.file)) return DEFAULT_SETTINGS;
+    return Settings.parse({ ...DEFAULT_SETTINGS, ...this.chosen() });
+  }
+
+  /** What the user chose (a setting never chosen is absent, so a host's own default applies). */
+  chosen(): Partial<Settings> {
+    if (!existsSync(this.file)) return {};
     try {
       const parsed = Settings.partial().safeParse(JSON.parse(readFileSync(this.file, 'utf8').replace(/^\uFEFF/, '')));
-      return parsed.success ? Settings.parse({ ...DEFAULT_SETTINGS, ...parsed.data }) : DEFAULT_SETTINGS;
+      return parsed.success
+        ? (Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<Settings>)
+        : {};
     } catch {
-      return DEFAULT_SETTINGS;
+      return {};
     }
   }
 
   set(change: Partial<Settings>): Settings {
     const next = Settings.parse({ ...this.get(), ...change });
     const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+    // Only what the user chose is written: a setting left alone keeps following the defaults.
+    writeFileSync(tmp, `${JSON.stringify({ ...this.chosen(), ...change }, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, this.file);
     return next;
   }

@@ -1,7 +1,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resetCache, startCore } from '../core/console-core.js';
+import { resetCache } from '../core/console-core.js';
+import { startCoreHost } from '../core/core-host.js';
 import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js';
 import { createFileLogger } from '../core/log.js';
 import { Downloads } from './downloads.js';
@@ -66,7 +67,7 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
   }
   const downloads = new Downloads(join(dataDir, 'downloads'));
   const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
-  const core = await startCore({
+  const cores = await startCoreHost({
     dataDir,
     host: 'browser',
     appVersion: version,
@@ -84,7 +85,8 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     console.error(`CDR Console could not start: ${error.message}`);
     process.exit(1);
   });
-  const host = await startBrowserHost({ router: core.router, events: core.events, staticDir, port: opts.port, downloads });
+  const host = await startBrowserHost({ router: cores.router, events: cores.events, staticDir, port: opts.port, downloads });
+  const core = cores.core();
 
   if (reason) console.log(`Using the browser host: ${reason}`);
   console.log(`Data directory: ${dataDir}`);
@@ -109,7 +111,7 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     if (stopping) return;
     stopping = true;
     downloads.close();
-    void Promise.all([host.close(), core.close()]).then(() => process.exit(0));
+    void Promise.all([host.close(), cores.close()]).then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

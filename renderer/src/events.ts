@@ -43,6 +43,11 @@ export function bindMainEvents(client: ConsoleClient, queries: QueryClient): () 
       }
     }),
     client.on('jobs:progress', (job) => useJobsStore.getState().put(job)),
+    // The console reopened on another profile (or a new cache): everything on screen is read again.
+    client.on('profile:switched', (switched) => {
+      useSession.getState().setProfileSwitch(switched);
+      void queries.resetQueries();
+    }),
     client.onConnectionChange((state) => {
       useSession.getState().setConnection(state);
       if (state === 'connected') {

@@ -49,12 +49,16 @@ export const CHANNELS = [
   'sync:last',
   'profiles:list',
   'profiles:test',
+  'profiles:save',
+  'profiles:remove',
+  'profiles:switch',
+  'cache:reset',
   'operator:get',
   'operator:set',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-export const EVENTS = ['sync:progress', 'cache:changed', 'jobs:progress'] as const;
+export const EVENTS = ['sync:progress', 'cache:changed', 'jobs:progress', 'profile:switched'] as const;
 export type EventName = (typeof EVENTS)[number];
 
 /** `consents:list` → `consentsList`: the name of the bridge function for a channel. */

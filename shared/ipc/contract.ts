@@ -298,6 +298,10 @@ export type SavedView = z.infer<typeof SavedView>;
 export const ThemePreference = z.enum(['auto', 'light', 'dark']);
 export const Settings = z.strictObject({
   theme: ThemePreference,
+  /** Minutes between scheduled syncs; 0: never (only Sync now). */
+  syncEveryMinutes: z.number().int().min(0).max(1440),
+  /** Whether syncs also fetch Data API records (accounts, transactions…) of active consents. */
+  syncData: z.boolean(),
   consentColumns: z.array(ConsentSortField).min(1).max(CONSENT_SORT_FIELDS.length),
   savedViews: z.array(SavedView).max(100),
 });
@@ -380,6 +384,54 @@ export const ComplianceReport = z.object({
   retention: z.array(z.object({ action: z.string(), consents: z.number().int(), records: z.number().int() })).max(20),
 });
 export type ComplianceReport = z.infer<typeof ComplianceReport>;
+
+/** A connection profile as the renderer sees it: never its secret or key, only whether one is stored. */
+export const ProfileSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  environment: Environment,
+  embedded: z.boolean(),
+  consentApiBaseUrl: z.string().nullable(),
+  dataApiBaseUrl: z.string().nullable().optional(),
+  tokenUrl: z.string().nullable(),
+  clientId: z.string(),
+  authMethod: z.string(),
+  keyId: z.string().nullable().optional(),
+  algorithm: z.string().nullable().optional(),
+  scopes: z.array(z.string()).optional(),
+  softwareProductId: z.string().nullable().optional(),
+  redirectUri: z.string().nullable().optional(),
+  isDefault: z.boolean(),
+  isCurrent: z.boolean(),
+  /** Whether its secret or key is in the vault (never the value). */
+  hasCredential: z.boolean(),
+});
+export type ProfileSummary = z.infer<typeof ProfileSummary>;
+const ProfileId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case letters, digits and hyphens');
+
+/**
+ * A profile added or edited in Settings. The secret (client secret, or the PEM private key for
+ * private_key_jwt) crosses IPC this once, into main's vault: write-only, never returned, logged or
+ * cached. Absent on an edit: the stored one is kept.
+ */
+export const ProfileInput = z.strictObject({
+  id: ProfileId,
+  name: z.string().trim().min(1).max(80),
+  environment: z.enum(['nonprod', 'prod']),
+  consentApiBaseUrl: z.url().max(2000),
+  dataApiBaseUrl: z.url().max(2000).optional(),
+  tokenUrl: z.url().max(2000),
+  clientId: z.string().trim().min(1).max(200),
+  authMethod: z.enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt']),
+  keyId: z.string().trim().min(1).max(200).optional(),
+  algorithm: z.enum(['PS256', 'ES256', 'RS256']).optional(),
+  scopes: z.array(z.string().min(1).max(100)).max(50),
+  softwareProductId: z.string().max(200).optional(),
+  redirectUri: z.url().max(2000).optional(),
+  secret: z.string().min(1).max(20_000).optional(),
+  makeDefault: z.boolean().optional(),
+});
+export type ProfileInput = z.infer<typeof ProfileInput>;
 
 export const contract = {
   'app:status': { input: Empty, output: AppStatus },
@@ -586,29 +638,13 @@ export const contract = {
     input: z.strictObject({ format: z.enum(['csv', 'json']) }),
     output: z.object({ content: z.string(), entries: z.number().int() }),
   },
-  'profiles:list': {
-    input: Empty,
-    output: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          environment: Environment,
-          embedded: z.boolean(),
-          consentApiBaseUrl: z.string().nullable(),
-          tokenUrl: z.string().nullable(),
-          clientId: z.string(),
-          authMethod: z.string(),
-          isDefault: z.boolean(),
-          isCurrent: z.boolean(),
-          /** Whether its secret or key is in the vault (never the value). */
-          hasCredential: z.boolean(),
-        }),
-      )
-      .max(100),
-  },
+  'profiles:list': { input: Empty, output: z.array(ProfileSummary).max(100) },
+  'profiles:save': { input: ProfileInput, output: z.array(ProfileSummary).max(100) },
+  'profiles:remove': { input: z.strictObject({ id: ProfileId }), output: z.array(ProfileSummary).max(100) },
+  'profiles:switch': { input: z.strictObject({ id: ProfileId }), output: z.object({ switching: z.literal(true) }) },
+  'cache:reset': { input: Empty, output: z.object({ switching: z.literal(true) }) },
   'profiles:test': {
-    input: Empty,
+    input: z.strictObject({ id: ProfileId.optional() }),
     output: z.object({
       ok: z.boolean(),
       steps: z.array(z.object({ step: z.enum(['token', 'consent-list']), ok: z.boolean(), detail: z.string() })),
@@ -637,10 +673,12 @@ export const CacheChanged = z.object({
 });
 export type CacheChanged = z.infer<typeof CacheChanged>;
 
+export const ProfileSwitched = z.object({ profileId: z.string(), ok: z.boolean(), message: z.string().nullable() });
 export const events = {
   'sync:progress': SyncProgress,
   'cache:changed': CacheChanged,
   'jobs:progress': Job,
+  'profile:switched': ProfileSwitched,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type ChannelInput<C extends Channel> = z.input<(typeof contract)[C]['input']>;

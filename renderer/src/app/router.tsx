@@ -6,6 +6,7 @@ import { ConsentsScreen } from '../features/consents/ConsentsScreen.js';
 import { EventsScreen } from '../features/events/EventsScreen.js';
 import { OverviewScreen } from '../features/overview/OverviewScreen.js';
 import { ReportsScreen } from '../features/reports/ReportsScreen.js';
+import { SettingsScreen } from '../features/settings/SettingsScreen.js';
 import { UseCasesScreen } from '../features/use-cases/UseCasesScreen.js';
 import { WebhookFailuresScreen } from '../features/webhooks/WebhookFailuresScreen.js';
 import { PlaceholderScreen } from '../screens/PlaceholderScreen.js';
@@ -21,6 +22,7 @@ const BUILT: Record<string, ReactNode> = {
   '/use-cases': <UseCasesScreen />,
   '/audit': <AuditScreen />,
   '/reports': <ReportsScreen />,
+  '/settings': <SettingsScreen />,
 };
 
 /** Hash routing: the custom protocol and the browser host both serve a single index.html. */

@@ -11,6 +11,9 @@ export interface SessionState {
   setConnection(state: ConnectionState): void;
   setSyncProgress(progress: SyncProgress | null): void;
   setLastSyncEnd(progress: SyncProgress): void;
+  /** The last time the console reopened on a profile (Settings), and whether that worked. */
+  profileSwitch: { profileId: string; ok: boolean; message: string | null } | null;
+  setProfileSwitch(s: { profileId: string; ok: boolean; message: string | null }): void;
 }
 
 export const useSession = create<SessionState>()((set) => ({
@@ -20,4 +23,6 @@ export const useSession = create<SessionState>()((set) => ({
   setConnection: (connection) => set({ connection }),
   setSyncProgress: (syncProgress) => set({ syncProgress }),
   setLastSyncEnd: (lastSyncEnd) => set({ lastSyncEnd }),
+  profileSwitch: null,
+  setProfileSwitch: (profileSwitch) => set({ profileSwitch }),
 }));

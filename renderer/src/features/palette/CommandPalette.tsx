@@ -24,6 +24,7 @@ export function CommandPalette() {
   const { setColorScheme } = useMantineColorScheme();
   const syncing = useSession((s) => s.syncProgress !== null);
   const [query, setQuery] = useState('');
+  const profiles = useQuery({ queryKey: ['profiles:list'], queryFn: () => client.profilesList({}), staleTime: 60_000 });
   const [debounced] = useDebouncedValue(query.trim(), 80);
   const found = useQuery({
     queryKey: ['consents:list', 'palette', debounced],
@@ -65,7 +66,15 @@ export function CommandPalette() {
     { id: 'theme-light', label: 'Theme: light', onClick: () => theme('light') },
     { id: 'theme-dark', label: 'Theme: dark', onClick: () => theme('dark') },
     { id: 'theme-auto', label: 'Theme: follow the system', onClick: () => theme('auto') },
-    { id: 'profiles', label: 'Switch profile…', description: 'Connection profiles are in Settings', onClick: () => navigate('/settings') },
+    ...(profiles.data ?? [])
+      .filter((p) => !p.isCurrent)
+      .map((p) => ({
+        id: `profile-${p.id}`,
+        label: `Switch to profile: ${p.name}`,
+        description: `${p.environment} — the console reopens on its cache`,
+        onClick: () => run(`Switch to ${p.name}`, () => client.profilesSwitch({ id: p.id })),
+      })),
+    { id: 'profiles', label: 'Connection profiles…', description: 'Add, edit, test profiles in Settings', onClick: () => navigate('/settings') },
   ];
   const screens: SpotlightActionData[] = SCREENS.map((s) => ({
     id: `screen-${s.path}`,

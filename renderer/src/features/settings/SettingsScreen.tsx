@@ -1,0 +1,399 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  List,
+  Modal,
+  Paper,
+  SegmentedControl,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  useMantineColorScheme,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { ProfileSummary } from '../../../../shared/ipc/contract.js';
+import { useClient } from '../../bridge/ClientContext.js';
+import { useSession } from '../../stores/session.js';
+import { ErrorState, LoadingState } from '../../ui/states.js';
+import { ENVIRONMENT_LABEL } from '../status/StatusBar.js';
+import { ProfileForm } from './ProfileForm.js';
+import { useSaveSettings, useSettings } from './settings.js';
+
+/**
+ * Settings: connection profiles (add, edit, remove, test each step, switch — the console reopens on
+ * the other profile's cache), the operator's name, the sync schedule and whether Data API records
+ * are synced, the theme, and resetting the cache (moved aside, never deleted).
+ */
+const ENV_COLOUR = { sandbox: 'teal', nonprod: 'yellow', prod: 'red' } as const;
+
+function ProfileTest({ profile }: { profile: ProfileSummary }) {
+  const client = useClient();
+  const test = useMutation({ mutationFn: () => client.profilesTest({ id: profile.id }) });
+  return (
+    <Stack gap={4}>
+      <Button
+        size="compact-xs"
+        variant="default"
+        onClick={() => test.mutate()}
+        loading={test.isPending}
+        aria-label={`Test ${profile.name}`}
+      >
+        Test
+      </Button>
+      {test.data ? (
+        <List size="xs" spacing={2} aria-label={`Test of ${profile.name}`}>
+          {test.data.steps.map((s) => (
+            <List.Item key={s.step} c={s.ok ? 'var(--cc-teal-light-text)' : 'var(--cc-red-light-text)'}>
+              {s.ok ? '✓' : '✗'} {s.step}: {s.detail}
+            </List.Item>
+          ))}
+        </List>
+      ) : null}
+      {test.error ? (
+        <Text size="xs" c="var(--cc-red-light-text)">
+          {test.error.message}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+function Profiles() {
+  const client = useClient();
+  const queries = useQueryClient();
+  const profiles = useQuery({ queryKey: ['profiles:list'], queryFn: () => client.profilesList({}) });
+  const [editing, setEditing] = useState<ProfileSummary | 'new' | null>(null);
+  const [removing, setRemoving] = useState<ProfileSummary | null>(null);
+  const switched = useSession((s) => s.profileSwitch);
+  const switchTo = useMutation({
+    mutationFn: (id: string) => client.profilesSwitch({ id }),
+    onSuccess: () => notifications.show({ message: 'Opening the profile…', loading: true, autoClose: 2000 }),
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => client.profilesRemove({ id }),
+    onSuccess: (list) => {
+      queries.setQueryData(['profiles:list'], list);
+      setRemoving(null);
+    },
+  });
+  const makeDefault = useMutation({
+    mutationFn: (p: ProfileSummary) =>
+      client.profilesSave({
+        id: p.id,
+        name: p.name,
+        environment: p.environment === 'prod' ? 'prod' : 'nonprod',
+        consentApiBaseUrl: p.consentApiBaseUrl!,
+        ...(p.dataApiBaseUrl ? { dataApiBaseUrl: p.dataApiBaseUrl } : {}),
+        tokenUrl: p.tokenUrl!,
+        clientId: p.clientId,
+        authMethod: p.authMethod as 'client_secret_basic',
+        ...(p.keyId ? { keyId: p.keyId } : {}),
+        ...(p.algorithm ? { algorithm: p.algorithm as 'PS256' } : {}),
+        scopes: p.scopes ?? [],
+        ...(p.softwareProductId ? { softwareProductId: p.softwareProductId } : {}),
+        ...(p.redirectUri ? { redirectUri: p.redirectUri } : {}),
+        makeDefault: true,
+      }),
+    onSuccess: (list) => queries.setQueryData(['profiles:list'], list),
+  });
+
+  return (
+    <Paper withBorder p="sm" component="section" aria-label="Connection profiles">
+      <Group justify="space-between" mb="xs">
+        <Title order={3} size="h5">
+          Connection profiles
+        </Title>
+        <Button size="xs" onClick={() => setEditing('new')}>
+          Add profile
+        </Button>
+      </Group>
+      {switched && !switched.ok ? (
+        <Alert color="red" mb="xs" role="alert" title="The profile did not open">
+          {switched.message}
+        </Alert>
+      ) : null}
+      {profiles.error ? <ErrorState title="The profiles could not be read" error={profiles.error} /> : null}
+      {!profiles.data ? (
+        <LoadingState label="Reading the profiles…" />
+      ) : (
+        <Table fz="sm" withTableBorder verticalSpacing={6} aria-label="Profiles">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Profile</Table.Th>
+              <Table.Th>Intermediary</Table.Th>
+              <Table.Th>Client</Table.Th>
+              <Table.Th>Credential</Table.Th>
+              <Table.Th w={260}>Connection</Table.Th>
+              <Table.Th w={220}>Actions</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {profiles.data.map((p) => (
+              <Table.Tr key={p.id} data-testid={`profile-${p.id}`}>
+                <Table.Td>
+                  <Text size="sm" fw={600}>
+                    {p.name}
+                  </Text>
+                  <Group gap={4}>
+                    <Badge size="xs" variant="light" color={ENV_COLOUR[p.environment]}>
+                      {ENVIRONMENT_LABEL[p.environment]}
+                    </Badge>
+                    {p.isCurrent ? (
+                      <Badge size="xs" variant="filled">
+                        open
+                      </Badge>
+                    ) : null}
+                    {p.isDefault ? (
+                      <Badge size="xs" variant="outline">
+                        default
+                      </Badge>
+                    ) : null}
+                  </Group>
+                </Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                  {p.embedded ? (
+                    'The embedded sandbox'
+                  ) : (
+                    <>
+                      <Text size="xs">{p.consentApiBaseUrl}</Text>
+                      <Text size="xs" c="dimmed">
+                        token: {p.tokenUrl}
+                      </Text>
+                    </>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="xs">{p.clientId}</Text>
+                  <Text size="xs" c="dimmed">
+                    {p.authMethod}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  {p.embedded ? (
+                    <Text size="xs">Demo credential</Text>
+                  ) : p.hasCredential ? (
+                    <Badge size="sm" variant="light" color="teal">
+                      stored
+                    </Badge>
+                  ) : (
+                    <Badge size="sm" variant="light" color="red">
+                      missing
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td>{p.embedded ? <Text size="xs">Always reachable</Text> : <ProfileTest profile={p} />}</Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {!p.isCurrent ? (
+                      <Button
+                        size="compact-xs"
+                        onClick={() => switchTo.mutate(p.id)}
+                        loading={switchTo.isPending && switchTo.variables === p.id}
+                        aria-label={`Switch to ${p.name}`}
+                      >
+                        Switch to
+                      </Button>
+                    ) : null}
+                    {!p.embedded ? (
+                      <>
+                        <Button size="compact-xs" variant="default" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
+                          Edit
+                        </Button>
+                        {!p.isDefault ? (
+                          <Button
+                            size="compact-xs"
+                            variant="default"
+                            onClick={() => makeDefault.mutate(p)}
+                            aria-label={`Make ${p.name} the default`}
+                          >
+                            Make default
+                          </Button>
+                        ) : null}
+                        {!p.isCurrent ? (
+                          <Button
+                            size="compact-xs"
+                            variant="default"
+                            color="red"
+                            onClick={() => setRemoving(p)}
+                            aria-label={`Remove ${p.name}`}
+                          >
+                            Remove
+                          </Button>
+                        ) : null}
+                      </>
+                    ) : null}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {switchTo.error ? (
+        <Alert color="red" mt="xs" role="alert">
+          {switchTo.error.message}
+        </Alert>
+      ) : null}
+      {editing ? <ProfileForm editing={editing === 'new' ? null : editing} opened onClose={() => setEditing(null)} /> : null}
+      <Modal opened={removing !== null} onClose={() => setRemoving(null)} title="Remove this profile?" size="sm">
+        <Stack gap="sm">
+          <Text size="sm">
+            “{removing?.name}” and its stored credential are removed. Its cache stays in the data directory until you delete it.
+          </Text>
+          {remove.error ? <Alert color="red">{remove.error.message}</Alert> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setRemoving(null)}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => removing && remove.mutate(removing.id)} loading={remove.isPending}>
+              Remove profile
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Paper>
+  );
+}
+
+function OperatorName() {
+  const client = useClient();
+  const queries = useQueryClient();
+  const operator = useQuery({ queryKey: ['operator:get'], queryFn: () => client.operatorGet({}) });
+  const [name, setName] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (displayName: string) => client.operatorSet({ displayName }),
+    onSuccess: (o) => {
+      queries.setQueryData(['operator:get'], o);
+      setName(null);
+      notifications.show({ color: 'teal', message: 'Your name is saved: it is recorded with what you do from now on.' });
+    },
+  });
+  const value = name ?? operator.data?.displayName ?? '';
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (value.trim().length >= 2) save.mutate(value.trim());
+  };
+  return (
+    <form onSubmit={submit}>
+      <Group align="flex-end" gap="xs">
+        <TextInput
+          label="Your name in the audit log"
+          description={operator.data ? `Recorded beside your computer account, ${operator.data.account}.` : undefined}
+          value={value}
+          onChange={(e) => setName(e.currentTarget.value)}
+          maxLength={80}
+          w={320}
+          error={save.error?.message}
+        />
+        <Button type="submit" size="sm" variant="default" loading={save.isPending} disabled={name === null || value.trim().length < 2}>
+          Save name
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
+export function SettingsScreen() {
+  const client = useClient();
+  const settings = useSettings().data;
+  const save = useSaveSettings();
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const [confirmReset, setConfirmReset] = useState(false);
+  const reset = useMutation({ mutationFn: () => client.cacheReset({}), onSuccess: () => setConfirmReset(false) });
+
+  return (
+    <Stack gap="md" pb="xl">
+      <Title order={2} size="h3">
+        Settings
+      </Title>
+      <Profiles />
+      <Paper withBorder p="sm" component="section" aria-label="You">
+        <Title order={3} size="h5" mb="xs">
+          You
+        </Title>
+        <OperatorName />
+      </Paper>
+      <Paper withBorder p="sm" component="section" aria-label="Sync and appearance">
+        <Title order={3} size="h5" mb="xs">
+          Sync and appearance
+        </Title>
+        <Stack gap="sm">
+          <Select
+            label="Sync on a schedule"
+            w={320}
+            allowDeselect={false}
+            data={[
+              { value: '0', label: 'Never (only Sync now)' },
+              { value: '5', label: 'Every 5 minutes' },
+              { value: '15', label: 'Every 15 minutes' },
+              { value: '60', label: 'Every hour' },
+              { value: '240', label: 'Every 4 hours' },
+            ]}
+            value={String(settings?.syncEveryMinutes ?? 15)}
+            onChange={(v) => v !== null && save.mutate({ syncEveryMinutes: Number(v) })}
+          />
+          <Switch
+            label="Also sync Data API records (accounts, transactions, energy data) of active consents"
+            checked={settings?.syncData ?? false}
+            onChange={(e) => save.mutate({ syncData: e.currentTarget.checked })}
+          />
+          <div>
+            <Text size="sm" fw={500} mb={4} id="theme-label">
+              Theme
+            </Text>
+            <SegmentedControl
+              aria-labelledby="theme-label"
+              value={colorScheme}
+              onChange={(v) => {
+                setColorScheme(v as 'auto' | 'light' | 'dark');
+                save.mutate({ theme: v as 'auto' | 'light' | 'dark' });
+              }}
+              data={[
+                { value: 'auto', label: 'Follow the system' },
+                { value: 'light', label: 'Light' },
+                { value: 'dark', label: 'Dark' },
+              ]}
+            />
+          </div>
+        </Stack>
+      </Paper>
+      <Paper withBorder p="sm" component="section" aria-label="Cache">
+        <Title order={3} size="h5" mb="xs">
+          Cache
+        </Title>
+        <Text size="sm" mb="xs">
+          The open profile’s cache is encrypted on this computer. Resetting it moves the file aside (kept, renamed) and starts an empty one,
+          filled again by the next sync; the intermediary loses nothing.
+        </Text>
+        <Button color="red" variant="light" onClick={() => setConfirmReset(true)}>
+          Reset the cache…
+        </Button>
+      </Paper>
+      <Modal opened={confirmReset} onClose={() => setConfirmReset(false)} title="Reset the cache?" size="md">
+        <Stack gap="sm">
+          <Text size="sm">
+            The console closes the cache, moves the file aside and opens an empty one. Consents, events and data come back with the next
+            sync. The audit log of the old cache stays in the moved file.
+          </Text>
+          {reset.error ? <Alert color="red">{reset.error.message}</Alert> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirmReset(false)}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => reset.mutate()} loading={reset.isPending}>
+              Move the cache aside and start empty
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
