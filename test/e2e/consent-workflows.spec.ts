@@ -23,9 +23,9 @@ const rows = (page: Page) => page.getByTestId('table-row');
 const range = (page: Page) => page.getByTestId('consent-range');
 
 async function open(page: Page, path = '/consents') {
-  await page.goto(app.launchUrl);
-  await expect(range(page)).toBeVisible();
-  if (path !== '/consents') await page.goto(`${new URL(app.launchUrl).origin}/#${path}`);
+  await page.goto(app.launchUrl); // signs in (the token becomes a cookie) and opens the overview
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await page.goto(`${new URL(app.launchUrl).origin}/#${path}`);
 }
 
 async function syncAgain(page: Page) {

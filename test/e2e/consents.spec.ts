@@ -22,7 +22,7 @@ test('the console shows the sandbox consents from the cache, sorts and scrolls t
   expect(app.output()).toContain('Synced 250 consents (250 new, 0 changed)');
   await page.goto(app.launchUrl);
   // The token is traded for a cookie and leaves the address bar.
-  await expect(page).toHaveURL(/\/#\/consents$/);
+  await expect(page).toHaveURL(/\/#\/overview$/); // the home screen
   expect(page.url()).not.toContain('token');
 
   // First run: the console asks who is using it (for the audit log), and cannot be used before.
@@ -34,6 +34,7 @@ test('the console shows the sandbox consents from the cache, sorts and scrolls t
   await prompt.getByRole('button', { name: 'Save' }).click();
   await expect(prompt).toBeHidden();
 
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Consents' }).click();
   await expect(page.getByRole('heading', { name: 'Consents' })).toBeVisible();
   await expect(page.getByTestId('consent-range')).toHaveText('250 consents in the cache');
   await expect(rows(page).first()).toBeVisible();
@@ -91,11 +92,21 @@ test('the console shows the sandbox consents from the cache, sorts and scrolls t
 
 test('every screen of the navigation opens', async ({ page }) => {
   await page.goto(app.launchUrl);
-  for (const name of ['Events', 'Webhook failures', 'Use cases', 'Data', 'Products', 'Audit', 'Settings']) {
+  for (const name of [
+    'Overview',
+    'Events',
+    'Webhook failures',
+    'Use cases',
+    'Data',
+    'Products',
+    'Audit',
+    'Compliance reports',
+    'Settings',
+  ]) {
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name }).click();
     await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
   }
-  await page.getByRole('link', { name: 'Consents' }).click();
+  await page.getByRole('link', { name: 'Consents', exact: true }).click();
   await expect(page.getByTestId('consent-range')).toContainText('250 consents');
 });
 

@@ -77,6 +77,9 @@ async function look(page: Page, name: string) {
 test('every screen, in light and dark, readable and with no serious accessibility violation', async ({ page }) => {
   test.setTimeout(240_000); // about forty axe scans
   await page.goto(app.launchUrl);
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await look(page, 'overview');
+  await page.goto(`${origin()}/#/consents`);
   await expect(page.getByTestId('consent-range')).toHaveText('150 consents in the cache');
   // A non-production profile is unmistakable.
   await expect(page.getByTestId('environment-bar')).toContainText('Non-production');
@@ -124,7 +127,7 @@ test('every screen, in light and dark, readable and with no serious accessibilit
   await look(page, 'palette');
   await page.keyboard.press('Escape');
 
-  for (const screen of ['events', 'webhook-failures', 'use-cases', 'data', 'products', 'audit', 'settings']) {
+  for (const screen of ['events', 'webhook-failures', 'use-cases', 'data', 'products', 'audit', 'reports', 'settings']) {
     await page.goto(`${origin()}/#/${screen}`);
     await expect(page.getByRole('heading', { level: 2 })).toBeVisible();
     await look(page, screen);
@@ -134,6 +137,7 @@ test('every screen, in light and dark, readable and with no serious accessibilit
 test('offline: lists and details come from the cache; actions are refused, with the reason', async ({ page }) => {
   await page.goto(`${app.launchUrl}`);
   await expect(page.getByTestId('status-online')).toHaveText('● Online');
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   await page.goto(`${origin()}/#/consents?status=ACTIVE`);
   const first = page.getByTestId('table-row').first();
   const id = await first.getAttribute('data-row-id');
