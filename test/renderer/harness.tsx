@@ -7,6 +7,9 @@ import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AuditLog } from '../../electron/core/audit/audit-log.js';
 import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
+import { EventQuery } from '../../electron/core/cache/event-query.js';
+import { AuditQuery } from '../../electron/core/audit/audit-query.js';
+import { complianceReport } from '../../electron/core/reports/compliance.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { DataRepo } from '../../electron/core/cache/data-repo.js';
 import { openCache, type Db } from '../../electron/core/cache/database.js';
@@ -15,6 +18,7 @@ import { readConsentDetail } from '../../electron/core/consent-detail.js';
 import { DEFAULT_SETTINGS } from '../../electron/core/settings.js';
 import { createRouter, type Handlers } from '../../electron/ipc/router.js';
 import { createConsentGenerator } from '../../electron/sandbox/consents.js';
+import { World } from '../../electron/sandbox/world.js';
 import type { AppStatus, Settings } from '../../shared/ipc/contract.js';
 import type { Consent, ConsentEvent } from '../../shared/schemas/consent.js';
 import { ClientProvider } from '../../renderer/src/bridge/ClientContext.js';
@@ -23,6 +27,13 @@ import type { Transport } from '../../renderer/src/bridge/transport.js';
 import { cssVariablesResolver, theme } from '../../renderer/src/app/theme.js';
 import { ConsentDetailScreen } from '../../renderer/src/features/consent-detail/ConsentDetailScreen.js';
 import { ConsentsScreen } from '../../renderer/src/features/consents/ConsentsScreen.js';
+import { AuditScreen } from '../../renderer/src/features/audit/AuditScreen.js';
+import { EventsScreen } from '../../renderer/src/features/events/EventsScreen.js';
+import { OverviewScreen } from '../../renderer/src/features/overview/OverviewScreen.js';
+import { ReportsScreen } from '../../renderer/src/features/reports/ReportsScreen.js';
+import { SettingsScreen } from '../../renderer/src/features/settings/SettingsScreen.js';
+import { UseCasesScreen } from '../../renderer/src/features/use-cases/UseCasesScreen.js';
+import { WebhookFailuresScreen } from '../../renderer/src/features/webhooks/WebhookFailuresScreen.js';
 import { useSession } from '../../renderer/src/stores/session.js';
 import { emptySyncSummary } from '../helpers/summaries.js';
 import { testHandlers } from '../helpers/handlers.js';
@@ -44,7 +55,7 @@ export interface MemoryCache {
 export function memoryClient(
   consentCount: number,
   overrides: Partial<Handlers> = {},
-  opts: { status?: Partial<AppStatus>; events?: ConsentEvent[] } = {},
+  opts: { status?: Partial<AppStatus>; events?: ConsentEvent[]; withSeededEvents?: boolean } = {},
 ): { client: ConsoleClient; calls: { channel: string; input: unknown }[]; cache: MemoryCache } {
   const db = openCache(':memory:');
   const repo = new ConsentsRepo(db);
@@ -53,11 +64,18 @@ export function memoryClient(
   const audit = new AuditLog(db);
   const reference = new ReferenceRepo(db);
   const data = new DataRepo(db);
+  const eventQuery = new EventQuery(db);
+  const auditQuery = new AuditQuery(db);
   const gen = createConsentGenerator(5, consentCount);
   const consents = Array.from({ length: consentCount }, (_, i) => gen.at(i));
   repo.upsertPage(consents, '2026-11-01T00:00:00.000Z');
   reference.replaceUseCases(gen.useCases, '2026-11-01T00:00:00.000Z');
   if (opts.events) events.upsertPage(opts.events, (e) => `${e.consentId}-${e.timestamp}`);
+  if (opts.withSeededEvents) {
+    // The sandbox's own events of the same seeded consents (same seed, count and clock).
+    const world = new World({ seed: 5, consents: consentCount });
+    events.upsertPage(world.events({}, 0, 1_000_000).events, (e) => `${e.consentId}-${e.timestamp}-${e.eventType}`);
+  }
   const status: AppStatus = {
     appVersion: '9.9.9',
     host: 'browser',
@@ -88,6 +106,20 @@ export function memoryClient(
       'settings:get': async () => settings,
       'settings:set': async (change) => (settings = { ...settings, ...(change as Partial<Settings>) }),
       'jobs:list': async () => [],
+      'events:list': async ({ filter, offset, limit }) => ({ rows: eventQuery.list({ filter, offset, limit }) }),
+      'events:count': async ({ filter }) => eventQuery.count(filter),
+      'events:days': async ({ filter, days }) => eventQuery.days(filter, days),
+      'webhooks:summary': async ({ filter }) => ({
+        consentsAffected: eventQuery.consentsWithFailures(filter),
+        byMessage: eventQuery.failuresByMessage(filter),
+        byConsent: eventQuery.failuresByConsent(filter, 500),
+      }),
+      'audit:query': async ({ filter, offset, limit }) => auditQuery.list(filter, offset, limit),
+      'audit:options': async () => auditQuery.options(),
+      'audit:verify': async () => audit.verify(),
+      'reports:compliance': async (period) => complianceReport(db, period, new Date()),
+      'sync:last': async () => null,
+      'operator:get': async () => ({ account: 'tester', displayName: 'Tess Tester' }),
       'sync:start': async () => emptySyncSummary(),
       ...overrides,
     }),
@@ -134,6 +166,13 @@ export function renderRoute(path: string, client: ConsoleClient) {
     [
       { path: '/consents', element: <ConsentsScreen /> },
       { path: '/consents/:consentId', element: <ConsentDetailScreen /> },
+      { path: '/overview', element: <OverviewScreen /> },
+      { path: '/events', element: <EventsScreen /> },
+      { path: '/webhook-failures', element: <WebhookFailuresScreen /> },
+      { path: '/use-cases', element: <UseCasesScreen /> },
+      { path: '/audit', element: <AuditScreen /> },
+      { path: '/reports', element: <ReportsScreen /> },
+      { path: '/settings', element: <SettingsScreen /> },
       { path: '*', element: <p>elsewhere</p> },
     ],
     { initialEntries: [path] },

@@ -1,0 +1,235 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCoreHost, type CoreHost } from '../../electron/core/core-host.js';
+import { maskMessage } from '../../electron/core/cache/event-query.js';
+import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
+import { tempDir } from '../helpers/temp.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- envelopes are read as loose JSON */
+
+/**
+ * The core behind the oversight screens, through the router: events and their per-day counts,
+ * webhook failures grouped, the compliance report, the audit log's filters and export, and profiles
+ * managed from Settings — saved with a write-only secret, tested, switched to, removed.
+ */
+const quiet = { info() {}, error() {} };
+let host: CoreHost;
+let dataDir: string;
+let other: RunningSandbox;
+const responses: string[] = [];
+const call = async (channel: string, input: unknown): Promise<any> => {
+  const envelope = (await host.router.handle(channel, input, true)) as any;
+  responses.push(JSON.stringify(envelope));
+  return envelope;
+};
+const ok = async (channel: string, input: unknown): Promise<any> => {
+  const e = await call(channel, input);
+  if (!e.ok) throw new Error(`${channel}: ${e.error.code} ${e.error.message}`);
+  return e.value;
+};
+const SECRET = 'Other-Intermediary-Secret-42';
+
+beforeAll(async () => {
+  dataDir = tempDir();
+  other = await startSandbox({ seed: 9, consents: 40, clientId: 'other-client', clientSecret: SECRET });
+  host = await startCoreHost({
+    dataDir,
+    host: 'browser',
+    appVersion: 'test',
+    log: quiet,
+    sandbox: { seed: 83, consents: 250, clockOrigin: '2026-11-01T00:00:00Z' },
+  });
+  await host.core().sync();
+});
+afterAll(async () => {
+  await host?.close();
+  await other?.close();
+});
+
+describe('events and webhook failures', () => {
+  it('lists events newest first with counts per type and per day that add up', async () => {
+    const all = await ok('events:count', { filter: {} });
+    expect(all.total).toBe(all.types.reduce((n: number, t: any) => n + t.count, 0));
+    const granted = await ok('events:count', { filter: { types: ['GRANTED'] } });
+    expect(granted.types).toEqual(all.types); // the type chips count the rest of the filter
+    expect(granted.total).toBe(all.types.find((t: any) => t.type === 'GRANTED').count);
+    const page = await ok('events:list', { filter: { types: ['GRANTED', 'REVOKED'] }, offset: 0, limit: 200 });
+    const times = page.rows.map((r: any) => r.timestamp);
+    expect(times).toEqual([...times].sort().reverse());
+    expect(page.rows.every((r: any) => ['GRANTED', 'REVOKED'].includes(r.eventType) && r.consumerEmail)).toBe(true);
+    const days = await ok('events:days', { filter: {}, days: 400 });
+    expect(days.reduce((n: number, d: any) => n + d.total, 0)).toBe(all.total);
+    const from = `${days[2].day}T00:00:00`;
+    const window = await ok('events:count', { filter: { from: new Date(from).toISOString() } });
+    expect(window.total).toBe(days.slice(0, 3).reduce((n: number, d: any) => n + d.total, 0));
+  });
+
+  it('groups webhook failures by the masked response, with counts that add up and the consents affected', async () => {
+    const summary = await ok('webhooks:summary', { filter: {} });
+    const failures = await ok('events:count', {
+      filter: { types: ['WEBHOOK_SENDING_FAILED', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', 'WEBHOOK_MAX_RETRIES_REACHED'] },
+    });
+    expect(summary.byMessage.reduce((n: number, g: any) => n + g.count, 0)).toBe(failures.total);
+    const requestIds = summary.byMessage.filter((g: any) => g.key.includes('"requestId":"<id>"'));
+    expect(requestIds).toHaveLength(1);
+    expect(requestIds[0].count).toBeGreaterThan(1);
+    expect(summary.consentsAffected).toBe(summary.byConsent.length);
+    // Consents that exhausted the retries come first.
+    const flags = summary.byConsent.map((c: any) => c.maxRetries > 0);
+    expect(flags).toEqual([...flags].sort((a: boolean, b: boolean) => Number(b) - Number(a)));
+  });
+
+  it('masks what varies in a response and keeps what it says', () => {
+    expect(maskMessage('Request 8f3a9c10-1b2c-4d5e-8f90-123456789abc timed out after 30012 ms at 2026-11-03T10:00:00Z')).toBe(
+      'Request <id> timed out after <n> ms at <time>',
+    );
+    expect(maskMessage('503 Service Unavailable')).toBe('503 Service Unavailable');
+    expect(maskMessage('upstream said status: 429 for jane@example.com (retry 3)')).toBe(
+      'upstream said status: 429 for <email> (retry <n>)',
+    );
+    expect(maskMessage(null)).toBe('(no response body)');
+  });
+});
+
+describe('the compliance report and the audit log', () => {
+  it('counts a period from the events, staff actions from the audit log', async () => {
+    const core = host.core();
+    const [active] = (
+      await ok('consents:list', { filter: { statuses: ['ACTIVE'] }, sort: { field: 'created', direction: 'desc' }, offset: 0, limit: 1 })
+    ).rows;
+    await ok('operator:set', { displayName: 'Rita Reports' });
+    await ok('consents:revoke', { consentId: active.consentId, reason: 'Report test' });
+    const from = new Date(Date.now() - 3_600_000).toISOString();
+    const to = new Date(Date.now() + 3_600_000).toISOString();
+    const report = await ok('reports:compliance', { from, to });
+    const count = (key: string) => report.counts.find((c: any) => c.key === key).count;
+    expect(count('withdrawn-staff')).toBe(1);
+    expect(count('withdrawn')).toBe((await ok('events:count', { filter: { types: ['REVOKED'], from, to } })).total);
+    const all = await ok('reports:compliance', { from: '2000-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' });
+    const c = (key: string) => all.counts.find((x: any) => x.key === key).count;
+    const types = (await ok('events:count', { filter: {} })).types;
+    const ofType = (t: string) => types.find((x: any) => x.type === t)?.count ?? 0;
+    expect([c('granted'), c('extended'), c('expired'), c('collections')]).toEqual([
+      ofType('GRANTED'),
+      ofType('EXTENDED'),
+      ofType('EXPIRED'),
+      ofType('DATA_COLLECTION_COMPLETED'),
+    ]);
+    expect(all.collectionsByHolder.reduce((n: number, h: any) => n + h.count, 0)).toBe(c('collections'));
+    const job = (await ok('reports:export', { from, to, format: 'html' })).jobId;
+    await expect.poll(async () => (await ok('jobs:list', {})).find((j: any) => j.jobId === job)?.state).toBe('finished');
+    const html = readFileSync((await ok('jobs:list', {})).find((j: any) => j.jobId === job).result.path, 'utf8');
+    expect(html).toContain('<h1>CDR compliance report</h1>');
+    expect(html).toContain('withdrawn by staff');
+    expect(core).toBe(host.core());
+  });
+
+  it('filters the audit log by operator, action, target and time, and exports it with the verification', async () => {
+    const { operators, actions } = await ok('audit:options', {});
+    expect(operators.some((o: string) => o.includes('Rita Reports'))).toBe(true);
+    expect(actions).toEqual(expect.arrayContaining(['revoke', 'export-report']));
+    const revokes = await ok('audit:query', { filter: { action: 'revoke' }, offset: 0, limit: 50 });
+    expect(revokes.total).toBe(1);
+    const target = revokes.rows[0].target;
+    expect((await ok('audit:query', { filter: { target }, offset: 0, limit: 50 })).rows.map((r: any) => r.action)).toEqual(['revoke']);
+    expect((await ok('audit:query', { filter: { from: '2100-01-01T00:00:00Z' }, offset: 0, limit: 50 })).total).toBe(0);
+    const job = (await ok('audit:exportFile', { filter: {}, format: 'json' })).jobId;
+    await expect.poll(async () => (await ok('jobs:list', {})).find((j: any) => j.jobId === job)?.state).toBe('finished');
+    const exported = JSON.parse(readFileSync((await ok('jobs:list', {})).find((j: any) => j.jobId === job).result.path, 'utf8'));
+    expect(exported.verification).toMatchObject({ ok: true });
+    expect(exported.rows.map((r: any) => r.seq)).toEqual([...exported.rows.map((r: any) => r.seq)].sort((a, b) => a - b));
+  });
+});
+
+describe('profiles from Settings', () => {
+  const profile = (extra: Record<string, unknown> = {}) => ({
+    id: 'other',
+    name: 'Other intermediary',
+    environment: 'nonprod',
+    consentApiBaseUrl: other.url,
+    tokenUrl: `${other.url}/oauth2/token`,
+    clientId: 'other-client',
+    authMethod: 'client_secret_basic',
+    scopes: ['consents:read', 'consents:write', 'use-cases:read', 'data-holders:read'],
+    ...extra,
+  });
+
+  it('saves a profile with its secret in the vault, never in profiles.json or an answer, and tests it before switching', async () => {
+    expect((await call('profiles:save', profile())).error.message).toMatch(/Give the client secret/);
+    const list = await ok('profiles:save', profile({ secret: SECRET }));
+    expect(list.find((p: any) => p.id === 'other')).toMatchObject({
+      hasCredential: true,
+      isCurrent: false,
+      authMethod: 'client_secret_basic',
+    });
+    expect(readFileSync(join(dataDir, 'profiles.json'), 'utf8')).not.toContain(SECRET);
+    const tested = await ok('profiles:test', { id: 'other' });
+    expect(tested.ok).toBe(true);
+    expect(tested.steps.map((s: any) => s.step)).toEqual(['token', 'consent-list']);
+    // A wrong secret says which step failed, before anything is switched.
+    await ok('profiles:save', profile({ secret: 'wrong' }));
+    expect((await ok('profiles:test', { id: 'other' })).steps[0]).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/invalid_client/),
+    });
+    await ok('profiles:save', profile({ secret: SECRET }));
+    // An edit without a secret keeps the stored one.
+    expect(
+      (await ok('profiles:save', profile({ name: 'Other intermediary (UAT)' }))).find((p: any) => p.id === 'other').hasCredential,
+    ).toBe(true);
+    expect((await call('profiles:save', profile({ id: 'sandbox', secret: 'x' }))).error.message).toMatch(/embedded sandbox/);
+  });
+
+  it('switches: the console reopens on the other profile and its own cache, then back', async () => {
+    const switched = new Promise<any>((resolve) => {
+      const off = host.events.subscribe((event, payload) => {
+        if (event === 'profile:switched') {
+          off();
+          resolve(payload);
+        }
+      });
+    });
+    expect(await ok('profiles:switch', { id: 'other' })).toEqual({ switching: true });
+    expect(await switched).toMatchObject({ profileId: 'other', ok: true });
+    expect((await ok('app:status', {})).profile).toMatchObject({ id: 'other', name: 'Other intermediary (UAT)', environment: 'nonprod' });
+    await ok('sync:start', {});
+    expect((await ok('consents:count', { filter: {} })).total).toBe(40);
+    expect((await call('profiles:remove', { id: 'other' })).error.message).toMatch(/switch to another one before removing/);
+    await ok('profiles:switch', { id: 'sandbox' });
+    await expect.poll(async () => (await ok('app:status', {})).profile.id).toBe('sandbox');
+    expect((await ok('consents:count', { filter: {} })).total).toBe(250);
+    expect((await ok('profiles:remove', { id: 'other' })).map((p: any) => p.id)).toEqual(['sandbox']);
+  });
+
+  it('falls back to the open profile, saying why, when the other cannot be opened', async () => {
+    await ok('profiles:save', profile({ id: 'newer', secret: SECRET }));
+    // Its cache was written by a newer console: refused, never downgraded.
+    const { mkdirSync } = await import('node:fs');
+    const Database = (await import('better-sqlite3-multiple-ciphers')).default;
+    mkdirSync(join(dataDir, 'profiles', 'newer'), { recursive: true });
+    const future = new Database(join(dataDir, 'profiles', 'newer', 'cache.sqlite'));
+    future.pragma('user_version = 99');
+    future.close();
+    const switched = new Promise<any>((resolve) => {
+      const off = host.events.subscribe((event, payload) => {
+        if (event === 'profile:switched') {
+          off();
+          resolve(payload);
+        }
+      });
+    });
+    await ok('profiles:switch', { id: 'newer' });
+    expect(await switched).toMatchObject({
+      profileId: 'sandbox',
+      ok: false,
+      message: expect.stringMatching(/could not open profile "newer".*newer CDR Console.*back on "sandbox"/s),
+    });
+    expect((await ok('app:status', {})).profile.id).toBe('sandbox');
+    expect((await ok('consents:count', { filter: {} })).total).toBe(250);
+  });
+
+  it('never sent a secret back', () => {
+    expect(responses.join('\n')).not.toContain(SECRET);
+  });
+});
