@@ -74,7 +74,12 @@ export function CommandPalette() {
         description: `${p.environment} — the console reopens on its cache`,
         onClick: () => run(`Switch to ${p.name}`, () => client.profilesSwitch({ id: p.id })),
       })),
-    { id: 'profiles', label: 'Connection profiles…', description: 'Add, edit, test profiles in Settings', onClick: () => navigate('/settings') },
+    {
+      id: 'profiles',
+      label: 'Connection profiles…',
+      description: 'Add, edit, test profiles in Settings',
+      onClick: () => navigate('/settings'),
+    },
   ];
   const screens: SpotlightActionData[] = SCREENS.map((s) => ({
     id: `screen-${s.path}`,
