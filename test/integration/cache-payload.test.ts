@@ -35,6 +35,21 @@ describe('payload codec', () => {
     );
   });
 
+  it('keeps keys that name Object.prototype members (an API payload may carry "__proto__")', () => {
+    const db = openCache(':memory:');
+    const codec = new PayloadCodec(db);
+    for (const text of ['{"__proto__":{"polluted":true},"a":1}', '{"constructor":"x","toString":2}', '{"__proto__":"v"}']) {
+      const value = JSON.parse(text) as Record<string, unknown>;
+      // A column named "__proto__" too: the third payload's value is left out and put back from it.
+      const columns = JSON.parse('{"__proto__":"v"}') as Record<string, unknown>;
+      const encoded = db.transaction(() => codec.encode(value, columns))();
+      const back = new PayloadCodec(db).decode(encoded, columns) as Record<string, unknown>;
+      expect(JSON.stringify(back)).toBe(text);
+      expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('stores a repeated nested object once', () => {
     const db = openCache(':memory:');
     const codec = new PayloadCodec(db);

@@ -174,7 +174,7 @@ describe('console core on the embedded sandbox', () => {
       }),
     );
     await expect(startCore({ dataDir, host: 'browser', appVersion: '0', log: quiet })).rejects.toThrow(
-      /Profile "prod" has no client secret: store it in the vault, or set CDR_CONSOLE_CLIENT_SECRET/,
+      /Profile "prod" has no client secret: add it in Settings, or set CDR_CONSOLE_CLIENT_SECRET for this run\./,
     );
   });
 });

@@ -96,7 +96,7 @@ export class PayloadCodec {
     const values: string[] = [];
     keys.forEach((k, i) => {
       const v = obj[k];
-      if (k in columns && columns[k] === v && (v === null || typeof v !== 'object')) {
+      if (Object.hasOwn(columns, k) && columns[k] === v && (v === null || typeof v !== 'object')) {
         covered += 2 ** i;
         return;
       }
@@ -119,12 +119,16 @@ export class PayloadCodec {
     const rest = (typeof a[2] === 'number' ? JSON.parse(this.text(a[2])) : a[2]) as [number, ...Json[]];
     const refs = rest[0];
     const out: Record<string, Json> = {};
+    // Defined, not assigned: a payload key named "__proto__" (JSON.parse makes it an own property)
+    // must come back as that key, not set the object's prototype.
+    const put = (k: string, v: Json) =>
+      k === '__proto__' ? Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true }) : (out[k] = v);
     let j = 0;
     keys.forEach((k, i) => {
-      if (Math.floor(covered / 2 ** i) % 2 === 1) out[k] = columns[k];
+      if (Math.floor(covered / 2 ** i) % 2 === 1) put(k, Object.hasOwn(columns, k) ? columns[k] : undefined);
       else {
         const v = rest[j + 1];
-        out[k] = Math.floor(refs / 2 ** j) % 2 === 1 ? JSON.parse(this.text(v as number)) : v;
+        put(k, Math.floor(refs / 2 ** j) % 2 === 1 ? JSON.parse(this.text(v as number)) : v);
         j++;
       }
     });
