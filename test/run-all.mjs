@@ -1,5 +1,6 @@
 // `npm test`: the whole suite, in order — static checks, vitest (unit, integration, renderer),
-// then the end-to-end tests in Chromium — and one closing line `N passed, N failed` for CI.
+// the end-to-end tests in Chromium, a smoke run of the benchmark — and one closing line
+// `N passed, N failed` for CI.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -74,6 +75,20 @@ if (build.code !== 0) {
     results.failed++;
     lines.push(`playwright: the run itself failed (exit ${e2e.code})`);
   }
+}
+
+// 5. The benchmark at its smallest size, so it cannot rot: it must run to the end and write its
+// report. No figure is judged here (timings are not assertions); `npm run bench` is for that.
+if (build.code !== 0) {
+  lines.push('bench smoke: not run (the build failed)');
+} else {
+  rmSync('test-results/bench-smoke.json', { force: true });
+  const bench = run('bench smoke', 'npm', ['run', '-s', 'bench', '--', '--smoke', '--out', 'test-results/bench-smoke.json']);
+  const b = readJson('test-results/bench-smoke.json');
+  const ok = bench.code === 0 && b !== null && Array.isArray(b.rows) && b.rows.length > 0 && b.rows.every((r) => r.runs > 0);
+  if (ok) results.passed++;
+  else results.failed++;
+  lines.push(`bench smoke: ${ok ? `ran, ${b.rows.length} figures` : `FAILED (exit ${bench.code})`} in ${bench.seconds} s`);
 }
 
 console.log('\n=== summary');

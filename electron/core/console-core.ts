@@ -62,6 +62,11 @@ export interface CoreOptions {
   profileId?: string;
   /** Settings of the embedded sandbox, when the profile is the embedded one. */
   sandbox?: Omit<SandboxOptions, 'port'>;
+  /**
+   * The port the embedded sandbox had before the console reopened (profile switch, cache reset):
+   * it comes back at the same URL, which the host printed at start. Any free port if it is taken.
+   */
+  sandboxPort?: number;
   /** Secret of a non-embedded profile when the vault has none (CDR_CONSOLE_CLIENT_SECRET). */
   clientSecret?: string;
   /** How secrets are encrypted at rest: the OS keychain in Electron, a key file elsewhere. */
@@ -212,14 +217,20 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     // the data directory, per seed and size, so it is still there tomorrow.
     const seed = opts.sandbox?.seed ?? SANDBOX_DEFAULTS.seed;
     const count = opts.sandbox?.consents ?? SANDBOX_DEFAULTS.consents;
-    sandbox = await startSandbox({
+    const sandboxOptions: SandboxOptions = {
       // Its clock follows real time ("expires in 3 days" means something), unless a test pins it.
       realTime: !opts.sandbox?.clockOrigin,
       ...opts.sandbox,
       clientId: profile.clientId,
       clientSecret: SANDBOX_CLIENT_SECRET,
       stateFile: join(profileDir, `sandbox-state-seed${seed}-n${count}.json`),
-    });
+    };
+    sandbox = opts.sandboxPort
+      ? await startSandbox({ ...sandboxOptions, port: opts.sandboxPort }).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EADDRINUSE') throw error;
+          return startSandbox(sandboxOptions);
+        })
+      : await startSandbox(sandboxOptions);
     baseUrl = sandbox.url;
     tokenUrl = `${sandbox.url}/oauth2/token`;
     secret = SANDBOX_CLIENT_SECRET;

@@ -22,13 +22,20 @@ export async function startCoreHost(opts: CoreOptions): Promise<CoreHost> {
   let detach: (() => void) | undefined;
   let switching: Promise<void> | undefined;
 
+  let sandboxPort: number | undefined;
   const attach = (core: Core) => {
     detach?.();
     detach = core.events.subscribe((event, payload) => events.emit(event, payload));
     current = core;
+    if (core.sandboxUrl) sandboxPort = Number(new URL(core.sandboxUrl).port);
   };
   const start = (profileId: string | undefined) =>
-    startCore({ ...opts, ...(profileId ? { profileId } : {}), reopen: (change) => void reopen(change) });
+    startCore({
+      ...opts,
+      ...(profileId ? { profileId } : {}),
+      ...(sandboxPort ? { sandboxPort } : {}),
+      reopen: (change) => void reopen(change),
+    });
 
   /** Closes the core and starts the next one; if that fails, the previous profile comes back. */
   function reopen(change: { profileId?: string; resetCache?: boolean }): Promise<void> {

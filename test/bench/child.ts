@@ -7,6 +7,7 @@ import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { openCache } from '../../electron/core/cache/database.js';
 import { EventsRepo } from '../../electron/core/cache/events-repo.js';
+import { WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../../electron/core/cache/event-query.js';
 import { BatchWriter, DEFAULT_BATCH } from '../../electron/core/sync/batch.js';
 import { contentId } from '../../electron/core/sync/consent-sync.js';
 import { runSyncJob, type SyncJob } from '../../electron/core/sync/sync-job.js';
@@ -297,6 +298,63 @@ async function querySpecs(core: Awaited<ReturnType<typeof startCore>>): Promise<
       channel: 'consents:get',
       input: { consentId: sample.consentId },
     });
+  // The oversight screens, as each asks (overview, events, webhook failures, compliance report).
+  specs.push({
+    name: 'overview: active, never collected (count)',
+    channel: 'consents:count',
+    input: { filter: { statuses: ['ACTIVE'], collected: false } },
+  });
+  const eventCount = (await core.router.handle('events:count', { filter: {} }, true)) as { ok: true; value: { total: number } };
+  const eventTotal = eventCount.value.total;
+  const failures = { types: [...WEBHOOK_FAILURES] };
+  const deliveries = { types: [...WEBHOOK_DELIVERIES] };
+  const week = { from: days(7) };
+  specs.push({ name: 'events: first page, newest first', channel: 'events:list', input: { filter: {}, offset: 0, limit: 100 } });
+  specs.push({
+    name: 'events: a window in the middle',
+    channel: 'events:list',
+    input: { filter: {}, offset: Math.floor(eventTotal / 2), limit: 100 },
+  });
+  specs.push({
+    name: 'events: first page of one type (REVOKED)',
+    channel: 'events:list',
+    input: { filter: { types: ['REVOKED'] }, offset: 0, limit: 100 },
+  });
+  specs.push({ name: 'events: count with counts per type', channel: 'events:count', input: { filter: {} } });
+  specs.push({ name: 'events: per-day counts, 30 days', channel: 'events:days', input: { filter: {}, days: 30 } });
+  if (sample)
+    specs.push({
+      name: 'events: one consent’s timeline',
+      channel: 'events:list',
+      input: { filter: { consentId: sample.consentId }, offset: 0, limit: 100 },
+    });
+  specs.push({
+    name: 'overview: webhook failures in 7 days (count)',
+    channel: 'events:count',
+    input: { filter: { ...failures, ...week } },
+  });
+  specs.push({
+    name: 'overview/webhooks: deliveries and failures per day, 90 days',
+    channel: 'events:days',
+    input: { filter: { ...deliveries, from: days(90) }, days: 90 },
+  });
+  specs.push({
+    name: 'overview: granted and withdrawn per day, 200 days',
+    channel: 'events:days',
+    input: { filter: { types: ['GRANTED', 'REVOKED'], from: days(200) }, days: 200 },
+  });
+  specs.push({
+    name: 'webhook failures: grouped by message and by consent, all',
+    channel: 'webhooks:summary',
+    input: { filter: failures },
+  });
+  specs.push({ name: 'webhook failures: grouped, last 7 days', channel: 'webhooks:summary', input: { filter: { ...failures, ...week } } });
+  specs.push({
+    name: 'webhook failures: first page of the list',
+    channel: 'events:list',
+    input: { filter: failures, offset: 0, limit: 100 },
+  });
+  specs.push({ name: 'compliance report: 90 days', channel: 'reports:compliance', input: { from: days(90), to: days(0) } });
   specs.push({ name: 'webhook failures: first page', channel: 'events:failures', input: { page: 1, pageSize: 100 } });
   specs.push({ name: 'webhook failures: page 20', channel: 'events:failures', input: { page: 20, pageSize: 100 } });
   specs.push({ name: 'status bar (app:status)', channel: 'app:status', input: {} });

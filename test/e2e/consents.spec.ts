@@ -35,7 +35,7 @@ test('the console shows the sandbox consents from the cache, sorts and scrolls t
   await expect(prompt).toBeHidden();
 
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Consents' }).click();
-  await expect(page.getByRole('heading', { name: 'Consents' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Consents' })).toBeVisible();
   await expect(page.getByTestId('consent-range')).toHaveText('250 consents in the cache');
   await expect(rows(page).first()).toBeVisible();
   const headers = await page.getByRole('columnheader').allTextContents();

@@ -89,6 +89,8 @@ test('the overview counts what the cache holds, and each number opens the list i
   await expect(page.getByTestId('consent-range')).toHaveText(`${expiring} of 600 cached consents match this view`);
 
   await page.goBack();
+  // Read the number once it is there (the tile shows "…" while it counts).
+  await expect(page.getByTestId('tile-Webhook failures, 7 days')).toHaveText(/^\d[\d,]*$/);
   const failures7 = await page.getByTestId('tile-Webhook failures, 7 days').textContent();
   await page.getByTestId('tile-Webhook failures, 7 days').click();
   await expect(page.getByTestId('webhook-range')).toContainText(`${failures7} failed deliver`);

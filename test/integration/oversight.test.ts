@@ -182,6 +182,8 @@ describe('profiles from Settings', () => {
   });
 
   it('switches: the console reopens on the other profile and its own cache, then back', async () => {
+    const embeddedUrl = host.core().sandboxUrl;
+    expect(embeddedUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const switched = new Promise<any>((resolve) => {
       const off = host.events.subscribe((event, payload) => {
         if (event === 'profile:switched') {
@@ -199,6 +201,9 @@ describe('profiles from Settings', () => {
     await ok('profiles:switch', { id: 'sandbox' });
     await expect.poll(async () => (await ok('app:status', {})).profile.id).toBe('sandbox');
     expect((await ok('consents:count', { filter: {} })).total).toBe(250);
+    // The embedded sandbox is back at the URL the host printed at start.
+    expect(host.core().sandboxUrl).toBe(embeddedUrl);
+    expect((await fetch(`${embeddedUrl}/__sandbox/status`)).ok).toBe(true);
     expect((await ok('profiles:remove', { id: 'other' })).map((p: any) => p.id)).toEqual(['sandbox']);
   });
 

@@ -1,3 +1,4 @@
+import { BarChart, type BarChartProps } from '@mantine/charts';
 import { Group, Paper, SegmentedControl, Table, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { formatCount } from './format.js';
@@ -84,4 +85,13 @@ export function ChartPanel<Row>({
       )}
     </Paper>
   );
+}
+
+/**
+ * A bar chart for a ChartPanel: Recharts' keyboard layer is off, since the panel hides the chart
+ * from assistive technology (its table is the accessible form) and a hidden element must hold
+ * nothing focusable. Pointer tooltips still work.
+ */
+export function PanelBarChart(props: BarChartProps) {
+  return <BarChart {...props} barChartProps={{ accessibilityLayer: false, ...props.barChartProps }} />;
 }

@@ -123,9 +123,12 @@ export function ConsentsScreen() {
           <Text size="sm" c="dimmed" data-testid="consent-range" aria-live="polite">
             {!count.data
               ? 'Reading the cache…'
-              : filtersSet || view.search || view.statuses.length
-                ? `${formatCount(total)} of ${formatCount(cached ?? total)} cached consents match this view`
-                : `${plural(total, 'consent')} in the cache`}
+              : count.isPlaceholderData
+                ? // The previous view's count, kept while this one is read, would claim the wrong matches.
+                  'Counting the matches…'
+                : filtersSet || view.search || view.statuses.length
+                  ? `${formatCount(total)} of ${formatCount(cached ?? total)} cached consents match this view`
+                  : `${plural(total, 'consent')} in the cache`}
           </Text>
         </div>
         <Group gap="xs" wrap="nowrap">

@@ -1,4 +1,3 @@
-import { BarChart } from '@mantine/charts';
 import { Anchor, Badge, Button, Chip, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedCallback } from '@mantine/hooks';
@@ -9,7 +8,7 @@ import { Link, useNavigate } from 'react-router';
 import type { EventListRow } from '../../../../shared/ipc/contract.js';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
-import { ChartPanel } from '../../ui/ChartPanel.js';
+import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { ExportMenu } from '../../ui/export.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
@@ -186,7 +185,7 @@ export function EventsScreen() {
         ]}
         empty="No events in this view."
         chart={
-          <BarChart
+          <PanelBarChart
             h={160}
             data={chartData}
             dataKey="day"

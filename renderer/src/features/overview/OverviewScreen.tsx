@@ -1,10 +1,9 @@
-import { BarChart } from '@mantine/charts';
 import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { addDays, addWeeks, format, startOfISOWeek } from 'date-fns';
 import { useState } from 'react';
 import { useClient } from '../../bridge/ClientContext.js';
-import { ChartPanel } from '../../ui/ChartPanel.js';
+import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { formatAgo, formatCount } from '../../ui/format.js';
 import { ErrorState } from '../../ui/states.js';
 import { StatTile } from '../../ui/StatTile.js';
@@ -173,7 +172,7 @@ export function OverviewScreen() {
           ]}
           empty="No webhook deliveries in the last 30 days."
           chart={
-            <BarChart
+            <PanelBarChart
               h={220}
               data={trendRows}
               dataKey="label"
@@ -197,7 +196,7 @@ export function OverviewScreen() {
             { key: 'withdrawn', label: 'Withdrawn', value: (r) => r.withdrawn },
           ]}
           chart={
-            <BarChart
+            <PanelBarChart
               h={220}
               data={weekRows}
               dataKey="label"

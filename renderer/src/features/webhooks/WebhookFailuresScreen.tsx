@@ -1,11 +1,10 @@
-import { BarChart } from '@mantine/charts';
 import { Anchor, Badge, Code, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { format, parse } from 'date-fns';
 import { Link, useSearchParams } from 'react-router';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
-import { ChartPanel } from '../../ui/ChartPanel.js';
+import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { Copy } from '../../ui/Copy.js';
 import { ExportMenu } from '../../ui/export.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
@@ -119,7 +118,7 @@ export function WebhookFailuresScreen() {
           { key: 'rate', label: 'Failure rate', value: (r) => `${(r.rate * 100).toFixed(1)} %` },
         ]}
         chart={
-          <BarChart
+          <PanelBarChart
             h={200}
             data={rows}
             dataKey="label"
