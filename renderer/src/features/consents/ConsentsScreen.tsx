@@ -33,7 +33,21 @@ export function ConsentsScreen() {
   const saveSettings = useSaveSettings();
   const actions = useActionsAvailable();
   const cached = useAppStatus().data?.consentCount;
-  const filter = filterOf(view);
+  // Search as you type: the box is local state and the reads follow it at once (each is a few
+  // milliseconds from the cache); the URL follows after a pause (replacing, so Back skips keystrokes).
+  // The box only follows the URL when the URL changed from elsewhere (Back, a saved view), never
+  // to an older value of what is being typed.
+  const [search, setSearch] = useState(view.search);
+  const pushed = useRef(view.search);
+  useEffect(() => {
+    if (view.search !== pushed.current) setSearch(view.search);
+    pushed.current = view.search;
+  }, [view.search]);
+  const pushSearch = useDebouncedCallback((q: string) => {
+    pushed.current = q;
+    setView({ search: q }, { replace: true });
+  }, 120);
+  const filter = filterOf({ ...view, search });
   const columns = view.columns ?? settings?.consentColumns ?? [...DEFAULT_CONSENT_COLUMNS];
 
   const count = useQuery({
@@ -49,19 +63,6 @@ export function ConsentsScreen() {
     fetch: async (offset, limit) => (await client.consentsList({ filter, sort: view.sort, offset, limit })).rows,
   });
 
-  // Search as you type: the box is local state, the URL follows (replacing, so Back skips keystrokes).
-  // The box only follows the URL when the URL changed from elsewhere (Back, a saved view), never
-  // to an older value of what is being typed.
-  const [search, setSearch] = useState(view.search);
-  const pushed = useRef(view.search);
-  useEffect(() => {
-    if (view.search !== pushed.current) setSearch(view.search);
-    pushed.current = view.search;
-  }, [view.search]);
-  const pushSearch = useDebouncedCallback((q: string) => {
-    pushed.current = q;
-    setView({ search: q }, { replace: true });
-  }, 120);
   const searchRef = useRef<HTMLInputElement>(null);
   useHotkeys([['/', () => searchRef.current?.focus()]]);
 
@@ -126,7 +127,7 @@ export function ConsentsScreen() {
               : count.isPlaceholderData
                 ? // The previous view's count, kept while this one is read, would claim the wrong matches.
                   'Counting the matches…'
-                : filtersSet || view.search || view.statuses.length
+                : filtersSet || search.trim() || view.statuses.length
                   ? `${formatCount(total)} of ${formatCount(cached ?? total)} cached consents match this view`
                   : `${plural(total, 'consent')} in the cache`}
           </Text>
@@ -177,7 +178,7 @@ export function ConsentsScreen() {
         <Button size="sm" variant={filtersOpen ? 'light' : 'default'} onClick={() => setFiltersOpen((o) => !o)} aria-expanded={filtersOpen}>
           Filters{filtersSet ? ` (${filtersSet})` : ''}
         </Button>
-        {filtersSet || view.search || view.statuses.length ? (
+        {filtersSet || search.trim() || view.statuses.length ? (
           <Button size="sm" variant="subtle" onClick={() => navigate({ search: view.columns ? `cols=${view.columns.join(',')}` : '' })}>
             Clear all
           </Button>
@@ -241,7 +242,7 @@ export function ConsentsScreen() {
         }}
         empty={
           count.data ? (
-            filtersSet || view.search || view.statuses.length ? (
+            filtersSet || search.trim() || view.statuses.length ? (
               <EmptyState title="No consent matches this view">Change the search or the filters, or clear them.</EmptyState>
             ) : (
               <EmptyState title="No consents in the cache yet">
