@@ -74,7 +74,17 @@ function normalizeConditions(value: Json | undefined, path: string, notes: NoteS
 }
 
 /** Moves `from` (any shape) to the list field, keeping the key's position in the record. */
+/**
+ * `record` with key `from` renamed to `to` (in its place) and set to `value` (undefined drops it).
+ * `record` is the caller's own copy and may be changed in place: when there is nothing to rename
+ * (the usual case once sources are in the 2.0.0 names) no copy is made, and key order is the same.
+ */
 function replaceKey(record: JsonObject, from: string, to: string, value: Json | undefined): JsonObject {
+  if (from === to || !(from in record)) {
+    if (value === undefined) delete record[to];
+    else record[to] = value;
+    return record;
+  }
   const out: JsonObject = {};
   let placed = false;
   for (const [k, v] of Object.entries(record)) {
