@@ -2,14 +2,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { appRoot } from './host/app-root.js';
 import { hostCommand, runBrowserHost, type HostCliOptions } from './host/run.js';
 
 /**
  * `npm start`: the desktop window when an Electron binary is installed and can load our native
  * modules, otherwise the browser host, saying why.
  */
-const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+const repoRoot = appRoot(import.meta.url);
 
 function electronBinary(): { path: string } | { reason: string } {
   if (process.argv.includes('--browser')) return { reason: '--browser was given' };

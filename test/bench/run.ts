@@ -333,7 +333,7 @@ try {
   if (coldStart)
     row('cold start: browser host to the first consent rows in Chromium', coldStart, 'ms', {
       target: { on: 'value', op: '≤', limit: 1500 },
-      note: 'the cache file dropped from the OS cache first; the host syncs at start (incremental, worker thread); Chromium already running',
+      note: 'node dist/electron/host.mjs (what npm start runs); the cache file dropped from the OS cache first; the host syncs at start (incremental, worker thread); Chromium already running',
     });
   console.log('search as you type in Chromium: each keystroke to its rows');
   const keys = await measureKeystrokes(dir, smoke ? ['westpac'] : ['westpac', 'budget', 'home loan', 'nab']);
@@ -403,7 +403,7 @@ async function measureColdStart(dataDir: string, times: number): Promise<number[
       const t0 = performance.now();
       const host = spawn(
         process.execPath,
-        ['--import', 'tsx', join(root, 'electron/host/cli.ts'), '--port', '0', '--data-dir', dataDir, '--profile', PROFILE],
+        [join(root, 'dist/electron/host.mjs'), '--port', '0', '--data-dir', dataDir, '--profile', PROFILE],
         {
           cwd: root,
           env: { ...process.env, CDR_CONSOLE_CLIENT_SECRET: 'sandbox-secret', CDR_CONSOLE_DATA_DIR: '' },
@@ -456,7 +456,7 @@ async function measureKeystrokes(dataDir: string, words: string[]): Promise<numb
   });
   const host = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'electron/host/cli.ts'), '--port', '0', '--data-dir', dataDir, '--profile', PROFILE, '--no-sync'],
+    [join(root, 'dist/electron/host.mjs'), '--port', '0', '--data-dir', dataDir, '--profile', PROFILE, '--no-sync'],
     {
       cwd: root,
       env: { ...process.env, CDR_CONSOLE_CLIENT_SECRET: 'sandbox-secret', CDR_CONSOLE_DATA_DIR: '' },

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Starts the console exactly as `npm run serve` does (tsx electron/host/cli.ts), in a fresh data
+ * Starts the console exactly as `npm run serve` does (node dist/electron/host.mjs, the build's
+ * bundle — `npm test` and `npm run test:e2e` build first), in a fresh data
  * directory on a free port, and resolves with the URL it prints. Stops the process and removes
  * the directory on stop(); a timer kills it if a test forgets.
  */
@@ -41,7 +42,7 @@ export async function startConsole(args: string[] = [], opts: ConsoleOptions = {
   opts.setup?.(dataDir);
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'electron/host/cli.ts'), '--port', '0', '--data-dir', dataDir, ...args],
+    [join(root, 'dist/electron/host.mjs'), '--port', '0', '--data-dir', dataDir, ...args],
     {
       cwd: root,
       env: { ...process.env, CDR_CONSOLE_DATA_DIR: '', ...opts.env },
