@@ -36,6 +36,9 @@ export default defineConfig(({ mode }) => ({
           include: ['test/renderer/**/*.test.tsx'],
           environment: 'happy-dom',
           setupFiles: ['test/renderer/setup.ts'],
+          // A screen test drives a whole screen against the real router and cache in happy-dom:
+          // 2–4 s alone, and more on a 2-core machine running other test files at the same time.
+          testTimeout: 20_000,
         },
       },
     ],

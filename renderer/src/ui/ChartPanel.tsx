@@ -93,5 +93,12 @@ export function ChartPanel<Row>({
  * nothing focusable. Pointer tooltips still work.
  */
 export function PanelBarChart(props: BarChartProps) {
-  return <BarChart {...props} barChartProps={{ accessibilityLayer: false, ...props.barChartProps }} />;
+  return (
+    <BarChart
+      {...props}
+      barChartProps={{ accessibilityLayer: false, ...props.barChartProps }}
+      // Counts: no "0.75" ticks.
+      yAxisProps={{ allowDecimals: false, ...props.yAxisProps }}
+    />
+  );
 }

@@ -9,6 +9,7 @@ import type { EventListRow } from '../../../../shared/ipc/contract.js';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
+import { fillDays } from '../../ui/days.js';
 import { ExportMenu } from '../../ui/export.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
@@ -95,7 +96,7 @@ export function EventsScreen() {
 
   const allTypes = [...new Set([...(count.data?.types.map((t) => t.type) ?? []), ...view.types])].sort();
   const countOf = (t: string) => count.data?.types.find((x) => x.type === t)?.count ?? 0;
-  const dayRows = [...(days.data ?? [])].reverse();
+  const dayRows = days.data?.length ? fillDays(days.data) : []; // quiet days too, oldest first
   const chartTypes = [...new Set(dayRows.flatMap((d) => Object.keys(d.counts)))].sort();
   const chartData = dayRows.map((d) => ({ day: format(dayStart(d.day), 'd MMM'), ...d.counts }));
   const range: [string | null, string | null] = [
@@ -200,16 +201,19 @@ export function EventsScreen() {
           <Text size="xs" c="dimmed">
             Show one day:
           </Text>
-          {dayRows.slice(-10).map((d) => (
-            <Button
-              key={d.day}
-              size="compact-xs"
-              variant="default"
-              onClick={() => setView({ from: dayStart(d.day).toISOString(), to: addDays(dayStart(d.day), 1).toISOString() })}
-            >
-              {format(dayStart(d.day), 'd MMM')} ({formatCount(d.total)})
-            </Button>
-          ))}
+          {dayRows
+            .filter((d) => d.total > 0)
+            .slice(-10)
+            .map((d) => (
+              <Button
+                key={d.day}
+                size="compact-xs"
+                variant="default"
+                onClick={() => setView({ from: dayStart(d.day).toISOString(), to: addDays(dayStart(d.day), 1).toISOString() })}
+              >
+                {format(dayStart(d.day), 'd MMM')} ({formatCount(d.total)})
+              </Button>
+            ))}
         </Group>
       ) : null}
       {count.error ? <ErrorState title="The events could not be read" error={count.error} /> : null}

@@ -4,6 +4,7 @@ import { addDays, addWeeks, format, startOfISOWeek } from 'date-fns';
 import { useState } from 'react';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
+import { fillDays } from '../../ui/days.js';
 import { formatAgo, formatCount } from '../../ui/format.js';
 import { ErrorState } from '../../ui/states.js';
 import { StatTile } from '../../ui/StatTile.js';
@@ -79,7 +80,8 @@ export function OverviewScreen() {
   });
   const last = useQuery({ queryKey: ['sync:last'], queryFn: () => client.syncLast({}) });
 
-  const trendRows = [...(trend.data ?? [])].reverse().map((d) => {
+  const trendDays = trend.data?.length ? fillDays(trend.data, { from: format(new Date(trendFrom), 'yyyy-MM-dd'), to: today }) : [];
+  const trendRows = trendDays.map((d) => {
     const failed = WEBHOOK_FAILURES.reduce((n, t) => n + (d.counts[t] ?? 0), 0);
     const delivered = d.counts.WEBHOOK_SENT ?? 0;
     return {

@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
+import { fillDays } from '../../ui/days.js';
 import { Copy } from '../../ui/Copy.js';
 import { ExportMenu } from '../../ui/export.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
@@ -51,7 +52,12 @@ export function WebhookFailuresScreen() {
   // The preset that set the period, when one did (the period itself is the instant in `from`).
   const [params, setParams] = useSearchParams();
   const selected = from ? (params.get('range') ?? 'custom') : 'all';
-  const rows = [...(days.data ?? [])].reverse().map((d) => {
+  // Every day of the period, quiet ones too, up to today (or the period's end).
+  const dayOf = (instant: string) => format(new Date(instant), 'yyyy-MM-dd');
+  const filled = days.data?.length
+    ? fillDays(days.data, { ...(from ? { from: dayOf(from) } : {}), to: view.to ? dayOf(view.to) : format(new Date(), 'yyyy-MM-dd') })
+    : [];
+  const rows = filled.map((d) => {
     const failed = WEBHOOK_FAILURES.reduce((n, t) => n + (d.counts[t] ?? 0), 0);
     const sent = d.counts.WEBHOOK_SENT ?? 0;
     return {
