@@ -393,7 +393,10 @@ export function buildProgram(): Command {
       await withCore(program, async (core) => {
         const v = core.audit.verify();
         if (v.ok) process.stdout.write(`The audit log holds: ${v.entries} entries, chain intact.\n`);
-        else throw new Exit(EXIT.auditBroken, `The audit log is broken at entry ${v.brokenAt}: ${v.problem}.`);
+        else {
+          const more = v.problems.length > 1 ? `\n${v.problems.map((p) => `  - ${p}`).join('\n')}` : '';
+          throw new Exit(EXIT.auditBroken, `The audit log is broken at entry ${v.brokenAt}: ${v.problem}.${more}`);
+        }
       });
     });
   audit

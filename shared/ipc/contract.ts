@@ -631,7 +631,13 @@ export const contract = {
     input: Empty,
     output: z.union([
       z.object({ ok: z.literal(true), entries: z.number().int() }),
-      z.object({ ok: z.literal(false), entries: z.number().int(), brokenAt: z.number().int(), problem: z.string() }),
+      z.object({
+        ok: z.literal(false),
+        entries: z.number().int(),
+        brokenAt: z.number().int(),
+        problem: z.string(),
+        problems: z.array(z.string()).optional(),
+      }),
     ]),
   },
   'audit:export': {

@@ -204,7 +204,8 @@ export function migrate(db: Db): void {
 export function moveCacheAside(file: string, now = new Date()): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   const target = `${file}.corrupt-${stamp}`;
-  for (const suffix of ['', '-wal', '-shm']) {
+  // The audit log's head anchor (audit/audit-anchor.ts) belongs to this cache's log and goes with it.
+  for (const suffix of ['', '-wal', '-shm', '.audit-anchor']) {
     if (existsSync(file + suffix)) renameSync(file + suffix, target + suffix);
   }
   // Open marks belong to the file that was moved.

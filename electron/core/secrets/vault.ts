@@ -68,4 +68,6 @@ export const secretNames = {
   clientSecret: (profileId: string) => `profile:${profileId}:client-secret`,
   privateKey: (profileId: string) => `profile:${profileId}:private-key`,
   cacheKey: (profileId: string) => `profile:${profileId}:cache-key`,
+  /** The HMAC key of the audit log's head anchor (audit/audit-anchor.ts). */
+  auditAnchorKey: (profileId: string) => `profile:${profileId}:audit-anchor-key`,
 };
