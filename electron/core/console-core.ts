@@ -27,6 +27,7 @@ import { EventsRepo, ReferenceRepo } from './cache/events-repo.js';
 import { ConsentActions } from './actions/consent-actions.js';
 import { AuditLog } from './audit/audit-log.js';
 import { anchorFileOf, AuditAnchorFile } from './audit/audit-anchor.js';
+import { restrictToOwner } from './data-dir.js';
 import { describeOperator, OperatorStore } from './operator.js';
 import { loadProfiles, pickProfile, SANDBOX_CLIENT_SECRET, type Profile } from './config/profiles.js';
 import type { Logger } from './log.js';
@@ -208,6 +209,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let secret: string;
   const profileDir = join(opts.dataDir, 'profiles', profile.id);
   mkdirSync(profileDir, { recursive: true, mode: 0o700 });
+  // Owner-only, whatever the umask or an earlier version left (see data-dir.ts).
+  restrictToOwner(opts.dataDir);
   if (profile.embedded) {
     // The embedded sandbox keeps what the user changed (revocations, new consents, its clock) in
     // the data directory, per seed and size, so it is still there tomorrow.
