@@ -11,6 +11,8 @@ import { OperatorStore } from '../core/operator.js';
 import { createKeyFileCipher } from '../core/secrets/cipher.js';
 import { secretNames, SecretVault } from '../core/secrets/vault.js';
 import { runNormalize } from './normalize.js';
+import { badIdentifier, oneLineUsageErrors } from './usage.js';
+import { checkReason } from '../core/actions/consent-actions.js';
 import { writeProfiles } from '../core/config/profile-store.js';
 import { CONSENT_SORT_FIELDS, ConsentSort, type ConsentFilter } from '../../shared/ipc/contract.js';
 import { exportConsents } from '../core/exports/consents-export.js';
@@ -45,11 +47,13 @@ class Exit extends Error {
 
 function exitFor(error: unknown): number {
   if (error instanceof CoreError)
-    return error.code === 'OFFLINE'
-      ? EXIT.offline
-      : error.code === 'UNAUTHORIZED' || error.code === 'FORBIDDEN'
-        ? EXIT.unauthorized
-        : EXIT.error;
+    return error.code === 'INVALID_INPUT'
+      ? EXIT.usage
+      : error.code === 'OFFLINE'
+        ? EXIT.offline
+        : error.code === 'UNAUTHORIZED' || error.code === 'FORBIDDEN'
+          ? EXIT.unauthorized
+          : EXIT.error;
   return EXIT.error;
 }
 
@@ -63,6 +67,22 @@ function table<R extends object>(rows: readonly R[], columns: string[]): string 
     columns.map((c, i) => cut(c, widths[i]!)).join('  '),
     ...rows.map((r) => columns.map((c, i) => cut(cellOf(r, c), widths[i]!)).join('  ')),
   ].join('\n');
+}
+
+/** Refuses (exit 2) an argument that is not an identifier, before anything is opened or called. */
+function identifier(value: string, what: string): string {
+  const problem = badIdentifier(value, what);
+  if (problem) throw new Exit(EXIT.usage, `${problem}.`);
+  return value;
+}
+
+/** The reason an action records, checked as the console checks it; a bad one is bad usage (exit 2). */
+function reasonOf(reason: string): string {
+  try {
+    return checkReason(reason);
+  } catch (error) {
+    throw new Exit(EXIT.usage, `--reason: ${(error as Error).message}`);
+  }
 }
 
 function positiveInt(max: number) {
@@ -102,14 +122,13 @@ async function readStdin(): Promise<string> {
 }
 
 export function buildProgram(): Command {
-  const program = new Command()
+  const program = oneLineUsageErrors(new Command())
     .name('cli')
     .description('CDR Console for scripts: profiles, sync, consents, revocation, events, audit, normalisation.')
     .version(version)
     .option('--data-dir <dir>', 'data directory (default: CDR_CONSOLE_DATA_DIR, then the platform app-data folder)')
     .option('--profile <id>', 'connection profile (default: the one profiles.json names)')
     .addHelpText('after', EXIT_HELP)
-    .showHelpAfterError()
     .exitOverride();
 
   const profiles = program.command('profiles').description('connection profiles');
@@ -176,6 +195,8 @@ export function buildProgram(): Command {
       const parsed = Profile.safeParse(candidate);
       if (!parsed.success)
         throw new Exit(EXIT.usage, `Invalid profile: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (o.privateKey && !existsSync(String(o.privateKey)))
+        throw new Exit(EXIT.usage, `--private-key: no such file: ${String(o.privateKey)}`);
       const secret = o.privateKey ? readFileSync(String(o.privateKey), 'utf8') : await readStdin();
       if (!secret) throw new Exit(EXIT.usage, o.privateKey ? 'The private key file is empty.' : 'No client secret on standard input.');
       const file: ProfilesFile = loadProfiles(dir);
@@ -260,11 +281,12 @@ export function buildProgram(): Command {
             ?.flatMap((x) => x.split(','))
             .map((x) => x.trim())
             .filter(Boolean);
+        const ids = (v: string[] | undefined, what: string) => list(v)?.map((id) => identifier(id, what));
         const filter: ConsentFilter = {
           ...(o.status ? { statuses: list(o.status)! } : {}),
           ...(o.search ? { search: o.search } : {}),
-          ...(o.dataHolder ? { dataHolderBrandIds: list(o.dataHolder)! } : {}),
-          ...(o.useCase ? { useCaseIds: list(o.useCase)! } : {}),
+          ...(o.dataHolder ? { dataHolderBrandIds: ids(o.dataHolder, 'Data holder brand id')! } : {}),
+          ...(o.useCase ? { useCaseIds: ids(o.useCase, 'Use case id')! } : {}),
         };
         const format = o.json ? 'json' : o.format;
         await withCore(program, async (core) => {
@@ -290,6 +312,7 @@ export function buildProgram(): Command {
     .description('one consent from the cache, with its events')
     .option('--json', 'JSON output')
     .action(async (id: string, o: { json?: boolean }) => {
+      identifier(id, 'Consent id');
       await withCore(program, async (core) => {
         const consent = core.cache.consents.get(id);
         if (!consent) throw new Exit(EXIT.error, `Consent ${id} is not in the cache (sync first, or check the id).`);
@@ -324,8 +347,10 @@ export function buildProgram(): Command {
     .description('revoke a consent (exit 3 when it was already inactive)')
     .requiredOption('--reason <text>', 'why: it goes into the audit log')
     .action(async (id: string, o: { reason: string }) => {
+      identifier(id, 'Consent id');
+      const reason = reasonOf(o.reason);
       await withCore(program, async (core) => {
-        const r = await core.router.handle('consents:revoke', { consentId: id, reason: o.reason }, true);
+        const r = await core.router.handle('consents:revoke', { consentId: id, reason }, true);
         if (!r.ok) throw new CoreError(r.error.code, r.error.message);
         const value = r.value as { outcome: string };
         if (value.outcome === 'already-inactive') {
@@ -344,14 +369,23 @@ export function buildProgram(): Command {
     .option('--per-second <n>', 'at most N revocations per second', positiveInt(50), 5)
     .option('--json', 'JSON output')
     .action(async (o: { file: string; reason: string; perSecond: number; json?: boolean }) => {
+      const reason = reasonOf(o.reason);
       const text = o.file === '-' ? await readStdin() : existsSync(o.file) ? readFileSync(o.file, 'utf8') : undefined;
       if (text === undefined) throw new Exit(EXIT.usage, `No such file: ${o.file}`);
-      const ids = text
-        .split(/\r?\n/)
-        .map((l) => l.replace(/#.*/, '').trim())
-        .filter(Boolean);
+      const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+      const ids: string[] = [];
+      // Every id is checked before anything is revoked: one bad line refuses the file (nothing is lost).
+      for (const [i, line] of lines.entries()) {
+        const id = line.replace(/#.*/, '').trim();
+        if (!id) continue;
+        const problem = badIdentifier(id, 'consent id');
+        if (problem)
+          throw new Exit(EXIT.usage, `${o.file === '-' ? 'standard input' : o.file}, line ${i + 1}: ${problem}; nothing was revoked.`);
+        ids.push(id);
+      }
+      if (!ids.length) throw new Exit(EXIT.usage, `${o.file === '-' ? 'standard input' : o.file} lists no consent id.`);
       await withCore(program, async (core) => {
-        const jobId = core.actions.createBulkRevoke(ids, o.reason);
+        const jobId = core.actions.createBulkRevoke(ids, reason);
         const items = await core.actions.runBulkRevoke(jobId, {
           perSecond: o.perSecond,
           onItem: (i) => {
@@ -373,6 +407,7 @@ export function buildProgram(): Command {
     .option('--limit <n>', 'at most N events (1–5000)', positiveInt(5000), 100)
     .option('--json', 'JSON output')
     .action(async (o: { consent?: string; type?: string[]; limit: number; json?: boolean }) => {
+      if (o.consent !== undefined) identifier(o.consent, 'Consent id');
       await withCore(program, async (core) => {
         const rows = core.cache.events.list({
           ...(o.consent ? { consentId: o.consent } : {}),
@@ -393,7 +428,10 @@ export function buildProgram(): Command {
       await withCore(program, async (core) => {
         const v = core.audit.verify();
         if (v.ok) process.stdout.write(`The audit log holds: ${v.entries} entries, chain intact.\n`);
-        else throw new Exit(EXIT.auditBroken, `The audit log is broken at entry ${v.brokenAt}: ${v.problem}.`);
+        else {
+          const more = v.problems.length > 1 ? `\n${v.problems.map((p) => `  - ${p}`).join('\n')}` : '';
+          throw new Exit(EXIT.auditBroken, `The audit log is broken at entry ${v.brokenAt}: ${v.problem}.${more}`);
+        }
       });
     });
   audit
@@ -428,7 +466,13 @@ export function buildProgram(): Command {
     .command('operator <displayName>')
     .description('set the display name recorded with your OS account in the audit log')
     .action((name: string) => {
-      const o = new OperatorStore(dataDirOf(program)).setDisplayName(name);
+      let o;
+      try {
+        o = new OperatorStore(dataDirOf(program)).setDisplayName(name);
+      } catch (error) {
+        if (error instanceof RangeError) throw new Exit(EXIT.usage, error.message);
+        throw error;
+      }
       process.stdout.write(`Operator: ${o.account} (${o.displayName})\n`);
     });
 

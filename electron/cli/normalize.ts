@@ -68,7 +68,8 @@ function expand(args: string[]): { inputs: Input[]; single: boolean } {
 function normalizeText(text: string) {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // A UTF-8 byte order mark (Windows editors write one) is not part of the JSON.
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new Error(`not JSON: ${(error as Error).message}`);
   }
@@ -91,7 +92,7 @@ export function runNormalize(argv: string[]): number {
   }
   const unknown = argv.filter((a) => a.startsWith('-') && a !== '-');
   if (unknown.length || argv.length === 0) {
-    process.stderr.write(`normalize: ${unknown.length ? `unknown option ${unknown[0]}` : 'no input given'}\n\n${USAGE}\n`);
+    process.stderr.write(`normalize: ${unknown.length ? `unknown option ${unknown[0]}` : 'no input given'} (--help for usage)\n`);
     return 2;
   }
   const { inputs, single } = expand(argv);

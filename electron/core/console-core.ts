@@ -26,6 +26,8 @@ import { ConsentsRepo, SyncStateRepo } from './cache/consents-repo.js';
 import { EventsRepo, ReferenceRepo } from './cache/events-repo.js';
 import { ConsentActions } from './actions/consent-actions.js';
 import { AuditLog } from './audit/audit-log.js';
+import { anchorFileOf, AuditAnchorFile } from './audit/audit-anchor.js';
+import { restrictToOwner } from './data-dir.js';
 import { describeOperator, OperatorStore } from './operator.js';
 import { loadProfiles, pickProfile, SANDBOX_CLIENT_SECRET, type Profile } from './config/profiles.js';
 import type { Logger } from './log.js';
@@ -212,6 +214,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let secret: string;
   const profileDir = join(opts.dataDir, 'profiles', profile.id);
   mkdirSync(profileDir, { recursive: true, mode: 0o700 });
+  // Owner-only, whatever the umask or an earlier version left (see data-dir.ts).
+  restrictToOwner(opts.dataDir);
   if (profile.embedded) {
     // The embedded sandbox keeps what the user changed (revocations, new consents, its clock) in
     // the data directory, per seed and size, so it is still there tomorrow.
@@ -249,6 +253,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let db: Db;
   const cacheFile = cacheFileOf(opts.dataDir, profile.id);
   const cacheKey = vault.getOrCreate(secretNames.cacheKey(profile.id));
+  // A new cache file, or a console that never anchored this cache's audit log: no anchor yet.
+  const freshCache = !existsSync(cacheFile);
+  const anchorKeyExisted = vault.has(secretNames.auditAnchorKey(profile.id));
+  const anchorKey = vault.getOrCreate(secretNames.auditAnchorKey(profile.id));
   try {
     db = openCache(cacheFile, cacheKey);
   } catch (error) {
@@ -279,7 +287,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const dataRepo = new DataRepo(db);
   const state = new SyncStateRepo(db);
   const events = new EventBus();
-  const audit = new AuditLog(db);
+  const audit = new AuditLog(db, undefined, {
+    file: new AuditAnchorFile(anchorFileOf(cacheFile), anchorKey),
+    fresh: freshCache || !anchorKeyExisted,
+  });
   const operators = new OperatorStore(opts.dataDir);
   const actions = new ConsentActions({ db, client, consents, events: eventsRepo, audit, operator: () => operators.get() });
   const settings = new SettingsStore(opts.dataDir);
@@ -759,6 +770,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       await syncing?.catch(() => undefined);
       await syncThread?.close();
       integrity?.stop();
+      audit.flushAnchor();
       db.close();
       openMark.release();
       await sandbox?.close();

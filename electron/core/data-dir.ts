@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
@@ -27,10 +27,61 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
   return resolve(chosen);
 }
 
-/** Create the data directory (owner-only: it holds CDR data and credentials). */
+/** Create the data directory (owner-only: it holds CDR data and credentials), and keep it owner-only. */
 export function ensureDataDir(dir: string): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  restrictToOwner(dir);
   return dir;
+}
+
+/**
+ * Everything in the data directory is readable by its owner only: directories 0700, files 0600.
+ * Files are created so (see writePrivateFile, openCache), whatever the umask; this also fixes what
+ * an earlier version, another tool or a copy left readable by others (caches were created 0644).
+ * Symbolic links are left alone (never followed). Not on Windows, where modes mean little.
+ */
+export function restrictToOwner(dir: string): void {
+  if (process.platform === 'win32') return;
+  const stack = [dir];
+  while (stack.length) {
+    const path = stack.pop()!;
+    let stat;
+    try {
+      stat = lstatSync(path);
+    } catch {
+      continue; // gone meanwhile (a temporary file)
+    }
+    const want = stat.isDirectory() ? 0o700 : stat.isFile() ? 0o600 : null;
+    if (want === null) continue;
+    try {
+      if ((stat.mode & 0o777) !== want) chmodSync(path, want);
+    } catch {
+      // Not ours (another account's file): nothing we can do here, and not a reason to stop.
+    }
+    if (stat.isDirectory()) for (const name of readdirSync(path)) stack.push(join(path, name));
+  }
+}
+
+/**
+ * Writes a file atomically (a temporary file beside it, then a rename), readable by the owner
+ * only (0600) whatever the umask and whatever mode a leftover temporary file had.
+ */
+export function writePrivateFile(file: string, content: string | Uint8Array): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+    if (typeof content === 'string') writeSync(fd, content);
+    else writeSync(fd, content);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
 }
 
 /** Reads `--data-dir DIR` or `--data-dir=DIR` from an argv array, for entry points without a parser. */

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { writePrivateFile } from './data-dir.js';
 
 /**
  * Who acts: the OS account running the console plus a display name chosen at first run. Every
@@ -32,9 +33,7 @@ export class OperatorStore {
   setDisplayName(name: string): Operator {
     const clean = name.trim().replace(/\s+/g, ' ');
     if (clean.length < 2 || clean.length > 80) throw new RangeError('A display name has 2 to 80 characters.');
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ displayName: clean })}\n`, { mode: 0o600 });
-    renameSync(tmp, this.file);
+    writePrivateFile(this.file, `${JSON.stringify({ displayName: clean })}\n`);
     return this.get();
   }
 }

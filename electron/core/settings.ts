@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Settings } from '../../shared/ipc/contract.js';
 import { DEFAULT_CONSENT_COLUMNS } from '../../shared/consents/columns.js';
+import { writePrivateFile } from './data-dir.js';
 
 /**
  * The user's preferences (theme, consent columns, saved views), in the data directory so they
@@ -42,10 +43,8 @@ export class SettingsStore {
 
   set(change: Partial<Settings>): Settings {
     const next = Settings.parse({ ...this.get(), ...change });
-    const tmp = `${this.file}.tmp`;
     // Only what the user chose is written: a setting left alone keeps following the defaults.
-    writeFileSync(tmp, `${JSON.stringify({ ...this.chosen(), ...change }, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, this.file);
+    writePrivateFile(this.file, `${JSON.stringify({ ...this.chosen(), ...change }, null, 2)}\n`);
     return next;
   }
 }

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { exitTwoOnUsageError } from '../cli/usage.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resetCache } from '../core/console-core.js';
@@ -27,7 +28,7 @@ function isoTime(value: string): string {
 }
 
 export function hostCommand(name: string): Command {
-  return new Command()
+  return exitTwoOnUsageError(new Command())
     .name(name)
     .description('Serve CDR Console to a browser on this machine (127.0.0.1 only, one-run token).')
     .option('--port <n>', 'port (0 picks a free one)', integer(0), 0)

@@ -4,6 +4,7 @@ import type { JWK } from 'jose';
 import { FaultSpecError, parseFaultSpec } from './faults.js';
 import { SANDBOX_DEFAULTS, startSandbox, type SandboxOptions } from './server.js';
 import { StateFileError } from './world.js';
+import { exitTwoOnUsageError } from '../cli/usage.js';
 
 /** `npm run sandbox -- --port N --seed S --consents N …`: the intermediary sandbox on its own. */
 function integer(min: number) {
@@ -35,7 +36,7 @@ function jwks(file: string): JWK[] {
   return keys;
 }
 
-const program = new Command()
+const program = exitTwoOnUsageError(new Command())
   .name('sandbox')
   .description(
     'The CDR intermediary sandbox: the Consent API with deterministic seeded data, behind OAuth2 client credentials, on 127.0.0.1.',
@@ -51,7 +52,6 @@ const program = new Command()
   .option('--webhook <url>', 'POST consent lifecycle events caused through the API to this URL')
   .option('--faults <spec>', 'inject faults, e.g. "429=2:n3:/consents/v2,latency=250:p0.5" (see electron/sandbox/faults.ts)', faultSpec)
   .option('--state <file>', 'keep API changes (revocations, new consents, the clock…) in this file across restarts')
-  .showHelpAfterError()
   .parse();
 
 const o = program.opts<{

@@ -1,6 +1,6 @@
 import type { NormalizationNote } from './notes.js';
 import { normalizeRecord, recordKind, type NormalizedRecord, type RecordKind, type SourceShape } from './record.js';
-import { isObject, type Json, type JsonObject } from './values.js';
+import { isObject, MAX_NESTING, tooDeep, type Json, type JsonObject } from './values.js';
 
 /**
  * A whole payload → the 2.0.0 form: a bare record, a list of records, or a response envelope
@@ -36,6 +36,8 @@ function describe(value: unknown): string {
 }
 
 export function normalizePayload(input: unknown): NormalizedPayload {
+  const deep = tooDeep(input);
+  if (deep) throw new NormalizeError(deep === '(root)' ? '' : deep, `nested more than ${MAX_NESTING} levels deep; refused`);
   const notes: NormalizationNote[] = [];
   const records: RecordSummary[] = [];
   const one = (value: unknown, path: string): JsonObject => {

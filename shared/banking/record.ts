@@ -2,7 +2,7 @@ import { CARD_SCHEMES, CARD_TYPES, FEATURE_ACTIVATION } from './enums.js';
 import { normalizeFees } from './fees.js';
 import { at, NoteSink, type NormalizationNote } from './notes.js';
 import { normalizeRates } from './rates.js';
-import { isObject, present, type Json, type JsonObject } from './values.js';
+import { isObject, MAX_NESTING, present, tooDeep, type Json, type JsonObject } from './values.js';
 
 /**
  * One banking product detail or account detail, in any version its data holder served, → the
@@ -137,6 +137,8 @@ function normalizeAccountFeatures(features: Json | undefined, legacy: boolean, p
 export function normalizeRecord(record: JsonObject): NormalizedRecord {
   const kind = recordKind(record);
   if (!kind) throw new TypeError('not a banking product or account (no productId or accountId)');
+  const deep = tooDeep(record);
+  if (deep) throw new RangeError(`${deep}: nested more than ${MAX_NESTING} levels deep; refused`);
   const notes = new NoteSink();
   const shape = detectShape(record);
   const category = typeof record.productCategory === 'string' ? record.productCategory : undefined;

@@ -56,3 +56,26 @@ export function omit(source: JsonObject, keys: readonly string[]): JsonObject {
   for (const [k, v] of Object.entries(source)) if (!keys.includes(k)) out[k] = v;
   return out;
 }
+
+/**
+ * How deep a payload may nest. A real product is about 8 levels deep (product → fees → discounts →
+ * eligibility…) and an envelope adds 3; 64 leaves room for anything real, and refuses hostile
+ * nesting with a clear error instead of "Maximum call stack size exceeded" somewhere inside.
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * The path of the first value nested deeper than `limit` levels below `value`, or null. Walks with
+ * its own stack, so any depth is measured without recursion.
+ */
+export function tooDeep(value: unknown, limit = MAX_NESTING, base = ''): string | null {
+  const stack: [unknown, number, string][] = [[value, 0, base]];
+  while (stack.length) {
+    const [v, depth, path] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= limit) return path || '(root)';
+    if (Array.isArray(v)) v.forEach((item, i) => stack.push([item, depth + 1, `${path}[${i}]`]));
+    else for (const [k, item] of Object.entries(v)) stack.push([item, depth + 1, path ? `${path}.${k}` : k]);
+  }
+  return null;
+}

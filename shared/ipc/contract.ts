@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Channel, EventName, MethodName } from './channels.js';
 import type { Envelope } from './errors.js';
 import { consentApi } from '../schemas/consent.js';
+import { Identifier } from './identifier.js';
 
 /**
  * The IPC contract: for every channel, the zod schema of its input and its output; for every
@@ -61,7 +62,6 @@ export const MAX_PAGE_SIZE = 500;
 /** Most consents one bulk action may name. */
 export const MAX_BULK = 10_000;
 
-const FilterValue = z.string().min(1).max(200);
 const Instant = z.iso.datetime({ offset: true });
 /** A time range: from (inclusive) and to (exclusive), either open. */
 export const TimeRange = z.strictObject({ from: Instant.optional(), to: Instant.optional() });
@@ -73,8 +73,8 @@ export const ConsentFilter = z.strictObject({
   search: z.string().max(200).optional(),
   /** Any string: unknown statuses are kept and findable. */
   statuses: z.array(z.string().min(1).max(40)).max(20).optional(),
-  dataHolderBrandIds: z.array(FilterValue).max(500).optional(),
-  useCaseIds: z.array(FilterValue).max(500).optional(),
+  dataHolderBrandIds: z.array(Identifier).max(500).optional(),
+  useCaseIds: z.array(Identifier).max(500).optional(),
   accessFrequencies: z.array(z.string().min(1).max(40)).max(20).optional(),
   postUsageActions: z.array(z.string().min(1).max(40)).max(20).optional(),
   directMarketing: z.boolean().optional(),
@@ -171,7 +171,7 @@ export const SyncSummary = z.object({
 export type SyncSummary = z.infer<typeof SyncSummary>;
 
 const Empty = z.strictObject({});
-const ConsentId = z.string().min(1).max(200);
+const ConsentId = Identifier;
 const Reason = z.string().max(500);
 /** A consent as the API sent it (tolerant: unknown fields kept). */
 const ConsentPayload = consentApi.tolerant.Consent;
@@ -280,7 +280,7 @@ export const Job = z.object({
   result: JobResult.nullable(),
 });
 export type Job = z.infer<typeof Job>;
-const JobId = z.string().min(1).max(100);
+const JobId = Identifier;
 
 /** A job was started, or the user cancelled the save dialog before anything ran. */
 export const JobStarted = z.union([z.object({ jobId: z.string() }), z.object({ cancelled: z.literal(true) })]);
@@ -631,7 +631,13 @@ export const contract = {
     input: Empty,
     output: z.union([
       z.object({ ok: z.literal(true), entries: z.number().int() }),
-      z.object({ ok: z.literal(false), entries: z.number().int(), brokenAt: z.number().int(), problem: z.string() }),
+      z.object({
+        ok: z.literal(false),
+        entries: z.number().int(),
+        brokenAt: z.number().int(),
+        problem: z.string(),
+        problems: z.array(z.string()).optional(),
+      }),
     ]),
   },
   'audit:export': {

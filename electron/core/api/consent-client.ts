@@ -3,7 +3,7 @@ import { consentApi, type Consent, type ConsentEvent, type ConsentListFilterOf, 
 import type { UnknownValue } from '../../../shared/schemas/parse.js';
 import type { TokenSource } from '../auth/token-source.js';
 import { ApiError } from './errors.js';
-import { ApiHttp, type HttpOptions } from './http.js';
+import { ApiHttp, pathSegment, type HttpOptions } from './http.js';
 
 /**
  * Typed client of the intermediary's Consent API: every endpoint, current and deprecated,
@@ -119,7 +119,7 @@ export class ConsentClient {
   }
 
   async getConsent(consentId: string, signal?: AbortSignal): Promise<Consent> {
-    const path = `consents/${encodeURIComponent(consentId)}`;
+    const path = `consents/${pathSegment(consentId, 'consent id', 'the Consent API')}`;
     return (
       await this.http.request({
         method: 'GET',
@@ -144,7 +144,7 @@ export class ConsentClient {
     const before = await this.getConsent(consentId, signal);
     const res = await this.http.request({
       method: 'PATCH',
-      path: `consents/${encodeURIComponent(consentId)}`,
+      path: `consents/${pathSegment(consentId, 'consent id', 'the Consent API')}`,
       body: change,
       schema: pair('Consent'),
       endpoint: 'PATCH /consents/{id}',
@@ -160,7 +160,7 @@ export class ConsentClient {
     try {
       await this.http.request({
         method: 'DELETE',
-        path: `consents/${encodeURIComponent(consentId)}`,
+        path: `consents/${pathSegment(consentId, 'consent id', 'the Consent API')}`,
         endpoint: 'DELETE /consents/{id}',
         reconcile: this.versionReconcile(consentId, before.version, (c) => c.status === 'REVOKED'),
         ...(signal ? { signal } : {}),
@@ -191,7 +191,7 @@ export class ConsentClient {
     return (
       await this.http.request({
         method: 'POST',
-        path: `consents/${encodeURIComponent(consentId)}/authorization`,
+        path: `consents/${pathSegment(consentId, 'consent id', 'the Consent API')}/authorization`,
         body,
         schema: pair('ConsentAuthorization'),
         endpoint: 'POST /consents/{id}/authorization',
@@ -206,7 +206,7 @@ export class ConsentClient {
     const before = await this.getConsent(consentId, signal);
     const res = await this.http.request({
       method: 'PATCH',
-      path: `consents/${encodeURIComponent(consentId)}/authorization`,
+      path: `consents/${pathSegment(consentId, 'consent id', 'the Consent API')}/authorization`,
       body: { response },
       schema: pair('ConsentActivatedResponse'),
       endpoint: 'PATCH /consents/{id}/authorization',
@@ -221,7 +221,7 @@ export class ConsentClient {
     return (
       await this.http.request({
         method: 'GET',
-        path: `consents/${encodeURIComponent(consentId)}/authorization`,
+        path: `consents/${pathSegment(consentId, 'consent id', 'the Consent API')}/authorization`,
         query,
         schema: pair('ConsentAuthorization'),
         endpoint: 'GET /consents/{id}/authorization',
@@ -273,7 +273,7 @@ export class ConsentClient {
     return (
       await this.http.request({
         method: 'GET',
-        path: `software-products/${encodeURIComponent(softwareProductId)}/data-holders`,
+        path: `software-products/${pathSegment(softwareProductId, 'software product id', 'the Consent API')}/data-holders`,
         schema: pair('DataHolderArray'),
         endpoint: 'GET /software-products/{id}/data-holders',
         ...(signal ? { signal } : {}),

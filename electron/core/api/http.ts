@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { parseTolerant, type UnknownValue } from '../../../shared/schemas/parse.js';
 import type { TokenSource } from '../auth/token-source.js';
 import { ApiError, errorFromResponse, networkError } from './errors.js';
+import { identifierProblem } from '../../../shared/ipc/identifier.js';
 
 /**
  * The HTTP layer of the API clients: bearer token (renewed once on 401), a timeout per attempt,
@@ -193,4 +194,18 @@ export class ApiHttp {
     }
     return { data: parsed.data, status: response.status, requestId: serverId, unknownValues: parsed.unknownValues };
   }
+}
+
+/**
+ * One path segment built from an identifier: refused unless it is an identifier (never '.', '..',
+ * empty, nor holding '/' or '\\'), then percent-encoded, so no id can reach another path — `revoke ..`
+ * would otherwise call the API root.
+ */
+export function pathSegment(value: string, what: string, endpoint: string): string {
+  const problem = identifierProblem(value);
+  if (problem)
+    throw new ApiError('Http', `Refused to call ${endpoint}: the ${what} ${JSON.stringify(value)} is not an identifier (${problem}).`, {
+      endpoint,
+    });
+  return encodeURIComponent(value);
 }

@@ -1,10 +1,21 @@
 import { createHash } from 'node:crypto';
+import { wellFormed } from '../../../shared/text/well-formed.js';
 import type { Db } from '../cache/database.js';
+import type { AnchorIncident, AuditAnchorFile } from './audit-anchor.js';
 
 /**
  * The audit log: who did what to which consent, why, and with what result. Append-only (the
  * database refuses updates and deletes), and each entry carries the hash of the previous one, so
- * editing or removing any entry — even with another SQLite tool — breaks the chain `verify` checks.
+ * editing or removing an entry — even with another SQLite tool — breaks the chain `verify` checks.
+ * Removing the newest entries, or all of them, leaves a chain that still links up: the head anchor
+ * (audit-anchor.ts), a signed file outside the cache that follows the newest entry, catches that.
+ *
+ * Text is made well-formed (lone UTF-16 surrogates replaced by U+FFFD) before it is hashed: SQLite
+ * stores UTF-8, which cannot hold a lone surrogate, and would store U+FFFD anyway, so hashing the
+ * JavaScript string as given made the entry fail verification for good. Replacing rather than
+ * refusing: the entry records an action that has already happened (a revocation the intermediary
+ * accepted); refusing its record would lose it. Identifiers are refused earlier, at the IPC and CLI
+ * boundary, where nothing has happened yet.
  */
 export interface AuditEntry {
   operator: string;
@@ -21,7 +32,29 @@ export interface AuditRecord extends AuditEntry {
   hash: string;
 }
 
-export type AuditVerification = { ok: true; entries: number } | { ok: false; entries: number; brokenAt: number; problem: string };
+/**
+ * `brokenAt` is the first entry concerned, `problem` the first problem; `problems` lists every
+ * problem found (each edited or missing entry, the anchor, breaks found earlier), first entry first.
+ */
+export type AuditVerification =
+  { ok: true; entries: number } | { ok: false; entries: number; brokenAt: number; problem: string; problems: string[] };
+
+export interface AuditAnchorOptions {
+  file: AuditAnchorFile;
+  /**
+   * True when no anchor can exist yet (a new cache file, or a console that never wrote one): a
+   * missing anchor is then written, not reported.
+   */
+  fresh: boolean;
+}
+
+interface Problem {
+  seq: number;
+  text: string;
+}
+
+const short = (hash: string) => `${hash.slice(0, 12)}…`;
+const range = (from: number, to: number) => (from === to ? `entry ${from} was` : `entries ${from}–${to} were`);
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -33,15 +66,35 @@ export function entryHash(e: Omit<AuditRecord, 'hash'>): string {
 }
 
 export class AuditLog {
+  private anchorScheduled = false;
+  private expectMissingAnchor: boolean;
+  /** The last failure to write the anchor (a full disk…): recording actions goes on regardless. */
+  anchorError: string | null = null;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    private readonly anchor?: AuditAnchorOptions,
+  ) {
+    this.expectMissingAnchor = anchor?.fresh ?? false;
+    this.updateAnchor();
+  }
 
-  /** Appends an entry. Call inside the transaction that makes the change it records. */
+  /**
+   * Appends an entry. Call inside the transaction that makes the change it records. A broken chain
+   * never stops this: the entry follows the newest one in the table, and `verify` keeps reporting
+   * the break. The anchor moves on once the transaction has committed.
+   */
   append(entry: AuditEntry): AuditRecord {
     const last = this.db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1').get();
-    const partial = { ...entry, seq: (last?.seq ?? 0) + 1, at: this.now().toISOString(), prevHash: last?.hash ?? GENESIS_HASH };
+    const clean: AuditEntry = {
+      operator: wellFormed(entry.operator),
+      action: wellFormed(entry.action),
+      target: entry.target === null ? null : wellFormed(entry.target),
+      reason: entry.reason === null ? null : wellFormed(entry.reason),
+      result: wellFormed(entry.result),
+    };
+    const partial = { ...clean, seq: (last?.seq ?? 0) + 1, at: this.now().toISOString(), prevHash: last?.hash ?? GENESIS_HASH };
     const record: AuditRecord = { ...partial, hash: entryHash(partial) };
     this.db
       .prepare(
@@ -58,7 +111,106 @@ export class AuditLog {
         record.prevHash,
         record.hash,
       );
+    this.scheduleAnchor();
     return record;
+  }
+
+  private head(): { seq: number; hash: string } {
+    return (
+      this.db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1').get() ?? {
+        seq: 0,
+        hash: GENESIS_HASH,
+      }
+    );
+  }
+
+  /**
+   * The anchor is written after the transaction that appended commits (a rolled-back entry is never
+   * anchored): better-sqlite3's transactions are synchronous, so a microtask runs after the commit.
+   * A crash in between leaves the anchor one step behind the table, which is not a break: the
+   * entries after it are chained to it, and the next open moves it on.
+   */
+  private scheduleAnchor(): void {
+    if (!this.anchor || this.anchorScheduled) return;
+    this.anchorScheduled = true;
+    const run = () => {
+      if (this.db.inTransaction) return void setImmediate(run);
+      this.anchorScheduled = false;
+      if (this.db.open) this.updateAnchor();
+    };
+    queueMicrotask(run);
+  }
+
+  /** Writes the anchor now if an append is waiting for it (before closing the cache). */
+  flushAnchor(): void {
+    if (this.anchorScheduled && !this.db.inTransaction && this.db.open) {
+      this.anchorScheduled = false;
+      this.updateAnchor();
+    }
+  }
+
+  /**
+   * Moves the anchor to the newest entry. If the anchor does not match the table (entries deleted,
+   * the anchor missing or altered), the problem is recorded in the anchor first, as an incident
+   * that `verify` reports from then on, and the anchor then follows the table again, so the entries
+   * recorded after the break are protected too.
+   */
+  private updateAnchor(): void {
+    if (!this.anchor) return;
+    try {
+      // The anchor first, then the table: another process anchors only what it has committed, so
+      // the table read after it is never behind it.
+      const read = this.anchor.file.read();
+      const head = this.head();
+      let incidents: AnchorIncident[] = [];
+      let problem: Problem | null = null;
+      if (read.state === 'valid') {
+        incidents = read.anchor.incidents;
+        problem = this.anchorProblem(read.anchor);
+        if (!problem && read.anchor.seq === head.seq && read.anchor.hash === head.hash) return;
+      } else {
+        problem = this.unusableAnchor(read.state === 'missing' ? null : read.why);
+      }
+      if (problem) incidents = [...incidents, { found: this.now().toISOString(), seq: problem.seq, problem: problem.text }];
+      this.anchor.file.write({ seq: head.seq, hash: head.hash, incidents });
+      this.expectMissingAnchor = false;
+      this.anchorError = null;
+    } catch (error) {
+      this.anchorError = `the head anchor could not be written: ${(error as Error).message}`;
+    }
+  }
+
+  private unusableAnchor(invalid: string | null): Problem | null {
+    if (invalid !== null) return { seq: 1, text: `the head anchor file was altered or replaced: ${invalid}` };
+    if (this.expectMissingAnchor) return null;
+    return {
+      seq: 1,
+      text: 'the head anchor file is missing: it was deleted, so the newest entries cannot be checked up to the time it was written again',
+    };
+  }
+
+  /** What is wrong between a valid anchor and the table, or null. */
+  private anchorProblem(a: { seq: number; hash: string }): Problem | null {
+    if (a.seq === 0) return null;
+    const head = this.head();
+    const row = this.db.prepare<[number], { hash: string }>('SELECT hash FROM audit_log WHERE seq = ?').get(a.seq);
+    if (head.seq === 0)
+      return {
+        seq: 1,
+        text: `the audit table is empty, but the head anchor says it held ${a.seq} entries (the newest with hash ${short(a.hash)}): every entry was deleted`,
+      };
+    if (!row && head.seq < a.seq)
+      return {
+        seq: head.seq + 1,
+        text: `the head anchor says the log reached entry ${a.seq} (hash ${short(a.hash)}), but the table ends at entry ${head.seq}: ${range(head.seq + 1, a.seq)} deleted`,
+      };
+    if (!row) return { seq: a.seq, text: `entry ${a.seq}, the newest when the head anchor was written, is missing` };
+    if (row.hash !== a.hash)
+      return {
+        seq: a.seq,
+        text: `entry ${a.seq} does not match the head anchor (anchored hash ${short(a.hash)}, found ${short(row.hash)}): entries up to it were deleted and others written in their place, or the table was replaced`,
+      };
+    return null;
   }
 
   entries(opts: { target?: string; limit?: number } = {}): AuditRecord[] {
@@ -91,23 +243,46 @@ export class AuditLog {
     }));
   }
 
-  /** Walks the chain: each entry's hash, its link to the previous one, and no gap in the sequence. */
+  /**
+   * Walks the chain (each entry's hash, its link to the previous one, no gap in the sequence), then
+   * checks the table against the head anchor, and lists the breaks found earlier. Reports every
+   * problem, each naming its entry.
+   */
   verify(): AuditVerification {
+    // The anchor before the table (see updateAnchor).
+    const read = this.anchor?.file.read();
+    const all = this.entries();
+    const problems: Problem[] = [];
+    if (read?.state === 'valid') {
+      for (const i of read.anchor.incidents)
+        problems.push({ seq: i.seq, text: `${i.problem} (found ${i.found}; entries recorded since are checked)` });
+    }
     let prev = GENESIS_HASH;
     let expectedSeq = 1;
-    const all = this.entries();
     for (const e of all) {
-      if (e.seq !== expectedSeq)
-        return { ok: false, entries: all.length, brokenAt: expectedSeq, problem: `entry ${expectedSeq} is missing` };
-      if (e.prevHash !== prev)
-        return { ok: false, entries: all.length, brokenAt: e.seq, problem: `entry ${e.seq} does not follow entry ${e.seq - 1}` };
+      if (e.seq !== expectedSeq) {
+        problems.push({
+          seq: expectedSeq,
+          text: expectedSeq === e.seq - 1 ? `entry ${expectedSeq} is missing` : `entries ${expectedSeq}–${e.seq - 1} are missing`,
+        });
+      } else if (e.prevHash !== prev) {
+        problems.push({ seq: e.seq, text: `entry ${e.seq} does not follow entry ${e.seq - 1}` });
+      }
       const { hash, ...rest } = e;
-      if (entryHash(rest) !== hash)
-        return { ok: false, entries: all.length, brokenAt: e.seq, problem: `entry ${e.seq} was changed after it was written` };
+      if (entryHash(rest) !== hash) problems.push({ seq: e.seq, text: `entry ${e.seq} was changed after it was written` });
       prev = hash;
-      expectedSeq++;
+      expectedSeq = e.seq + 1;
     }
-    return { ok: true, entries: all.length };
+    if (read?.state === 'valid') {
+      const p = this.anchorProblem(read.anchor);
+      if (p) problems.push(p);
+    } else if (read) {
+      const p = this.unusableAnchor(read.state === 'missing' ? null : read.why);
+      if (p) problems.push(p);
+    }
+    if (!problems.length) return { ok: true, entries: all.length };
+    const ordered = [...problems].sort((a, b) => a.seq - b.seq);
+    return { ok: false, entries: all.length, brokenAt: ordered[0]!.seq, problem: ordered[0]!.text, problems: ordered.map((p) => p.text) };
   }
 
   /** CSV (RFC 4180) or JSON of every entry, with the hashes so an auditor can re-check the chain. */

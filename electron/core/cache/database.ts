@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3-multiple-ciphers';
-import { closeSync, existsSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { runTask } from '../worker/host.js';
 import { MIGRATIONS } from './migrations.js';
@@ -34,6 +34,16 @@ function applyKey(db: Db, key: string, pragma: 'key' | 'rekey'): void {
   db.pragma("cipher = 'sqlcipher'");
   db.pragma('legacy = 4');
   db.pragma(`${pragma} = "x'${key}'"`);
+}
+
+function makePrivate(file: string): void {
+  if (process.platform === 'win32') return;
+  try {
+    if (!existsSync(file)) closeSync(openSync(file, 'wx', 0o600));
+    for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600);
+  } catch {
+    // Another account's file, or a race with its creation: SQLite reports what matters when it opens it.
+  }
 }
 
 function isPlaintext(file: string): boolean {
@@ -104,6 +114,9 @@ export function openCache(file: string, key?: string, opts: OpenOptions = {}): D
       plain.close();
     }
   }
+  // Owner-only (0600) whatever the umask: created so before SQLite opens it (its -wal and -shm take
+  // the database file's mode), and put right when an earlier version created it 0644.
+  if (file !== ':memory:' && !opts.readonly) makePrivate(file);
   let db: Db;
   try {
     db = new Database(file, opts.readonly ? { readonly: true } : {});
@@ -171,7 +184,7 @@ export function markOpen(file: string): { uncleanBefore: boolean; release(): voi
     rmSync(join(dir, name), { force: true });
   }
   const mark = `${file}.open-${process.pid}`;
-  writeFileSync(mark, `${new Date().toISOString()}\n`);
+  writeFileSync(mark, `${new Date().toISOString()}\n`, { mode: 0o600 });
   return { uncleanBefore, release: () => rmSync(mark, { force: true }) };
 }
 
@@ -204,7 +217,8 @@ export function migrate(db: Db): void {
 export function moveCacheAside(file: string, now = new Date()): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   const target = `${file}.corrupt-${stamp}`;
-  for (const suffix of ['', '-wal', '-shm']) {
+  // The audit log's head anchor (audit/audit-anchor.ts) belongs to this cache's log and goes with it.
+  for (const suffix of ['', '-wal', '-shm', '.audit-anchor']) {
     if (existsSync(file + suffix)) renameSync(file + suffix, target + suffix);
   }
   // Open marks belong to the file that was moved.

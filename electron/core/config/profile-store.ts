@@ -1,9 +1,9 @@
-import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProfileInput, ProfileSummary } from '../../../shared/ipc/contract.js';
 import { CoreError } from '../../ipc/router.js';
 import { secretNames, type SecretVault } from '../secrets/vault.js';
 import { loadProfiles, Profile, type ProfilesFile } from './profiles.js';
+import { writePrivateFile } from '../data-dir.js';
 
 /**
  * Adding, editing and removing connection profiles from Settings. profiles.json never holds a
@@ -12,9 +12,7 @@ import { loadProfiles, Profile, type ProfilesFile } from './profiles.js';
  */
 export function writeProfiles(dataDir: string, file: ProfilesFile): void {
   const path = join(dataDir, 'profiles.json');
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, path);
+  writePrivateFile(path, `${JSON.stringify(file, null, 2)}\n`);
 }
 
 const credentialName = (p: Profile) =>

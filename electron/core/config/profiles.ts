@@ -1,7 +1,9 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { Identifier } from '../../../shared/ipc/identifier.js';
 import { Environment } from '../../../shared/ipc/contract.js';
+import { writePrivateFile } from '../data-dir.js';
 
 /**
  * Connection profiles: one per intermediary environment the operator works with. The embedded
@@ -16,24 +18,56 @@ export const ClientAuth = z.discriminatedUnion('method', [
   z.strictObject({ method: z.literal('private_key_jwt'), keyId: z.string().min(1), algorithm: z.string().min(1) }),
 ]);
 
-export const Profile = z.strictObject({
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case letters, digits and hyphens'),
-  name: z.string().min(1),
-  environment: Environment,
-  /** The embedded sandbox: URLs are filled in at run time with the port it got. */
-  embedded: z.boolean().default(false),
-  consentApiBaseUrl: z.url().optional(),
-  dataApiBaseUrl: z.url().optional(),
-  tokenUrl: z.url().optional(),
-  clientId: z.string().min(1),
-  clientAuth: ClientAuth,
-  scopes: z.array(z.string()).default([]),
-  softwareProductId: z.string().optional(),
-  webhookTarget: z.string().optional(),
-  /** Where the data holder sends the consumer back after an authorization (creation, extension). */
-  redirectUri: z.url().optional(),
-});
+export const Profile = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case letters, digits and hyphens'),
+    name: z.string().min(1),
+    environment: Environment,
+    /** The embedded sandbox: URLs are filled in at run time with the port it got. */
+    embedded: z.boolean().default(false),
+    consentApiBaseUrl: z.url().optional(),
+    dataApiBaseUrl: z.url().optional(),
+    tokenUrl: z.url().optional(),
+    clientId: z.string().min(1),
+    clientAuth: ClientAuth,
+    scopes: z.array(z.string()).default([]),
+    softwareProductId: Identifier.optional(),
+    webhookTarget: z.string().optional(),
+    /** Where the data holder sends the consumer back after an authorization (creation, extension). */
+    redirectUri: z.url().optional(),
+  })
+  .superRefine((p, ctx) => {
+    for (const field of ['consentApiBaseUrl', 'dataApiBaseUrl', 'tokenUrl', 'redirectUri'] as const) {
+      const value = p[field];
+      const problem = value === undefined ? null : urlProblem(field, value, p.environment);
+      if (problem) ctx.addIssue({ code: 'custom', path: [field], message: problem });
+    }
+  });
 export type Profile = z.infer<typeof Profile>;
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * What is wrong with a profile's URL, or null. The API and token endpoints are called with the
+ * client secret and bearer tokens: only http(s), and in a production profile https only (a secret
+ * must never travel in clear), except on this machine (127.0.0.1, ::1, localhost: a local proxy or
+ * a test double). file:, javascript: and data: URLs are refused for any profile and any field.
+ */
+export function urlProblem(field: string, value: string, environment: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `${field} is not a URL`;
+  }
+  const scheme = url.protocol;
+  if (scheme === 'file:' || scheme === 'javascript:' || scheme === 'data:') return `${field} cannot be a ${scheme} URL`;
+  if (field === 'redirectUri') return null; // the data holder redirects the consumer there; an app scheme is fine
+  if (scheme !== 'https:' && scheme !== 'http:') return `${field} must be an https URL (not ${scheme})`;
+  if (environment === 'prod' && scheme === 'http:' && !LOOPBACK_HOSTS.has(url.hostname))
+    return `${field} must use https in a production profile (http is allowed only for 127.0.0.1, ::1 and localhost)`;
+  return null;
+}
 
 export const ProfilesFile = z.strictObject({
   version: z.literal(1),
@@ -76,14 +110,13 @@ export function loadProfiles(dataDir: string): ProfilesFile {
   const file = join(dataDir, 'profiles.json');
   if (!existsSync(file)) {
     const defaults = defaultProfiles();
-    const tmp = `${file}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(defaults, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
+    writePrivateFile(file, `${JSON.stringify(defaults, null, 2)}\n`);
     return defaults;
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    // A UTF-8 byte order mark (Notepad writes one) is not part of the JSON.
+    raw = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new ProfilesError(`${file} is not valid JSON (${(error as Error).message}); fix or move it aside to start with the defaults.`);
   }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SecretStoreError, type SecretCipher } from './cipher.js';
+import { writePrivateFile } from '../data-dir.js';
 
 /**
  * Named secrets (client secrets, private keys, cache keys), each encrypted with the cipher and
@@ -58,9 +59,7 @@ export class SecretVault {
   }
 
   private save(): void {
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(this.entries, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, this.file);
+    writePrivateFile(this.file, `${JSON.stringify(this.entries, null, 2)}\n`);
   }
 }
 
@@ -68,4 +67,6 @@ export const secretNames = {
   clientSecret: (profileId: string) => `profile:${profileId}:client-secret`,
   privateKey: (profileId: string) => `profile:${profileId}:private-key`,
   cacheKey: (profileId: string) => `profile:${profileId}:cache-key`,
+  /** The HMAC key of the audit log's head anchor (audit/audit-anchor.ts). */
+  auditAnchorKey: (profileId: string) => `profile:${profileId}:audit-anchor-key`,
 };
