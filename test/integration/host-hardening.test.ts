@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
+import { websocketTransport } from '../../renderer/src/bridge/websocket-transport.js';
 import { frame, rawUpgrade, type RawConnection } from '../helpers/raw-ws.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -283,5 +284,31 @@ describe('browser host limits per connection', () => {
       ws.close();
     }
     await expectHostAnswers();
+  });
+
+  it("is not sent a request over the limit by the console's own transport, which says why instead", async () => {
+    // The renderer's transport, on Node's ws with the session's headers (a browser sends them itself).
+    class SessionWebSocket extends WebSocket {
+      constructor(url: string) {
+        super(url, { headers });
+        this.on('error', () => {});
+      }
+    }
+    vi.stubGlobal('WebSocket', SessionWebSocket);
+    try {
+      const transport = websocketTransport(`ws://127.0.0.1:${port}/ipc`);
+      const tooBig = await transport.invoke('consents:resolve', { consentIds: Array.from({ length: 10_000 }, () => '€'.repeat(200)) });
+      expect(tooBig).toEqual({
+        ok: false,
+        error: {
+          code: 'INVALID_INPUT',
+          message: expect.stringMatching(/^This request is too large to send \(5\.8 MiB; the limit is 4\.0 MiB\)\.$/) as unknown as string,
+        },
+      });
+      // The connection was kept: the next request goes through.
+      expect(await transport.invoke('app:status', {})).toMatchObject({ ok: true });
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
