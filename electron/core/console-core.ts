@@ -471,6 +471,13 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     }
   }
 
+  /** A profile the renderer names: one that does not exist is NOT_FOUND (the renderer's mistake), not an internal error. */
+  function profileById(id: string): Profile {
+    const file = loadProfiles(opts.dataDir);
+    if (!file.profiles.some((p) => p.id === id)) throw new CoreError('NOT_FOUND', `There is no profile "${id}".`);
+    return pickProfile(file, id);
+  }
+
   const router = createRouter({
     onInternalError: (channel, error) => opts.log.error(`IPC ${channel} failed`, error),
     // SQLite reports a page that fails SQLCipher's authentication when it reads it: whichever
@@ -685,7 +692,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       'profiles:switch': async ({ id }) => {
         if (!opts.reopen)
           throw new CoreError('INVALID_INPUT', 'This host cannot switch profiles while it runs: restart it with --profile.');
-        const target = pickProfile(loadProfiles(opts.dataDir), id);
+        const target = profileById(id);
         if (!target.embedded) storedCredential(target, vault, opts.clientSecret); // says which credential is missing, before anything closes
         setImmediate(() => opts.reopen!({ profileId: id }));
         return { switching: true as const };
@@ -699,7 +706,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       'profiles:test': async ({ id }) => {
         if (id && id !== profile.id) {
           // Another profile, before switching to it: its own token source, nothing else of it opened.
-          const other = pickProfile(loadProfiles(opts.dataDir), id);
+          const other = profileById(id);
           if (other.embedded) throw new CoreError('INVALID_INPUT', 'The embedded sandbox is tested by opening it.');
           const otherTokens = createClientCredentialsTokenSource(
             tokenOptionsOf(other, other.tokenUrl!, storedCredential(other, vault, opts.clientSecret)),

@@ -86,7 +86,14 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     console.error(`CDR Console could not start: ${error.message}`);
     process.exit(1);
   });
-  const host = await startBrowserHost({ router: cores.router, events: cores.events, staticDir, port: opts.port, downloads });
+  const host = await startBrowserHost({
+    router: cores.router,
+    events: cores.events,
+    staticDir,
+    port: opts.port,
+    downloads,
+    log: (message) => log.info(`browser host: ${message}`),
+  });
   const core = cores.core();
 
   if (reason) console.log(`Using the browser host: ${reason}`);

@@ -5,6 +5,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join, normalize, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp.js';
+import { MAX_IPC_IN_FLIGHT, MAX_IPC_MESSAGE_BYTES } from '../../shared/ipc/limits.js';
+import type { Envelope } from '../../shared/ipc/errors.js';
 import { contentTypeFor } from '../../shared/web/content-type.js';
 import type { EventBus } from '../ipc/event-bus.js';
 import type { Download, Downloads } from './downloads.js';
@@ -18,7 +20,9 @@ import type { Router } from '../ipc/router.js';
  *   cookie, and the token is dropped from the address bar; every request needs the cookie;
  * - the Host header must name this server (defeats DNS rebinding), and an Origin, when sent,
  *   must be this server's (defeats cross-site requests and cross-site WebSockets);
- * - IPC runs over one WebSocket at /ipc, through the same router as Electron's ipcMain.
+ * - IPC runs over one WebSocket at /ipc, through the same router as Electron's ipcMain, within
+ *   limits per connection (IpcLimits): a hostile or broken client loses its own connection, never
+ *   the process or the other connections.
  */
 export interface BrowserHostOptions {
   router: Router;
@@ -28,7 +32,35 @@ export interface BrowserHostOptions {
   token?: string;
   /** Exports offered once for download (GET /downloads/<link>). */
   downloads?: Downloads;
+  /** The IPC limits, each defaulting to DEFAULT_IPC_LIMITS. */
+  limits?: Partial<IpcLimits>;
+  /** Where the transport says why it refused, paused or closed a connection (the console's log). */
+  log?: (message: string) => void;
 }
+
+/** What one WebSocket connection may cost the host. */
+export interface IpcLimits {
+  /** Largest message a client may send; a larger one closes its connection with 1009. */
+  maxMessageBytes: number;
+  /** Requests of one connection being handled at once; more are answered BUSY without being run. */
+  maxInFlight: number;
+  /**
+   * Answers and events queued for a connection and not yet taken by its client. Above this the
+   * host stops reading that connection's requests (TCP backpressure) until the client catches up.
+   */
+  maxBufferedBytes: number;
+  /** How long a connection may stay above maxBufferedBytes without reading anything before it is closed (1008). */
+  stallMs: number;
+}
+
+export const DEFAULT_IPC_LIMITS: IpcLimits = {
+  maxMessageBytes: MAX_IPC_MESSAGE_BYTES,
+  maxInFlight: MAX_IPC_IN_FLIGHT,
+  // The largest answers are audit exports and consent details (a few MB); 16 MiB holds several
+  // while a browser, which reads its socket at once, never comes near it.
+  maxBufferedBytes: 16 * 1024 * 1024,
+  stallMs: 30_000,
+};
 
 export interface BrowserHost {
   url: string;
@@ -40,7 +72,6 @@ export interface BrowserHost {
 }
 
 export const SESSION_COOKIE = 'cdr_console_session';
-const MAX_MESSAGE_BYTES = 1_000_000;
 
 const SECURITY_HEADERS = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -116,8 +147,14 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     serveStatic(opts.staticDir, url.pathname, res);
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const limits: IpcLimits = { ...DEFAULT_IPC_LIMITS, ...opts.limits };
+  const log = opts.log ?? (() => {});
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
+  // Errors of one connection arrive on its socket (below); these would only be the server's own.
+  wss.on('error', (error) => log(`WebSocket server error: ${error.message}`));
   server.on('upgrade', (req, socket: Socket, head) => {
+    // A client that resets the connection while it is refused or upgraded must not take the host down.
+    socket.on('error', () => {});
     const refused = refusal(req, true) ?? (hasSession(req) ? null : { status: 401, reason: 'not signed in' });
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (refused || path !== '/ipc') {
@@ -125,7 +162,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       socket.end(`HTTP/1.1 ${status} ${refused?.reason ?? 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serveIpc(ws, opts));
+    wss.handleUpgrade(req, socket, head, (ws) => serveIpc(ws, socket, opts, limits, log));
   });
 
   const sockets = new Set<Socket>();
@@ -192,33 +229,127 @@ function serveStatic(root: string, pathname: string, res: ServerResponse): void 
   createReadStream(target).pipe(res);
 }
 
-/** One browser tab: requests in, envelopes and events out. */
-function serveIpc(ws: WebSocket, opts: BrowserHostOptions): void {
-  const unsubscribe = opts.events.subscribe((event, payload) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
+/**
+ * The close reasons of the protocol errors ws detects itself (it closes with the code alone):
+ * the client, and whoever reads its console, learns why.
+ */
+function closeReason(code: number | undefined, limits: IpcLimits): string | undefined {
+  switch (code) {
+    case 1009:
+      return `Message too big: the limit is ${(limits.maxMessageBytes / 1024 / 1024).toFixed(1)} MiB`;
+    case 1007:
+      return 'Invalid UTF-8 in a text frame';
+    case 1002:
+      return 'WebSocket protocol error (bad frame, opcode or masking)';
+    default:
+      return undefined;
+  }
+}
+
+function refusal(code: 'TRANSPORT' | 'BUSY' | 'INTERNAL', message: string): Envelope<never> {
+  return { ok: false, error: { code, message } };
+}
+
+/** One browser tab: requests in, envelopes and events out, within the connection's limits. */
+function serveIpc(ws: WebSocket, socket: Socket, opts: BrowserHostOptions, limits: IpcLimits, log: (message: string) => void): void {
+  const peer = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
+  // ws closes a connection that breaks the protocol with the code only; give it its reason too.
+  const close = ws.close.bind(ws);
+  ws.close = (code?: number, reason?: string | Buffer) => close(code, reason ?? closeReason(code, limits));
+  // Without this listener one malformed frame (too big, bad UTF-8, unknown opcode, unmasked) was an
+  // uncaught 'error' event that killed the process. ws has already closed the connection with the
+  // protocol's code; this one connection ends, nothing else does.
+  ws.on('error', (error) => log(`IPC connection ${peer} closed: ${error.message}`));
+
+  let inFlight = 0;
+  // Backpressure: while the client leaves more than maxBufferedBytes of answers unread, its
+  // requests are not read (nor run); if it reads nothing for stallMs, it is closed.
+  let paused = false;
+  let stallTimer: ReturnType<typeof setTimeout> | undefined;
+  // Bytes the client has taken so far (handed to the kernel's socket), to tell slow from stalled.
+  const taken = () => socket.bytesWritten - ws.bufferedAmount;
+  let takenAtCheck = 0;
+  const resume = () => {
+    if (!paused) return;
+    paused = false;
+    clearTimeout(stallTimer);
+    if (ws.readyState === ws.OPEN) ws.resume();
+  };
+  const checkStall = () => {
+    if (ws.readyState !== ws.OPEN) return;
+    const buffered = ws.bufferedAmount;
+    if (buffered <= limits.maxBufferedBytes) return resume();
+    if (taken() > takenAtCheck) {
+      // Slow, but reading: give it more time.
+      takenAtCheck = taken();
+      stallTimer = setTimeout(checkStall, limits.stallMs);
+      return;
+    }
+    log(`IPC connection ${peer} closed: ${buffered} bytes of answers left unread for ${limits.stallMs} ms`);
+    // The close frame queues behind the unread answers; ws destroys the socket if the client never
+    // takes it (30 s). Reading resumes so the client's close reply is seen; requests are now ignored.
+    ws.close(1008, 'Answers left unread: connection closed to bound the host memory');
+    ws.resume();
+  };
+  const checkOutput = () => {
+    if (paused || ws.readyState !== ws.OPEN || ws.bufferedAmount <= limits.maxBufferedBytes) return;
+    paused = true;
+    takenAtCheck = taken();
+    log(`IPC connection ${peer} paused: ${ws.bufferedAmount} bytes of answers not yet read`);
+    ws.pause();
+    stallTimer = setTimeout(checkStall, limits.stallMs);
+  };
+  socket.on('drain', () => {
+    if (paused && ws.bufferedAmount <= limits.maxBufferedBytes) resume();
   });
-  ws.on('close', unsubscribe);
+  const send = (message: unknown) => {
+    if (ws.readyState !== ws.OPEN) return;
+    ws.send(JSON.stringify(message));
+    checkOutput();
+  };
+
+  const unsubscribe = opts.events.subscribe((event, payload) => send({ event, payload }));
+  ws.on('close', () => {
+    unsubscribe();
+    clearTimeout(stallTimer);
+  });
   ws.on('message', (data, isBinary) => {
+    if (ws.readyState !== ws.OPEN) return; // closing: nothing more is run for this client
     let id: unknown;
     let channel: unknown;
     let input: unknown;
     try {
-      if (isBinary) throw new Error('binary frame');
-      const msg = JSON.parse(String(data)) as { id?: unknown; channel?: unknown; input?: unknown };
+      if (isBinary) throw new Error('binary frame (IPC messages are JSON text)');
+      const msg = JSON.parse(String(data)) as { id?: unknown; channel?: unknown; input?: unknown } | null;
+      if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) throw new Error('not a JSON object');
       ({ id, channel, input } = msg);
       if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new Error('missing numeric id');
     } catch (error) {
-      ws.send(
-        JSON.stringify({
-          id: null,
-          result: { ok: false, error: { code: 'TRANSPORT', message: `Malformed IPC message: ${(error as Error).message}` } },
-        }),
-      );
+      send({ id: null, result: refusal('TRANSPORT', `Malformed IPC message: ${(error as Error).message}`) });
       return;
     }
+    if (inFlight >= limits.maxInFlight) {
+      send({
+        id,
+        result: refusal(
+          'BUSY',
+          `Too many requests at once on this connection (${limits.maxInFlight}): wait for answers before sending more.`,
+        ),
+      });
+      return;
+    }
+    inFlight++;
     // The socket was authenticated at upgrade (token cookie, Host, Origin): its sender is trusted.
-    void opts.router.handle(channel, input, true).then((result) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, result }));
-    });
+    opts.router
+      .handle(channel, input, true)
+      .catch((error: unknown) => {
+        log(`IPC ${String(channel).slice(0, 80)} failed in transport: ${(error as Error)?.message}`);
+        return refusal('INTERNAL', 'Internal error while handling the request.');
+      })
+      .then((result) => {
+        inFlight--;
+        send({ id, result });
+      })
+      .catch((error: unknown) => log(`IPC answer could not be sent: ${(error as Error)?.message}`));
   });
 }

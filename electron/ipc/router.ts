@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { isChannel, type Channel } from '../../shared/ipc/channels.js';
 import { contract, type ChannelOutput } from '../../shared/ipc/contract.js';
 import type { Envelope, IpcErrorBody, IpcErrorCode } from '../../shared/ipc/errors.js';
+import { inputProblem } from './input-guard.js';
 
 /**
  * The one IPC router, shared by the Electron shell (ipcMain.handle) and the browser host
@@ -35,12 +36,17 @@ export interface RouterOptions {
   mapError?: (error: unknown) => CoreError | undefined;
 }
 
+/** Keeps a message readable, and bounded: zod echoes field names, and a hostile one can be megabytes long. */
+function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
+}
+
 function zodFailure(code: IpcErrorCode, prefix: string, error: z.ZodError): IpcErrorBody {
   const first = error.issues[0];
-  const path = first?.path.map(String).join('.') ?? '';
+  const path = clip(first?.path.map(String).join('.') ?? '');
   return {
     code,
-    message: `${prefix}: ${path ? `${path}: ` : ''}${first?.message ?? 'invalid'}`,
+    message: `${prefix}: ${path ? `${path}: ` : ''}${clip(first?.message ?? 'invalid')}`,
     ...(path ? { path } : {}),
   };
 }
@@ -54,6 +60,19 @@ export function createRouter({ handlers, onInternalError, mapError }: RouterOpti
       if (!isChannel(channel)) {
         const name = typeof channel === 'string' ? channel.slice(0, 80) : typeof channel;
         return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `Unknown channel: ${name}` } };
+      }
+      const problem = inputProblem(input);
+      if (problem) {
+        const path = clip(problem.path);
+        const where = path ? `${path}: ` : '';
+        return {
+          ok: false,
+          error: {
+            code: 'INVALID_INPUT',
+            message: `Invalid request for ${channel}: ${where}${problem.message}`,
+            ...(problem.path ? { path: problem.path } : {}),
+          },
+        };
       }
       const spec = contract[channel];
       const parsed = spec.input.safeParse(input);

@@ -1,5 +1,6 @@
 import { isEventName, type Channel, type EventName } from '../../../shared/ipc/channels.js';
 import type { Envelope } from '../../../shared/ipc/errors.js';
+import { MAX_IPC_MESSAGE_BYTES } from '../../../shared/ipc/limits.js';
 import type { ConnectionState, Transport } from './transport.js';
 
 /**
@@ -62,8 +63,9 @@ export function websocketTransport(url: string): Transport {
         eventListeners.forEach((l) => l(event, data.payload));
       }
     });
-    ws.addEventListener('close', () => {
-      failAll('The connection to the console host was lost.');
+    ws.addEventListener('close', (event) => {
+      // The host says why it closed a connection (a message too big, answers left unread…).
+      failAll(`The connection to the console host was lost${event.reason ? `: ${event.reason}` : ''}.`);
       setState('disconnected');
       setTimeout(connect, retryMs);
       retryMs = Math.min(retryMs * 2, 10_000);
@@ -80,13 +82,26 @@ export function websocketTransport(url: string): Transport {
         return { ok: false, error: { code: 'TRANSPORT', message: 'Not connected to the console host.' } };
       }
       const id = nextId++;
+      const message = JSON.stringify({ id, channel, input });
+      // The host would close the connection on a larger message: refuse it here, saying so.
+      const bytes = new TextEncoder().encode(message).length;
+      if (bytes > MAX_IPC_MESSAGE_BYTES) {
+        const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+        return {
+          ok: false,
+          error: {
+            code: 'INVALID_INPUT',
+            message: `This request is too large to send (${mb(bytes)} MiB; the limit is ${mb(MAX_IPC_MESSAGE_BYTES)} MiB).`,
+          },
+        };
+      }
       return new Promise<Envelope<unknown>>((resolve) => {
         const timer = setTimeout(() => {
           pending.delete(id);
           resolve({ ok: false, error: { code: 'TRANSPORT', message: `No answer to ${channel} within ${REQUEST_TIMEOUT_MS / 1000} s.` } });
         }, REQUEST_TIMEOUT_MS);
         pending.set(id, { resolve, timer });
-        ws.send(JSON.stringify({ id, channel, input }));
+        ws.send(message);
       });
     },
     subscribe(listener) {
