@@ -279,8 +279,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     () => undefined,
   );
   const consents = new ConsentsRepo(db);
-  const query = new ConsentQuery(db);
-  const eventQuery = new EventQuery(db);
+  const query = new ConsentQuery(db, { onIndexError: (error) => opts.log.error('the consent list index could not be built', error) });
+  const eventQuery = new EventQuery(db, { onIndexError: (error) => opts.log.error('the events index could not be built', error) });
   const auditQuery = new AuditQuery(db);
   const eventsRepo = new EventsRepo(db);
   const reference = new ReferenceRepo(db);
@@ -778,6 +778,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       await syncThread?.close();
       integrity?.stop();
       audit.flushAnchor();
+      query.close();
+      eventQuery.close();
       db.close();
       openMark.release();
       await sandbox?.close();

@@ -6,7 +6,9 @@ import type {
   ConsentSort,
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
+import { byCountThenStatus, ConsentIndex } from './consent-index.js';
 import type { Db } from './database.js';
+import { CacheVersion, Rebuilder } from './read-index.js';
 
 /**
  * Reads of the consent list: windows of rows for a filter and a sort, the count and status facets
@@ -102,10 +104,63 @@ function orderOf(sort: ConsentSort): string {
 }
 
 export class ConsentQuery {
-  constructor(private readonly db: Db) {}
+  /** The filter columns of every consent in memory (consent-index.ts), when it matches the cache. */
+  private readonly index: Rebuilder<ConsentIndex>;
+  private readonly ftsStmt;
+  private readonly byRowids;
+
+  constructor(
+    private readonly db: Db,
+    opts: { onIndexError?: (error: unknown) => void; useIndex?: boolean } = {},
+  ) {
+    this.index = new Rebuilder(new CacheVersion(db), (stillCurrent) => ConsentIndex.build(db, orderOf, stillCurrent), opts.onIndexError);
+    this.useIndex = opts.useIndex ?? true;
+    this.ftsStmt = db.prepare<[string], number>('SELECT rowid FROM consents_fts WHERE consents_fts MATCH ?').pluck();
+    this.byRowids = db.prepare<[string], RawRow & { rowid: number }>(
+      `SELECT rowid, ${ROW_COLUMNS} FROM consents WHERE rowid IN (SELECT value FROM json_each(?))`,
+    );
+  }
+
+  private readonly useIndex: boolean;
+
+  /** The in-memory index if it is current (else SQL answers, and the index is rebuilt in the background). */
+  private fast(): ConsentIndex | undefined {
+    return this.useIndex ? this.index.current() : undefined;
+  }
+
+  /** The full-text search's matches (rowids), or undefined when the filter searches nothing. */
+  private searchRowids(filter: ConsentFilter): number[] | undefined {
+    const match = ftsQuery(filter.search);
+    return match ? this.ftsStmt.all(match) : undefined;
+  }
+
+  /** Resolves once the in-memory index matches the cache (benchmarks and tests wait for it). */
+  ready(): Promise<void> {
+    return this.index.ready();
+  }
+
+  /** Whether the next read is answered by the in-memory index (else by SQL). */
+  indexed(): boolean {
+    return this.fast() !== undefined;
+  }
+
+  close(): void {
+    this.index.close();
+  }
 
   /** One window of rows (offset, limit) of the filtered, sorted list. */
   list(input: { filter: ConsentFilter; sort: ConsentSort; offset: number; limit: number }): ConsentRow[] {
+    const index = this.fast();
+    if (index) {
+      const positions = index.window(input.filter, this.searchRowids(input.filter), input.sort, input.offset, input.limit);
+      const rowids = positions.map((i) => index.rowidAt(i));
+      const byRowid = new Map(this.byRowids.all(JSON.stringify(rowids)).map((r) => [r.rowid, r]));
+      if (byRowid.size === rowids.length)
+        return rowids.map((id) => {
+          const { rowid: _, ...row } = byRowid.get(id)!;
+          return toRow(row);
+        });
+    }
     const where = whereOf(input.filter);
     return this.db
       .prepare<(string | number)[], RawRow>(`SELECT ${ROW_COLUMNS} FROM consents ${where.sql} ${orderOf(input.sort)} LIMIT ? OFFSET ?`)
@@ -115,12 +170,15 @@ export class ConsentQuery {
 
   /** How many consents match, and how many of each status match the rest of the filter (the status chips). */
   count(filter: ConsentFilter): ConsentCountOutput {
+    const index = this.fast();
+    if (index) return index.count(filter, this.searchRowids(filter));
     const where = whereOf(filter, 'statuses');
     const byStatus = this.db
       .prepare<(string | number)[], { status: string | null; n: number }>(
-        `SELECT status, count(*) AS n FROM consents ${where.sql} GROUP BY status ORDER BY n DESC`,
+        `SELECT status, count(*) AS n FROM consents ${where.sql} GROUP BY status`,
       )
-      .all(...where.params);
+      .all(...where.params)
+      .sort((a, b) => byCountThenStatus({ status: a.status, count: a.n }, { status: b.status, count: b.n }));
     const chosen = filter.statuses?.length ? new Set(filter.statuses) : undefined;
     const total = byStatus.filter((s) => !chosen || (s.status !== null && chosen.has(s.status))).reduce((sum, s) => sum + s.n, 0);
     return { total, statuses: byStatus.map((s) => ({ status: s.status, count: s.n })) };
@@ -128,15 +186,17 @@ export class ConsentQuery {
 
   /** The values each filter offers, with how many consents have each. */
   options(): ConsentOptionsOutput {
+    const index = this.fast();
+    if (index) return index.options();
     const values = <T>(sql: string) => this.db.prepare<[], T>(sql).all();
     return {
       dataHolders: values<{ id: string; name: string | null; count: number }>(
         `SELECT data_holder_brand_id AS id, max(data_holder_name) AS name, count(*) AS count FROM consents
-         WHERE data_holder_brand_id IS NOT NULL GROUP BY data_holder_brand_id ORDER BY name COLLATE NOCASE`,
+         WHERE data_holder_brand_id IS NOT NULL GROUP BY data_holder_brand_id ORDER BY name COLLATE NOCASE, id`,
       ),
       useCases: values<{ id: string; name: string | null; count: number }>(
         `SELECT use_case_id AS id, max(use_case_name) AS name, count(*) AS count FROM consents
-         WHERE use_case_id IS NOT NULL GROUP BY use_case_id ORDER BY name COLLATE NOCASE`,
+         WHERE use_case_id IS NOT NULL GROUP BY use_case_id ORDER BY name COLLATE NOCASE, id`,
       ),
       accessFrequencies: values<{ value: string; count: number }>(
         `SELECT access_frequency AS value, count(*) AS count FROM consents WHERE access_frequency IS NOT NULL GROUP BY 1 ORDER BY 1`,
@@ -149,6 +209,8 @@ export class ConsentQuery {
 
   /** The ids of every match, in list order, up to `limit` (bulk actions on "all matching"). */
   ids(filter: ConsentFilter, sort: ConsentSort, limit: number): string[] {
+    const index = this.fast();
+    if (index) return index.window(filter, this.searchRowids(filter), sort, 0, limit).map((i) => index.ids[i]!);
     const where = whereOf(filter);
     return this.db
       .prepare<(string | number)[], { id: string }>(`SELECT consent_id AS id FROM consents ${where.sql} ${orderOf(sort)} LIMIT ?`)

@@ -1,4 +1,6 @@
 import type { Db } from './database.js';
+import { EventIndex, type EventIndexFilter } from './event-index.js';
+import { CacheVersion, Rebuilder } from './read-index.js';
 
 /**
  * Reads of the consent events across consents, for the Events and Webhook failures screens and the
@@ -77,32 +79,113 @@ export function maskMessage(message: string | null): string {
   );
 }
 
+type ListRow = Omit<EventListRow, 'timestamp'> & { at: number };
+const LIST_COLUMNS = `e.event_id AS eventId, e.consent_id AS consentId, e.event_type AS eventType, e.at, e.event_detail AS eventDetail,
+  c.consumer_email AS consumerEmail, c.data_holder_name AS dataHolderName`;
+const toListRow = ({ at, ...r }: ListRow): EventListRow => ({ ...r, timestamp: new Date(at).toISOString() });
+
+/** Type counts: most first, then by type — the same from SQL and from the index. */
+const byCountThenType = (a: { type: string; count: number }, b: { type: string; count: number }) =>
+  b.count - a.count || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0);
+
 export class EventQuery {
-  constructor(private readonly db: Db) {}
+  /** Every event's time, type and consent in memory (event-index.ts), when it matches the cache. */
+  private readonly index: Rebuilder<EventIndex>;
+  private readonly useIndex: boolean;
+  private readonly byRowids;
+  private readonly detailOf;
+  private readonly consentNames;
+
+  constructor(
+    private readonly db: Db,
+    opts: { onIndexError?: (error: unknown) => void; useIndex?: boolean } = {},
+  ) {
+    this.useIndex = opts.useIndex ?? true;
+    this.index = new Rebuilder(
+      new CacheVersion(db),
+      (stillCurrent) => EventIndex.build(db, WEBHOOK_FAILURES, maskMessage, stillCurrent),
+      opts.onIndexError,
+    );
+    this.byRowids = db.prepare<[string], ListRow & { r: number }>(
+      `SELECT e.rowid AS r, ${LIST_COLUMNS} FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
+       WHERE e.rowid IN (SELECT value FROM json_each(?))`,
+    );
+    this.detailOf = db.prepare<[number], string | null>('SELECT event_detail FROM events WHERE rowid = ?').pluck();
+    this.consentNames = db.prepare<[string], { id: string; consumerEmail: string | null; dataHolderName: string | null }>(
+      `SELECT consent_id AS id, consumer_email AS consumerEmail, data_holder_name AS dataHolderName FROM consents
+       WHERE consent_id IN (SELECT value FROM json_each(?))`,
+    );
+  }
+
+  /** The in-memory index, for filters it serves (one consent's events are a small index range in SQL). */
+  private fast(filter: EventListFilter): { index: EventIndex; f: EventIndexFilter } | undefined {
+    if (!this.useIndex || filter.consentId) return undefined;
+    const index = this.index.current();
+    if (!index) return undefined;
+    return {
+      index,
+      f: {
+        types: filter.types,
+        fromMs: filter.from ? Date.parse(filter.from) : undefined,
+        toMs: filter.to ? Date.parse(filter.to) : undefined,
+      },
+    };
+  }
+
+  /** Resolves once the in-memory index matches the cache (benchmarks and tests wait for it). */
+  ready(): Promise<void> {
+    return this.index.ready();
+  }
+
+  /** Whether reads without a consent are answered by the in-memory index (else by SQL). */
+  indexed(): boolean {
+    return this.useIndex && this.index.current() !== undefined;
+  }
+
+  close(): void {
+    this.index.close();
+  }
 
   list(input: { filter: EventListFilter; offset: number; limit: number }): EventListRow[] {
+    const fast = this.fast(input.filter);
+    if (fast) {
+      const rowids = fast.index.window(fast.f, input.offset, input.limit).map((p) => fast.index.rowidAt(p));
+      const byRowid = new Map(this.byRowids.all(JSON.stringify(rowids)).map((r) => [r.r, r]));
+      if (byRowid.size === rowids.length)
+        return rowids.map((id) => {
+          const { r: _, ...row } = byRowid.get(id)!;
+          return toListRow(row);
+        });
+    }
     const w = whereOf(input.filter, 'e');
+    // Newest first, ties in rowid order: the order of the index on `at` (which ends with the rowid).
     return this.db
-      .prepare<(string | number)[], Omit<EventListRow, 'timestamp'> & { at: number }>(
-        `SELECT e.event_id AS eventId, e.consent_id AS consentId, e.event_type AS eventType, e.at, e.event_detail AS eventDetail,
-           c.consumer_email AS consumerEmail, c.data_holder_name AS dataHolderName
-         FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
-         ${w.sql} ORDER BY e.at DESC, e.event_id DESC LIMIT ? OFFSET ?`,
+      .prepare<(string | number)[], ListRow>(
+        `SELECT ${LIST_COLUMNS} FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
+         ${w.sql} ORDER BY e.at DESC, e.rowid DESC LIMIT ? OFFSET ?`,
       )
       .all(...w.params, input.limit, input.offset)
-      .map(({ at, ...r }) => ({ ...r, timestamp: new Date(at).toISOString() }));
+      .map(toListRow);
   }
 
   /** How many events match, and how many of each type match the rest of the filter (the type chips). */
   count(filter: EventListFilter): { total: number; types: { type: string; count: number }[] } {
-    const w = whereOf({ ...filter, types: undefined });
-    const types = this.db
-      .prepare<(string | number)[], { type: string; count: number }>(
-        `SELECT event_type AS type, count(*) AS count FROM events ${w.sql} GROUP BY event_type ORDER BY count DESC`,
-      )
-      .all(...w.params);
+    const fast = this.fast(filter);
+    const types = fast
+      ? [...fast.index.typeCounts(fast.f)].map(([type, count]) => ({ type, count })).sort(byCountThenType)
+      : this.countSql(filter);
     const chosen = filter.types?.length ? new Set(filter.types) : undefined;
     return { total: types.filter((t) => !chosen || chosen.has(t.type)).reduce((n, t) => n + t.count, 0), types };
+  }
+
+  private countSql(filter: EventListFilter): { type: string; count: number }[] {
+    const w = whereOf({ ...filter, types: undefined });
+    return this.db
+      .prepare<(string | number)[], { type: string; count: number }>(
+        `SELECT event_type AS type, count(*) AS count FROM events ${w.sql} GROUP BY event_type`,
+      )
+      .all(...w.params)
+      .sort(byCountThenType);
   }
 
   /**
@@ -110,6 +193,8 @@ export class EventQuery {
    * matching). The machine's time zone is the user's: main runs beside the window.
    */
   days(filter: EventListFilter, days: number): { day: string; counts: Record<string, number>; total: number }[] {
+    const fast = this.fast(filter);
+    if (fast) return fast.index.days(fast.f, days);
     const w = whereOf(filter);
     const rows = this.db
       .prepare<(string | number)[], { day: string; type: string; n: number }>(
@@ -136,13 +221,28 @@ export class EventQuery {
     lastSeen: string;
     types: string[];
   }[] {
+    const fast = this.fast(filter);
+    if (fast)
+      return fast.index
+        .failureGroups(fast.f)
+        .sort((a, b) => b.count - a.count || b.last - a.last)
+        .map((g) => ({
+          key: g.key,
+          sample: this.detailOf.get(fast.index.rowidAt(g.latest)) ?? null,
+          count: g.count,
+          consents: g.consents,
+          firstSeen: new Date(g.first).toISOString(),
+          lastSeen: new Date(g.last).toISOString(),
+          types: g.types,
+        }));
     const w = whereOf({ ...filter, types: WEBHOOK_FAILURES });
     const groups = new Map<
       string,
       { key: string; sample: string | null; count: number; consents: Set<string>; first: number; last: number; types: Set<string> }
     >();
     const stmt = this.db.prepare<(string | number)[], { consent_id: string; event_type: string; at: number; event_detail: string | null }>(
-      `SELECT consent_id, event_type, at, event_detail FROM events ${w.sql}`,
+      // Oldest first (ties by rowid): each group's sample is its latest message, the same from SQL and the index.
+      `SELECT consent_id, event_type, at, event_detail FROM events ${w.sql} ORDER BY at, rowid`,
     );
     for (const r of stmt.iterate(...w.params)) {
       const key = maskMessage(r.event_detail);
@@ -190,6 +290,28 @@ export class EventQuery {
     maxRetries: number;
     lastAt: string;
   }[] {
+    const fast = this.fast(filter);
+    if (fast) {
+      const top = fast.index
+        .failuresByConsent(fast.f, 'WEBHOOK_MAX_RETRIES_REACHED')
+        .sort(
+          (a, b) =>
+            Number(b.maxRetries > 0) - Number(a.maxRetries > 0) ||
+            b.failures - a.failures ||
+            b.last - a.last ||
+            (a.consentId < b.consentId ? -1 : a.consentId > b.consentId ? 1 : 0),
+        )
+        .slice(0, limit);
+      const names = new Map(this.consentNames.all(JSON.stringify(top.map((t) => t.consentId))).map((c) => [c.id, c]));
+      return top.map(({ last, ...t }) => ({
+        consentId: t.consentId,
+        consumerEmail: names.get(t.consentId)?.consumerEmail ?? null,
+        dataHolderName: names.get(t.consentId)?.dataHolderName ?? null,
+        failures: t.failures,
+        maxRetries: t.maxRetries,
+        lastAt: new Date(last).toISOString(),
+      }));
+    }
     const w = whereOf({ ...filter, types: WEBHOOK_FAILURES }, 'e');
     return this.db
       .prepare<
@@ -206,7 +328,7 @@ export class EventQuery {
         `SELECT e.consent_id AS consentId, c.consumer_email AS consumerEmail, c.data_holder_name AS dataHolderName,
            count(*) AS failures, sum(e.event_type = 'WEBHOOK_MAX_RETRIES_REACHED') AS maxRetries, max(e.at) AS last
          FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id ${w.sql}
-         GROUP BY e.consent_id ORDER BY maxRetries > 0 DESC, failures DESC, last DESC LIMIT ?`,
+         GROUP BY e.consent_id ORDER BY maxRetries > 0 DESC, failures DESC, last DESC, e.consent_id LIMIT ?`,
       )
       .all(...w.params, limit)
       .map(({ last, ...r }) => ({ ...r, lastAt: new Date(last).toISOString() }));
@@ -214,6 +336,8 @@ export class EventQuery {
 
   /** How many consents had at least one webhook failure in the filter. */
   consentsWithFailures(filter: EventListFilter): number {
+    const fast = this.fast(filter);
+    if (fast) return fast.index.failuresByConsent(fast.f, 'WEBHOOK_MAX_RETRIES_REACHED').length;
     const w = whereOf({ ...filter, types: WEBHOOK_FAILURES });
     return this.db
       .prepare<(string | number)[], { n: number }>(`SELECT count(DISTINCT consent_id) AS n FROM events ${w.sql}`)

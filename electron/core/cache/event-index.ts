@@ -1,0 +1,285 @@
+import type { Db } from './database.js';
+import { BUILD_CHUNK, turn } from './read-index.js';
+
+/**
+ * Every cached event's time, type and consent, in memory, newest first (about 22 MB at 1,000,000
+ * events), and for webhook failures the masked response they group under: the Events and Webhook
+ * failures screens and the overview read windows, counts per type and per day, and failure groups
+ * from here in a few milliseconds where SQL scans up to the whole table. Built in chunks
+ * (read-index.ts decides when); event-query.ts answers from SQL while it is stale, with the same
+ * semantics (a test compares the two).
+ *
+ * Order: `at` descending, then rowid descending — the order of the `events_by_time` index (on `at`,
+ * which ends with the rowid), so SQL walks it without sorting.
+ */
+const NO_KEY = -1;
+
+export interface EventIndexFilter {
+  types?: readonly string[] | undefined;
+  /** Milliseconds since the epoch: from inclusive, to exclusive. */
+  fromMs?: number | undefined;
+  toMs?: number | undefined;
+}
+
+export class EventIndex {
+  private constructor(
+    readonly size: number,
+    private readonly rowids: Float64Array,
+    private readonly at: Float64Array,
+    private readonly type: Uint16Array,
+    private readonly typeNames: string[],
+    private readonly consent: Int32Array,
+    readonly consentIds: string[],
+    /** For webhook failures, the code of their masked response (keyNames); else NO_KEY. */
+    private readonly key: Int32Array,
+    readonly keyNames: string[],
+  ) {}
+
+  static async build(
+    db: Db,
+    failureTypes: readonly string[],
+    mask: (message: string | null) => string,
+    stillCurrent: () => boolean,
+  ): Promise<EventIndex | undefined> {
+    const n = db.prepare<[], number>('SELECT count(*) FROM events').pluck().get()!;
+    const rowids = new Float64Array(n);
+    const at = new Float64Array(n);
+    const type = new Uint16Array(n);
+    const consent = new Int32Array(n);
+    const typeNames: string[] = [];
+    const typeCode = new Map<string, number>();
+    const consentIds: string[] = [];
+    const consentCode = new Map<string, number>();
+    const first = db.prepare<[number], [number, number, string, string]>(
+      `SELECT rowid, at, event_type, consent_id FROM events ORDER BY at DESC, rowid DESC LIMIT ?`,
+    );
+    const next = db.prepare<[number, number, number, number], [number, number, string, string]>(
+      `SELECT rowid, at, event_type, consent_id FROM events WHERE at < ? OR (at = ? AND rowid < ?) ORDER BY at DESC, rowid DESC LIMIT ?`,
+    );
+    let i = 0;
+    for (let part = first.raw().all(BUILD_CHUNK); part.length;) {
+      for (const [rowid, time, t, c] of part) {
+        if (i >= n) return undefined; // more rows than counted: the cache changed
+        rowids[i] = rowid;
+        at[i] = time;
+        let tc = typeCode.get(t);
+        if (tc === undefined) {
+          tc = typeNames.length;
+          typeNames.push(t);
+          typeCode.set(t, tc);
+        }
+        type[i] = tc;
+        let cc = consentCode.get(c);
+        if (cc === undefined) {
+          cc = consentIds.length;
+          consentIds.push(c);
+          consentCode.set(c, cc);
+        }
+        consent[i] = cc;
+        i++;
+      }
+      if (part.length < BUILD_CHUNK) break;
+      await turn();
+      if (!stillCurrent()) return undefined;
+      const last = part.at(-1)!;
+      part = next.raw().all(last[1], last[1], last[0], BUILD_CHUNK);
+    }
+    if (i !== n) return undefined;
+
+    // The webhook failures' masked responses (a few percent of the events), keyed by rowid first.
+    const key = new Int32Array(n).fill(NO_KEY);
+    const keyNames: string[] = [];
+    const keyCode = new Map<string, number>();
+    const failureCodes = failureTypes.map((t) => typeCode.get(t)).filter((c): c is number => c !== undefined);
+    if (failureCodes.length) {
+      const position = new Map<number, number>();
+      const isFailure = new Uint8Array(typeNames.length);
+      for (const c of failureCodes) isFailure[c] = 1;
+      for (let p = 0; p < n; p++) if (isFailure[type[p]!]) position.set(rowids[p]!, p);
+      const details = db.prepare<[number, number], [number, string | null]>(
+        `SELECT rowid, event_detail FROM events WHERE rowid > ? AND event_type IN (${failureTypes.map((t) => `'${t.replaceAll("'", "''")}'`).join(', ')})
+         ORDER BY rowid LIMIT ?`,
+      );
+      for (let last = 0; ;) {
+        const part = details.raw().all(last, BUILD_CHUNK);
+        for (const [rowid, detail] of part) {
+          const p = position.get(rowid);
+          if (p === undefined) continue;
+          const k = mask(detail);
+          let kc = keyCode.get(k);
+          if (kc === undefined) {
+            kc = keyNames.length;
+            keyNames.push(k);
+            keyCode.set(k, kc);
+          }
+          key[p] = kc;
+        }
+        if (part.length < BUILD_CHUNK) break;
+        last = part.at(-1)![0];
+        await turn();
+        if (!stillCurrent()) return undefined;
+      }
+    }
+    return new EventIndex(n, rowids, at, type, typeNames, consent, consentIds, key, keyNames);
+  }
+
+  /** Positions [lo, hi) of the events in the time range (the array is newest first). */
+  range(fromMs: number | undefined, toMs: number | undefined): [number, number] {
+    // First position with at < toMs, and first with at < fromMs.
+    const firstBelow = (limit: number) => {
+      let lo = 0;
+      let hi = this.size;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.at[mid]! < limit) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    };
+    return [toMs === undefined ? 0 : firstBelow(toMs), fromMs === undefined ? this.size : firstBelow(fromMs)];
+  }
+
+  /** A table of the type codes the filter wants (all when it names none), or null when none can match. */
+  private wanted(types: readonly string[] | undefined): Uint8Array | null {
+    const want = new Uint8Array(this.typeNames.length);
+    if (!types?.length) return want.fill(1);
+    let any = false;
+    types.forEach((t) => {
+      const c = this.typeNames.indexOf(t);
+      if (c >= 0) {
+        want[c] = 1;
+        any = true;
+      }
+    });
+    return any ? want : null;
+  }
+
+  /** Positions of the window [offset, offset + limit), newest first. */
+  window(filter: EventIndexFilter, offset: number, limit: number): number[] {
+    const want = this.wanted(filter.types);
+    const out: number[] = [];
+    if (!want) return out;
+    const [lo, hi] = this.range(filter.fromMs, filter.toMs);
+    let skip = offset;
+    for (let p = lo; p < hi && out.length < limit; p++) {
+      if (!want[this.type[p]!]) continue;
+      if (skip > 0) skip--;
+      else out.push(p);
+    }
+    return out;
+  }
+
+  rowidAt(p: number): number {
+    return this.rowids[p]!;
+  }
+
+  /** Counts per type in the time range (the types filter is for the caller: chips count every type). */
+  typeCounts(filter: EventIndexFilter): Map<string, number> {
+    const counts = new Float64Array(this.typeNames.length);
+    const [lo, hi] = this.range(filter.fromMs, filter.toMs);
+    for (let p = lo; p < hi; p++) counts[this.type[p]!]!++;
+    const out = new Map<string, number>();
+    counts.forEach((n, c) => {
+      if (n > 0) out.set(this.typeNames[c]!, n);
+    });
+    return out;
+  }
+
+  /** Counts per local calendar day and type, newest day first, at most `days` days. */
+  days(filter: EventIndexFilter, days: number): { day: string; counts: Record<string, number>; total: number }[] {
+    const want = this.wanted(filter.types);
+    if (!want) return [];
+    const [lo, hi] = this.range(filter.fromMs, filter.toMs);
+    const out: { day: string; counts: Record<string, number>; total: number }[] = [];
+    let dayStart = Infinity;
+    let current: { day: string; counts: Record<string, number>; total: number } | undefined;
+    for (let p = lo; p < hi; p++) {
+      if (!want[this.type[p]!]) continue;
+      const t = this.at[p]!;
+      if (t < dayStart) {
+        if (out.length >= days) break;
+        // The local midnight starting this event's day (time zones and daylight saving as the OS says).
+        const d = new Date(t);
+        const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+        d.setHours(0, 0, 0, 0);
+        dayStart = d.getTime();
+        current = { day, counts: {}, total: 0 };
+        out.push(current);
+      }
+      const name = this.typeNames[this.type[p]!]!;
+      current!.counts[name] = (current!.counts[name] ?? 0) + 1;
+      current!.total++;
+    }
+    return out;
+  }
+
+  /**
+   * Webhook failures in the range grouped by masked response (oldest first within the range, as the
+   * SQL reads them): count, consents, first and last time, types, and the position of the latest one.
+   */
+  failureGroups(filter: EventIndexFilter): {
+    key: string;
+    count: number;
+    consents: number;
+    first: number;
+    last: number;
+    latest: number;
+    types: string[];
+  }[] {
+    const [lo, hi] = this.range(filter.fromMs, filter.toMs);
+    const groups = new Map<
+      number,
+      { count: number; consents: Set<number>; first: number; last: number; latest: number; types: Set<number> }
+    >();
+    for (let p = hi - 1; p >= lo; p--) {
+      const k = this.key[p]!;
+      if (k === NO_KEY) continue;
+      const t = this.at[p]!;
+      let g = groups.get(k);
+      if (!g) {
+        g = { count: 0, consents: new Set(), first: t, last: t, latest: p, types: new Set() };
+        groups.set(k, g);
+      }
+      g.count++;
+      g.consents.add(this.consent[p]!);
+      g.types.add(this.type[p]!);
+      if (t < g.first) g.first = t;
+      if (t > g.last) {
+        g.last = t;
+        g.latest = p;
+      }
+    }
+    return [...groups].map(([k, g]) => ({
+      key: this.keyNames[k]!,
+      count: g.count,
+      consents: g.consents.size,
+      first: g.first,
+      last: g.last,
+      latest: g.latest,
+      types: [...g.types].map((c) => this.typeNames[c]!).sort(),
+    }));
+  }
+
+  /** Per consent with failures in the range: failures, of which retries exhausted, and the latest time. */
+  failuresByConsent(
+    filter: EventIndexFilter,
+    maxRetriesType: string,
+  ): { consentId: string; failures: number; maxRetries: number; last: number }[] {
+    const [lo, hi] = this.range(filter.fromMs, filter.toMs);
+    const maxCode = this.typeNames.indexOf(maxRetriesType);
+    const by = new Map<number, { failures: number; maxRetries: number; last: number }>();
+    for (let p = lo; p < hi; p++) {
+      if (this.key[p] === NO_KEY) continue;
+      const c = this.consent[p]!;
+      let e = by.get(c);
+      if (!e) {
+        e = { failures: 0, maxRetries: 0, last: this.at[p]! };
+        by.set(c, e);
+      }
+      e.failures++;
+      if (this.type[p] === maxCode) e.maxRetries++;
+      if (this.at[p]! > e.last) e.last = this.at[p]!;
+    }
+    return [...by].map(([c, e]) => ({ consentId: this.consentIds[c]!, ...e }));
+  }
+}

@@ -1,0 +1,128 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { openCache } from '../../electron/core/cache/database.js';
+import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
+import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
+import { createConsentGenerator } from '../../electron/sandbox/consents.js';
+import { CONSENT_SORT_FIELDS, type ConsentFilter, type ConsentSort } from '../../shared/ipc/contract.js';
+import type { Consent } from '../../shared/schemas/consent.js';
+
+/**
+ * The consent list's in-memory index must answer exactly what SQL answers: the same windows in the
+ * same order, the same counts and status facets, the same filter options, for any filter and sort.
+ * Both run on one cache: 1,500 sandbox consents plus odd ones (NULLs, case, unknown statuses).
+ */
+const gen = createConsentGenerator(5, 1500);
+const consents: Consent[] = Array.from({ length: 1500 }, (_, i) => gen.at(i));
+// Odd ones: what a real intermediary may send.
+const odd = (i: number, change: Partial<Consent>): Consent => ({ ...gen.at(i), consentId: `odd-${i}`, ...change }) as Consent;
+consents.push(
+  odd(1, { status: 'SUSPENDED' as never }),
+  odd(2, { consumerEmail: 'ZED@Example.com' } as Partial<Consent>),
+  odd(3, { consumerEmail: 'zed@example.com' } as Partial<Consent>),
+  odd(4, { externalId: undefined, postUsageAction: undefined } as Partial<Consent>),
+  odd(5, { revoked: undefined, sharingEndDate: undefined } as Partial<Consent>),
+);
+
+const db = openCache(':memory:');
+new ConsentsRepo(db).upsertPage(consents, '2026-11-01T00:00:00.000Z');
+const sql = new ConsentQuery(db, { useIndex: false });
+const fast = new ConsentQuery(db);
+
+const pick = <T>(values: readonly T[]) => fc.subarray([...values], { maxLength: Math.min(3, values.length) });
+const statuses = [...new Set(consents.map((c) => c.status as string)), 'NEVER_SEEN'];
+const holders = [...new Set(consents.map((c) => c.dataHolderBrandId).filter((x): x is string => !!x))];
+const useCases = [...new Set(consents.map((c) => c.useCaseId).filter((x): x is string => !!x))];
+const instants = consents.flatMap((c) => [c.created, c.sharingEndDate, c.revoked]).filter((x): x is string => !!x);
+const range = fc.option(
+  fc.record({
+    from: fc.option(fc.constantFrom(...instants), { nil: undefined }),
+    to: fc.option(fc.constantFrom(...instants), { nil: undefined }),
+  }),
+  { nil: undefined },
+);
+const words = [
+  'westpac',
+  'budget',
+  'home',
+  consents[7]!.consumerEmail!.slice(0, 5),
+  consents[9]!.consentId.slice(0, 6),
+  'zed',
+  'nothing-like-this',
+];
+const filter: fc.Arbitrary<ConsentFilter> = fc
+  .record(
+    {
+      search: fc.constantFrom(...words),
+      statuses: pick(statuses),
+      dataHolderBrandIds: pick(holders),
+      useCaseIds: pick(useCases),
+      accessFrequencies: pick(['ONGOING', 'ONCE_OFF', 'NEVER']),
+      postUsageActions: pick(['DELETION', 'DE_IDENTIFICATION']),
+      directMarketing: fc.boolean(),
+      collected: fc.boolean(),
+      created: range,
+      sharingEnd: range,
+      revoked: range,
+    },
+    { requiredKeys: [] },
+  )
+  .map((f) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ConsentFilter);
+const sort: fc.Arbitrary<ConsentSort> = fc.record({
+  field: fc.constantFrom(...CONSENT_SORT_FIELDS),
+  direction: fc.constantFrom('asc' as const, 'desc' as const),
+});
+
+describe('the consent list index', () => {
+  it('is built from the cache and then used', async () => {
+    expect(fast.indexed()).toBe(false); // nothing built before the first read asks
+    await fast.ready();
+    expect(fast.indexed()).toBe(true);
+    expect(sql.indexed()).toBe(false);
+    // A query that SQL answers with a scan, and the index in memory: both give the same.
+    expect(fast.count({ accessFrequencies: ['ONGOING'] })).toEqual(sql.count({ accessFrequencies: ['ONGOING'] }));
+  });
+
+  it('orders the whole list as SQL does for every sort, NULLs last both ways', async () => {
+    await fast.ready();
+    for (const field of CONSENT_SORT_FIELDS)
+      for (const direction of ['asc', 'desc'] as const)
+        for (const f of [{}, { statuses: ['ACTIVE'] }, { search: 'westpac' }] as ConsentFilter[])
+          expect(fast.ids(f, { field, direction }, 5000), `${field} ${direction} ${JSON.stringify(f)}`).toEqual(
+            sql.ids(f, { field, direction }, 5000),
+          );
+  });
+
+  it('answers every filter, sort and window exactly as SQL does', async () => {
+    await fast.ready();
+    fc.assert(
+      fc.property(filter, sort, fc.nat({ max: 1600 }), fc.integer({ min: 1, max: 120 }), (f, s, offset, limit) => {
+        expect(fast.count(f)).toEqual(sql.count(f));
+        expect(fast.list({ filter: f, sort: s, offset, limit })).toEqual(sql.list({ filter: f, sort: s, offset, limit }));
+        expect(fast.ids(f, s, limit)).toEqual(sql.ids(f, s, limit));
+      }),
+      { numRuns: 400 },
+    );
+    expect(fast.options()).toEqual(sql.options());
+  });
+
+  it('is not used while the cache has changed since it was built, and is rebuilt', async () => {
+    await fast.ready();
+    const before = fast.count({}).total;
+    new ConsentsRepo(db).upsertPage(
+      [{ ...gen.at(3), consentId: 'brand-new-consent', status: 'ACTIVE' } as Consent],
+      '2026-11-02T00:00:00.000Z',
+    );
+    // At once: the answer reflects the new consent (SQL answers while the index is stale)…
+    expect(fast.indexed()).toBe(false);
+    expect(fast.count({}).total).toBe(before + 1);
+    expect(
+      fast.list({ filter: { search: 'brand-new-consent' }, sort: { field: 'created', direction: 'desc' }, offset: 0, limit: 5 }),
+    ).toHaveLength(1);
+    // …and once rebuilt, the index agrees.
+    await fast.ready();
+    expect(fast.indexed()).toBe(true);
+    expect(fast.count({ statuses: ['ACTIVE'] })).toEqual(sql.count({ statuses: ['ACTIVE'] }));
+    expect(fast.count({}).total).toBe(before + 1);
+  });
+});

@@ -1,0 +1,116 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API bodies are loose JSON */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCache, type Db } from '../../electron/core/cache/database.js';
+import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
+import { EventQuery, WEBHOOK_FAILURES, type EventListFilter } from '../../electron/core/cache/event-query.js';
+import { EventsRepo } from '../../electron/core/cache/events-repo.js';
+import { contentId } from '../../electron/core/sync/consent-sync.js';
+import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
+import type { Consent, ConsentEvent } from '../../shared/schemas/consent.js';
+
+/**
+ * The events index must answer exactly what SQL answers — windows newest first, counts per type,
+ * counts per local day, webhook failures grouped by masked response and by consent — for any
+ * filter. Both run on one cache filled from the sandbox over HTTP (600 consents, their events).
+ */
+let sandbox: RunningSandbox;
+let db: Db;
+let sql: EventQuery;
+let fast: EventQuery;
+let events: ConsentEvent[] = [];
+
+async function all<T>(path: string, sizeParam: string, pick: (body: any) => T[], token: string): Promise<T[]> {
+  const out: T[] = [];
+  for (let page = 1; ; page++) {
+    const body = (await (
+      await fetch(`${sandbox.url}${path}?page=${page}&${sizeParam}=1000`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as any;
+    out.push(...pick(body));
+    if (!body.links?.next) return out;
+  }
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 9, consents: 600, eventsPerConsent: 12, clockOrigin: '2026-11-20T00:00:00Z' });
+  const token = (await (
+    await fetch(`${sandbox.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    })
+  ).json()) as { access_token: string };
+  const consents = await all<Consent>('/consents/v2', 'pageSize', (b) => b.consents, token.access_token);
+  events = await all<ConsentEvent>('/consents/events', 'page-size', (b) => b.data.events, token.access_token);
+  db = openCache(':memory:');
+  new ConsentsRepo(db).upsertPage(consents.slice(0, 550), '2026-11-20T00:00:00.000Z'); // some events' consents not cached
+  new EventsRepo(db).upsertPage(events, contentId);
+  sql = new EventQuery(db, { useIndex: false });
+  fast = new EventQuery(db);
+  fast.count({});
+  await fast.ready();
+});
+afterAll(async () => {
+  fast?.close();
+  await sandbox?.close();
+});
+
+describe('the events index', () => {
+  it('holds every event and answers from memory', () => {
+    expect(events.length).toBeGreaterThan(5000);
+    expect(events.some((e) => (WEBHOOK_FAILURES as readonly string[]).includes(e.eventType))).toBe(true);
+    expect(fast.indexed()).toBe(true);
+    expect(fast.count({}).total).toBe(events.length);
+  });
+
+  it('answers every filter, window, count, day and failure grouping exactly as SQL does', () => {
+    const times = events.map((e) => e.timestamp);
+    const types = [...new Set(events.map((e) => e.eventType)), 'NEVER_SEEN'];
+    const filter: fc.Arbitrary<EventListFilter> = fc
+      .record(
+        {
+          types: fc.subarray(types, { maxLength: 4 }),
+          from: fc.constantFrom(...times),
+          to: fc.constantFrom(...times),
+        },
+        { requiredKeys: [] },
+      )
+      .map((f) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as EventListFilter);
+    fc.assert(
+      fc.property(
+        filter,
+        fc.nat({ max: 8000 }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 1, max: 400 }),
+        (f, offset, limit, days) => {
+          expect(fast.list({ filter: f, offset, limit })).toEqual(sql.list({ filter: f, offset, limit }));
+          expect(fast.count(f)).toEqual(sql.count(f));
+          expect(fast.days(f, days)).toEqual(sql.days(f, days));
+          expect(fast.failuresByMessage(f)).toEqual(sql.failuresByMessage(f));
+          expect(fast.failuresByConsent(f, limit)).toEqual(sql.failuresByConsent(f, limit));
+          expect(fast.consentsWithFailures(f)).toBe(sql.consentsWithFailures(f));
+        },
+      ),
+      { numRuns: 150 },
+    );
+    // The whole list, newest first, ties in one stable order.
+    expect(fast.list({ filter: {}, offset: 0, limit: 100_000 })).toEqual(sql.list({ filter: {}, offset: 0, limit: 100_000 }));
+  });
+
+  it('leaves one consent’s events to SQL, and is not used once the cache changed until rebuilt', async () => {
+    const one = events[0]!.consentId;
+    expect(fast.list({ filter: { consentId: one }, offset: 0, limit: 50 })).toEqual(
+      sql.list({ filter: { consentId: one }, offset: 0, limit: 50 }),
+    );
+    const extra = { ...events[0]!, eventId: 'a-new-event', timestamp: '2026-11-21T00:00:00.000Z' } as ConsentEvent;
+    new EventsRepo(db).upsertPage([extra], contentId);
+    expect(fast.indexed()).toBe(false);
+    expect(fast.count({}).total).toBe(events.length + 1);
+    expect(fast.list({ filter: {}, offset: 0, limit: 1 })[0]!.timestamp).toBe('2026-11-21T00:00:00.000Z');
+    await fast.ready();
+    expect(fast.indexed()).toBe(true);
+    expect(fast.count({}).total).toBe(events.length + 1);
+  });
+});
