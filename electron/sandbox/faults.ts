@@ -1,14 +1,20 @@
 /**
  * Fault injection, so clients can be tested against a misbehaving intermediary: latency, 5xx,
- * 429 with Retry-After, dropped connections, malformed and truncated JSON; at a rate or on the
+ * 429 with Retry-After, dropped connections, malformed and truncated JSON, a connection reset in
+ * the middle of the body, and an answer lost after the request took effect; at a rate or on the
  * next N requests, optionally only for paths starting with a prefix.
  *
  * SPEC (--faults): rules separated by commas, each KIND[=VALUE]:TRIGGER[:PATH_PREFIX]
  *   KIND     latency=MS | 500 | 502 | 503 | 429=RETRY_AFTER_SECONDS | drop | malformed | truncated
+ *            | reset (headers and half the body sent, then the connection is destroyed)
+ *            | drop-after (the request is carried out, then the connection is dropped unanswered)
  *   TRIGGER  pRATE (e.g. p0.2) | nCOUNT (the next COUNT matching requests)
  *   e.g.  --faults "429=2:n3:/consents/v2,latency=250:p0.5,drop:n1:/consents/events"
  */
-export type FaultKind = 'latency' | 'status' | 'drop' | 'malformed' | 'truncated';
+export type FaultKind = 'latency' | 'status' | 'drop' | 'malformed' | 'truncated' | 'reset' | 'drop-after';
+
+/** Body faults: the answer is sent, but spoiled. */
+export type BodyFaultKind = 'malformed' | 'truncated' | 'reset';
 
 export interface FaultRule {
   kind: FaultKind;
@@ -31,13 +37,13 @@ export function parseFaultRule(text: string): FaultRule {
     rule.value = Number(valueText);
     if (!Number.isFinite(rule.value) || rule.value < 0)
       throw new FaultSpecError(`latency needs milliseconds, e.g. latency=250 (in "${text}")`);
-  } else if (['drop', 'malformed', 'truncated'].includes(kindText)) rule.kind = kindText as FaultKind;
+  } else if (['drop', 'malformed', 'truncated', 'reset', 'drop-after'].includes(kindText)) rule.kind = kindText as FaultKind;
   else if (/^(429|5\d\d)$/.test(kindText)) {
     rule.status = Number(kindText);
     if (rule.status === 429) rule.value = valueText === undefined ? 1 : Number(valueText);
   } else
     throw new FaultSpecError(
-      `unknown fault "${kindText}" in "${text}" (latency=MS, 500, 502, 503, 429=SECONDS, drop, malformed, truncated)`,
+      `unknown fault "${kindText}" in "${text}" (latency=MS, 500, 502, 503, 429=SECONDS, drop, malformed, truncated, reset, drop-after)`,
     );
   if (/^p(0(\.\d+)?|1(\.0+)?)$/.test(trigger)) rule.rate = Number(trigger.slice(1));
   else if (/^n\d+$/.test(trigger)) rule.remaining = Number(trigger.slice(1));
@@ -54,8 +60,14 @@ export function parseFaultSpec(spec: string): FaultRule[] {
     .map(parseFaultRule);
 }
 
+/** How a fired rule is counted: its status (500, 429…) or its kind. */
+export const faultLabel = (rule: FaultRule): string => (rule.kind === 'status' ? String(rule.status) : rule.kind);
+
 export class Faults {
   rules: FaultRule[] = [];
+  /** Faults fired so far, by label, and the requests they were picked for (admin status). */
+  fired: Record<string, number> = {};
+  requests = 0;
 
   /**
    * The faults that fire for this request. Latency and body faults combine; of the faults that end
@@ -65,15 +77,17 @@ export class Faults {
   pick(path: string): FaultRule[] {
     const fired: FaultRule[] = [];
     let ended = false;
+    this.requests++;
     for (const rule of this.rules) {
       if (rule.path && !path.startsWith(rule.path)) continue;
-      const ends = rule.kind === 'status' || rule.kind === 'drop';
+      const ends = rule.kind === 'status' || rule.kind === 'drop' || rule.kind === 'drop-after';
       if (ends && ended) continue;
       if (rule.remaining !== undefined) {
         if (rule.remaining <= 0) continue;
         rule.remaining--;
       } else if (rule.rate === undefined || Math.random() >= rule.rate) continue;
       fired.push(rule);
+      this.fired[faultLabel(rule)] = (this.fired[faultLabel(rule)] ?? 0) + 1;
       if (ends) ended = true;
     }
     this.rules = this.rules.filter((r) => r.remaining === undefined || r.remaining > 0);

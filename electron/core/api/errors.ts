@@ -14,10 +14,20 @@ export class ApiError extends Error {
   readonly path: string | undefined;
   /** For Unprocessable (422) and 400 responses: the CDS error list's details. */
   readonly details: string[];
+  /** For a change whose answer was lost and whose state could not be re-read: it may or may not have happened. */
+  readonly outcomeUnknown: boolean;
   constructor(
     kind: ApiErrorKind,
     message: string,
-    opts: { endpoint: string; status?: number; requestId?: string; cause?: unknown; path?: string; details?: string[] },
+    opts: {
+      endpoint: string;
+      status?: number;
+      requestId?: string;
+      cause?: unknown;
+      path?: string;
+      details?: string[];
+      outcomeUnknown?: boolean;
+    },
   ) {
     super(message, { cause: opts.cause });
     this.name = `${kind}Error`;
@@ -27,6 +37,7 @@ export class ApiError extends Error {
     this.requestId = opts.requestId;
     this.path = opts.path;
     this.details = opts.details ?? [];
+    this.outcomeUnknown = opts.outcomeUnknown ?? false;
   }
 }
 
