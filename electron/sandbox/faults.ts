@@ -9,6 +9,7 @@
  *            | reset (headers and half the body sent, then the connection is destroyed)
  *            | drop-after (the request is carried out, then the connection is dropped unanswered)
  *   TRIGGER  pRATE (e.g. p0.2) | nCOUNT (the next COUNT matching requests)
+ *   PATH_PREFIX  matched against the path and its query: /consents/v2?page=3& is one page of the list
  *   e.g.  --faults "429=2:n3:/consents/v2,latency=250:p0.5,drop:n1:/consents/events"
  */
 export type FaultKind = 'latency' | 'status' | 'drop' | 'malformed' | 'truncated' | 'reset' | 'drop-after';
@@ -68,6 +69,8 @@ export class Faults {
   /** Faults fired so far, by label, and the requests they were picked for (admin status). */
   fired: Record<string, number> = {};
   requests = 0;
+  /** Requests that got at least one fault other than latency. */
+  faulted = 0;
 
   /**
    * The faults that fire for this request. Latency and body faults combine; of the faults that end
@@ -90,6 +93,7 @@ export class Faults {
       this.fired[faultLabel(rule)] = (this.fired[faultLabel(rule)] ?? 0) + 1;
       if (ends) ended = true;
     }
+    if (fired.some((r) => r.kind !== 'latency')) this.faulted++;
     this.rules = this.rules.filter((r) => r.remaining === undefined || r.remaining > 0);
     return fired;
   }

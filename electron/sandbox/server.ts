@@ -156,7 +156,8 @@ async function handle(ctx: SandboxContext, routes: Route[], req: IncomingMessage
   const path = url.pathname.replace(/\/+$/, '') || '/';
   const internal = path.startsWith('/__');
   if (!internal) {
-    for (const fault of ctx.faults.pick(path)) {
+    // A rule's prefix is matched against the path and its query ("/consents/v2?page=3&" picks one page).
+    for (const fault of ctx.faults.pick(`${path}${url.search}`)) {
       if (fault.kind === 'latency') await new Promise((r) => setTimeout(r, fault.value));
       else if (fault.kind === 'drop') return void req.socket.destroy();
       else if (fault.kind === 'drop-after') loseAnswer(req, res);
@@ -325,6 +326,7 @@ const adminRoutes: Route[] = [
         faults: ctx.faults.rules,
         faultsFired: ctx.faults.fired,
         requests: ctx.faults.requests,
+        faulted: ctx.faults.faulted,
       }),
     ),
   },
