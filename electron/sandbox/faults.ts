@@ -9,7 +9,8 @@
  *            | reset (headers and half the body sent, then the connection is destroyed)
  *            | drop-after (the request is carried out, then the connection is dropped unanswered)
  *   TRIGGER  pRATE (e.g. p0.2) | nCOUNT (the next COUNT matching requests)
- *   PATH_PREFIX  matched against the path and its query: /consents/v2?page=3& is one page of the list
+ *   PATH_PREFIX  matched against the path and its query: /consents/v2?page=3& is one page of the list;
+ *            with a method before it, only that method's requests: "DELETE /consents/ID"
  *   e.g.  --faults "429=2:n3:/consents/v2,latency=250:p0.5,drop:n1:/consents/events"
  */
 export type FaultKind = 'latency' | 'status' | 'drop' | 'malformed' | 'truncated' | 'reset' | 'drop-after';
@@ -71,18 +72,22 @@ export class Faults {
   requests = 0;
   /** Requests that got at least one fault other than latency. */
   faulted = 0;
+  /** The latest API requests, "METHOD /path?query", oldest first (admin: GET /__sandbox/requests). */
+  log: string[] = [];
 
   /**
    * The faults that fire for this request. Latency and body faults combine; of the faults that end
    * the request (a status, a dropped connection) only the first matching one fires, and a counted
    * rule is used up only when it fires, so "503:n1,drop:n1" fails two requests, one way each.
    */
-  pick(path: string): FaultRule[] {
+  pick(path: string, method = 'GET'): FaultRule[] {
     const fired: FaultRule[] = [];
     let ended = false;
     this.requests++;
+    this.log.push(`${method} ${path}`);
+    if (this.log.length > 5000) this.log.splice(0, 1000);
     for (const rule of this.rules) {
-      if (rule.path && !path.startsWith(rule.path)) continue;
+      if (rule.path && !(rule.path.includes(' ') ? `${method} ${path}` : path).startsWith(rule.path)) continue;
       const ends = rule.kind === 'status' || rule.kind === 'drop' || rule.kind === 'drop-after';
       if (ends && ended) continue;
       if (rule.remaining !== undefined) {

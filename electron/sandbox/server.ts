@@ -157,7 +157,7 @@ async function handle(ctx: SandboxContext, routes: Route[], req: IncomingMessage
   const internal = path.startsWith('/__');
   if (!internal) {
     // A rule's prefix is matched against the path and its query ("/consents/v2?page=3&" picks one page).
-    for (const fault of ctx.faults.pick(`${path}${url.search}`)) {
+    for (const fault of ctx.faults.pick(`${path}${url.search}`, req.method)) {
       if (fault.kind === 'latency') await new Promise((r) => setTimeout(r, fault.value));
       else if (fault.kind === 'drop') return void req.socket.destroy();
       else if (fault.kind === 'drop-after') loseAnswer(req, res);
@@ -378,6 +378,12 @@ const adminRoutes: Route[] = [
     pattern: /^\/__sandbox\/faults$/,
     scope: null,
     handler: admin((_q, res, _p, _u, ctx) => ((ctx.faults.rules = []), sendJson(res, 200, { faults: [] }))),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/__sandbox\/requests$/,
+    scope: null,
+    handler: admin((_q, res, _p, _u, ctx) => sendJson(res, 200, { requests: ctx.faults.log })),
   },
   {
     // Every access token issued so far expires now (as if its lifetime had run out): the next call with one is a 401.
