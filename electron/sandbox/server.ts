@@ -58,6 +58,8 @@ export interface RunningSandbox {
   world: World;
   /** Resolves when webhook deliveries in progress are done. */
   webhooksIdle(): Promise<void>;
+  /** Every access token issued so far expires now (as POST /__sandbox/tokens/expire). */
+  expireTokens(): number;
   close(): Promise<void>;
 }
 
@@ -142,6 +144,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     port,
     world,
     webhooksIdle: () => ctx.webhooks.idle(),
+    expireTokens: () => issuer.expireAll(),
     close: () =>
       new Promise<void>((resolve) => {
         unsubscribe();

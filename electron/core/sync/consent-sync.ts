@@ -291,7 +291,12 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     batch.finish();
   } catch (error) {
     // Whole pages written before an error between pages are kept; a half-written one was rolled back.
-    batch.commit();
+    // If the commit fails too (the disk is full), the original error is the one to report.
+    try {
+      batch.commit();
+    } catch {
+      batch.rollback();
+    }
     throw error;
   }
 
