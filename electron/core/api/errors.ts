@@ -58,10 +58,19 @@ export async function errorFromResponse(response: Response, endpoint: string, re
   const details: string[] = [];
   try {
     const text = await response.text();
-    const body = JSON.parse(text) as { errors?: { title?: string; detail?: string }[]; error?: string; error_description?: string };
+    const body = JSON.parse(text) as {
+      errors?: { title?: string; detail?: string }[];
+      error?: string;
+      error_description?: string;
+      consentId?: unknown;
+      status?: unknown;
+    };
     for (const e of body.errors ?? []) details.push([e.title, e.detail].filter(Boolean).join(': '));
     if (details.length) detail = details[0]!;
     else if (body.error) detail = [body.error, body.error_description].filter(Boolean).join(': ');
+    // POST /consents answers 422 with the consent that already exists (the published document's shape).
+    else if (typeof body.consentId === 'string')
+      details.push((detail = `an ${String(body.status ?? '')} consent already exists: ${body.consentId}`));
   } catch {
     // No body, or not JSON: the status says enough.
   }
