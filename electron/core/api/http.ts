@@ -132,6 +132,15 @@ function outcomeUnknown(error: ApiError, reread: unknown): ApiError {
   });
 }
 
+/** A connection that was never made (refused, no such host): the request cannot have had an effect. */
+function neverSent(error: ApiError): boolean {
+  for (let e: unknown = error.cause, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return true;
+  }
+  return false;
+}
+
 export class ApiHttp {
   readonly baseUrl: URL;
   private readonly doFetch: typeof fetch;
@@ -216,14 +225,9 @@ export class ApiHttp {
       const error = failure!;
       const retryable = bodyFault || error.kind === 'Network' || error.kind === 'Server' || error.kind === 'RateLimited';
       if (!retryable) throw error;
-      if (attempt >= this.policy.retries) throw gaveUp(error, attempt + 1);
-      let wait = this.backoff(attempt);
-      if (error.kind === 'RateLimited') {
-        const after = retryAfterMs(response!.headers.get('retry-after'));
-        if (after !== undefined && after > this.policy.maxRetryAfterMs) throw error;
-        if (after !== undefined) wait = after;
-      } else if (!idempotent) {
-        // The effect may or may not have happened (a 2xx whose body was lost: it did): look before repeating it.
+      if (!idempotent && error.kind !== 'RateLimited' && !neverSent(error)) {
+        // The effect may or may not have happened (a 2xx whose body was lost: it did): look before
+        // repeating it, or before giving up, so a change that happened is never reported as not made.
         if (!spec.reconcile) throw error;
         let seen: 'done' | 'retry';
         try {
@@ -233,6 +237,13 @@ export class ApiHttp {
           throw outcomeUnknown(error, reread);
         }
         if (seen === 'done') return { data: undefined as z.output<T>, status: 0, requestId, unknownValues: [], reconciled: true };
+      }
+      if (attempt >= this.policy.retries) throw gaveUp(error, attempt + 1);
+      let wait = this.backoff(attempt);
+      if (error.kind === 'RateLimited') {
+        const after = retryAfterMs(response!.headers.get('retry-after'));
+        if (after !== undefined && after > this.policy.maxRetryAfterMs) throw error;
+        if (after !== undefined) wait = after;
       }
       this.opts.onRetry?.({ endpoint: spec.endpoint, attempt, reason: error.message, waitMs: wait });
       await this.sleep(wait, spec.signal);
