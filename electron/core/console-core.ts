@@ -18,6 +18,7 @@ import {
   isCacheDamage,
   markOpen,
   moveCacheAside,
+  storageProblem,
   openCache,
   type CacheError,
   type Db,
@@ -447,7 +448,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       state.set(LAST_SUMMARY_KEY, JSON.stringify(summary));
       const c = summary.consents;
       opts.log.info(
-        `sync finished (${summary.mode}${summary.resumed ? ', resumed' : ''}): ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged; ${summary.events.new} new events; ${summary.useCases} use cases; ${summary.dataHolders} data holders${summary.failures.length ? `; failed: ${lastSyncError}` : ''}`,
+        `sync finished (${summary.mode}${summary.resumed ? ', resumed' : ''}): ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged; ${summary.events.new} new events; ${summary.useCases} use cases; ${summary.dataHolders} data holders${summary.retries ? `; ${summary.retries} retries` : ''}${summary.failures.length ? `; failed: ${lastSyncError}` : ''}`,
       );
       return summary;
     } catch (error) {
@@ -462,6 +463,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         throw new CoreError('CANCELLED', 'Sync cancelled. What was stored so far is kept; the next sync continues from there.');
       }
       if (isCacheDamage(error)) throw error; // the router's guard gives it the recovery path
+      const storage = storageProblem(cacheFile, error);
+      if (storage) {
+        lastSyncError = storage;
+        opts.log.error('sync failed: the cache could not be written', error);
+        throw new CoreError('CACHE', `Sync failed: ${storage}`);
+      }
       online = !(error instanceof ApiError && error.kind === 'Network');
       lastSyncError = error instanceof Error ? error.message : String(error);
       opts.log.error('sync failed', error);

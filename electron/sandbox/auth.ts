@@ -35,6 +35,8 @@ export interface TokenIssuer {
     scopes: readonly string[],
   ): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number; scope: string }>;
   verify(token: string): Promise<{ clientId: string; scopes: Set<string> } | { error: string }>;
+  /** Expires every token issued so far (the admin API's stand-in for their lifetime running out); returns how many. */
+  expireAll(): number;
   publicJwk: JWK;
 }
 
@@ -42,11 +44,21 @@ export async function createTokenIssuer(issuer: string, lifetimeSeconds: number,
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const kid = randomUUID();
   const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
+  // Tokens carry the generation they were issued in; expireAll() moves to the next one.
+  let generation = 0;
+  let issued = 0;
   return {
     publicJwk,
+    expireAll() {
+      generation++;
+      const n = issued;
+      issued = 0;
+      return n;
+    },
     async issue(clientId, scopes) {
       const iat = Math.floor(now() / 1000);
-      const access_token = await new SignJWT({ scope: scopes.join(' '), client_id: clientId })
+      issued++;
+      const access_token = await new SignJWT({ scope: scopes.join(' '), client_id: clientId, gen: generation })
         .setProtectedHeader({ alg: 'ES256', kid, typ: 'at+jwt' })
         .setIssuer(issuer)
         .setAudience(issuer)
@@ -65,6 +77,7 @@ export async function createTokenIssuer(issuer: string, lifetimeSeconds: number,
           algorithms: ['ES256'],
           currentDate: new Date(now()),
         });
+        if (payload.gen !== generation) return { error: 'The access token expired' };
         const scope = typeof payload.scope === 'string' ? payload.scope : '';
         return { clientId: String(payload.sub), scopes: new Set(scope.split(' ').filter(Boolean)) };
       } catch (error) {

@@ -66,12 +66,23 @@ function listConsentsV2(_req: IncomingMessage, res: ServerResponse, _p: string[]
   const at = Array.isArray(matches) ? (k: number) => matches[k]! : matches.at;
   const offset = ((page as number) - 1) * (pageSize as number);
   const consents: Consent[] = [];
-  for (let k = offset; k < Math.min(offset + (pageSize as number), total); k++) consents.push(ctx.world.consent(at(k)));
+  for (let k = offset; k < Math.min(offset + (pageSize as number), total); k++) consents.push(wire(ctx.world.consent(at(k))));
   sendJson(res, 200, {
     consents,
     links: pageLinks(ctx.url, '/consents/v2', q, page as number, pageSize as number, total, 'pageSize'),
     meta: { totalPages: Math.ceil(total / (pageSize as number)), totalRecords: total },
   });
+}
+
+/**
+ * A consent or an event as the published document has it: a field without a value is absent, not
+ * null (none of ConsentResponse's fields is nullable). An event's `eventDetail` stays, null included:
+ * the changelog made it nullable (30 May 2024).
+ */
+export function wire<T extends object>(record: T, keepNull: readonly string[] = []): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) if (v !== null || keepNull.includes(k)) out[k] = v;
+  return out as T;
 }
 
 /** GET /consent: the bare array of the old API, streamed so memory does not grow with the data set. */
@@ -84,7 +95,7 @@ async function listConsentsV1(_req: IncomingMessage, res: ServerResponse, _p: st
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', deprecation: 'true' });
   res.write('[');
   for (let k = 0; k < total; k++) {
-    const more = res.write(`${k ? ',' : ''}${JSON.stringify(ctx.world.consent(at(k)))}`);
+    const more = res.write(`${k ? ',' : ''}${JSON.stringify(wire(ctx.world.consent(at(k))))}`);
     if (!more) await new Promise((r) => res.once('drain', r));
     if (res.destroyed) return;
   }
@@ -99,7 +110,7 @@ function findConsent(res: ServerResponse, ctx: SandboxContext, id: string): numb
 
 function getConsent(_req: IncomingMessage, res: ServerResponse, [id]: string[], _url: URL, ctx: SandboxContext): void {
   const index = findConsent(res, ctx, id!);
-  if (index !== undefined) sendJson(res, 200, ctx.world.consent(index));
+  if (index !== undefined) sendJson(res, 200, wire(ctx.world.consent(index)));
 }
 
 /** PATCH: externalId, postUsageAction, directMarketingAllowed. sharingEndDate is not supported (19 Jun 2025). */
@@ -128,7 +139,7 @@ async function patchConsent(req: IncomingMessage, res: ServerResponse, [id]: str
   if (!errors.length && Object.keys(change).length === 0)
     errors.push(err.missingField('Nothing to update: send externalId, postUsageAction or directMarketingAllowed'));
   if (errors.length) return sendErrors(res, 400, errors);
-  sendJson(res, 200, ctx.world.update(index, change));
+  sendJson(res, 200, wire(ctx.world.update(index, change)));
 }
 
 /** Revokes an ACTIVE consent; 422 for any other (there is no authorised consent at the data holder). */
@@ -149,7 +160,8 @@ function deleteConsent(_req: IncomingMessage, res: ServerResponse, [id]: string[
       err.unprocessable(`The consent is ${status}, not ACTIVE: there is no authorised consent to delete at the data holder`),
     ]);
   }
-  res.writeHead(204, { 'cache-control': 'no-store' }).end();
+  // The document's answer is 200 without a body ("default response"); clients also meet 204 elsewhere.
+  res.writeHead(200, { 'cache-control': 'no-store', 'content-length': 0 }).end();
 }
 
 /** POST /consents: a REQUESTED consent, to be authorised at the data holder. */
@@ -191,7 +203,9 @@ async function createConsent(req: IncomingMessage, res: ServerResponse, _p: stri
     status: 'ACTIVE',
   });
   if ((Array.isArray(clash) ? clash.length : clash.count) > 0) {
-    return sendErrors(res, 422, [err.unprocessable('An active consent already exists for this consumer, use case and data holder')]);
+    // As the document says: 422 "active consent exists for requested use case", with that consent.
+    const existing = Array.isArray(clash) ? clash[0]! : clash.at(0);
+    return sendJson(res, 422, wire(ctx.world.consent(existing)));
   }
   const consent: Consent = {
     consentId: randomUUID(),
@@ -222,7 +236,7 @@ async function createConsent(req: IncomingMessage, res: ServerResponse, _p: stri
     customerIPAddress: typeof req.headers['adatree-consumer-ip-address'] === 'string' ? req.headers['adatree-consumer-ip-address'] : null,
   };
   const index = ctx.world.addConsent(consent);
-  sendJson(res, 201, ctx.world.consent(index));
+  sendJson(res, 200, wire(ctx.world.consent(index)));
 }
 
 // ---- authorization: creation (REQUESTED) and extension (ACTIVE)
@@ -251,9 +265,10 @@ function startAuthorization(
   else if (kind === 'extension' && end <= Date.parse(consent.sharingEndDate!))
     errors.push(err.invalidField('sharingEndDate must be later than the current sharing end date to extend'));
   else if (end <= ctx.world.now()) errors.push(err.invalidField('sharingEndDate must be in the future'));
-  if (errors.length) return sendErrors(res, 400, errors);
+  // The document's refusal for this operation is 409 "Request cannot be processed", with the CDS error list.
+  if (errors.length) return sendErrors(res, 409, errors);
   if (!kind)
-    return sendErrors(res, 422, [
+    return sendErrors(res, 409, [
       err.unprocessable(`The consent is ${consent.status}: only a REQUESTED consent can be authorised and only an ACTIVE one extended`),
     ]);
   const pending = ctx.dataHolder.begin({
@@ -377,7 +392,7 @@ function listEvents(_req: IncomingMessage, res: ServerResponse, _p: string[], ur
     pageSize as number,
   );
   sendJson(res, 200, {
-    data: { events },
+    data: { events: events.map((e) => wire(e, ['eventDetail'])) },
     links: pageLinks(ctx.url, '/consents/events', q, page as number, pageSize as number, total, 'page-size'),
     meta: { totalPages: Math.ceil(total / (pageSize as number)), totalRecords: total },
   });

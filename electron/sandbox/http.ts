@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import type { BodyFaultKind } from './faults.js';
 
 /** HTTP helpers of the sandbox: CDS error lists, JSON bodies, bounded request bodies, injected body faults. */
 export interface CdsError {
@@ -9,13 +10,24 @@ export interface CdsError {
 }
 
 /** Body faults to apply to the next JSON response on a connection (see faults.ts). */
-export const bodyFaults = new WeakMap<ServerResponse, 'malformed' | 'truncated'>();
+export const bodyFaults = new WeakMap<ServerResponse, BodyFaultKind>();
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   let text = JSON.stringify(body);
   const fault = bodyFaults.get(res);
   if (fault === 'malformed') text = `${text.slice(0, -1)},}`;
   if (fault === 'truncated') text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
+  if (fault === 'reset') {
+    // The whole length is announced, half is sent, then the connection is reset: the client's read fails mid-body.
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      'x-fapi-interaction-id': randomUUID(),
+      ...headers,
+    });
+    res.write(text.slice(0, Math.max(1, Math.floor(text.length / 2))), () => res.destroy());
+    return;
+  }
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),

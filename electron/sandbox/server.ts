@@ -58,6 +58,8 @@ export interface RunningSandbox {
   world: World;
   /** Resolves when webhook deliveries in progress are done. */
   webhooksIdle(): Promise<void>;
+  /** Every access token issued so far expires now (as POST /__sandbox/tokens/expire). */
+  expireTokens(): number;
   close(): Promise<void>;
 }
 
@@ -142,6 +144,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     port,
     world,
     webhooksIdle: () => ctx.webhooks.idle(),
+    expireTokens: () => issuer.expireAll(),
     close: () =>
       new Promise<void>((resolve) => {
         unsubscribe();
@@ -156,10 +159,12 @@ async function handle(ctx: SandboxContext, routes: Route[], req: IncomingMessage
   const path = url.pathname.replace(/\/+$/, '') || '/';
   const internal = path.startsWith('/__');
   if (!internal) {
-    for (const fault of ctx.faults.pick(path)) {
+    // A rule's prefix is matched against the path and its query ("/consents/v2?page=3&" picks one page).
+    for (const fault of ctx.faults.pick(`${path}${url.search}`, req.method)) {
       if (fault.kind === 'latency') await new Promise((r) => setTimeout(r, fault.value));
       else if (fault.kind === 'drop') return void req.socket.destroy();
-      else if (fault.kind === 'malformed' || fault.kind === 'truncated') bodyFaults.set(res, fault.kind);
+      else if (fault.kind === 'drop-after') loseAnswer(req, res);
+      else if (fault.kind === 'malformed' || fault.kind === 'truncated' || fault.kind === 'reset') bodyFaults.set(res, fault.kind);
       else if (fault.status === 429)
         return sendErrors(
           res,
@@ -182,6 +187,17 @@ async function handle(ctx: SandboxContext, routes: Route[], req: IncomingMessage
   if (route.scope !== null && !(await authorize(ctx, req, res, route.scope))) return;
   const params = route.pattern.exec(path)!.slice(1);
   await route.handler(req, res, params, url, ctx);
+}
+
+/** The request is carried out, but its answer never leaves: the connection is destroyed instead. */
+function loseAnswer(req: IncomingMessage, res: ServerResponse): void {
+  const drop = () => {
+    req.socket.destroy();
+    return res;
+  };
+  res.writeHead = drop as unknown as ServerResponse['writeHead'];
+  res.write = (() => (drop(), true)) as unknown as ServerResponse['write'];
+  res.end = drop as unknown as ServerResponse['end'];
 }
 
 async function token(
@@ -311,6 +327,9 @@ const adminRoutes: Route[] = [
         now: new Date(ctx.world.now()).toISOString(),
         webhook: ctx.webhookTarget ?? null,
         faults: ctx.faults.rules,
+        faultsFired: ctx.faults.fired,
+        requests: ctx.faults.requests,
+        faulted: ctx.faults.faulted,
       }),
     ),
   },
@@ -362,6 +381,19 @@ const adminRoutes: Route[] = [
     pattern: /^\/__sandbox\/faults$/,
     scope: null,
     handler: admin((_q, res, _p, _u, ctx) => ((ctx.faults.rules = []), sendJson(res, 200, { faults: [] }))),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/__sandbox\/requests$/,
+    scope: null,
+    handler: admin((_q, res, _p, _u, ctx) => sendJson(res, 200, { requests: ctx.faults.log })),
+  },
+  {
+    // Every access token issued so far expires now (as if its lifetime had run out): the next call with one is a 401.
+    method: 'POST',
+    pattern: /^\/__sandbox\/tokens\/expire$/,
+    scope: null,
+    handler: admin((_q, res, _p, _u, ctx) => sendJson(res, 200, { expired: ctx.issuer.expireAll() })),
   },
   {
     method: 'PUT',

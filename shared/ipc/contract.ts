@@ -156,6 +156,8 @@ export const SyncSummary = z.object({
   failures: z.array(z.object({ phase: z.string(), reason: z.string() })),
   /** True when this run continued an interrupted one. */
   resumed: z.boolean(),
+  /** Calls repeated after a transient fault (5xx, 429, a dropped connection, a cut-off body), token included. */
+  retries: z.number().int().nonnegative().optional(),
   /**
    * full: every consent listed (the first sync, one asked for, or the periodic reconcile);
    * incremental: only the consents the events feed says changed, and the new ones.

@@ -1,8 +1,8 @@
-// A console process that syncs one profile and prints a line per stored page; the resume test
-// kills it with SIGKILL at a random moment. Usage: sync-child.ts DATA_DIR PROFILE_ID
+// A console process that syncs one profile and prints a line per progress report; the kill tests
+// kill it with SIGKILL at random moments. Usage: sync-child.ts DATA_DIR PROFILE_ID [full]
 import { startCore } from '../../electron/core/console-core.js';
 
-const [dataDir, profileId] = process.argv.slice(2) as [string, string];
+const [dataDir, profileId, mode] = process.argv.slice(2) as [string, string, string | undefined];
 const core = await startCore({
   dataDir,
   profileId,
@@ -14,6 +14,6 @@ const core = await startCore({
 core.events.subscribe((event, payload) => {
   if (event === 'sync:progress') process.stdout.write(`${JSON.stringify(payload)}\n`);
 });
-await core.sync();
-process.stdout.write('DONE\n');
+const summary = await core.sync(mode === 'full' ? { full: true } : {});
+process.stdout.write(`DONE ${JSON.stringify(summary)}\n`);
 await core.close();

@@ -64,10 +64,31 @@ describe('API client: retries and failures', () => {
     expect(waits).toHaveLength(2);
   });
 
-  it('does not retry a malformed body: a Schema error says so', async () => {
-    const { c } = client();
-    await fault('malformed:n1:/use-cases');
-    await expect(c.listUseCases()).rejects.toMatchObject({ kind: 'Schema', message: expect.stringContaining('not JSON') });
+  it('retries a 200 whose body is malformed, cut off or reset mid-body; after its retries a Schema error says so', async () => {
+    const { c, waits } = client();
+    // Body faults combine on one request, so one at a time.
+    for (const kind of ['malformed', 'truncated', 'reset']) {
+      await fault(`${kind}:n1:/use-cases`);
+      expect((await c.listUseCases()).length).toBeGreaterThan(0);
+    }
+    expect(waits).toEqual([225, 225, 225]);
+    const { c: giving } = client({ retries: 1 });
+    await fault('malformed:n2:/use-cases');
+    await expect(giving.listUseCases()).rejects.toMatchObject({
+      kind: 'Schema',
+      message: expect.stringMatching(/not JSON, or cut off .*gave up after 2 attempts/),
+    });
+  });
+
+  it('a connection reset while the body is read is a clear Network error, not a bare "TypeError: terminated"', async () => {
+    const { c } = client({ retries: 0 });
+    await fault('reset:n1:/use-cases');
+    const error = await c.listUseCases().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      kind: 'Network',
+      message: expect.stringMatching(/GET \/use-cases: the connection was lost while reading the answer/),
+    });
   });
 
   it('never repeats a revocation of unknown outcome without re-reading the consent first', async () => {

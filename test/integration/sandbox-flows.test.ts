@@ -32,7 +32,7 @@ async function newRequestedConsent(suffix: string): Promise<any> {
     consumerEmail: `flow.${suffix}@example.com`,
     sharingEndDate: '2027-06-01T00:00:00.000Z',
   });
-  expect(r.status).toBe(201);
+  expect(r.status).toBe(200); // the document's status for POST /consents
   return r.json;
 }
 
@@ -124,7 +124,7 @@ describe('authorization: creation and extension through the simulated data holde
     expect((await patch(response)).status).toBe(200);
   });
 
-  it('refuses to authorise a consent that is neither REQUESTED nor ACTIVE (422), and bad requests (400)', async () => {
+  it('refuses to authorise a consent that is neither REQUESTED nor ACTIVE, and bad requests: 409 as the document says', async () => {
     const [expired] = await consents('status=EXPIRED');
     expect(
       (
@@ -134,13 +134,13 @@ describe('authorization: creation and extension through the simulated data holde
           sharingEndDate: '2028-01-01T00:00:00Z',
         })
       ).status,
-    ).toBe(422);
+    ).toBe(409);
     const [active] = await consents('status=ACTIVE');
     const bad = await api.call('POST', `/consents/${active.consentId}/authorization`, {
       redirectUri: 'ftp://x',
       sharingEndDate: '2020-01-01T00:00:00Z',
     });
-    expect(bad.status).toBe(400);
+    expect(bad.status).toBe(409);
     expect(bad.json.errors.length).toBeGreaterThanOrEqual(2);
   });
 

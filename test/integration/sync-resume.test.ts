@@ -1,17 +1,11 @@
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsentClient } from '../../electron/core/api/consent-client.js';
 import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
 import { ConsentsRepo, SyncStateRepo } from '../../electron/core/cache/consents-repo.js';
 import { openCache, type Db } from '../../electron/core/cache/database.js';
 import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
-import { startCore } from '../../electron/core/console-core.js';
 import { syncConsents } from '../../electron/core/sync/consent-sync.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
-import { tempDir } from '../helpers/temp.js';
 
 /**
  * Kill a sync at random points and resume it: the cache must end equal to the sandbox's truth
@@ -19,7 +13,6 @@ import { tempDir } from '../helpers/temp.js';
  */
 let sandbox: RunningSandbox;
 let truth: { consents: Map<string, unknown>; eventIds: Set<string> };
-const root = fileURLToPath(new URL('../../', import.meta.url));
 
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 31, consents: 2600 });
@@ -117,63 +110,5 @@ describe('sync: crash and resume', () => {
     expect(await syncConsents(deps)).toMatchObject({ resumed: true, mode: 'full', consents: { new: 1100 } });
     expectEqualToTruth(db);
   }, 60_000);
-
-  it('a real SIGKILL of a syncing console, then a resume in a new process, leaves the cache equal to the sandbox', async () => {
-    const dataDir = tempDir();
-    writeFileSync(
-      join(dataDir, 'profiles.json'),
-      JSON.stringify({
-        version: 1,
-        defaultProfileId: 'remote',
-        profiles: [
-          {
-            id: 'remote',
-            name: 'Remote',
-            environment: 'nonprod',
-            consentApiBaseUrl: sandbox.url,
-            tokenUrl: `${sandbox.url}/oauth2/token`,
-            clientId: 'sandbox-client',
-            clientAuth: { method: 'client_secret_basic' },
-          },
-        ],
-      }),
-    );
-    const killAfter = 2 + Math.floor(Math.random() * 12);
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/sync-child.ts'), dataDir, 'remote'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const outcome = await new Promise<string>((resolve) => {
-      let lines = 0;
-      child.stdout.on('data', (d: Buffer) => {
-        lines += d.toString().split('\n').filter(Boolean).length;
-        if (lines >= killAfter && child.exitCode === null) child.kill('SIGKILL');
-      });
-      child.once('exit', (_code, signal) => resolve(signal ?? 'exited'));
-    });
-    expect(outcome).toBe('SIGKILL');
-
-    const core = await startCore({
-      dataDir,
-      profileId: 'remote',
-      host: 'browser',
-      appVersion: 'test',
-      log: { info() {}, error() {} },
-      clientSecret: 'sandbox-secret',
-    });
-    try {
-      await core.sync();
-    } finally {
-      await core.close();
-    }
-    const { createKeyFileCipher } = await import('../../electron/core/secrets/cipher.js');
-    const { SecretVault, secretNames } = await import('../../electron/core/secrets/vault.js');
-    const key = new SecretVault(dataDir, createKeyFileCipher(dataDir)).get(secretNames.cacheKey('remote'))!;
-    const db = openCache(join(dataDir, 'profiles', 'remote', 'cache.sqlite'), key);
-    try {
-      expectEqualToTruth(db);
-    } finally {
-      db.close();
-    }
-  }, 90_000);
+  // Real SIGKILLs of a syncing console process, at 12 random points: sync-kills.test.ts.
 });

@@ -65,6 +65,11 @@ export function describeFailure(error: unknown, action: string): CoreError {
     Schema: 'SCHEMA',
   };
   const code = codes[error.kind] ?? 'UPSTREAM';
+  if (error.outcomeUnknown)
+    return new CoreError(
+      error.kind === 'Network' ? 'OFFLINE' : 'UPSTREAM',
+      `The ${action} was sent but its answer was lost, and the consent could not be re-read: it may or may not have taken effect. Open the consent again (or sync) to see its state before trying again.`,
+    );
   if (error.kind === 'Network') return new CoreError('OFFLINE', `You are offline: the ${action} was not sent. ${OFFLINE_HINT}`);
   const detail = error.details.length ? `: ${error.details.join('; ')}` : '';
   return new CoreError(

@@ -14,10 +14,20 @@ export class ApiError extends Error {
   readonly path: string | undefined;
   /** For Unprocessable (422) and 400 responses: the CDS error list's details. */
   readonly details: string[];
+  /** For a change whose answer was lost and whose state could not be re-read: it may or may not have happened. */
+  readonly outcomeUnknown: boolean;
   constructor(
     kind: ApiErrorKind,
     message: string,
-    opts: { endpoint: string; status?: number; requestId?: string; cause?: unknown; path?: string; details?: string[] },
+    opts: {
+      endpoint: string;
+      status?: number;
+      requestId?: string;
+      cause?: unknown;
+      path?: string;
+      details?: string[];
+      outcomeUnknown?: boolean;
+    },
   ) {
     super(message, { cause: opts.cause });
     this.name = `${kind}Error`;
@@ -27,6 +37,7 @@ export class ApiError extends Error {
     this.requestId = opts.requestId;
     this.path = opts.path;
     this.details = opts.details ?? [];
+    this.outcomeUnknown = opts.outcomeUnknown ?? false;
   }
 }
 
@@ -47,10 +58,19 @@ export async function errorFromResponse(response: Response, endpoint: string, re
   const details: string[] = [];
   try {
     const text = await response.text();
-    const body = JSON.parse(text) as { errors?: { title?: string; detail?: string }[]; error?: string; error_description?: string };
+    const body = JSON.parse(text) as {
+      errors?: { title?: string; detail?: string }[];
+      error?: string;
+      error_description?: string;
+      consentId?: unknown;
+      status?: unknown;
+    };
     for (const e of body.errors ?? []) details.push([e.title, e.detail].filter(Boolean).join(': '));
     if (details.length) detail = details[0]!;
     else if (body.error) detail = [body.error, body.error_description].filter(Boolean).join(': ');
+    // POST /consents answers 422 with the consent that already exists (the published document's shape).
+    else if (typeof body.consentId === 'string')
+      details.push((detail = `an ${String(body.status ?? '')} consent already exists: ${body.consentId}`));
   } catch {
     // No body, or not JSON: the status says enough.
   }

@@ -33,6 +33,17 @@ export interface HttpOptions {
   /** Injected in tests to record waits instead of sleeping. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** Called before each retry (the sync counts them for its summary). */
+  onRetry?: (retry: RetryInfo) => void;
+}
+
+/** One retry about to happen: which call, why, and how long it waits first. */
+export interface RetryInfo {
+  endpoint: string;
+  /** The attempt that failed (0 = the first). */
+  attempt: number;
+  reason: string;
+  waitMs: number;
 }
 
 export interface RequestSpec<T extends z.ZodType> {
@@ -61,7 +72,7 @@ export interface HttpResult<T> {
 }
 
 const IDEMPOTENT = new Set(['GET', 'PUT']);
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
+export const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const t = setTimeout(resolve, ms);
     signal?.addEventListener('abort', () => {
@@ -70,11 +81,65 @@ const defaultSleep = (ms: number, signal?: AbortSignal) =>
     });
   });
 
+/** Jittered exponential backoff: between half and all of min(max, base × 2^attempt). */
+export function backoffMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/** The same error with the number of attempts said, for a call that gave up after its retries. */
+export function gaveUp(error: ApiError, attempts: number): ApiError {
+  if (attempts <= 1) return error;
+  return new ApiError(error.kind, `${error.message} (gave up after ${attempts} attempts)`, {
+    endpoint: error.endpoint,
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    ...(error.requestId !== undefined ? { requestId: error.requestId } : {}),
+    ...(error.path !== undefined ? { path: error.path } : {}),
+    details: error.details,
+    cause: error.cause ?? error,
+  });
+}
+
+/**
+ * A 2xx whose body could not be read whole (the connection reset mid-body) or is not JSON (cut
+ * off, garbled): transient, so a read is retried; a body that parses but does not fit the schema is not.
+ */
+class BodyFault extends Error {
+  constructor(readonly error: ApiError) {
+    super(error.message);
+  }
+}
+
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
   if (!header) return undefined;
   if (/^\d+$/.test(header.trim())) return Number(header) * 1000;
   const at = Date.parse(header);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/**
+ * A call whose effect may have happened (its answer was lost) and whose state could not be re-read:
+ * the outcome is unknown, and the message says so instead of "not sent".
+ */
+function outcomeUnknown(error: ApiError, reread: unknown): ApiError {
+  const why = reread instanceof Error ? reread.message : String(reread);
+  return new ApiError(error.kind, `${error.message}; the state could not be re-read to learn whether it took effect (${why})`, {
+    endpoint: error.endpoint,
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    ...(error.requestId !== undefined ? { requestId: error.requestId } : {}),
+    details: error.details,
+    outcomeUnknown: true,
+    cause: reread,
+  });
+}
+
+/** A connection that was never made (refused, no such host): the request cannot have had an effect. */
+function neverSent(error: ApiError): boolean {
+  for (let e: unknown = error.cause, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return true;
+  }
+  return false;
 }
 
 export class ApiHttp {
@@ -107,8 +172,7 @@ export class ApiHttp {
   }
 
   private backoff(attempt: number): number {
-    const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** attempt);
-    return Math.round(ceiling / 2 + this.random() * (ceiling / 2));
+    return backoffMs(this.policy, attempt, this.random);
   }
 
   async request<T extends z.ZodType>(spec: RequestSpec<T>): Promise<HttpResult<z.output<T>>> {
@@ -147,41 +211,76 @@ export class ApiHttp {
         attempt--;
         continue;
       }
-      if (response && response.ok) return this.parse(spec, response, requestId);
-      if (response) failure = await errorFromResponse(response, spec.endpoint, requestId);
+      let bodyFault = false;
+      if (response && response.ok) {
+        try {
+          return await this.parse(spec, response, requestId);
+        } catch (error) {
+          if (spec.signal?.aborted) throw spec.signal.reason ?? error;
+          if (!(error instanceof BodyFault)) throw error;
+          failure = error.error;
+          bodyFault = true;
+        }
+      } else if (response) failure = await errorFromResponse(response, spec.endpoint, requestId);
 
       const error = failure!;
-      const retryable = error.kind === 'Network' || error.kind === 'Server' || error.kind === 'RateLimited';
-      if (!retryable || attempt >= this.policy.retries) throw error;
+      const retryable = bodyFault || error.kind === 'Network' || error.kind === 'Server' || error.kind === 'RateLimited';
+      if (!retryable) throw error;
+      if (!idempotent && error.kind !== 'RateLimited' && !neverSent(error)) {
+        // The effect may or may not have happened (a 2xx whose body was lost: it did): look before
+        // repeating it, or before giving up, so a change that happened is never reported as not made.
+        if (!spec.reconcile) throw error;
+        let seen: 'done' | 'retry';
+        try {
+          seen = await spec.reconcile();
+        } catch (reread) {
+          if (spec.signal?.aborted) throw spec.signal.reason ?? reread;
+          throw outcomeUnknown(error, reread);
+        }
+        if (seen === 'done') return { data: undefined as z.output<T>, status: 0, requestId, unknownValues: [], reconciled: true };
+      }
+      if (attempt >= this.policy.retries) throw gaveUp(error, attempt + 1);
       let wait = this.backoff(attempt);
       if (error.kind === 'RateLimited') {
         const after = retryAfterMs(response!.headers.get('retry-after'));
         if (after !== undefined && after > this.policy.maxRetryAfterMs) throw error;
         if (after !== undefined) wait = after;
-      } else if (!idempotent) {
-        // The effect may or may not have happened: look before repeating it.
-        if (!spec.reconcile) throw error;
-        if ((await spec.reconcile()) === 'done')
-          return { data: undefined as z.output<T>, status: 0, requestId, unknownValues: [], reconciled: true };
       }
+      this.opts.onRetry?.({ endpoint: spec.endpoint, attempt, reason: error.message, waitMs: wait });
       await this.sleep(wait, spec.signal);
     }
   }
 
   private async parse<T extends z.ZodType>(spec: RequestSpec<T>, response: Response, requestId: string): Promise<HttpResult<z.output<T>>> {
     const serverId = response.headers.get('x-fapi-interaction-id') ?? requestId;
-    const text = await response.text();
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      // undici's bare "TypeError: terminated": the connection ended before the whole body arrived.
+      const reason = (error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message;
+      throw new BodyFault(
+        new ApiError('Network', `${spec.endpoint}: the connection was lost while reading the answer (${reason})`, {
+          endpoint: spec.endpoint,
+          status: response.status,
+          requestId: serverId,
+          cause: error,
+        }),
+      );
+    }
     if (!spec.schema) return { data: undefined as z.output<T>, status: response.status, requestId: serverId, unknownValues: [] };
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new ApiError('Schema', `${spec.endpoint} answered with a body that is not JSON (${text.length} bytes)`, {
-        endpoint: spec.endpoint,
-        status: response.status,
-        requestId: serverId,
-        cause: error,
-      });
+      throw new BodyFault(
+        new ApiError('Schema', `${spec.endpoint} answered with a body that is not JSON, or cut off (${text.length} bytes)`, {
+          endpoint: spec.endpoint,
+          status: response.status,
+          requestId: serverId,
+          cause: error,
+        }),
+      );
     }
     const parsed = parseTolerant(spec.schema, json);
     if (!parsed.ok) {

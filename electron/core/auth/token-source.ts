@@ -1,11 +1,16 @@
 import { decodeJwt, importPKCS8, SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { ApiError, errorFromResponse, networkError } from '../api/errors.js';
+import { backoffMs, DEFAULT_RETRY, defaultSleep, gaveUp, retryAfterMs, type RetryInfo, type RetryPolicy } from '../api/http.js';
 
 /**
  * OAuth2 client-credentials token source. Caches the access token until shortly before it
  * expires; `invalidate()` drops it (the API client calls that once after a 401). The secret
  * stays in this object: it is never logged, returned, or sent anywhere but the token URL.
+ *
+ * Asking for a token is idempotent, so it is retried like any read: with jittered backoff on 5xx,
+ * 429 (Retry-After honoured), network errors and a 2xx whose body is cut off or not JSON. A 400
+ * or 401 (a wrong secret, an unknown scope) is final.
  */
 export interface TokenSourceOptions {
   tokenUrl: string;
@@ -22,6 +27,10 @@ export interface TokenSourceOptions {
   skewSeconds?: number;
   fetch?: typeof fetch;
   now?: () => number;
+  retry?: Partial<RetryPolicy>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  onRetry?: (retry: RetryInfo) => void;
 }
 
 export interface TokenSource {
@@ -35,9 +44,31 @@ export function createClientCredentialsTokenSource(opts: TokenSourceOptions): To
   const skewMs = (opts.skewSeconds ?? 30) * 1000;
   let cached: { token: string; expiresAt: number } | undefined;
   let inflight: Promise<string> | undefined;
+  const policy = { ...DEFAULT_RETRY, ...opts.retry };
+  const sleep = opts.sleep ?? defaultSleep;
+  const endpoint = 'POST token';
 
   async function request(signal?: AbortSignal): Promise<string> {
-    const endpoint = 'POST token';
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await requestOnce(signal);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason ?? error;
+        const e = error as ApiError & { transient?: boolean; retryAfter?: number };
+        if (!(error instanceof ApiError) || !(e.transient || ['Network', 'Server', 'RateLimited'].includes(error.kind))) throw error;
+        if (attempt >= policy.retries) throw gaveUp(error, attempt + 1);
+        let wait = backoffMs(policy, attempt, opts.random);
+        if (e.retryAfter !== undefined) {
+          if (e.retryAfter > policy.maxRetryAfterMs) throw error;
+          wait = e.retryAfter;
+        }
+        opts.onRetry?.({ endpoint, attempt, reason: error.message, waitMs: wait });
+        await sleep(wait, signal);
+      }
+    }
+  }
+
+  async function requestOnce(signal?: AbortSignal): Promise<string> {
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     if (opts.scopes.length) form.set('scope', opts.scopes.join(' '));
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
@@ -59,14 +90,22 @@ export function createClientCredentialsTokenSource(opts: TokenSourceOptions): To
     } catch (error) {
       throw networkError(endpoint, error);
     }
-    if (!response.ok) throw await errorFromResponse(response, endpoint);
-    let body: { access_token?: unknown; expires_in?: unknown };
-    try {
-      body = (await response.json()) as typeof body;
-    } catch (error) {
-      throw new ApiError('Schema', `${endpoint} answered with a body that is not JSON`, { endpoint, cause: error });
+    if (!response.ok) {
+      const error = await errorFromResponse(response, endpoint);
+      const after = response.status === 429 ? retryAfterMs(response.headers.get('retry-after')) : undefined;
+      throw after === undefined ? error : Object.assign(error, { retryAfter: after });
     }
-    if (typeof body.access_token !== 'string' || body.access_token === '') {
+    let body: { access_token?: unknown; expires_in?: unknown } | null;
+    try {
+      body = JSON.parse(await response.text()) as typeof body;
+    } catch (error) {
+      // Cut off, garbled, or the connection reset mid-body: transient.
+      const reason = error instanceof SyntaxError ? 'not JSON, or cut off' : `lost (${(error as Error).message})`;
+      throw Object.assign(new ApiError('Schema', `${endpoint} answered with a body that is ${reason}`, { endpoint, cause: error }), {
+        transient: true,
+      });
+    }
+    if (typeof body?.access_token !== 'string' || body.access_token === '') {
       throw new ApiError('Schema', `${endpoint} answered without an access_token`, { endpoint });
     }
     cached = { token: body.access_token, expiresAt: expiryOf(body.access_token, body.expires_in, now()) };

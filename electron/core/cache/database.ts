@@ -1,5 +1,17 @@
 import Database from 'better-sqlite3-multiple-ciphers';
-import { chmodSync, closeSync, existsSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { runTask } from '../worker/host.js';
 import { MIGRATIONS } from './migrations.js';
@@ -8,7 +20,7 @@ import { MIGRATIONS } from './migrations.js';
 export type Db = Database.Database;
 
 export class CacheError extends Error {
-  readonly reason: 'newer-version' | 'corrupt' | 'wrong-key' | 'open-failed';
+  readonly reason: 'newer-version' | 'corrupt' | 'wrong-key' | 'open-failed' | 'read-only';
   constructor(reason: CacheError['reason'], message: string, cause?: unknown) {
     super(message, { cause });
     this.name = 'CacheError';
@@ -60,9 +72,23 @@ function isPlaintext(file: string): boolean {
 const recovery =
   'Move it aside (npm start -- --reset-cache, or npm run -s cli -- cache reset) and sync again; nothing on the intermediary is lost.';
 
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The error a damaged or undecryptable cache gives, with its recovery path. */
 export function cacheErrorOf(file: string, error: unknown, keyed: boolean): CacheError {
   if (error instanceof CacheError) return error;
+  // A cache that cannot be written is not damaged: moving it aside would not help (nor work).
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  if (/^SQLITE_(CANTOPEN|READONLY)/.test(code) && (!writable(dirname(file)) || (existsSync(file) && !writable(file)))) {
+    return new CacheError('read-only', storageProblem(file, { code: 'SQLITE_READONLY' })!, error);
+  }
   if (keyed && (error as { code?: string }).code === 'SQLITE_NOTADB') {
     return new CacheError(
       'wrong-key',
@@ -80,6 +106,22 @@ export function cacheErrorOf(file: string, error: unknown, keyed: boolean): Cach
 export function isCacheDamage(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code);
+}
+
+/**
+ * The cache could not be written because of where it lives (a full disk, a read-only file or file
+ * system, an I/O error): the user's words for it, with what to do, or undefined for other errors.
+ * SQLite rolls back what it could not write, so the cache stays as it was before that transaction.
+ */
+export function storageProblem(file: string, error: unknown): string | undefined {
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC')
+    return `The disk holding the cache (${file}) is full: nothing more could be stored, and what was stored before is kept intact. Free some space and sync again; it continues from there.`;
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM')
+    return `The cache (${file}) cannot be written: the file, its folder or its disk is read-only. Nothing was changed. Make it writable (e.g. chmod u+w on the file and its folder) and try again.`;
+  if (code.startsWith('SQLITE_IOERR') || code === 'EIO')
+    return `The disk holding the cache (${file}) failed to write (${(error as Error).message}); the last complete write is kept. Check the disk, then sync again.`;
+  return undefined;
 }
 
 export interface OpenOptions {
@@ -121,6 +163,8 @@ export function openCache(file: string, key?: string, opts: OpenOptions = {}): D
   try {
     db = new Database(file, opts.readonly ? { readonly: true } : {});
   } catch (error) {
+    const problem = cacheErrorOf(file, error, Boolean(key));
+    if (problem.reason === 'read-only') throw problem;
     throw new CacheError('open-failed', `Cannot open the cache at ${file}: ${(error as Error).message}`, error);
   }
   try {

@@ -63,7 +63,14 @@ export class BatchWriter<E extends string> {
 
   commit(): void {
     if (!this.open) return;
-    this.db.exec('COMMIT');
+    // SQLite already rolled the transaction back itself (a full disk, an I/O error): nothing to commit.
+    if (!this.db.inTransaction) return this.rollback();
+    try {
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.rollback();
+      throw error;
+    }
     if (walBytes(this.db) > CHECKPOINT_ABOVE_BYTES) this.db.pragma('wal_checkpoint(PASSIVE)');
     this.open = false;
     this.rows = 0;

@@ -54,6 +54,8 @@ export const LAST_SYNC_KEY = 'consents.lastSyncAt';
 export const LAST_FULL_KEY = 'consents.lastFullAt';
 export const RECONCILE_EVERY_MS = 6 * 3_600_000;
 const RESUME_PAGE = 'consents.resumePage';
+/** The token source's endpoint label: without a token nothing else can work, so its failure stops the sync. */
+const TOKEN_ENDPOINT = 'POST token';
 const RESUME_SIZE = 'consents.resumePageSize';
 /** Consents read again one by one at most; past this a full listing is cheaper. */
 const MAX_SINGLE_READS = 2_000;
@@ -231,24 +233,41 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
       batch.commit();
       progress({ phase: 'events', done: summary.events.fetched, total: summary.events.fetched, state: 'finished' });
     } catch (error) {
-      // Only the intermediary's failures are partial; a bug or a cancellation stops the sync.
-      if (deps.signal?.aborted || !(error instanceof ApiError)) throw error;
+      // Only the intermediary's failures are partial; no token, a bug or a cancellation stops the sync.
+      if (deps.signal?.aborted || !(error instanceof ApiError) || error.endpoint === TOKEN_ENDPOINT) throw error;
       batch.commit();
       summary.failures.push({ phase: 'events', reason: (error as Error).message });
       progress({ phase: 'events', done: summary.events.fetched, total: null, state: 'failed', message: (error as Error).message });
     }
   }
 
+  /**
+   * The consents part failed: the intermediary's failure (after the http layer's retries) is
+   * reported and the other parts go on; what was stored is kept and the next sync resumes (a full
+   * listing from its saved page; an incremental one becomes full, since the consents the events
+   * named were not all read again). A failure to get a token, a bug or a cancellation stops the sync.
+   */
+  function consentsFailed(error: unknown): void {
+    const message = (error as Error).message;
+    progress({ phase: 'consents', done: summary.consents.fetched, total: null, state: 'failed', message });
+    batch.commit();
+    if (deps.signal?.aborted || !(error instanceof ApiError) || error.endpoint === TOKEN_ENDPOINT) throw error;
+    batch.write('consents', () => (deps.state.delete(LAST_FULL_KEY), { result: undefined, rows: 0, changed: 0 }));
+    batch.commit();
+    consentsOk = false;
+    summary.failures.push({ phase: 'consents', reason: message });
+  }
+  let consentsOk = true;
+
   try {
     if (parts.consents && full) {
       try {
         await listAll();
         batch.commit();
+        progress({ phase: 'consents', done: summary.consents.fetched, total: summary.consents.fetched, state: 'finished' });
       } catch (error) {
-        progress({ phase: 'consents', done: summary.consents.fetched, total: null, state: 'failed', message: (error as Error).message });
-        throw error;
+        consentsFailed(error);
       }
-      progress({ phase: 'consents', done: summary.consents.fetched, total: summary.consents.fetched, state: 'finished' });
     }
 
     // Incremental: the events first, for they say which consents changed.
@@ -262,18 +281,22 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
           await listAll();
         } else await readChanged(touched);
         batch.commit();
+        progress({ phase: 'consents', done: summary.consents.fetched, total: summary.consents.fetched, state: 'finished' });
       } catch (error) {
-        progress({ phase: 'consents', done: summary.consents.fetched, total: null, state: 'failed', message: (error as Error).message });
-        throw error;
+        consentsFailed(error);
       }
-      progress({ phase: 'consents', done: summary.consents.fetched, total: summary.consents.fetched, state: 'finished' });
     }
-    if (parts.consents)
+    if (parts.consents && consentsOk)
       batch.write('consents', () => (deps.state.set(LAST_SYNC_KEY, now().toISOString()), { result: 0, rows: 0, changed: 0 }));
     batch.finish();
   } catch (error) {
     // Whole pages written before an error between pages are kept; a half-written one was rolled back.
-    batch.commit();
+    // If the commit fails too (the disk is full), the original error is the one to report.
+    try {
+      batch.commit();
+    } catch {
+      batch.rollback();
+    }
     throw error;
   }
 
@@ -300,8 +323,8 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
       }
       deps.onPageStored?.('reference', summary.useCases + summary.dataHolders);
     } catch (error) {
-      // Only the intermediary's failures are partial; a bug or a cancellation stops the sync.
-      if (deps.signal?.aborted || !(error instanceof ApiError)) throw error;
+      // Only the intermediary's failures are partial; no token, a bug or a cancellation stops the sync.
+      if (deps.signal?.aborted || !(error instanceof ApiError) || error.endpoint === TOKEN_ENDPOINT) throw error;
       summary.failures.push({ phase: 'reference', reason: (error as Error).message });
     }
   }

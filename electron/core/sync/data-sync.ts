@@ -68,7 +68,8 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
       if (resumable) deps.state.delete(cursor);
       summary.records[kind] = done;
     } catch (error) {
-      if (deps.signal?.aborted || !(error instanceof ApiError)) throw error;
+      // No token (nothing else would work), a bug or a cancellation stops the sync.
+      if (deps.signal?.aborted || !(error instanceof ApiError) || error.endpoint === 'POST token') throw error;
       summary.failures.push({ phase: `data:${kind}`, reason: error.message });
     }
   }

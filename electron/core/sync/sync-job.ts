@@ -2,6 +2,7 @@ import type { SyncProgress, SyncSummary } from '../../../shared/ipc/contract.js'
 import { ConsentClient } from '../api/consent-client.js';
 import { DataClient } from '../api/data-client.js';
 import { ApiError, type ApiErrorKind } from '../api/errors.js';
+import type { RetryPolicy } from '../api/http.js';
 import { createClientCredentialsTokenSource, type TokenSourceOptions } from '../auth/token-source.js';
 import { ConsentsRepo, SyncStateRepo } from '../cache/consents-repo.js';
 import { DataRepo } from '../cache/data-repo.js';
@@ -19,7 +20,7 @@ import { syncData } from './data-sync.js';
 export interface SyncJob {
   file: string;
   key?: string;
-  tokens: Omit<TokenSourceOptions, 'fetch' | 'now'>;
+  tokens: Omit<TokenSourceOptions, 'fetch' | 'now' | 'sleep' | 'random' | 'onRetry'>;
   consentApiBaseUrl: string;
   dataApiBaseUrl: string;
   full?: boolean;
@@ -30,6 +31,14 @@ export interface SyncJob {
   batch?: BatchLimits;
 }
 
+/**
+ * The sync's reads ride out transient faults longer than an action does (the operator is not
+ * waiting on each one): 5 retries, so under 10% failing requests a page fails for good about once
+ * in a million reads (0.1^6). The token keeps the default: without one nothing can be read, and an
+ * unreachable intermediary should be reported in seconds.
+ */
+export const SYNC_RETRY: Partial<RetryPolicy> = { retries: 5 };
+
 export type StoredEntity = 'consents' | 'events' | 'reference' | 'data';
 
 export interface SyncJobHooks {
@@ -39,12 +48,16 @@ export interface SyncJobHooks {
 }
 
 export async function runSyncJob(job: SyncJob, db: Db, hooks: SyncJobHooks): Promise<SyncSummary> {
-  const tokens = createClientCredentialsTokenSource(job.tokens);
+  // Every retry (token included) is counted for the summary.
+  let retries = 0;
+  const onRetry = () => void retries++;
+  const tokens = createClientCredentialsTokenSource({ ...job.tokens, onRetry });
   const state = new SyncStateRepo(db);
   const dataSync = (consentIds?: string[]) =>
     syncData({
       db,
-      client: new DataClient({ baseUrl: job.dataApiBaseUrl, tokens }),
+      client: new DataClient({ baseUrl: job.dataApiBaseUrl, tokens, retry: SYNC_RETRY, onRetry }),
+      ...(job.pageSize ? { pageSize: job.pageSize } : {}),
       data: new DataRepo(db),
       state,
       signal: hooks.signal,
@@ -62,11 +75,17 @@ export async function runSyncJob(job: SyncJob, db: Db, hooks: SyncJobHooks): Pro
     const started = new Date().toISOString();
     const data = await dataSync(job.consentIds);
     stored(data.records);
-    return { ...emptySyncSummary(started), finishedAt: new Date().toISOString(), failures: data.failures, data: data.records };
+    return {
+      ...emptySyncSummary(started),
+      finishedAt: new Date().toISOString(),
+      failures: data.failures,
+      data: data.records,
+      retries,
+    };
   }
   const summary = await syncConsents({
     db,
-    client: new ConsentClient({ baseUrl: job.consentApiBaseUrl, tokens }),
+    client: new ConsentClient({ baseUrl: job.consentApiBaseUrl, tokens, retry: SYNC_RETRY, onRetry }),
     consents: new ConsentsRepo(db),
     events: new EventsRepo(db),
     reference: new ReferenceRepo(db),
@@ -85,6 +104,7 @@ export async function runSyncJob(job: SyncJob, db: Db, hooks: SyncJobHooks): Pro
     summary.failures.push(...data.failures);
     stored(data.records);
   }
+  summary.retries = retries;
   return summary;
 }
 

@@ -248,6 +248,9 @@ export function OverviewScreen() {
                 ...(summary.retention?.length
                   ? [['Retention', `${summary.retention.length} consents’ data deleted or de-identified`]]
                   : []),
+                ...(summary.retries
+                  ? [['Retries', `${formatCount(summary.retries)} calls repeated after a transient fault (5xx, 429, a dropped connection)`]]
+                  : []),
                 ...summary.failures.map((f) => [`Failed: ${f.phase}`, f.reason]),
               ].map(([part, result]) => (
                 <Table.Tr key={part}>
