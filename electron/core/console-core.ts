@@ -102,6 +102,8 @@ export interface Core {
     data: DataRepo;
     /** Drops the pages the cache connection holds in memory (the benchmark's cold reads; memory pressure). */
     releaseMemory(): void;
+    /** Resolves once the in-memory read indexes (consent list, events) match the cache. */
+    indexesReady(): Promise<void>;
   };
   jobs: JobRegistry;
   /** Audits an export made outside the router (the command line's consents --all). */
@@ -765,7 +767,14 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       if (!r.ok) throw new CoreError(r.error.code, r.error.message);
       return r.value as SyncSummary;
     },
-    cache: { consents, query, events: eventsRepo, data: dataRepo, releaseMemory: () => void db.pragma('shrink_memory') },
+    cache: {
+      consents,
+      query,
+      events: eventsRepo,
+      data: dataRepo,
+      releaseMemory: () => void db.pragma('shrink_memory'),
+      indexesReady: () => Promise.all([query.ready(), eventQuery.ready()]).then(() => undefined),
+    },
     jobs,
     recordExport: (written, input) => {
       audit.append({

@@ -5,6 +5,7 @@ import { openCache, type Db } from '../../electron/core/cache/database.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { EventQuery, WEBHOOK_FAILURES, type EventListFilter } from '../../electron/core/cache/event-query.js';
 import { EventsRepo } from '../../electron/core/cache/events-repo.js';
+import { stableOrderBy } from '../../electron/core/cache/event-index.js';
 import { contentId } from '../../electron/core/sync/consent-sync.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import type { Consent, ConsentEvent } from '../../shared/schemas/consent.js';
@@ -112,5 +113,21 @@ describe('the events index', () => {
     await fast.ready();
     expect(fast.indexed()).toBe(true);
     expect(fast.count({}).total).toBe(events.length + 1);
+  });
+});
+
+describe('the time order of the events index', () => {
+  it('sorts whole-number keys ascending, equal keys in their first order, like a stable comparison sort', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 2 ** 45 })), { maxLength: 3000 }),
+        (values) => {
+          const keys = Float64Array.from(values.map((v) => v + 1_700_000_000_000));
+          const expected = [...keys.keys()].sort((a, b) => keys[a]! - keys[b]! || a - b);
+          expect([...stableOrderBy(keys)]).toEqual(expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
