@@ -125,6 +125,7 @@ export function CompareScreen() {
                   {row.label}
                   {row.differs ? (
                     <Text span size="xs" fw={700} ml={6}>
+                      {' '}
                       differs
                     </Text>
                   ) : null}
