@@ -58,7 +58,10 @@ export function ChartPanel<Row>({
           {empty ?? 'Nothing to show yet.'}
         </Text>
       ) : view === 'chart' ? (
-        <div aria-hidden>{chart}</div>
+        // inert: recharts makes its surface focusable, and focus must not land inside hidden content.
+        <div aria-hidden inert>
+          {chart}
+        </div>
       ) : (
         <Table.ScrollContainer minWidth={300} mah={320}>
           <Table fz="xs" striped stickyHeader aria-label={`${title} (numbers)`}>

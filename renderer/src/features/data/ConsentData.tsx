@@ -81,7 +81,7 @@ export function ConsentData({ consentId }: { consentId: string }) {
           </Title>
           <Text size="sm" c="dimmed">
             Consent{' '}
-            <Anchor component={Link} to={`/consents/${encodeURIComponent(consentId)}`} size="sm">
+            <Anchor component={Link} to={`/consents/${encodeURIComponent(consentId)}`} size="sm" underline="always">
               {consentId}
             </Anchor>
             {c

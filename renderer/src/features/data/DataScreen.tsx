@@ -66,11 +66,8 @@ const CONSENT_COLUMNS: Column<DataConsentRow>[] = [
     id: 'consent',
     header: 'Consent',
     width: 300,
-    cell: (c) => (
-      <Anchor component={Link} to={`/data?consent=${encodeURIComponent(c.consentId)}`} size="sm" title={c.consentId}>
-        {c.consentId}
-      </Anchor>
-    ),
+    // Plain text: the row opens the consent's data (click, Enter); a link's colour would not read on the active row.
+    cell: (c) => <span title={c.consentId}>{c.consentId}</span>,
   },
   { id: 'consumer', header: 'Consumer', width: 240, cell: (c) => c.consumerEmail ?? c.consumerId ?? '—' },
   { id: 'holder', header: 'Data holder', width: 200, cell: (c) => c.dataHolderName ?? '—' },

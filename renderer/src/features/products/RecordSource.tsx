@@ -1,4 +1,4 @@
-import { Code, Group, Paper, ScrollArea, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Code, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { Note } from './terms.js';
 
@@ -23,11 +23,12 @@ export function RecordSource({
       <Title order={4} size="h6" mb={4}>
         {title}
       </Title>
-      <ScrollArea.Autosize mah={520}>
+      {/* Focusable, so the keyboard can scroll it. */}
+      <div tabIndex={0} aria-label={`${title}, JSON`} style={{ maxHeight: 520, overflow: 'auto' }}>
         <Code block fz="xs" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {JSON.stringify(value, null, 2)}
         </Code>
-      </ScrollArea.Autosize>
+      </div>
     </Paper>
   );
   return (

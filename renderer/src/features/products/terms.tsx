@@ -112,7 +112,7 @@ export function Notes({ notes, path, own = false }: { notes: readonly Note[]; pa
 export function ExternalLink({ href, children }: { href: string; children: ReactNode }) {
   if (/^https:\/\//i.test(href))
     return (
-      <Anchor href={href} target="_blank" rel="noreferrer noopener" size="sm">
+      <Anchor href={href} target="_blank" rel="noreferrer noopener" size="sm" underline="always">
         {children}
         {isAllowedExternalUrl(href) ? '' : ' ↗'}
       </Anchor>
