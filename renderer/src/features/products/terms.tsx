@@ -56,6 +56,11 @@ export function durationText(value: unknown): string {
     .join(' ');
 }
 
+/** A period after "every" or "per": P1M → "month", P2W → "2 weeks". */
+export function periodText(value: unknown): string {
+  return durationText(value).replace(/^1 (\w+)$/, '$1');
+}
+
 /** A tier bound with its unit: numbers formatted by unit; text shown exactly as written (quoted). */
 export function boundText(value: unknown, unit: unknown): string {
   const s = str(value);
@@ -133,7 +138,7 @@ export function feeMethodText(fee: Json): string {
     const r = obj(fee.rateBased) ?? {};
     const range = obj(r.amountRange);
     const parts = [`${percent(r.rate)} of the ${enumText(str(r.rateType) ?? 'amount').toLowerCase()}`];
-    if (str(r.accrualFrequency)) parts.push(`accrued every ${durationText(r.accrualFrequency)}`);
+    if (str(r.accrualFrequency)) parts.push(`accrued every ${periodText(r.accrualFrequency)}`);
     if (range && (str(range.feeMinimum) || str(range.feeMaximum)))
       parts.push(
         `min ${range.feeMinimum !== undefined ? money(range.feeMinimum, currency) : 'none'}, max ${range.feeMaximum !== undefined ? money(range.feeMaximum, currency) : 'none'}`,
@@ -221,7 +226,7 @@ export function FeeList({ fees, notes, path = 'fees' }: { fees: unknown; notes: 
                           <Text size="sm">{str(fee.name) ?? '(unnamed fee)'}</Text>
                           {str(fee.additionalValue) ? (
                             <Text size="xs" c="dimmed">
-                              {type === 'PERIODIC' ? `Every ${durationText(fee.additionalValue)}` : `Value: ${str(fee.additionalValue)}`}
+                              {type === 'PERIODIC' ? `Every ${periodText(fee.additionalValue)}` : `Value: ${str(fee.additionalValue)}`}
                             </Text>
                           ) : null}
                         </Table.Td>
@@ -232,7 +237,7 @@ export function FeeList({ fees, notes, path = 'fees' }: { fees: unknown; notes: 
                           {str(fee.feeCap) ? (
                             <Text size="xs">
                               Capped at {money(fee.feeCap, fee.currency)}
-                              {str(fee.feeCapPeriod) ? ` per ${durationText(fee.feeCapPeriod)}` : ''}
+                              {str(fee.feeCapPeriod) ? ` per ${periodText(fee.feeCapPeriod)}` : ''}
                             </Text>
                           ) : null}
                           {str(fee.additionalInfo) ? <Text size="xs">{str(fee.additionalInfo)}</Text> : null}
@@ -312,8 +317,8 @@ export function RateList({
               <Text size="xs" c="dimmed">
                 {[
                   str(rate.applicationType) && `applied ${enumText(str(rate.applicationType)).toLowerCase()}`,
-                  str(rate.calculationFrequency) && `calculated every ${durationText(rate.calculationFrequency)}`,
-                  str(rate.applicationFrequency) && `paid every ${durationText(rate.applicationFrequency)}`,
+                  str(rate.calculationFrequency) && `calculated every ${periodText(rate.calculationFrequency)}`,
+                  str(rate.applicationFrequency) && `paid every ${periodText(rate.applicationFrequency)}`,
                   str(rate.interestPaymentDue) && enumText(str(rate.interestPaymentDue)).toLowerCase(),
                   str(rate.additionalValue) &&
                     (/^P/.test(str(rate.additionalValue)!) ? `term ${durationText(rate.additionalValue)}` : str(rate.additionalValue)),
