@@ -117,6 +117,8 @@ export function CommandPalette() {
       classNames={{ action: classes.action }}
       scrollable
       maxHeight={480}
+      // The results scroll: the keyboard must be able to reach them (axe: scrollable-region-focusable).
+      scrollAreaProps={{ viewportProps: { tabIndex: 0, 'aria-label': 'Results' } }}
       searchProps={{
         placeholder: 'Consent id, arrangement id, external id, e-mail, mobile — or a screen or command',
         'aria-label': 'Search consents, screens and commands',
