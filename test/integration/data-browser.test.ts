@@ -212,6 +212,23 @@ describe('the data browser', () => {
 });
 
 const SHAPES_SEEN = new Set(['cds-1.34+', 'data-api-2.0.0']);
+describe('de-identification', () => {
+  it('says when and why a consent’s data was de-identified; the de-identified records no longer belong to it', async () => {
+    const id = await bankingConsent('DE_IDENTIFICATION');
+    await finished((await ok('data:sync', { consentIds: [id] })).jobId);
+    const before = (await ok('data:meta', { consentId: id })).kinds.reduce((a: number, k: any) => a + k.count, 0);
+    expect(before).toBeGreaterThan(0);
+    await ok('consents:revoke', { consentId: id, reason: 'data browser test' });
+    await core.sync();
+    const meta = await ok('data:meta', { consentId: id });
+    expect(meta.kinds).toEqual([]);
+    expect(meta.retention).toEqual([
+      expect.objectContaining({ action: 'de-identified', records: before, reason: 'consent revoked; post-usage action DE_IDENTIFICATION' }),
+    ]);
+    expect((await ok('data:records', { consentId: id, kind: 'transactions', offset: 0, limit: 10 })).total).toBe(0);
+  }, 60_000);
+});
+
 describe('products', () => {
   it('lists the catalogue with counts per category, filters by data holder and name; a legacy holder’s products normalised with notes', async () => {
     const { jobId } = await ok('data:sync', { allActive: true });
