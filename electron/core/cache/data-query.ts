@@ -252,7 +252,8 @@ export class DataQuery {
       .all(input.consentId, input.consentId, last, ...params, input.limit, input.offset)
       .map((r) => this.toRow(r));
     const total = this.db
-      .prepare<Param[], { n: number }>(`${base} SELECT count(*) AS n FROM ran ${whereSql}`)
+      // The count needs no running balance: the filters are all on tx's columns.
+      .prepare<Param[], { n: number }>(`${base} SELECT count(*) AS n FROM tx ${whereSql}`)
       .get(input.consentId, input.consentId, ...params)!.n;
     return { rows, total };
   }

@@ -185,6 +185,18 @@ function RecordsView({ consentId, kind, meta }: { consentId: string; kind: DataV
   const [cursor, setCursor] = useState(0);
   const [open, setOpen] = useState<DataRecordRow | null>(null);
   const k = meta.kinds.find((x) => x.kind === kind);
+  // Transactions of several accounts: which account each is on.
+  const columns = useMemo(() => {
+    if (kind !== 'transactions' || meta.accounts.length < 2) return VIEW_COLUMNS[kind];
+    const label = new Map(meta.accounts.map((a) => [a.accountId, a.label]));
+    const account = {
+      id: 'account',
+      header: 'Account',
+      width: 200,
+      cell: (r: DataRecordRow) => label.get(String(fieldOf(r, 'accountId'))) ?? String(fieldOf(r, 'accountId') ?? '—'),
+    };
+    return [...VIEW_COLUMNS.transactions.slice(0, 2), account, ...VIEW_COLUMNS.transactions.slice(2)];
+  }, [kind, meta.accounts]);
   return (
     <Stack gap="xs" style={{ flex: 1, minHeight: 0 }}>
       <Group justify="space-between">
@@ -210,7 +222,7 @@ function RecordsView({ consentId, kind, meta }: { consentId: string; kind: DataV
         label={VIEW_LABEL[kind]}
         total={total}
         rows={rows}
-        columns={VIEW_COLUMNS[kind]}
+        columns={columns}
         rowId={(r) => r.recordId}
         rowLabel={(r) => rowLabel(kind, r)}
         rowTone={(r) => (r.stale ? 'warning' : undefined)}
