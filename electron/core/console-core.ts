@@ -38,6 +38,8 @@ import { LAST_SYNC_KEY } from './sync/consent-sync.js';
 import { revive, type StoredEntity, type SyncJob } from './sync/sync-job.js';
 import { WorkerThread } from './worker/host.js';
 import { ConsentQuery } from './cache/consent-query.js';
+import { DataQuery } from './cache/data-query.js';
+import { writeDataExport, writeProductsExport } from './exports/data-export.js';
 import { EventQuery } from './cache/event-query.js';
 import { AuditQuery } from './audit/audit-query.js';
 import { complianceCsvRows, complianceHtml, complianceReport } from './reports/compliance.js';
@@ -288,6 +290,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const eventsRepo = new EventsRepo(db);
   const reference = new ReferenceRepo(db);
   const dataRepo = new DataRepo(db);
+  const dataQuery = new DataQuery(db);
   const state = new SyncStateRepo(db);
   const events = new EventBus();
   const audit = new AuditLog(db, undefined, {
@@ -414,7 +417,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // fetching, parsing and large write transactions never hold up the UI's reads or an action.
   let syncThread: WorkerThread | undefined;
 
-  async function runSync(full = false, withData = false, consentIds?: string[]): Promise<SyncSummary> {
+  async function runSync(
+    full = false,
+    withData = false,
+    consentIds?: string[],
+    onProgress?: (p: SyncProgress) => void,
+  ): Promise<SyncSummary> {
     controller = new AbortController();
     const signal = controller.signal;
     try {
@@ -432,7 +440,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
           ...(consentIds ? { consentIds } : {}),
         } satisfies SyncJob,
         (m) => {
-          if (m.type === 'progress') events.emit('sync:progress', m.progress as SyncProgress);
+          if (m.type === 'progress') {
+            events.emit('sync:progress', m.progress as SyncProgress);
+            onProgress?.(m.progress as SyncProgress);
+          }
           if (m.type === 'stored') events.emit('cache:changed', { entity: m.entity as StoredEntity, count: m.count as number });
         },
       );
@@ -728,6 +739,78 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       },
       'operator:get': async () => operators.get(),
       'operator:set': async ({ displayName }) => operators.setDisplayName(displayName),
+      'data:consents': async (input) => dataQuery.consents(input),
+      'data:groups': async ({ by, search }) => dataQuery.groups(by, search),
+      'data:meta': async ({ consentId }) => dataQuery.meta(consentId),
+      'data:records': async (input) => dataQuery.records(input),
+      'data:export': async (input) =>
+        startExport(
+          'export-data',
+          `Export ${input.kind} of consent ${input.consentId} to ${input.format.toUpperCase()}`,
+          `${safeFileName(input.kind, input.consentId.slice(0, 12), new Date().toISOString().slice(0, 19))}.${input.format}`,
+          (path, ctx) => writeDataExport(dataQuery, input, input.format, path, ctx),
+          {
+            target: input.consentId,
+            describe: (r) =>
+              `${r.rows ?? 0} ${input.kind} records exported as ${input.format.toUpperCase()} (${r.bytes ?? 0} bytes, sha256 ${r.sha256 ?? '?'}); filter ${JSON.stringify(input.filter ?? {})}`,
+          },
+        ),
+      'data:sync': async (input) => {
+        if (syncing) throw new CoreError('BUSY', 'A sync is already running: the data sync can start when it ends.');
+        if (cacheDamage) throw new CoreError('CACHE', (cacheDamage as CacheError).message);
+        const ids = 'consentIds' in input ? [...new Set(input.consentIds)] : undefined;
+        const title = !ids
+          ? 'Sync data of all active consents'
+          : ids.length === 1
+            ? `Sync data of consent ${ids[0]}`
+            : `Sync data of ${ids.length} consents`;
+        const job = jobs.start({
+          kind: 'data-sync',
+          title,
+          run: async (ctx) => {
+            ctx.signal.addEventListener('abort', () => controller?.abort(new Error('cancelled by the operator')));
+            if (syncing) throw new Error('A sync is already running.');
+            const run = runSync(false, true, ids, (p) =>
+              ctx.progress({ done: p.done, total: p.total, message: p.message ? `${p.phase}: ${p.message}` : p.phase }),
+            );
+            syncing = run.finally(() => {
+              syncing = undefined;
+            });
+            const summary = await syncing;
+            const records = Object.values(summary.data ?? {}).reduce((a, b) => a + b, 0);
+            ctx.progress({
+              counts: summary.data ?? {},
+              done: records,
+              total: records,
+              message: summary.failures.length
+                ? `Some kinds failed: ${summary.failures.map((f) => `${f.phase}: ${f.reason}`).join('; ')}`
+                : `${records.toLocaleString('en-AU')} records stored`,
+            });
+            events.emit('cache:changed', { entity: 'data', count: records });
+            return { rows: records };
+          },
+        });
+        return { jobId: job.jobId };
+      },
+      'products:list': async ({ filter, offset, limit }) => dataQuery.products(filter, offset, limit),
+      'products:get': async ({ recordId }) => {
+        const product = dataQuery.product(recordId);
+        if (!product) throw new CoreError('NOT_FOUND', `The cache holds no product ${recordId}: sync with Data API records first.`);
+        return product;
+      },
+      'products:versions': async ({ recordId, hashes }) => dataQuery.productVersions(recordId, hashes),
+      'products:export': async ({ filter, format }) =>
+        startExport(
+          'export-products',
+          `Export products to ${format.toUpperCase()}`,
+          `${safeFileName('products', new Date().toISOString().slice(0, 19))}.${format}`,
+          (path, ctx) => writeProductsExport(dataQuery, filter, format, path, ctx),
+          {
+            target: null,
+            describe: (r) =>
+              `${r.rows ?? 0} products exported as ${format.toUpperCase()} (sha256 ${r.sha256 ?? '?'}); filter ${JSON.stringify(filter)}`,
+          },
+        ),
       'sync:start': async (input) => {
         if (syncing) throw new CoreError('BUSY', 'A sync is already running.');
         if (cacheDamage) throw new CoreError('CACHE', cacheDamage.message);

@@ -153,6 +153,32 @@ function consentData(kind: RecordKind, collection: string, path: string): Route[
   };
 }
 
+/**
+ * The admin API's change of a product's fee between syncs (a data holder repricing): the named fee's
+ * fixed amount becomes `amount` from now on. Returns the product, or undefined when there is no such
+ * product or fee.
+ */
+export function changeProductFee(
+  ctx: SandboxContext,
+  productId: string,
+  feeName: string,
+  amount: string,
+): Record<string, unknown> | undefined {
+  const src = source(ctx);
+  for (let i = 0; i < ctx.world.gen.holders.length; i++) {
+    const product = src.products(i).find((p) => p.productId === productId);
+    if (!product) continue;
+    const fee = ((product.fees as Record<string, unknown>[] | undefined) ?? []).find((f) => f.name === feeName);
+    if (!fee) return undefined;
+    fee.feeMethodUType = 'fixedAmount';
+    fee.fixedAmount = { amount };
+    for (const k of ['rateBased', 'variable']) delete fee[k];
+    product.lastUpdated = new Date(ctx.world.now()).toISOString();
+    return product;
+  }
+  return undefined;
+}
+
 /** GET /data/banking/products: every banking data holder's catalogue (no consent needed). */
 function products(req: IncomingMessage, res: ServerResponse, _p: string[], url: URL, ctx: SandboxContext): void {
   const q = url.searchParams;

@@ -10,7 +10,7 @@ import {
   secretMatches,
 } from './auth.js';
 import { consentRoutes, revoke } from './consent-routes.js';
-import { dataRoutes } from './data-routes.js';
+import { changeProductFee, dataRoutes } from './data-routes.js';
 import type { Route, SandboxContext } from './context.js';
 import { DataHolder } from './data-holder.js';
 import { Faults, FaultSpecError, parseFaultSpec } from './faults.js';
@@ -406,6 +406,21 @@ const adminRoutes: Route[] = [
         return sendErrors(res, 400, [err.invalidField('url must be an http(s) URL or null')]);
       ctx.webhookTarget = (body.url as string | null) ?? undefined;
       sendJson(res, 200, { webhook: ctx.webhookTarget ?? null });
+    }),
+  },
+  {
+    // A data holder reprices a product: {"name": "Monthly account fee", "amount": "7.00"}.
+    method: 'POST',
+    pattern: /^\/__sandbox\/products\/([^/]+)\/fee$/,
+    scope: null,
+    handler: admin(async (req, res, [id], _u, ctx) => {
+      const body = await readJsonObject(req, res);
+      if (!body) return;
+      if (typeof body.name !== 'string' || typeof body.amount !== 'string' || !/^\d{1,9}(\.\d{1,2})?$/.test(body.amount))
+        return sendErrors(res, 400, [err.invalidField('name (the fee’s name) and amount (such as "7.00") are required')]);
+      const product = changeProductFee(ctx, decodeURIComponent(id!), body.name, body.amount);
+      if (!product) return sendErrors(res, 404, [err.notFound(`No product ${id} with a fee named ${body.name}`)]);
+      sendJson(res, 200, product);
     }),
   },
   {

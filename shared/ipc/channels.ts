@@ -55,6 +55,16 @@ export const CHANNELS = [
   'cache:reset',
   'operator:get',
   'operator:set',
+  'data:consents',
+  'data:groups',
+  'data:meta',
+  'data:records',
+  'data:export',
+  'data:sync',
+  'products:list',
+  'products:get',
+  'products:versions',
+  'products:export',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

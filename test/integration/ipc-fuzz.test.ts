@@ -94,6 +94,22 @@ const BASE: Record<Channel, unknown> = {
   'cache:reset': {},
   'operator:get': {},
   'operator:set': { displayName: 'Fuzzer' },
+  'data:consents': { consumerId: 'u', dataHolderBrandId: 'd', search: 's', offset: 0, limit: 10 },
+  'data:groups': { by: 'holder', search: 's' },
+  'data:meta': { consentId: 'c' },
+  'data:records': {
+    consentId: 'c',
+    kind: 'transactions',
+    filter: { search: 'coffee', fromDay: '2026-01-01', minAmount: '-10.50', types: ['PAYMENT'] },
+    offset: 0,
+    limit: 10,
+  },
+  'data:export': { consentId: 'c', kind: 'accounts', format: 'csv' },
+  'data:sync': { consentIds: ['c'] },
+  'products:list': { filter: { dataHolderBrandIds: ['d'], categories: ['TRANS_AND_SAVINGS_ACCOUNTS'], search: 's' }, offset: 0, limit: 10 },
+  'products:get': { recordId: 'r' },
+  'products:versions': { recordId: 'r', hashes: ['h'] },
+  'products:export': { filter: {}, format: 'json' },
 };
 
 /**
@@ -131,6 +147,13 @@ const READ_ONLY = new Set<Channel>([
   'profiles:list',
   'profiles:test',
   'operator:get',
+  'data:consents',
+  'data:groups',
+  'data:meta',
+  'data:records',
+  'products:list',
+  'products:get',
+  'products:versions',
 ]);
 
 /** Stands for a deeply nested value: replaced in the JSON text (JSON.stringify would overflow the stack on it). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { normalizeRecord } from '../../../shared/banking/index.js';
 import type { JsonObject } from '../../../shared/banking/values.js';
 import { consentOf, DATA_KINDS, type DataKind } from '../api/data-client.js';
@@ -25,7 +26,12 @@ const NORMALISED_KINDS: ReadonlySet<DataKind> = new Set(['accounts', 'products']
 
 export class DataRepo {
   private readonly upsertStmt;
+  private readonly versionStmt;
   constructor(private readonly db: Db) {
+    // Every distinct version of a product, the first time a sync sees it (what changed between syncs).
+    this.versionStmt = db.prepare(
+      'INSERT INTO product_versions (record_id, hash, shape, raw, normalized, notes, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    );
     this.upsertStmt = db.prepare(`
       INSERT INTO data_records (kind, record_id, consent_id, shape, raw, normalized, notes, fetched_at, deidentified)
       VALUES (@kind, @recordId, @consentId, @shape, @raw, @normalized, @notes, @fetchedAt, 0)
@@ -45,16 +51,11 @@ export class DataRepo {
         normalized = JSON.stringify(result.data);
         notes = JSON.stringify(result.notes);
       }
-      this.upsertStmt.run({
-        kind,
-        recordId: DATA_KINDS[kind].key(record),
-        consentId: consentOf(record),
-        shape,
-        raw: JSON.stringify(record),
-        normalized,
-        notes,
-        fetchedAt,
-      });
+      const recordId = DATA_KINDS[kind].key(record);
+      const raw = JSON.stringify(record);
+      this.upsertStmt.run({ kind, recordId, consentId: consentOf(record), shape, raw, normalized, notes, fetchedAt });
+      if (kind === 'products')
+        this.versionStmt.run(recordId, createHash('sha256').update(raw).digest('hex'), shape, raw, normalized, notes, fetchedAt);
     }
     return records.length;
   }

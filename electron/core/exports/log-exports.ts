@@ -36,7 +36,7 @@ class HashedFile {
   }
 }
 
-async function streamed<T>(
+export async function streamed<T>(
   path: string,
   format: 'csv' | 'json',
   header: string[],

@@ -37,6 +37,9 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
   const summary: DataSyncSummary = { records: {}, failures: [] };
   // A per-consent sync is small and cheap to redo; only a full one keeps resume cursors.
   const resumable = !deps.consentIds;
+  // Every record of one run carries the run's start as its fetch time, so the data browser can tell
+  // what the consent's last sync returned from what an earlier one left (stale).
+  const fetchedAt = now().toISOString();
   for (const kind of kinds) {
     const cursor = `data.${kind}.resumePage`;
     const startPage = resumable ? Number(deps.state.get(cursor) ?? '1') : 1;
@@ -53,7 +56,7 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
         }),
       )) {
         deps.db.transaction(() => {
-          done += deps.data.upsertPage(kind, page.records, now().toISOString());
+          done += deps.data.upsertPage(kind, page.records, fetchedAt);
           if (resumable) deps.state.set(cursor, String(page.page + 1));
         })();
         deps.onProgress?.({

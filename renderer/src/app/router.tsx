@@ -9,6 +9,10 @@ import { ReportsScreen } from '../features/reports/ReportsScreen.js';
 import { SettingsScreen } from '../features/settings/SettingsScreen.js';
 import { UseCasesScreen } from '../features/use-cases/UseCasesScreen.js';
 import { WebhookFailuresScreen } from '../features/webhooks/WebhookFailuresScreen.js';
+import { DataScreen } from '../features/data/DataScreen.js';
+import { CompareScreen } from '../features/products/CompareScreen.js';
+import { ProductDetailScreen } from '../features/products/ProductDetailScreen.js';
+import { ProductsScreen } from '../features/products/ProductsScreen.js';
 import { PlaceholderScreen } from '../screens/PlaceholderScreen.js';
 import { AppLayout } from './AppLayout.js';
 import { SCREENS } from './screens.js';
@@ -20,6 +24,8 @@ const BUILT: Record<string, ReactNode> = {
   '/events': <EventsScreen />,
   '/webhook-failures': <WebhookFailuresScreen />,
   '/use-cases': <UseCasesScreen />,
+  '/data': <DataScreen />,
+  '/products': <ProductsScreen />,
   '/audit': <AuditScreen />,
   '/reports': <ReportsScreen />,
   '/settings': <SettingsScreen />,
@@ -34,6 +40,8 @@ export function createAppRouter() {
       children: [
         { index: true, element: <Navigate to="/overview" replace /> },
         { path: 'consents/:consentId', element: <ConsentDetailScreen /> },
+        { path: 'products/compare', element: <CompareScreen /> },
+        { path: 'products/:recordId', element: <ProductDetailScreen /> },
         ...SCREENS.map((s) => ({ path: s.path.slice(1), element: BUILT[s.path] ?? <PlaceholderScreen screen={s} /> })),
         { path: '*', element: <Navigate to="/overview" replace /> },
       ],

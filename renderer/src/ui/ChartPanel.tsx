@@ -1,4 +1,4 @@
-import { BarChart, type BarChartProps } from '@mantine/charts';
+import { BarChart, LineChart, type BarChartProps, type LineChartProps } from '@mantine/charts';
 import { Group, Paper, SegmentedControl, Table, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { formatCount } from './format.js';
@@ -59,6 +59,8 @@ export function ChartPanel<Row>({
           {empty ?? 'Nothing to show yet.'}
         </Text>
       ) : view === 'chart' ? (
+        // Hidden from assistive technology (the table is its accessible form); the charts of the kit
+        // below hold nothing focusable, and pointer tooltips still work.
         <div aria-hidden>{chart}</div>
       ) : (
         <Table.ScrollContainer minWidth={300} mah={320}>
@@ -101,4 +103,9 @@ export function PanelBarChart(props: BarChartProps) {
       yAxisProps={{ allowDecimals: false, ...props.yAxisProps }}
     />
   );
+}
+
+/** A line chart for a ChartPanel, on the same terms as PanelBarChart. */
+export function PanelLineChart(props: LineChartProps) {
+  return <LineChart {...props} lineChartProps={{ accessibilityLayer: false, ...props.lineChartProps }} />;
 }

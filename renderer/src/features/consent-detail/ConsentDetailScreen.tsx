@@ -197,7 +197,11 @@ export function ConsentDetailScreen() {
                 <Table.Tbody>
                   {d.data.map((k) => (
                     <Table.Tr key={k.kind}>
-                      <Table.Td>{enumText(k.kind.replace(/([A-Z])/g, '_$1'))}</Table.Td>
+                      <Table.Td>
+                        <Anchor component={Link} to={`/data?consent=${encodeURIComponent(c.consentId)}&view=${k.kind}`} size="sm">
+                          {enumText(k.kind.replace(/([A-Z])/g, '_$1'))}
+                        </Anchor>
+                      </Table.Td>
                       <Table.Td>{formatCount(k.count)}</Table.Td>
                       <Table.Td>
                         <Time iso={k.fetchedAt} />

@@ -1,0 +1,294 @@
+import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import type { DataConsentRow } from '../../../../shared/ipc/contract.js';
+import { useClient } from '../../bridge/ClientContext.js';
+import { enumText, formatCount, plural } from '../../ui/format.js';
+import { JobProgress } from '../../ui/jobs/JobProgress.js';
+import { isEnded, useJob } from '../../ui/jobs/jobs-store.js';
+import { EmptyState, ErrorState } from '../../ui/states.js';
+import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
+import { Time } from '../../ui/Time.js';
+import { ConsentData } from './ConsentData.js';
+
+/**
+ * The data browser: customer data from the cache, offline. Without a consent chosen it lists the
+ * consents whose data is cached (or was, before retention), by consent, by consumer or by data
+ * holder, and syncs data for chosen consents or all active ones as a job; with one (`?consent=`), it
+ * shows that consent's data view by view.
+ */
+export function DataScreen() {
+  const [params] = useSearchParams();
+  const consentId = params.get('consent');
+  return consentId ? <ConsentData consentId={consentId} /> : <DataNavigator />;
+}
+
+/** Starts a data sync job and follows it; when it ends, every data query is read again. */
+export function useDataSync() {
+  const client = useClient();
+  const queries = useQueryClient();
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const job = useJob(jobId);
+  const ended = isEnded(job);
+  useEffect(() => {
+    if (ended) void queries.invalidateQueries({ predicate: (q) => /^(data|products):/.test(String(q.queryKey[0])) });
+  }, [ended, queries]);
+  const start = async (input: { consentIds: string[] } | { allActive: true }) => {
+    setError(null);
+    try {
+      setJobId((await client.dataSync(input)).jobId);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return { start, job, running: !!job && !ended, error };
+}
+
+export function SyncJob({ sync }: { sync: ReturnType<typeof useDataSync> }) {
+  return (
+    <>
+      {sync.error ? <ErrorState title="The data sync did not start" error={sync.error} /> : null}
+      {sync.job ? (
+        <Paper withBorder p="sm" role="region" aria-label="Data sync">
+          <JobProgress job={sync.job} />
+        </Paper>
+      ) : null}
+    </>
+  );
+}
+
+const CONSENT_COLUMNS: Column<DataConsentRow>[] = [
+  {
+    id: 'consent',
+    header: 'Consent',
+    width: 300,
+    // Plain text: the row opens the consent's data (click, Enter); a link's colour would not read on the active row.
+    cell: (c) => <span title={c.consentId}>{c.consentId}</span>,
+  },
+  { id: 'consumer', header: 'Consumer', width: 240, cell: (c) => c.consumerEmail ?? c.consumerId ?? '—' },
+  { id: 'holder', header: 'Data holder', width: 200, cell: (c) => c.dataHolderName ?? '—' },
+  { id: 'status', header: 'Status', width: 110, cell: (c) => enumText(c.status) },
+  {
+    id: 'records',
+    header: 'Records',
+    width: 170,
+    cell: (c) =>
+      c.records ? (
+        formatCount(c.records)
+      ) : c.retention ? (
+        <Badge size="sm" color="gray" variant="light">
+          {c.retention.split(' ')[0]} by retention
+        </Badge>
+      ) : (
+        '0'
+      ),
+  },
+  { id: 'fetched', header: 'Last fetched', width: 180, cell: (c) => <Time iso={c.lastFetchedAt} /> },
+];
+
+function DataNavigator() {
+  const client = useClient();
+  const [params, setParams] = useSearchParams();
+  const by = (params.get('by') ?? 'consent') as 'consent' | 'consumer' | 'holder';
+  const consumer = params.get('consumer') ?? undefined;
+  const holder = params.get('holder') ?? undefined;
+  const [search, setSearch] = useState(params.get('q') ?? '');
+  const pushSearch = useDebouncedCallback(
+    (q: string) =>
+      setParams(
+        (p) => {
+          const n = new URLSearchParams(p);
+          if (q.trim()) n.set('q', q.trim());
+          else n.delete('q');
+          return n;
+        },
+        { replace: true },
+      ),
+    200,
+  );
+  const q = params.get('q') ?? undefined;
+  const go = (next: Record<string, string | undefined>) =>
+    setParams(() => {
+      const n = new URLSearchParams();
+      for (const [k, v] of Object.entries(next)) if (v) n.set(k, v);
+      return n;
+    });
+  const listInput = {
+    ...(consumer ? { consumerId: consumer } : {}),
+    ...(holder ? { dataHolderBrandId: holder } : {}),
+    ...(q ? { search: q } : {}),
+  };
+  const head = useQuery({
+    queryKey: ['data:consents', listInput, 'head'],
+    queryFn: () => client.dataConsents({ ...listInput, offset: 0, limit: 1 }),
+    enabled: by === 'consent',
+    placeholderData: keepPreviousData,
+  });
+  const total = head.data?.total ?? 0;
+  const rows = useWindowedRows<DataConsentRow>({
+    key: ['data:consents', listInput],
+    total: by === 'consent' ? total : 0,
+    fetch: async (offset, limit) => (await client.dataConsents({ ...listInput, offset, limit })).rows,
+  });
+  const groups = useQuery({
+    queryKey: ['data:groups', by, q],
+    queryFn: () => client.dataGroups({ by: by as 'consumer' | 'holder', ...(q ? { search: q } : {}) }),
+    enabled: by !== 'consent',
+  });
+  const [cursor, setCursor] = useState(0);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const sync = useDataSync();
+
+  return (
+    <Stack h="100%" gap="xs">
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div>
+          <Title order={2} size="h3">
+            Data
+          </Title>
+          <Text size="sm" c="dimmed" aria-live="polite" data-testid="data-range">
+            Customer data from the cache — readable offline.{' '}
+            {by === 'consent' && head.data ? `${plural(total, 'consent')} with cached data in this view.` : ''}
+          </Text>
+        </div>
+        <Group gap="xs">
+          <Button size="xs" variant="default" disabled={sync.running} onClick={() => void sync.start({ allActive: true })}>
+            Sync data of all active consents
+          </Button>
+        </Group>
+      </Group>
+      <SyncJob sync={sync} />
+      <Group gap="sm" align="flex-end">
+        <SegmentedControl
+          size="xs"
+          aria-label="Browse by"
+          value={by}
+          onChange={(v) => go({ by: v === 'consent' ? undefined : v })}
+          data={[
+            { value: 'consent', label: 'By consent' },
+            { value: 'consumer', label: 'By consumer' },
+            { value: 'holder', label: 'By data holder' },
+          ]}
+        />
+        <TextInput
+          size="xs"
+          w={300}
+          type="search"
+          label={by === 'consent' ? 'Find a consent' : by === 'consumer' ? 'Find a consumer' : 'Find a data holder'}
+          placeholder={by === 'consent' ? 'Consent id, e-mail or data holder' : 'Name, e-mail or id'}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            pushSearch(e.currentTarget.value);
+          }}
+        />
+        {consumer || holder ? (
+          <Group gap={4}>
+            <Badge variant="light">{consumer ? `Consumer ${consumer}` : `Data holder ${holder}`}</Badge>
+            <Button size="compact-xs" variant="subtle" onClick={() => go({})}>
+              Show all
+            </Button>
+          </Group>
+        ) : null}
+      </Group>
+      {by === 'consent' ? (
+        <>
+          {chosen.length ? (
+            <Paper withBorder p={6} px="sm" role="region" aria-label="Chosen consents">
+              <Group gap="sm">
+                <Text size="sm">{plural(chosen.length, 'consent')} chosen</Text>
+                <Button size="xs" disabled={sync.running} onClick={() => void sync.start({ consentIds: chosen })}>
+                  Sync data of {plural(chosen.length, 'chosen consent')}
+                </Button>
+                <Button size="xs" variant="subtle" onClick={() => setChosen([])}>
+                  Clear
+                </Button>
+              </Group>
+            </Paper>
+          ) : null}
+          {head.error ? <ErrorState title="The cache could not be read" error={head.error} /> : null}
+          <WindowedTable<DataConsentRow>
+            label="Consents with cached data"
+            total={total}
+            rows={rows}
+            columns={CONSENT_COLUMNS}
+            rowId={(c) => c.consentId}
+            rowLabel={(c) => `${c.consentId} of ${c.consumerEmail ?? 'unknown consumer'}`}
+            onOpen={(c) => go({ consent: c.consentId })}
+            activeIndex={cursor}
+            onActiveChange={setCursor}
+            selection={{
+              isSelected: (c) => chosen.includes(c.consentId),
+              toggle: (_i, c) =>
+                setChosen((x) => (x.includes(c.consentId) ? x.filter((y) => y !== c.consentId) : [...x, c.consentId].slice(0, 1000))),
+              headerState: chosen.length ? 'some' : 'none',
+              toggleAll: () => setChosen([]),
+              headerLabel: 'Clear the chosen consents',
+            }}
+            empty={
+              head.data ? (
+                <EmptyState title="No cached data in this view">
+                  Data is fetched for ACTIVE consents: sync all active consents here, or one from its consent page (Cached data).
+                </EmptyState>
+              ) : null
+            }
+          />
+        </>
+      ) : (
+        <>
+          {groups.error ? <ErrorState title="The cache could not be read" error={groups.error} /> : null}
+          {groups.data && groups.data.groups.length === 0 ? (
+            <EmptyState title="No cached data yet">Sync the data of active consents first.</EmptyState>
+          ) : null}
+          {groups.data?.groups.length ? (
+            <Table
+              fz="sm"
+              striped
+              highlightOnHover
+              withTableBorder
+              aria-label={by === 'consumer' ? 'Consumers with cached data' : 'Data holders with cached data'}
+            >
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{by === 'consumer' ? 'Consumer' : 'Data holder'}</Table.Th>
+                  <Table.Th>Consents</Table.Th>
+                  <Table.Th>Records</Table.Th>
+                  <Table.Th>Last fetched</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {groups.data.groups.map((g) => (
+                  <Table.Tr key={g.id}>
+                    <Table.Td>
+                      <Anchor
+                        component={Link}
+                        to={`/data?${by === 'consumer' ? 'consumer' : 'holder'}=${encodeURIComponent(g.id)}`}
+                        size="sm"
+                      >
+                        {g.label}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{formatCount(g.consents)}</Table.Td>
+                    <Table.Td>{formatCount(g.records)}</Table.Td>
+                    <Table.Td>
+                      <Time iso={g.lastFetchedAt} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          ) : null}
+          {groups.data && groups.data.total > groups.data.groups.length ? (
+            <Alert color="gray">
+              The first {formatCount(groups.data.groups.length)} of {formatCount(groups.data.total)} are listed: search to narrow.
+            </Alert>
+          ) : null}
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,189 @@
+import { Badge, Button, Chip, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import type { ProductFilter, ProductRow } from '../../../../shared/ipc/contract.js';
+import { useClient } from '../../bridge/ClientContext.js';
+import { ExportMenu } from '../../ui/export.js';
+import { enumText, formatCount, plural } from '../../ui/format.js';
+import { EmptyState, ErrorState } from '../../ui/states.js';
+import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
+import { Time } from '../../ui/Time.js';
+import { ShapeBadge } from './terms.js';
+
+/**
+ * The banking product catalogue from the cache: filter by data holder, category (chips with the
+ * count each would show) and name; open one; choose 2 to 4 to compare side by side.
+ */
+const COLUMNS: Column<ProductRow>[] = [
+  { id: 'name', header: 'Product', width: 240, cell: (p) => p.name ?? p.productId },
+  { id: 'brandName', header: 'Data holder', width: 200, cell: (p) => p.brandName ?? '—' },
+  { id: 'category', header: 'Category', width: 220, cell: (p) => enumText(p.category) },
+  {
+    id: 'shape',
+    header: 'Source',
+    width: 170,
+    cell: (p) => (p.shape && p.shape !== 'data-api-2.0.0' ? <ShapeBadge shape={p.shape} /> : 'Data API 2.0.0'),
+  },
+  { id: 'versions', header: 'Versions', width: 90, cell: (p) => formatCount(p.versions) },
+  { id: 'fetchedAt', header: 'Fetched', width: 170, cell: (p) => <Time iso={p.fetchedAt} /> },
+];
+
+export function productFilterOf(p: URLSearchParams): ProductFilter {
+  const holder = p.get('holder');
+  const category = p.get('category');
+  const q = p.get('q');
+  return {
+    ...(holder ? { dataHolderBrandIds: [holder] } : {}),
+    ...(category ? { categories: [category] } : {}),
+    ...(q ? { search: q } : {}),
+  };
+}
+
+export function ProductsScreen() {
+  const client = useClient();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const filter = useMemo(() => productFilterOf(params), [params]);
+  const set = (key: string, value: string | null) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (value) next.set(key, value);
+        else next.delete(key);
+        return next;
+      },
+      { replace: key === 'q' },
+    );
+  const [search, setSearch] = useState(params.get('q') ?? '');
+  const pushSearch = useDebouncedCallback((q: string) => set('q', q.trim() || null), 200);
+  const head = useQuery({
+    queryKey: ['products:list', filter, 'head'],
+    queryFn: () => client.productsList({ filter, offset: 0, limit: 1 }),
+    placeholderData: keepPreviousData,
+  });
+  const total = head.data?.total ?? 0;
+  const rows = useWindowedRows<ProductRow>({
+    key: ['products:list', filter],
+    total,
+    fetch: async (offset, limit) => (await client.productsList({ filter, offset, limit })).rows,
+  });
+  const [cursor, setCursor] = useState(0);
+  const [chosen, setChosen] = useState<ProductRow[]>([]);
+  const isChosen = (p: ProductRow) => chosen.some((c) => c.recordId === p.recordId);
+  const categoryTotal = head.data?.categories.reduce((a, c) => a + c.count, 0) ?? 0;
+
+  return (
+    <Stack h="100%" gap="xs">
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div>
+          <Title order={2} size="h3">
+            Products
+          </Title>
+          <Text size="sm" c="dimmed" data-testid="products-range" aria-live="polite">
+            {head.data ? `${plural(total, 'product')} in this view, in the Data API 2.0.0 form` : 'Reading the cache…'}
+          </Text>
+        </div>
+        <ExportMenu
+          label={`Export all ${formatCount(total)} products of this view`}
+          start={(format) => client.productsExport({ filter, format })}
+        />
+      </Group>
+      <Group gap="sm" align="flex-end">
+        <TextInput
+          label="Search by name"
+          size="xs"
+          w={260}
+          type="search"
+          value={search}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            pushSearch(e.currentTarget.value);
+          }}
+          placeholder="e.g. saver"
+        />
+        <Select
+          label="Data holder"
+          size="xs"
+          w={260}
+          clearable
+          searchable
+          placeholder="All data holders"
+          value={params.get('holder')}
+          onChange={(v) => set('holder', v)}
+          data={(head.data?.dataHolders ?? []).map((h) => ({ value: h.id, label: `${h.name || h.id} (${formatCount(h.count)})` }))}
+        />
+      </Group>
+      <Group gap={6} role="group" aria-label="Categories">
+        <Chip size="xs" variant="light" checked={!params.get('category')} onChange={() => set('category', null)}>
+          All {formatCount(categoryTotal)}
+        </Chip>
+        {(head.data?.categories ?? []).map((c) => (
+          <Chip
+            key={c.category}
+            size="xs"
+            variant="light"
+            checked={params.get('category') === c.category}
+            onChange={() => set('category', params.get('category') === c.category ? null : c.category)}
+            aria-label={`${enumText(c.category)}: ${formatCount(c.count)} products`}
+          >
+            {enumText(c.category)} {formatCount(c.count)}
+          </Chip>
+        ))}
+      </Group>
+      {chosen.length ? (
+        <Paper withBorder p={6} px="sm" role="region" aria-label="Chosen to compare">
+          <Group gap="sm">
+            <Text size="sm">
+              {plural(chosen.length, 'product')} chosen to compare{chosen.length > 4 ? ' (at most 4)' : ''}:
+            </Text>
+            {chosen.map((c) => (
+              <Badge key={c.recordId} variant="light">
+                {c.name} · {c.brandName}
+              </Badge>
+            ))}
+            <Button
+              size="xs"
+              disabled={chosen.length < 2 || chosen.length > 4}
+              onClick={() => navigate(`/products/compare?ids=${chosen.map((c) => encodeURIComponent(c.recordId)).join(',')}`)}
+            >
+              Compare {chosen.length}
+            </Button>
+            <Button size="xs" variant="subtle" onClick={() => setChosen([])}>
+              Clear
+            </Button>
+          </Group>
+        </Paper>
+      ) : null}
+      {head.error ? <ErrorState title="The products could not be read" error={head.error} /> : null}
+      <WindowedTable<ProductRow>
+        label="Products"
+        total={total}
+        rows={rows}
+        columns={COLUMNS}
+        rowId={(p) => p.recordId}
+        rowLabel={(p) => `${p.name ?? p.productId} of ${p.brandName ?? 'unknown data holder'}`}
+        onOpen={(p) => navigate(`/products/${encodeURIComponent(p.recordId)}`)}
+        activeIndex={cursor}
+        onActiveChange={setCursor}
+        selection={{
+          isSelected: isChosen,
+          toggle: (_i, p) =>
+            setChosen((c) => (c.some((x) => x.recordId === p.recordId) ? c.filter((x) => x.recordId !== p.recordId) : [...c, p])),
+          headerState: chosen.length ? 'some' : 'none',
+          toggleAll: () => setChosen([]),
+          headerLabel: 'Clear the products chosen to compare',
+        }}
+        empty={
+          head.data ? (
+            <EmptyState title="No product matches this view">
+              Products are synced with the Data API records (Settings, or “Sync data” on the Data screen).
+            </EmptyState>
+          ) : null
+        }
+      />
+    </Stack>
+  );
+}
