@@ -674,9 +674,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         byMessage: eventQuery.failuresByMessage(filter).slice(0, 500),
         byConsent: eventQuery.failuresByConsent(filter, 500),
       }),
-      'reports:compliance': async (period) => complianceReport(db, period, new Date()),
+      'reports:compliance': async (period) => complianceReport(db, period, new Date(), eventQuery),
       'reports:export': async ({ from, to, format }) => {
-        const report = complianceReport(db, { from, to }, new Date());
+        const report = complianceReport(db, { from, to }, new Date(), eventQuery);
         return startExport(
           'export-report',
           `Compliance report ${from.slice(0, 10)} – ${to.slice(0, 10)} (${format.toUpperCase()})`,

@@ -92,6 +92,9 @@ describe('the events index', () => {
           expect(fast.failuresByMessage(f)).toEqual(sql.failuresByMessage(f));
           expect(fast.failuresByConsent(f, limit)).toEqual(sql.failuresByConsent(f, limit));
           expect(fast.consentsWithFailures(f)).toBe(sql.consentsWithFailures(f));
+          const from = f.from ? Date.parse(f.from) : 0;
+          const to = f.to ? Date.parse(f.to) : Date.parse('2100-01-01T00:00:00Z');
+          expect(fast.collectionsByHolder(from, to)).toEqual(sql.collectionsByHolder(from, to));
         },
       ),
       { numRuns: 150 },

@@ -33,6 +33,8 @@ export class EventIndex {
     /** For webhook failures, the code of their masked response (keyNames); else NO_KEY. */
     private readonly key: Int32Array,
     readonly keyNames: string[],
+    /** Per consent code, its data holder's name as the consent list has it (null: not cached, or none). */
+    private readonly holderOf: (string | null)[],
   ) {}
 
   static async build(
@@ -117,7 +119,23 @@ export class EventIndex {
       consent[p] = consentIn[src]!;
       key[p] = keyIn[src]!;
     }
-    return new EventIndex(n, rowids, at, type, typeNames, consent, consentIds, key, keyNames);
+    // Each consent's data holder, for collections per data holder (the compliance report).
+    const holderOf = new Array<string | null>(consentIds.length).fill(null);
+    const holders = db.prepare<[number, number], [number, string, string | null]>(
+      'SELECT rowid, consent_id, data_holder_name FROM consents WHERE rowid > ? ORDER BY rowid LIMIT ?',
+    );
+    for (let last = 0; ;) {
+      const part = holders.raw().all(last, BUILD_CHUNK);
+      for (const [, id, name] of part) {
+        const c = consentCode.get(id);
+        if (c !== undefined) holderOf[c] = name;
+      }
+      if (part.length < BUILD_CHUNK) break;
+      last = part.at(-1)![0];
+      await turn();
+      if (!stillCurrent()) return undefined;
+    }
+    return new EventIndex(n, rowids, at, type, typeNames, consent, consentIds, key, keyNames, holderOf);
   }
 
   /** Positions [lo, hi) of the events in the time range (the array is newest first). */
@@ -226,7 +244,7 @@ export class EventIndex {
     const [lo, hi] = this.range(filter.fromMs, filter.toMs);
     const groups = new Map<
       number,
-      { count: number; consents: Set<number>; first: number; last: number; latest: number; types: Set<number> }
+      { count: number; consents: number; seen: Uint8Array; first: number; last: number; latest: number; types: Set<number> }
     >();
     for (let p = hi - 1; p >= lo; p--) {
       const k = this.key[p]!;
@@ -234,11 +252,15 @@ export class EventIndex {
       const t = this.at[p]!;
       let g = groups.get(k);
       if (!g) {
-        g = { count: 0, consents: new Set(), first: t, last: t, latest: p, types: new Set() };
+        g = { count: 0, consents: 0, seen: new Uint8Array(this.consentIds.length), first: t, last: t, latest: p, types: new Set() };
         groups.set(k, g);
       }
       g.count++;
-      g.consents.add(this.consent[p]!);
+      const c = this.consent[p]!;
+      if (!g.seen[c]) {
+        g.seen[c] = 1;
+        g.consents++;
+      }
       g.types.add(this.type[p]!);
       if (t < g.first) g.first = t;
       if (t > g.last) {
@@ -249,7 +271,7 @@ export class EventIndex {
     return [...groups].map(([k, g]) => ({
       key: this.keyNames[k]!,
       count: g.count,
-      consents: g.consents.size,
+      consents: g.consents,
       first: g.first,
       last: g.last,
       latest: g.latest,
@@ -257,27 +279,119 @@ export class EventIndex {
     }));
   }
 
-  /** Per consent with failures in the range: failures, of which retries exhausted, and the latest time. */
-  failuresByConsent(
-    filter: EventIndexFilter,
-    maxRetriesType: string,
-  ): { consentId: string; failures: number; maxRetries: number; last: number }[] {
+  /** Events of one type in the range per data holder name (null: the consent is not cached). */
+  perHolder(type: string, filter: EventIndexFilter): Map<string | null, number> {
+    const out = new Map<string | null, number>();
+    const code = this.typeNames.indexOf(type);
+    if (code < 0) return out;
+    const [lo, hi] = this.range(filter.fromMs, filter.toMs);
+    const perConsent = new Uint32Array(this.consentIds.length);
+    for (let p = lo; p < hi; p++) if (this.type[p] === code) perConsent[this.consent[p]!]!++;
+    perConsent.forEach((n, c) => {
+      if (n > 0) out.set(this.holderOf[c]!, (out.get(this.holderOf[c]!) ?? 0) + n);
+    });
+    return out;
+  }
+
+  /** Failures per consent in the range, in typed arrays indexed by consent code. */
+  private perConsent(filter: EventIndexFilter, maxRetriesType: string) {
     const [lo, hi] = this.range(filter.fromMs, filter.toMs);
     const maxCode = this.typeNames.indexOf(maxRetriesType);
-    const by = new Map<number, { failures: number; maxRetries: number; last: number }>();
+    const failures = new Uint32Array(this.consentIds.length);
+    const maxRetries = new Uint32Array(this.consentIds.length);
+    const last = new Float64Array(this.consentIds.length);
+    const codes: number[] = [];
     for (let p = lo; p < hi; p++) {
       if (this.key[p] === NO_KEY) continue;
       const c = this.consent[p]!;
-      let e = by.get(c);
-      if (!e) {
-        e = { failures: 0, maxRetries: 0, last: this.at[p]! };
-        by.set(c, e);
+      // Newest first: the first failure met is the consent's latest.
+      if (failures[c] === 0) {
+        codes.push(c);
+        last[c] = this.at[p]!;
       }
-      e.failures++;
-      if (this.type[p] === maxCode) e.maxRetries++;
-      if (this.at[p]! > e.last) e.last = this.at[p]!;
+      failures[c]!++;
+      if (this.type[p] === maxCode) maxRetries[c]!++;
     }
-    return [...by].map(([c, e]) => ({ consentId: this.consentIds[c]!, ...e }));
+    return { failures, maxRetries, last, codes };
+  }
+
+  /** How many consents have a webhook failure in the range. */
+  consentsWithFailures(filter: EventIndexFilter): number {
+    const [lo, hi] = this.range(filter.fromMs, filter.toMs);
+    const seen = new Uint8Array(this.consentIds.length);
+    let n = 0;
+    for (let p = lo; p < hi; p++) {
+      if (this.key[p] === NO_KEY) continue;
+      const c = this.consent[p]!;
+      if (!seen[c]) {
+        seen[c] = 1;
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The first `limit` consents with failures in the range, those that reached the retry maximum
+   * first, then by failures, then the latest failure, then consent id: a bounded selection (a heap
+   * of `limit`), not a sort of every consent.
+   */
+  failuresByConsent(
+    filter: EventIndexFilter,
+    maxRetriesType: string,
+    limit: number,
+  ): { consentId: string; failures: number; maxRetries: number; last: number }[] {
+    const { failures, maxRetries, last, codes } = this.perConsent(filter, maxRetriesType);
+    const ids = this.consentIds;
+    // Negative: a comes first in the answer.
+    const before = (a: number, b: number) =>
+      Number(maxRetries[b]! > 0) - Number(maxRetries[a]! > 0) ||
+      failures[b]! - failures[a]! ||
+      last[b]! - last[a]! ||
+      (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0);
+    const top = new TopK(limit, before);
+    for (const c of codes) top.offer(c);
+    return top.sorted().map((c) => ({ consentId: ids[c]!, failures: failures[c]!, maxRetries: maxRetries[c]!, last: last[c]! }));
+  }
+}
+
+/** The first k items by an order (`before(a, b) < 0`: a first), kept in a heap whose root is the last of them. */
+class TopK {
+  private readonly heap: number[] = [];
+  constructor(
+    private readonly k: number,
+    private readonly before: (a: number, b: number) => number,
+  ) {}
+
+  offer(item: number): void {
+    const h = this.heap;
+    if (h.length < this.k) {
+      h.push(item);
+      let i = h.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (this.before(h[parent]!, h[i]!) >= 0) break;
+        [h[parent], h[i]] = [h[i]!, h[parent]!];
+        i = parent;
+      }
+      return;
+    }
+    if (this.k === 0 || this.before(item, h[0]!) >= 0) return;
+    h[0] = item;
+    for (let i = 0; ;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let worst = i;
+      if (l < h.length && this.before(h[l]!, h[worst]!) > 0) worst = l;
+      if (r < h.length && this.before(h[r]!, h[worst]!) > 0) worst = r;
+      if (worst === i) break;
+      [h[worst], h[i]] = [h[i]!, h[worst]!];
+      i = worst;
+    }
+  }
+
+  sorted(): number[] {
+    return [...this.heap].sort(this.before);
   }
 }
 

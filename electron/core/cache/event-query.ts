@@ -292,16 +292,7 @@ export class EventQuery {
   }[] {
     const fast = this.fast(filter);
     if (fast) {
-      const top = fast.index
-        .failuresByConsent(fast.f, 'WEBHOOK_MAX_RETRIES_REACHED')
-        .sort(
-          (a, b) =>
-            Number(b.maxRetries > 0) - Number(a.maxRetries > 0) ||
-            b.failures - a.failures ||
-            b.last - a.last ||
-            (a.consentId < b.consentId ? -1 : a.consentId > b.consentId ? 1 : 0),
-        )
-        .slice(0, limit);
+      const top = fast.index.failuresByConsent(fast.f, 'WEBHOOK_MAX_RETRIES_REACHED', limit);
       const names = new Map(this.consentNames.all(JSON.stringify(top.map((t) => t.consentId))).map((c) => [c.id, c]));
       return top.map(({ last, ...t }) => ({
         consentId: t.consentId,
@@ -334,10 +325,33 @@ export class EventQuery {
       .map(({ last, ...r }) => ({ ...r, lastAt: new Date(last).toISOString() }));
   }
 
+  /** Data collections (DATA_COLLECTION_COMPLETED) in [from, to) per data holder, most first (the compliance report). */
+  collectionsByHolder(from: number, to: number): { dataHolderName: string; count: number }[] {
+    const fast = this.fast({ from: new Date(from).toISOString(), to: new Date(to).toISOString() });
+    if (fast) {
+      const by = new Map<string, number>();
+      for (const [name, n] of fast.index.perHolder('DATA_COLLECTION_COMPLETED', fast.f)) {
+        const label = name ?? 'Unknown data holder';
+        by.set(label, (by.get(label) ?? 0) + n);
+      }
+      return [...by]
+        .map(([dataHolderName, count]) => ({ dataHolderName, count }))
+        .sort((a, b) => b.count - a.count || (a.dataHolderName < b.dataHolderName ? -1 : a.dataHolderName > b.dataHolderName ? 1 : 0));
+    }
+    return this.db
+      .prepare<[number, number], { dataHolderName: string; count: number }>(
+        `SELECT coalesce(c.data_holder_name, 'Unknown data holder') AS dataHolderName, count(*) AS count
+         FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
+         WHERE e.event_type = 'DATA_COLLECTION_COMPLETED' AND e.at >= ? AND e.at < ?
+         GROUP BY 1 ORDER BY count DESC, 1`,
+      )
+      .all(from, to);
+  }
+
   /** How many consents had at least one webhook failure in the filter. */
   consentsWithFailures(filter: EventListFilter): number {
     const fast = this.fast(filter);
-    if (fast) return fast.index.failuresByConsent(fast.f, 'WEBHOOK_MAX_RETRIES_REACHED').length;
+    if (fast) return fast.index.consentsWithFailures(fast.f);
     const w = whereOf({ ...filter, types: WEBHOOK_FAILURES });
     return this.db
       .prepare<(string | number)[], { n: number }>(`SELECT count(DISTINCT consent_id) AS n FROM events ${w.sql}`)

@@ -1,5 +1,6 @@
 import type { ComplianceReport } from '../../../shared/ipc/contract.js';
 import type { Db } from '../cache/database.js';
+import { EventQuery } from '../cache/event-query.js';
 
 /**
  * The counts a data recipient needs for its CDR reports and record keeping (rules 9.3 and 9.4) for
@@ -8,7 +9,12 @@ import type { Db } from '../cache/database.js';
  * say which of the two), expired; data collections per data holder; deletions and
  * de-identifications by retention. Each count names where its records are.
  */
-export function complianceReport(db: Db, period: { from: string; to: string }, now: Date): ComplianceReport {
+export function complianceReport(
+  db: Db,
+  period: { from: string; to: string },
+  now: Date,
+  eventQuery: Pick<EventQuery, 'collectionsByHolder'> = new EventQuery(db, { useIndex: false }),
+): ComplianceReport {
   const from = Date.parse(period.from);
   const to = Date.parse(period.to);
   const fromIso = new Date(from).toISOString();
@@ -25,14 +31,7 @@ export function complianceReport(db: Db, period: { from: string; to: string }, n
       .get(...[action, fromIso, toIso, ...(result ? [result] : [])])!.n;
   const withdrawn = events('REVOKED');
   const byStaff = audited('revoke', 'revoked');
-  const collectionsByHolder = db
-    .prepare<[number, number], { dataHolderName: string; count: number }>(
-      `SELECT coalesce(c.data_holder_name, 'Unknown data holder') AS dataHolderName, count(*) AS count
-       FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
-       WHERE e.event_type = 'DATA_COLLECTION_COMPLETED' AND e.at >= ? AND e.at < ?
-       GROUP BY 1 ORDER BY count DESC, 1`,
-    )
-    .all(from, to);
+  const collectionsByHolder = eventQuery.collectionsByHolder(from, to);
   const retention = db
     .prepare<[string, string], { action: string; consents: number; records: number }>(
       `SELECT action, count(DISTINCT consent_id) AS consents, sum(records) AS records FROM retention_log
