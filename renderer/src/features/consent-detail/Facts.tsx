@@ -1,4 +1,4 @@
-import { Anchor, Avatar, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Avatar, Badge, Group, Paper, SimpleGrid, Spoiler, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { ConsentDetail } from '../../../../shared/ipc/contract.js';
 import { visibleText } from '../../../../shared/text/visible.js';
@@ -14,9 +14,12 @@ function Field({ label, children, copy }: { label: string; children: ReactNode; 
         {label}
       </Text>
       <Group gap={4} wrap="nowrap" component="dd" m={0}>
-        <Text size="sm" style={{ overflowWrap: 'anywhere' }} span>
-          {children ?? <span aria-label="none">—</span>}
-        </Text>
+        {/* A value the API sent thousands of characters of folds after a few lines, whole one click away. */}
+        <Spoiler maxHeight={100} showLabel={`Show all of the ${label.toLowerCase()}`} hideLabel="Show less" style={{ minWidth: 0 }}>
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }} span>
+            {children ?? <span aria-label="none">—</span>}
+          </Text>
+        </Spoiler>
         {copy ? <Copy value={copy} label={`Copy ${label.toLowerCase()}`} /> : null}
       </Group>
     </div>

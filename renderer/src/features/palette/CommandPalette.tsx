@@ -50,6 +50,14 @@ export function CommandPalette() {
       description: 'Fetch consents, events and use cases from the intermediary',
       onClick: () => run('Sync', () => client.syncStart({})),
     },
+    {
+      id: 'sync-full',
+      label: 'Full sync: read every consent again',
+      // Changes another client made without an event (a PATCH of the external id) otherwise wait for
+      // the periodic full listing.
+      description: 'Also picks up changes the events feed does not announce',
+      onClick: () => run('Full sync', () => client.syncStart({ full: true })),
+    },
     ...(syncing ? [{ id: 'sync-cancel', label: 'Cancel the sync', onClick: () => run('Cancel', () => client.syncCancel({})) }] : []),
     {
       id: 'check-connection',
