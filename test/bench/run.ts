@@ -388,7 +388,8 @@ async function warmEvents(url: string): Promise<void> {
   );
 }
 
-async function measureColdStart(dataDir: string, times: number): Promise<number[] | undefined> {
+/** Chromium for the measures in a browser, or undefined (said) when this machine has none. */
+async function launchChromium() {
   let executablePath: string;
   try {
     executablePath = await resolveChromium();
@@ -397,43 +398,60 @@ async function measureColdStart(dataDir: string, times: number): Promise<number[
     return undefined;
   }
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  return chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+}
+
+/** The browser host as `npm start` runs it (the build's bundle), on the benchmark's data directory; resolves with its URL. */
+async function startHost(dataDir: string, extra: string[] = []) {
+  const host = spawn(
+    process.execPath,
+    [join(root, 'dist/electron/host.mjs'), '--port', '0', '--data-dir', dataDir, '--profile', PROFILE, ...extra],
+    {
+      cwd: root,
+      env: { ...process.env, CDR_CONSOLE_CLIENT_SECRET: 'sandbox-secret', CDR_CONSOLE_DATA_DIR: '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const stop = async () => {
+    if (host.exitCode !== null) return;
+    const exited = new Promise((r) => host.once('exit', r));
+    host.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    const launch = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      host.stdout!.on('data', (d: Buffer) => {
+        text += d.toString();
+        const m = /CDR Console at (\S+)/.exec(text);
+        if (m) resolve(m[1]!);
+      });
+      host.once('exit', (code) => reject(new Error(`the host exited with ${code}: ${text}`)));
+    });
+    return { launch, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function measureColdStart(dataDir: string, times: number): Promise<number[] | undefined> {
+  const browser = await launchChromium();
+  if (!browser) return undefined;
   const out: number[] = [];
   try {
     for (let i = 0; i < times; i++) {
       for (const f of [cacheFileOf(dataDir, PROFILE), `${cacheFileOf(dataDir, PROFILE)}-wal`]) dropFromOsCache(f);
       const page = await browser.newPage();
       const t0 = performance.now();
-      const host = spawn(
-        process.execPath,
-        [join(root, 'dist/electron/host.mjs'), '--port', '0', '--data-dir', dataDir, '--profile', PROFILE],
-        {
-          cwd: root,
-          env: { ...process.env, CDR_CONSOLE_CLIENT_SECRET: 'sandbox-secret', CDR_CONSOLE_DATA_DIR: '' },
-          stdio: ['ignore', 'pipe', 'inherit'],
-        },
-      );
+      const host = await startHost(dataDir);
       try {
-        const launch = await new Promise<string>((resolve, reject) => {
-          let text = '';
-          host.stdout!.on('data', (d: Buffer) => {
-            text += d.toString();
-            const m = /CDR Console at (\S+)/.exec(text);
-            if (m) resolve(m[1]!);
-          });
-          host.once('exit', (code) => reject(new Error(`the host exited with ${code}: ${text}`)));
-        });
         // Straight to the consents list (the token is traded for a cookie; the fragment survives the redirect).
-        await page.goto(`${launch}#/consents`);
+        await page.goto(`${host.launch}#/consents`);
         await page.getByTestId('table-row').first().waitFor({ state: 'visible', timeout: 60_000 });
         out.push(performance.now() - t0);
       } finally {
-        const exited = new Promise((r) => host.once('exit', r));
-        host.kill('SIGTERM');
-        await exited;
+        await host.stop();
         await page.close();
       }
     }
@@ -449,39 +467,13 @@ async function measureColdStart(dataDir: string, times: number): Promise<number[
  * loaded, or the empty state.
  */
 async function measureKeystrokes(dataDir: string, words: string[]): Promise<number[] | undefined> {
-  let executablePath: string;
-  try {
-    executablePath = await resolveChromium();
-  } catch {
-    return undefined;
-  }
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
-  const host = spawn(
-    process.execPath,
-    [join(root, 'dist/electron/host.mjs'), '--port', '0', '--data-dir', dataDir, '--profile', PROFILE, '--no-sync'],
-    {
-      cwd: root,
-      env: { ...process.env, CDR_CONSOLE_CLIENT_SECRET: 'sandbox-secret', CDR_CONSOLE_DATA_DIR: '' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const browser = await launchChromium();
+  if (!browser) return undefined;
+  const host = await startHost(dataDir, ['--no-sync']);
   const out: number[] = [];
   try {
-    const launch = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      host.stdout!.on('data', (d: Buffer) => {
-        text += d.toString();
-        const m = /CDR Console at (\S+)/.exec(text);
-        if (m) resolve(m[1]!);
-      });
-      host.once('exit', (code) => reject(new Error(`the host exited with ${code}: ${text}`)));
-    });
     const page = await browser.newPage();
-    await page.goto(`${launch}#/consents`);
+    await page.goto(`${host.launch}#/consents`);
     await page.getByTestId('table-row').first().waitFor({ state: 'visible', timeout: 60_000 });
     const box = page.getByRole('searchbox', { name: 'Search consents' });
     const settled = () =>
@@ -506,9 +498,7 @@ async function measureKeystrokes(dataDir: string, words: string[]): Promise<numb
       }
     }
   } finally {
-    const exited = new Promise((r) => host.once('exit', r));
-    host.kill('SIGTERM');
-    await exited;
+    await host.stop();
     await browser.close();
   }
   return out;

@@ -82,3 +82,52 @@ export async function startConsole(args: string[] = [], opts: ConsoleOptions = {
     },
   };
 }
+
+/** Every scope the console uses, Data API included (the data browser's screens need cached records). */
+export const ALL_SCOPES = [
+  'consents:read',
+  'consents:write',
+  'use-cases:read',
+  'data-holders:read',
+  'tokens:write',
+  'data:banking:accounts:read',
+  'data:banking:payees:read',
+  'data:banking:regular_payments:read',
+  'data:banking:transactions:read',
+  'data:common:customers:read',
+  'data:energy:accounts:read',
+  'data:energy:billing:read',
+  'data:energy:electricity.servicepoints:read',
+  'data:energy:electricity.usage:read',
+  'data:energy:invoices:read',
+];
+
+/**
+ * Before start: a non-production profile "uat" ("Intermediary UAT") on an intermediary at `url` (a
+ * sandbox the test runs itself, so it can stop it), with every scope, and the operator's name.
+ * Start the console with `--profile uat` and CDR_CONSOLE_CLIENT_SECRET=sandbox-secret.
+ */
+export function uatProfile(url: string, operator: string) {
+  return (dataDir: string) => {
+    knownOperator(operator)(dataDir);
+    writeFileSync(
+      join(dataDir, 'profiles.json'),
+      JSON.stringify({
+        version: 1,
+        defaultProfileId: 'uat',
+        profiles: [
+          {
+            id: 'uat',
+            name: 'Intermediary UAT',
+            environment: 'nonprod',
+            consentApiBaseUrl: url,
+            tokenUrl: `${url}/oauth2/token`,
+            clientId: 'sandbox-client',
+            clientAuth: { method: 'client_secret_basic' },
+            scopes: ALL_SCOPES,
+          },
+        ],
+      }),
+    );
+  };
+}

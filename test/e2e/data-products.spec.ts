@@ -1,9 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { RecordSource } from '../../electron/sandbox/records.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
-import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './console-host.js';
+import { pinnedNow, startConsole, uatProfile, type ConsoleProcess } from './console-host.js';
 
 /**
  * The data browser and the products, end to end through the browser host, against a sandbox in this
@@ -14,24 +12,6 @@ import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './c
  */
 let sandbox: RunningSandbox;
 let app: ConsoleProcess;
-const SCOPES = [
-  'consents:read',
-  'consents:write',
-  'use-cases:read',
-  'data-holders:read',
-  'tokens:write',
-  'data:banking:accounts:read',
-  'data:banking:payees:read',
-  'data:banking:regular_payments:read',
-  'data:banking:transactions:read',
-  'data:common:customers:read',
-  'data:energy:accounts:read',
-  'data:energy:billing:read',
-  'data:energy:electricity.servicepoints:read',
-  'data:energy:electricity.usage:read',
-  'data:energy:invoices:read',
-];
-
 /** Consents found from the sandbox's own generator: ACTIVE, with transactions; with scheduled payments; one to purge. */
 function pick(): { banking: string; payments: string; purge: string } {
   const src = new RecordSource(sandbox.world);
@@ -54,28 +34,7 @@ test.beforeAll(async () => {
   sandbox = await startSandbox({ seed: 41, consents: 120, clockOrigin: pinnedNow(), legacyHolders: 1 });
   app = await startConsole(['--profile', 'uat'], {
     env: { CDR_CONSOLE_CLIENT_SECRET: 'sandbox-secret' },
-    setup: (dir) => {
-      knownOperator('Dana Data')(dir);
-      writeFileSync(
-        join(dir, 'profiles.json'),
-        JSON.stringify({
-          version: 1,
-          defaultProfileId: 'uat',
-          profiles: [
-            {
-              id: 'uat',
-              name: 'Intermediary UAT',
-              environment: 'nonprod',
-              consentApiBaseUrl: sandbox.url,
-              tokenUrl: `${sandbox.url}/oauth2/token`,
-              clientId: 'sandbox-client',
-              clientAuth: { method: 'client_secret_basic' },
-              scopes: SCOPES,
-            },
-          ],
-        }),
-      );
-    },
+    setup: uatProfile(sandbox.url, 'Dana Data'),
   });
 });
 test.afterAll(async () => {

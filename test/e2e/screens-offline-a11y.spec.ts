@@ -1,9 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
-import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './console-host.js';
+import { pinnedNow, startConsole, uatProfile, type ConsoleProcess } from './console-host.js';
 
 /**
  * The console on a non-production profile whose intermediary is a sandbox in this test process,
@@ -13,51 +11,11 @@ import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './c
  */
 let sandbox: RunningSandbox;
 let app: ConsoleProcess;
-const SCOPES = [
-  'consents:read',
-  'consents:write',
-  'use-cases:read',
-  'data-holders:read',
-  'tokens:write',
-  // The data browser's screens need cached Data API records.
-  'data:banking:accounts:read',
-  'data:banking:payees:read',
-  'data:banking:regular_payments:read',
-  'data:banking:transactions:read',
-  'data:common:customers:read',
-  'data:energy:accounts:read',
-  'data:energy:billing:read',
-  'data:energy:electricity.servicepoints:read',
-  'data:energy:electricity.usage:read',
-  'data:energy:invoices:read',
-];
-
 test.beforeAll(async () => {
   sandbox = await startSandbox({ seed: 31, consents: 150, clockOrigin: pinnedNow(), legacyHolders: 1 });
   app = await startConsole(['--profile', 'uat'], {
     env: { CDR_CONSOLE_CLIENT_SECRET: 'sandbox-secret' },
-    setup: (dir) => {
-      knownOperator('Axel Accessible')(dir);
-      writeFileSync(
-        join(dir, 'profiles.json'),
-        JSON.stringify({
-          version: 1,
-          defaultProfileId: 'uat',
-          profiles: [
-            {
-              id: 'uat',
-              name: 'Intermediary UAT',
-              environment: 'nonprod',
-              consentApiBaseUrl: sandbox.url,
-              tokenUrl: `${sandbox.url}/oauth2/token`,
-              clientId: 'sandbox-client',
-              clientAuth: { method: 'client_secret_basic' },
-              scopes: SCOPES,
-            },
-          ],
-        }),
-      );
-    },
+    setup: uatProfile(sandbox.url, 'Axel Accessible'),
   });
 });
 test.afterAll(async () => {

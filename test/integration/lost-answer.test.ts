@@ -1,10 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/console-core.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
+import { writeRemoteProfile } from '../helpers/remote.js';
 import { ipcClient } from '../helpers/ipc.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -143,24 +142,7 @@ describe('a lost answer when the consent cannot be re-read either', () => {
       return ((await res.json()) as any).consents[0].consentId;
     })()) as string;
     const net = await relay(sandbox.port, `DELETE /consents/${id}`);
-    writeFileSync(
-      join(dataDir, 'profiles.json'),
-      JSON.stringify({
-        version: 1,
-        defaultProfileId: 'remote',
-        profiles: [
-          {
-            id: 'remote',
-            name: 'Remote',
-            environment: 'nonprod',
-            consentApiBaseUrl: net.url,
-            tokenUrl: `${net.url}/oauth2/token`,
-            clientId: 'sandbox-client',
-            clientAuth: { method: 'client_secret_basic' },
-          },
-        ],
-      }),
-    );
+    writeRemoteProfile(dataDir, net.url);
     const remote = await startCore({ dataDir, host: 'browser', appVersion: 'test', log: quiet, clientSecret: 'sandbox-secret' });
     const r = ipcClient(() => remote);
     try {

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { SecretVault, secretNames } from '../../electron/core/secrets/vault.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { expectEqualToTruth, readTruth, type Truth } from '../helpers/truth.js';
+import { writeRemoteProfile } from '../helpers/remote.js';
 
 /**
  * A console killed with SIGKILL at random points of a large sync (a real child process, its sync
@@ -28,24 +28,7 @@ afterAll(() => sandbox.close());
 
 function profileDir(): string {
   const dataDir = tempDir();
-  writeFileSync(
-    join(dataDir, 'profiles.json'),
-    JSON.stringify({
-      version: 1,
-      defaultProfileId: 'remote',
-      profiles: [
-        {
-          id: 'remote',
-          name: 'Remote',
-          environment: 'nonprod',
-          consentApiBaseUrl: sandbox.url,
-          tokenUrl: `${sandbox.url}/oauth2/token`,
-          clientId: 'sandbox-client',
-          clientAuth: { method: 'client_secret_basic' },
-        },
-      ],
-    }),
-  );
+  writeRemoteProfile(dataDir, sandbox.url);
   return dataDir;
 }
 
