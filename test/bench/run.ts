@@ -348,6 +348,12 @@ try {
       target: { on: 'value', op: '≤', limit: 100 },
       note: `${keys.length} keystrokes typing words into the consents search; median ${spread(keys).median.toFixed(0)} ms, max ${Math.max(...keys).toFixed(0)} ms`,
     });
+  console.log('a chart of a year of days in Chromium');
+  const chart = await measureChart(dir, smoke ? 1 : 5);
+  if (chart)
+    row(`chart: webhook deliveries and failures per day, every day of the cache (${chart.bars} bars), drawn in Chromium`, chart.ms, 'ms', {
+      note: 'from opening the Webhook failures screen (All) in a loaded console to every bar drawn (a bar per series and day): the first time with its reads, then from the query cache (Mantine charts on Recharts)',
+    });
   console.log('command line read');
   const cliRuns = smoke ? 1 : 5;
   const cli = measureCli(dir, ['consents', '--limit', '20'], cliRuns, cacheFile);
@@ -502,6 +508,42 @@ async function measureKeystrokes(dataDir: string, words: string[]): Promise<numb
     await browser.close();
   }
   return out;
+}
+
+/** Opens the Webhook failures screen (every day of the cache) from the overview, and times it until each day's bar is drawn. */
+async function measureChart(dataDir: string, times: number): Promise<{ ms: number[]; bars: number } | undefined> {
+  const browser = await launchChromium();
+  if (!browser) return undefined;
+  const host = await startHost(dataDir, ['--no-sync']);
+  const ms: number[] = [];
+  let bars = 0;
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+    await page.goto(`${host.launch}#/overview`);
+    await page.getByRole('heading', { name: 'Overview', level: 2 }).waitFor();
+    for (let i = 0; i < times; i++) {
+      await page.evaluate(() => (location.hash = '#/overview'));
+      await page.getByRole('heading', { name: 'Overview', level: 2 }).waitFor();
+      const t = performance.now();
+      await page.evaluate(() => (location.hash = '#/webhook-failures'));
+      // Drawn: the chart appears in one commit with every bar (a bar per series and day).
+      bars = await page
+        .waitForFunction(
+          () => {
+            const drawn = document.querySelectorAll('section[aria-label="Deliveries and failures per day"] .recharts-bar-rectangle').length;
+            return drawn > 0 ? drawn : false;
+          },
+          undefined,
+          { polling: 'raf', timeout: 60_000 },
+        )
+        .then((h) => h.jsonValue() as Promise<number>);
+      ms.push(performance.now() - t);
+    }
+  } finally {
+    await host.stop();
+    await browser.close();
+  }
+  return { ms, bars };
 }
 
 function measureCli(dataDir: string, args: string[], times: number, coldFile?: string): number[] {

@@ -46,7 +46,8 @@ export function WebhookFailuresScreen() {
   });
   const days = useQuery({
     queryKey: ['events:days', deliveriesFilter],
-    queryFn: () => client.eventsDays({ filter: deliveriesFilter, days: 90 }),
+    // A year at most: "All" draws every day of it.
+    queryFn: () => client.eventsDays({ filter: deliveriesFilter, days: 366 }),
     placeholderData: keepPreviousData,
   });
   // The preset that set the period, when one did (the period itself is the instant in `from`).
