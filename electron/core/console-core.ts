@@ -517,7 +517,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         lastSyncError,
         online,
         syncing: syncing !== undefined,
-        consentCount: consents.count(),
+        consentCount: query.total(),
         keyStorage: { kind: vault.cipher.kind, description: vault.cipher.description },
       }),
       'consents:list': async (input) => ({ rows: query.list(input) }),

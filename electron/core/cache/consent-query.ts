@@ -139,6 +139,11 @@ export class ConsentQuery {
     return this.index.ready();
   }
 
+  /** How many consents the cache holds (the status bar asks at every change). */
+  total(): number {
+    return this.fast()?.size ?? this.db.prepare<[], number>('SELECT count(*) FROM consents').pluck().get()!;
+  }
+
   /** Whether the next read is answered by the in-memory index (else by SQL). */
   indexed(): boolean {
     return this.fast() !== undefined;

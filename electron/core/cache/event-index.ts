@@ -35,6 +35,8 @@ export class EventIndex {
     readonly keyNames: string[],
     /** Per consent code, its data holder's name as the consent list has it (null: not cached, or none). */
     private readonly holderOf: (string | null)[],
+    /** Per consent code, the consumer's e-mail (null: not cached, or none). */
+    private readonly emailOf: (string | null)[],
   ) {}
 
   static async build(
@@ -120,22 +122,27 @@ export class EventIndex {
       key[p] = keyIn[src]!;
     }
     // Each consent's data holder, for collections per data holder (the compliance report).
+    // and each consent's consumer e-mail, for the consents with failures: read from here, not from disk.
     const holderOf = new Array<string | null>(consentIds.length).fill(null);
-    const holders = db.prepare<[number, number], [number, string, string | null]>(
-      'SELECT rowid, consent_id, data_holder_name FROM consents WHERE rowid > ? ORDER BY rowid LIMIT ?',
+    const emailOf = new Array<string | null>(consentIds.length).fill(null);
+    const holders = db.prepare<[number, number], [number, string, string | null, string | null]>(
+      'SELECT rowid, consent_id, data_holder_name, consumer_email FROM consents WHERE rowid > ? ORDER BY rowid LIMIT ?',
     );
     for (let last = 0; ;) {
       const part = holders.raw().all(last, BUILD_CHUNK);
-      for (const [, id, name] of part) {
+      for (const [, id, name, email] of part) {
         const c = consentCode.get(id);
-        if (c !== undefined) holderOf[c] = name;
+        if (c !== undefined) {
+          holderOf[c] = name;
+          emailOf[c] = email;
+        }
       }
       if (part.length < BUILD_CHUNK) break;
       last = part.at(-1)![0];
       await turn();
       if (!stillCurrent()) return undefined;
     }
-    return new EventIndex(n, rowids, at, type, typeNames, consent, consentIds, key, keyNames, holderOf);
+    return new EventIndex(n, rowids, at, type, typeNames, consent, consentIds, key, keyNames, holderOf, emailOf);
   }
 
   /** Positions [lo, hi) of the events in the time range (the array is newest first). */
@@ -340,7 +347,14 @@ export class EventIndex {
     filter: EventIndexFilter,
     maxRetriesType: string,
     limit: number,
-  ): { consentId: string; failures: number; maxRetries: number; last: number }[] {
+  ): {
+    consentId: string;
+    consumerEmail: string | null;
+    dataHolderName: string | null;
+    failures: number;
+    maxRetries: number;
+    last: number;
+  }[] {
     const { failures, maxRetries, last, codes } = this.perConsent(filter, maxRetriesType);
     const ids = this.consentIds;
     // Negative: a comes first in the answer.
@@ -351,7 +365,14 @@ export class EventIndex {
       (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0);
     const top = new TopK(limit, before);
     for (const c of codes) top.offer(c);
-    return top.sorted().map((c) => ({ consentId: ids[c]!, failures: failures[c]!, maxRetries: maxRetries[c]!, last: last[c]! }));
+    return top.sorted().map((c) => ({
+      consentId: ids[c]!,
+      consumerEmail: this.emailOf[c]!,
+      dataHolderName: this.holderOf[c]!,
+      failures: failures[c]!,
+      maxRetries: maxRetries[c]!,
+      last: last[c]!,
+    }));
   }
 }
 

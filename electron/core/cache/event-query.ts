@@ -94,7 +94,6 @@ export class EventQuery {
   private readonly useIndex: boolean;
   private readonly byRowids;
   private readonly detailOf;
-  private readonly consentNames;
 
   constructor(
     private readonly db: Db,
@@ -111,10 +110,6 @@ export class EventQuery {
        WHERE e.rowid IN (SELECT value FROM json_each(?))`,
     );
     this.detailOf = db.prepare<[number], string | null>('SELECT event_detail FROM events WHERE rowid = ?').pluck();
-    this.consentNames = db.prepare<[string], { id: string; consumerEmail: string | null; dataHolderName: string | null }>(
-      `SELECT consent_id AS id, consumer_email AS consumerEmail, data_holder_name AS dataHolderName FROM consents
-       WHERE consent_id IN (SELECT value FROM json_each(?))`,
-    );
   }
 
   /** The in-memory index, for filters it serves (one consent's events are a small index range in SQL). */
@@ -292,16 +287,9 @@ export class EventQuery {
   }[] {
     const fast = this.fast(filter);
     if (fast) {
-      const top = fast.index.failuresByConsent(fast.f, 'WEBHOOK_MAX_RETRIES_REACHED', limit);
-      const names = new Map(this.consentNames.all(JSON.stringify(top.map((t) => t.consentId))).map((c) => [c.id, c]));
-      return top.map(({ last, ...t }) => ({
-        consentId: t.consentId,
-        consumerEmail: names.get(t.consentId)?.consumerEmail ?? null,
-        dataHolderName: names.get(t.consentId)?.dataHolderName ?? null,
-        failures: t.failures,
-        maxRetries: t.maxRetries,
-        lastAt: new Date(last).toISOString(),
-      }));
+      return fast.index
+        .failuresByConsent(fast.f, 'WEBHOOK_MAX_RETRIES_REACHED', limit)
+        .map(({ last, ...t }) => ({ ...t, lastAt: new Date(last).toISOString() }));
     }
     const w = whereOf({ ...filter, types: WEBHOOK_FAILURES }, 'e');
     return this.db

@@ -28,6 +28,9 @@ export class CacheVersion {
 export const BUILD_CHUNK = 20_000;
 /** How long the cache must stay unchanged before an index is rebuilt (a sync commits every second or so). */
 export const SETTLE_MS = 400;
+/** How long no read must have asked for an index before a build starts. */
+export const QUIET_MS = 250;
+export const MAX_DEFER_MS = 3000;
 
 export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -50,9 +53,13 @@ export class Rebuilder<T> {
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
+  private lastAsked = 0;
+  private deferredSince: number | undefined;
+
   /** The index, if it matches the cache as it is now; otherwise undefined (and a rebuild is scheduled). */
   current(): T | undefined {
     this.wanted = true;
+    this.lastAsked = Date.now();
     const now = this.version.now();
     if (this.index && this.index.version === now) return this.index.value;
     this.schedule(0);
@@ -85,6 +92,13 @@ export class Rebuilder<T> {
 
   private start(): void {
     if (this.closed || this.running) return;
+    // Not while the UI is reading (the console's first screen at start, a burst of scrolling): the
+    // reads go first, from SQL, and the build waits for a quiet moment.
+    // A UI that never pauses (a poll faster than that) gets its build after MAX_DEFER_MS anyway.
+    const quietFor = Date.now() - this.lastAsked;
+    this.deferredSince ??= Date.now();
+    if (quietFor < QUIET_MS && Date.now() - this.deferredSince < MAX_DEFER_MS) return this.schedule(QUIET_MS - quietFor);
+    this.deferredSince = undefined;
     let before: string;
     try {
       before = this.version.now();
