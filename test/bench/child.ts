@@ -170,6 +170,9 @@ async function sync(a: { dataDir: string; full?: boolean }) {
     eventsMs: summary.mode === 'full' ? (marks.events ?? t1) - consentsEnd : (marks.events ?? t1) - t0,
     peakRssMB: process.resourceUsage().maxRSS / 1024,
     rssAtEvents: { '25%': at(0.25), '50%': at(0.5), '75%': at(0.75), '100%': rss.at(-1)?.mb ?? null },
+    /** Where the peak is: the largest sample before the events phase (consents, FTS) and during it. */
+    rssPeakBeforeEventsMB: Math.max(0, ...rss.filter((s) => s.eventsDone === 0).map((s) => s.mb)),
+    rssPeakDuringEventsMB: Math.max(0, ...rss.filter((s) => s.eventsDone > 0).map((s) => s.mb)),
     fileBytes: statSync(file).size,
   };
 }
