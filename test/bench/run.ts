@@ -128,6 +128,8 @@ type SyncResult = {
   eventsMs: number;
   peakRssMB: number;
   rssAtEvents: Record<string, number | null>;
+  rssPeakBeforeEventsMB: number;
+  rssPeakDuringEventsMB: number;
   fileBytes: number;
 };
 type Reads = { during: number[]; idle: number[]; syncMs: number; loopMaxMs: number; loopP99Ms: number };
@@ -253,7 +255,7 @@ try {
     'MiB',
     {
       target: { on: 'value', op: '≤', limit: 300 },
-      note: `RSS at 25/50/75/100% of events: ${['25%', '50%', '75%', '100%'].map((k) => Math.round(runs[0]!.full.rssAtEvents[k] ?? NaN)).join(' / ')} MiB`,
+      note: `RSS at 25/50/75/100% of events: ${['25%', '50%', '75%', '100%'].map((k) => Math.round(runs[0]!.full.rssAtEvents[k] ?? NaN)).join(' / ')} MiB; highest before the events phase (consents, full-text index) ${Math.round(runs[0]!.full.rssPeakBeforeEventsMB)} MiB, during it ${Math.round(runs[0]!.full.rssPeakDuringEventsMB)} MiB`,
     },
   );
   const payloadMiB = col((x) => (x.limits.consents.payloadBytes + x.limits.events.payloadBytes) / 2 ** 20);
