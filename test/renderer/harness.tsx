@@ -117,7 +117,7 @@ export function memoryClient(
       'audit:query': async ({ filter, offset, limit }) => auditQuery.list(filter, offset, limit),
       'audit:options': async () => auditQuery.options(),
       'audit:verify': async () => audit.verify(),
-      'reports:compliance': async (period) => complianceReport(db, period, new Date()),
+      'reports:compliance': async (period) => complianceReport(db, period, new Date(), eventQuery),
       'sync:last': async () => null,
       'operator:get': async () => ({ account: 'tester', displayName: 'Tess Tester' }),
       'sync:start': async () => emptySyncSummary(),

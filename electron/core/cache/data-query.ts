@@ -67,18 +67,21 @@ const money = (c: number) => {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 };
 
+/** A stored record as the views read it: the 2.0.0 form (or the payload itself), the payload, the notes. */
+function decoded(r: { raw: string; normalized: string | null; notes: string | null }): { record: Json; raw: Json; notes: Json[] } {
+  const raw = JSON.parse(r.raw) as Json;
+  return { record: r.normalized ? (JSON.parse(r.normalized) as Json) : raw, raw, notes: r.notes ? (JSON.parse(r.notes) as Json[]) : [] };
+}
+
 export class DataQuery {
   constructor(private readonly db: Db) {}
 
   private toRow(r: RecordSqlRow): DataRecordRow {
-    const raw = JSON.parse(r.raw) as Json;
     return {
       recordId: r.record_id,
       kind: r.kind,
       shape: r.shape,
-      record: r.normalized ? (JSON.parse(r.normalized) as Json) : raw,
-      raw,
-      notes: r.notes ? (JSON.parse(r.notes) as Json[]) : [],
+      ...decoded(r),
       fetchedAt: r.fetched_at,
       stale: r.last_fetch !== null && r.fetched_at < r.last_fetch,
       deidentified: r.deidentified === 1,
@@ -404,14 +407,11 @@ export class DataQuery {
       >("SELECT record_id, shape, raw, normalized, notes, fetched_at FROM data_records WHERE kind = 'products' AND record_id = ?")
       .get(recordId);
     if (!r) return undefined;
-    const raw = JSON.parse(r.raw) as Json;
     return {
       recordId: r.record_id,
       fetchedAt: r.fetched_at,
       shape: r.shape,
-      record: r.normalized ? (JSON.parse(r.normalized) as Json) : raw,
-      raw,
-      notes: r.notes ? (JSON.parse(r.notes) as Json[]) : [],
+      ...decoded(r),
       versions: this.db
         .prepare<[string], { seenAt: string; hash: string }>(
           'SELECT seen_at AS seenAt, hash FROM product_versions WHERE record_id = ? ORDER BY seen_at, rowid LIMIT 1000',
@@ -430,16 +430,6 @@ export class DataQuery {
          ORDER BY seen_at, rowid`,
       )
       .all(recordId, ...hashes)
-      .map((v) => {
-        const raw = JSON.parse(v.raw) as Json;
-        return {
-          seenAt: v.seen_at,
-          hash: v.hash,
-          shape: v.shape,
-          record: v.normalized ? (JSON.parse(v.normalized) as Json) : raw,
-          raw,
-          notes: v.notes ? (JSON.parse(v.notes) as Json[]) : [],
-        };
-      });
+      .map((v) => ({ seenAt: v.seen_at, hash: v.hash, shape: v.shape, ...decoded(v) }));
   }
 }

@@ -1,6 +1,6 @@
 import type { ComplianceReport } from '../../../shared/ipc/contract.js';
 import type { Db } from '../cache/database.js';
-import { EventQuery } from '../cache/event-query.js';
+import type { EventQuery } from '../cache/event-query.js';
 
 /**
  * The counts a data recipient needs for its CDR reports and record keeping (rules 9.3 and 9.4) for
@@ -13,7 +13,7 @@ export function complianceReport(
   db: Db,
   period: { from: string; to: string },
   now: Date,
-  eventQuery: Pick<EventQuery, 'collectionsByHolder'> = new EventQuery(db, { useIndex: false }),
+  eventQuery: Pick<EventQuery, 'collectionsByHolder'>,
 ): ComplianceReport {
   const from = Date.parse(period.from);
   const to = Date.parse(period.to);
