@@ -22,12 +22,18 @@ consents.push(
   odd(3, { consumerEmail: 'zed@example.com' } as Partial<Consent>),
   odd(4, { externalId: undefined, postUsageAction: undefined } as Partial<Consent>),
   odd(5, { revoked: undefined, sharingEndDate: undefined } as Partial<Consent>),
+  // No creation time, and one shared with another consent: the newest-first order is read in slices
+  // along the index on (created, consent_id), so ties and NULLs must come out as ORDER BY puts them.
+  odd(6, { created: undefined } as Partial<Consent>),
+  odd(7, { created: undefined } as Partial<Consent>),
+  odd(8, { created: gen.at(100).created }),
 );
 
 const db = openCache(':memory:');
 new ConsentsRepo(db).upsertPage(consents, '2026-11-01T00:00:00.000Z');
 const sql = new ConsentQuery(db, { useIndex: false });
-const fast = new ConsentQuery(db);
+// Slices of 97 rows: the build crosses many slice boundaries, in the rows and in the order.
+const fast = new ConsentQuery(db, { indexSlice: 97 });
 
 const pick = <T>(values: readonly T[]) => fc.subarray([...values], { maxLength: Math.min(3, values.length) });
 const statuses = [...new Set(consents.map((c) => c.status as string)), 'NEVER_SEEN'];
