@@ -49,17 +49,17 @@ export async function startSandboxProcess(consents: number, eventsPerConsent: nu
   };
 }
 
-/** Runs one task of child.ts in a new process and returns the JSON it prints last. */
+/**
+ * Runs one task of child.ts in a new process and returns the JSON it prints last. The task runs
+ * from its bundle (build/bundle-bench.mjs), as the console runs from its own: no TypeScript loader
+ * in the measured process.
+ */
 export function runChild<T>(task: string, args: Record<string, unknown>): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'test/bench/child.ts'), task, JSON.stringify(args)],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const child: ChildProcess = spawn(process.execPath, [join(root, 'dist/bench/child.mjs'), task, JSON.stringify(args)], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     child.once('exit', (code) => {

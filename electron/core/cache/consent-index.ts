@@ -145,7 +145,7 @@ export class ConsentIndex {
     const created: (string | null)[] = [];
     const sharingEnd: (string | null)[] = [];
     const revoked: (string | null)[] = [];
-    for (let last = 0; ; ) {
+    for (let last = 0; ;) {
       const part = rows.all(last, slice);
       for (const r of part) {
         rowids.push(r[0]);
@@ -348,7 +348,10 @@ export class ConsentIndex {
   private readOrderNow(field: ConsentSortField): Order {
     const column = this.columnOf(field);
     const bare = column.replace(/ COLLATE \w+$/, '');
-    const present = this.db.prepare<[], number>(`SELECT rowid FROM consents WHERE ${bare} IS NOT NULL ORDER BY ${column}, consent_id`).pluck().all();
+    const present = this.db
+      .prepare<[], number>(`SELECT rowid FROM consents WHERE ${bare} IS NOT NULL ORDER BY ${column}, consent_id`)
+      .pluck()
+      .all();
     const absent = this.db.prepare<[], number>(`SELECT rowid FROM consents WHERE ${bare} IS NULL ORDER BY consent_id`).pluck().all();
     const asc = new Int32Array(present.length + absent.length);
     let k = 0;
@@ -385,7 +388,7 @@ export class ConsentIndex {
       if (k < asc.length) asc[k] = this.positionOf(rowid);
       k++;
     };
-    for (let part = firstValues.raw().all(slice); ; ) {
+    for (let part = firstValues.raw().all(slice); ;) {
       for (const r of part) take(r[0]);
       if (part.length < slice) break;
       const [, value, id] = part.at(-1)!;
@@ -394,7 +397,7 @@ export class ConsentIndex {
       part = nextValues.raw().all(value, id, slice);
     }
     const nonNull = k;
-    for (let part = firstNulls.raw().all(slice); ; ) {
+    for (let part = firstNulls.raw().all(slice); ;) {
       for (const r of part) take(r[0]);
       if (part.length < slice) break;
       const id = part.at(-1)![1];

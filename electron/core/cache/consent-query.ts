@@ -113,7 +113,11 @@ export class ConsentQuery {
     private readonly db: Db,
     opts: { onIndexError?: (error: unknown) => void; useIndex?: boolean; indexSlice?: number } = {},
   ) {
-    this.index = new Rebuilder(new CacheVersion(db), (stillCurrent) => ConsentIndex.build(db, (field) => SORT_COLUMNS[field], stillCurrent, opts.indexSlice), opts.onIndexError);
+    this.index = new Rebuilder(
+      new CacheVersion(db),
+      (stillCurrent) => ConsentIndex.build(db, (field) => SORT_COLUMNS[field], stillCurrent, opts.indexSlice),
+      opts.onIndexError,
+    );
     this.useIndex = opts.useIndex ?? true;
     this.ftsStmt = db.prepare<[string], number>('SELECT rowid FROM consents_fts WHERE consents_fts MATCH ?').pluck();
     this.byRowids = db.prepare<[string], RawRow & { rowid: number }>(

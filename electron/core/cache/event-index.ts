@@ -114,7 +114,13 @@ export class EventIndex {
     const type = new Uint16Array(n);
     const consent = new Int32Array(n);
     const key = new Int32Array(n);
-    const [rowidsFrom, atFrom, typeFrom, consentFrom, keyFrom] = [rowidsIn.view(), atIn.view(), typeIn.view(), consentIn.view(), keyIn.view()];
+    const [rowidsFrom, atFrom, typeFrom, consentFrom, keyFrom] = [
+      rowidsIn.view(),
+      atIn.view(),
+      typeIn.view(),
+      consentIn.view(),
+      keyIn.view(),
+    ];
     for (let p = 0; p < n; p++) {
       const src = order[n - 1 - p]!;
       rowids[p] = rowidsFrom[src]!;

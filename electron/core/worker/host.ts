@@ -25,15 +25,23 @@ export interface Job<R> {
   send(message: WorkerMessage): void;
 }
 
+/**
+ * The sync parses a page of a thousand records at a time and lets most of it go at once: a young
+ * generation of 16 MiB (V8's default grows it to 48) collects that as often as needed and keeps
+ * the process's peak memory lower: at 100,000 consents and 1,000,000 events, a peak of 274–281 MiB
+ * instead of 299 (the same sync time within the machine's noise).
+ */
+const resourceLimits = { maxYoungGenerationSizeMb: 16 };
+
 function spawn(): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./worker.cjs', here));
+  if (!here.endsWith('.ts')) return new Worker(new URL('./worker.cjs', here), { resourceLimits });
   // tsx's ESM API (its "import" export of tsx/esm/api) registers its loader inside the worker.
   const tsx = dirname(createRequire(here).resolve('tsx/package.json'));
   const loader = pathToFileURL(join(tsx, 'dist/esm/api/index.mjs')).href;
   const entry = new URL('./worker.ts', here).href;
   const code = `import(${JSON.stringify(loader)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(code, { eval: true });
+  return new Worker(code, { eval: true, resourceLimits });
 }
 
 interface Pending {
