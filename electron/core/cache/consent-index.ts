@@ -298,37 +298,18 @@ export class ConsentIndex {
   }
 
   options(): ConsentOptionsOutput {
-    const counted = (ids: Uint32Array, names: Uint32Array, idDict: Dictionary, nameDict: Dictionary) => {
-      const by = new Map<number, { count: number; name: string | null }>();
-      for (let i = 0; i < this.size; i++) {
-        const id = ids[i]!;
-        if (id === NONE) continue;
-        const name = nameDict.values[names[i]!] ?? null;
-        const entry = by.get(id);
-        if (!entry) by.set(id, { count: 1, name });
-        else {
-          entry.count++;
-          // As SQL's max(): the greatest name, NULLs ignored.
-          if (name !== null && (entry.name === null || name > entry.name)) entry.name = name;
-        }
-      }
-      return [...by]
-        .map(([id, v]) => ({ id: idDict.values[id]!, name: v.name, count: v.count }))
-        .sort((a, b) => compareNoCase(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    };
-    const values = (column: Uint16Array, dict: Dictionary) => {
-      const by = new Map<number, number>();
-      for (let i = 0; i < this.size; i++) if (column[i] !== NONE) by.set(column[i]!, (by.get(column[i]!) ?? 0) + 1);
-      return [...by]
-        .map(([code, count]) => ({ value: dict.values[code]!, count }))
-        .sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-    };
-    return {
-      dataHolders: counted(this.holder, this.holderName, this.dicts.holder, this.dicts.holderName),
-      useCases: counted(this.useCase, this.useCaseName, this.dicts.useCase, this.dicts.useCaseName),
-      accessFrequencies: values(this.freq, this.dicts.freq),
-      postUsageActions: values(this.action, this.dicts.action),
-    };
+    const counts = new OptionCounts();
+    const d = this.dicts;
+    for (let i = 0; i < this.size; i++)
+      counts.add(
+        d.holder.values[this.holder[i]!]!,
+        d.holderName.values[this.holderName[i]!]!,
+        d.useCase.values[this.useCase[i]!]!,
+        d.useCaseName.values[this.useCaseName[i]!]!,
+        d.freq.values[this.freq[i]!]!,
+        d.action.values[this.action[i]!]!,
+      );
+    return counts.result();
   }
 
   private readonly orders = new Map<ConsentSortField, Order>();
@@ -421,6 +402,58 @@ export class ConsentIndex {
     }
     for (let k = nonNull - 1; k >= 0; k--) if (asc[k]! >= 0) yield asc[k]!;
     for (let k = asc.length - 1; k >= nonNull; k--) if (asc[k]! >= 0) yield asc[k]!;
+  }
+}
+
+/**
+ * The values each filter offers with how many consents have each, counted one consent at a time
+ * (from the index, or from one pass over the table when it is stale), as the SQL would group them:
+ * an id's name is its greatest, NULLs ignored; ids by name (NOCASE) then id, values in order.
+ */
+export class OptionCounts {
+  private readonly holders = new Map<string, { count: number; name: string | null }>();
+  private readonly useCases = new Map<string, { count: number; name: string | null }>();
+  private readonly freqs = new Map<string, number>();
+  private readonly actions = new Map<string, number>();
+
+  add(
+    holderId: string | null,
+    holderName: string | null,
+    useCaseId: string | null,
+    useCaseName: string | null,
+    freq: string | null,
+    action: string | null,
+  ): void {
+    named(this.holders, holderId, holderName);
+    named(this.useCases, useCaseId, useCaseName);
+    if (freq !== null) this.freqs.set(freq, (this.freqs.get(freq) ?? 0) + 1);
+    if (action !== null) this.actions.set(action, (this.actions.get(action) ?? 0) + 1);
+  }
+
+  result(): ConsentOptionsOutput {
+    const ids = (by: Map<string, { count: number; name: string | null }>) =>
+      [...by]
+        .map(([id, v]) => ({ id, name: v.name, count: v.count }))
+        .sort((a, b) => compareNoCase(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const values = (by: Map<string, number>) =>
+      [...by].map(([value, count]) => ({ value, count })).sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    return {
+      dataHolders: ids(this.holders),
+      useCases: ids(this.useCases),
+      accessFrequencies: values(this.freqs),
+      postUsageActions: values(this.actions),
+    };
+  }
+}
+
+function named(by: Map<string, { count: number; name: string | null }>, id: string | null, name: string | null): void {
+  if (id === null) return;
+  const entry = by.get(id);
+  if (!entry) by.set(id, { count: 1, name });
+  // As SQL's max(): the greatest name, NULLs ignored.
+  else {
+    entry.count++;
+    if (name !== null && (entry.name === null || name > entry.name)) entry.name = name;
   }
 }
 

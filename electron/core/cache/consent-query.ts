@@ -6,7 +6,7 @@ import type {
   ConsentSort,
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
-import { byCountThenStatus, ConsentIndex } from './consent-index.js';
+import { byCountThenStatus, ConsentIndex, OptionCounts } from './consent-index.js';
 import type { Db } from './database.js';
 import { CacheVersion, Rebuilder } from './read-index.js';
 
@@ -197,23 +197,16 @@ export class ConsentQuery {
   options(): ConsentOptionsOutput {
     const index = this.fast();
     if (index) return index.options();
-    const values = <T>(sql: string) => this.db.prepare<[], T>(sql).all();
-    return {
-      dataHolders: values<{ id: string; name: string | null; count: number }>(
-        `SELECT data_holder_brand_id AS id, max(data_holder_name) AS name, count(*) AS count FROM consents
-         WHERE data_holder_brand_id IS NOT NULL GROUP BY data_holder_brand_id ORDER BY name COLLATE NOCASE, id`,
-      ),
-      useCases: values<{ id: string; name: string | null; count: number }>(
-        `SELECT use_case_id AS id, max(use_case_name) AS name, count(*) AS count FROM consents
-         WHERE use_case_id IS NOT NULL GROUP BY use_case_id ORDER BY name COLLATE NOCASE, id`,
-      ),
-      accessFrequencies: values<{ value: string; count: number }>(
-        `SELECT access_frequency AS value, count(*) AS count FROM consents WHERE access_frequency IS NOT NULL GROUP BY 1 ORDER BY 1`,
-      ),
-      postUsageActions: values<{ value: string; count: number }>(
-        `SELECT post_usage_action AS value, count(*) AS count FROM consents WHERE post_usage_action IS NOT NULL GROUP BY 1 ORDER BY 1`,
-      ),
-    };
+    // One pass over the table, counted in memory: four GROUP BYs sorted 100,000 rows each (850 ms
+    // at 100k, warm; 1.7 s cold, holding up every other read).
+    const counts = new OptionCounts();
+    const rows = this.db
+      .prepare<[], [string | null, string | null, string | null, string | null, string | null, string | null]>(
+        'SELECT data_holder_brand_id, data_holder_name, use_case_id, use_case_name, access_frequency, post_usage_action FROM consents',
+      )
+      .raw();
+    for (const r of rows.iterate()) counts.add(...r);
+    return counts.result();
   }
 
   /** The ids of every match, in list order, up to `limit` (bulk actions on "all matching"). */

@@ -55,11 +55,10 @@ export function ConsentsScreen() {
     queryFn: () => client.consentsCount({ filter }),
     placeholderData: keepPreviousData,
   });
-  const options = useQuery({ queryKey: ['consents:options'], queryFn: () => client.consentsOptions({}), staleTime: 60_000 });
   const total = count.data?.total ?? 0;
   const rows = useWindowedRows<ConsentRow>({
     key: ['consents:list', filter, view.sort],
-    total,
+    total: count.data?.total,
     fetch: async (offset, limit) => (await client.consentsList({ filter, sort: view.sort, offset, limit })).rows,
   });
 
@@ -67,6 +66,14 @@ export function ConsentsScreen() {
   useHotkeys([['/', () => searchRef.current?.focus()]]);
 
   const [filtersOpen, setFiltersOpen] = useState(activeFilterCount(view) > 0);
+  // Read when the filters are shown: counting every value is a pass over the whole table while the
+  // cache is changing (a sync at start), and the first screen does not need it.
+  const options = useQuery({
+    queryKey: ['consents:options'],
+    queryFn: () => client.consentsOptions({}),
+    staleTime: 60_000,
+    enabled: filtersOpen,
+  });
   // The keyboard cursor belongs to one view: a new filter or sort starts it at the top again.
   const viewKey = JSON.stringify([filter, view.sort]);
   const [cursor, setCursor] = useState({ viewKey, index: 0 });

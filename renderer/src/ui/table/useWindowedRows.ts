@@ -20,7 +20,12 @@ export interface WindowedRows<Row> {
 export function useWindowedRows<Row>(opts: {
   /** Identifies the list: filter and sort. A new key reads new blocks. */
   key: readonly unknown[];
-  total: number;
+  /**
+   * How many rows the list has; undefined while it is being counted. The blocks on screen are read
+   * meanwhile, beside the count rather than after it (at start, the first rows come no later than
+   * the count).
+   */
+  total: number | undefined;
   fetch(offset: number, limit: number): Promise<Row[]>;
 }): WindowedRows<Row> {
   const [range, setRangeState] = useState({ start: 0, end: 60 });
@@ -34,11 +39,11 @@ export function useWindowedRows<Row>(opts: {
       ),
     [],
   );
-  const lastBlock = Math.max(0, Math.ceil(opts.total / BLOCK_SIZE) - 1);
+  const lastBlock = opts.total === undefined ? Infinity : Math.max(0, Math.ceil(opts.total / BLOCK_SIZE) - 1);
   const first = Math.min(Math.floor(range.start / BLOCK_SIZE), lastBlock);
   const last = Math.min(Math.floor(range.end / BLOCK_SIZE), lastBlock);
   const blocks: number[] = [];
-  for (let b = first; b <= last && opts.total > 0; b++) blocks.push(b);
+  for (let b = first; b <= last && opts.total !== 0; b++) blocks.push(b);
   const results = useQueries({
     queries: blocks.map((b) => ({
       queryKey: [...opts.key, 'block', b],
