@@ -344,12 +344,18 @@ try {
       note: 'node dist/electron/host.mjs (what npm start runs); the cache file dropped from the OS cache first; the host syncs at start (incremental, worker thread); Chromium already running',
     });
   console.log('search as you type in Chromium: each keystroke to its rows');
-  const keys = await measureKeystrokes(dir, smoke ? ['westpac'] : ['westpac', 'budget', 'home loan', 'nab']);
-  if (keys)
-    row('search as you type: a keystroke to its rows shown in Chromium, p95', [spread(keys).p95], 'ms', {
+  const words = smoke ? ['westpac'] : ['westpac', 'budget', 'home loan', 'nab'];
+  const atOnce = [0, 'typing as soon as the list shows (the read indexes still building)'] as const;
+  const phases = smoke ? [atOnce] : [[10_000, 'the console left alone for 10 s after it opened'] as const, atOnce];
+  for (const [pauseMs, when] of phases) {
+    const keys = await measureKeystrokes(dir, words, pauseMs);
+    if (!keys) continue;
+    const [onPage, driver] = [spread(keys.page), spread(keys.driver)];
+    row(`search as you type: a keystroke to its rows shown in Chromium, p95; ${when}`, [onPage.p95], 'ms', {
       target: { on: 'value', op: '≤', limit: 100 },
-      note: `${keys.length} keystrokes typing words into the consents search; median ${spread(keys).median.toFixed(0)} ms, max ${Math.max(...keys).toFixed(0)} ms`,
+      note: `${keys.page.length} keystrokes typing words into the consents search, timed in the page from the keydown to the frame showing the rows; median ${onPage.median.toFixed(0)} ms, max ${onPage.max.toFixed(0)} ms. Timed by the driver (Playwright's round trips added): p95 ${driver.p95.toFixed(0)} ms, median ${driver.median.toFixed(0)} ms`,
     });
+  }
   console.log('a chart of a year of days in Chromium');
   const chart = await measureChart(dir, smoke ? 1 : 5);
   if (chart)
@@ -472,28 +478,43 @@ async function measureColdStart(dataDir: string, times: number): Promise<number[
 /**
  * Types words into the consents search, one key at a time, and times each keystroke until the list
  * shows that search's rows: the count settled ("Counting the matches…" gone) and the first row
- * loaded, or the empty state.
+ * loaded, or the empty state. Two clocks: the page's, from the keydown to the first animation
+ * frame showing the rows (what the user sees), and the driver's, from sending the key to hearing
+ * back that they show (adds Playwright's round trips, ~25–40 ms). `pauseMs`: how long the console
+ * is left alone after the list first shows (0: typing at once, while the read indexes build).
  */
-async function measureKeystrokes(dataDir: string, words: string[]): Promise<number[] | undefined> {
+async function measureKeystrokes(
+  dataDir: string,
+  words: string[],
+  pauseMs: number,
+): Promise<{ page: number[]; driver: number[] } | undefined> {
   const browser = await launchChromium();
   if (!browser) return undefined;
   const host = await startHost(dataDir, ['--no-sync']);
-  const out: number[] = [];
+  const out = { page: [] as number[], driver: [] as number[] };
   try {
     const page = await browser.newPage();
+    // A string, not a function: run as written in the page (the console's CSP forbids eval, not this).
+    await page.addInitScript("document.addEventListener('keydown', () => { window.__keydownAt = performance.now(); }, true);");
     await page.goto(`${host.launch}#/consents`);
     await page.getByTestId('table-row').first().waitFor({ state: 'visible', timeout: 60_000 });
+    if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
     const box = page.getByRole('searchbox', { name: 'Search consents' });
-    const settled = () =>
-      page.waitForFunction(
-        () => {
-          const range = document.querySelector('[data-testid="consent-range"]')?.textContent ?? '';
-          if (range.startsWith('Counting') || range.startsWith('Reading')) return false;
-          return range.startsWith('0 of') || document.querySelector('[data-testid="table-row"][data-row-id]') !== null;
-        },
-        undefined,
-        { polling: 'raf', timeout: 30_000 },
-      );
+    // Evaluated at every animation frame: when the rows show, the time since the last keydown (or -1 with none yet).
+    const settled = async () =>
+      (await (
+        await page.waitForFunction(
+          () => {
+            const range = document.querySelector('[data-testid="consent-range"]')?.textContent ?? '';
+            if (range.startsWith('Counting') || range.startsWith('Reading')) return false;
+            const shown = range.startsWith('0 of') || document.querySelector('[data-testid="table-row"][data-row-id]') !== null;
+            const at = (window as unknown as { __keydownAt?: number }).__keydownAt;
+            return shown && (at === undefined ? -1 : performance.now() - at);
+          },
+          undefined,
+          { polling: 'raf', timeout: 30_000 },
+        )
+      ).jsonValue()) as number;
     for (const word of words) {
       await box.fill('');
       await settled();
@@ -501,8 +522,8 @@ async function measureKeystrokes(dataDir: string, words: string[]): Promise<numb
       for (const ch of word) {
         const t = performance.now();
         await page.keyboard.press(ch === ' ' ? 'Space' : ch);
-        await settled();
-        out.push(performance.now() - t);
+        out.page.push(await settled());
+        out.driver.push(performance.now() - t);
       }
     }
   } finally {

@@ -249,11 +249,7 @@ export class ConsentIndex {
     range(this.sharingEnd, filter.sharingEnd);
     range(this.revoked, filter.revoked);
     if (matchRowids) {
-      const hits = new Uint8Array(this.size);
-      for (const rowid of matchRowids) {
-        const i = this.positionOf(rowid);
-        if (i >= 0) hits[i] = 1;
-      }
+      const hits = this.hitsOf(matchRowids);
       tests.push((i) => hits[i] === 1);
     }
     if (tests.length === 0) return () => true;
@@ -262,6 +258,22 @@ export class ConsentIndex {
       for (const t of tests) if (!t(i)) return false;
       return true;
     };
+  }
+
+  /** The positions a full-text search matched, kept for the same answer (count and window of one keystroke). */
+  private readonly hits = new WeakMap<readonly number[], Uint8Array>();
+
+  private hitsOf(matchRowids: readonly number[]): Uint8Array {
+    let hits = this.hits.get(matchRowids);
+    if (!hits) {
+      hits = new Uint8Array(this.size);
+      for (const rowid of matchRowids) {
+        const i = this.positionOf(rowid);
+        if (i >= 0) hits[i] = 1;
+      }
+      this.hits.set(matchRowids, hits);
+    }
+    return hits;
   }
 
   count(filter: ConsentFilter, matchRowids: readonly number[] | undefined): ConsentCountOutput {

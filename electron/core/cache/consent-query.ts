@@ -107,14 +107,17 @@ export class ConsentQuery {
   /** The filter columns of every consent in memory (consent-index.ts), when it matches the cache. */
   private readonly index: Rebuilder<ConsentIndex>;
   private readonly ftsStmt;
+  private readonly version: CacheVersion;
+  private lastSearch: { match: string; version: string; rowids: number[] } | undefined;
   private readonly byRowids;
 
   constructor(
     private readonly db: Db,
     opts: { onIndexError?: (error: unknown) => void; useIndex?: boolean; indexSlice?: number } = {},
   ) {
+    this.version = new CacheVersion(db);
     this.index = new Rebuilder(
-      new CacheVersion(db),
+      this.version,
       (stillCurrent) => ConsentIndex.build(db, (field) => SORT_COLUMNS[field], stillCurrent, opts.indexSlice),
       opts.onIndexError,
     );
@@ -135,7 +138,15 @@ export class ConsentQuery {
   /** The full-text search's matches (rowids), or undefined when the filter searches nothing. */
   private searchRowids(filter: ConsentFilter): number[] | undefined {
     const match = ftsQuery(filter.search);
-    return match ? this.ftsStmt.all(match) : undefined;
+    if (!match) return undefined;
+    // A keystroke asks for the count and the first rows of the same search: one full-text query
+    // answers both (and the next window), while the cache is unchanged.
+    const version = this.version.now();
+    const last = this.lastSearch;
+    if (last && last.match === match && last.version === version) return last.rowids;
+    const rowids = this.ftsStmt.all(match);
+    this.lastSearch = { match, version, rowids };
+    return rowids;
   }
 
   /** Resolves once the in-memory index matches the cache (benchmarks and tests wait for it). */

@@ -29,7 +29,7 @@ export const BUILD_CHUNK = 5_000;
 /** How long the cache must stay unchanged before an index is rebuilt (a sync commits every second or so). */
 export const SETTLE_MS = 400;
 /** How long no read must have asked for an index before a build starts. */
-export const QUIET_MS = 250;
+export const QUIET_MS = 0;
 export const MAX_DEFER_MS = 3000;
 
 export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));

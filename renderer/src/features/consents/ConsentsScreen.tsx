@@ -36,7 +36,8 @@ export function ConsentsScreen() {
   // Search as you type: the box is local state and the reads follow it at once (each is a few
   // milliseconds from the cache); the URL follows after a pause (replacing, so Back skips keystrokes).
   // The box only follows the URL when the URL changed from elsewhere (Back, a saved view), never
-  // to an older value of what is being typed.
+  // to an older value of what is being typed. The pause is longer than between two keystrokes, so
+  // the URL's re-render of the screen comes after a burst of typing, not inside each keystroke.
   const [search, setSearch] = useState(view.search);
   const pushed = useRef(view.search);
   useEffect(() => {
@@ -46,7 +47,7 @@ export function ConsentsScreen() {
   const pushSearch = useDebouncedCallback((q: string) => {
     pushed.current = q;
     setView({ search: q }, { replace: true });
-  }, 120);
+  }, 400);
   const filter = filterOf({ ...view, search });
   const columns = view.columns ?? settings?.consentColumns ?? [...DEFAULT_CONSENT_COLUMNS];
 
