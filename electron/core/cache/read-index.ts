@@ -10,6 +10,11 @@ import type { Db } from './database.js';
  * older than the cache. Once the cache has been still for a moment the index is built again and
  * answers in a millisecond or two whatever the filter (SQL needs a table scan for most filters:
  * hundreds of milliseconds at 100,000 consents, seconds at 1,000,000 events).
+ *
+ * A build yields the thread between chunks of a few milliseconds each, so it starts as soon as an
+ * index is wanted, even while the UI is reading: a read waits for one chunk at most. (Builds once
+ * waited for a pause in the UI's reads, when a chunk could take 80–240 ms; the first searches
+ * typed at start then all went to SQL.)
  */
 export class CacheVersion {
   private readonly changes;
@@ -28,9 +33,6 @@ export class CacheVersion {
 export const BUILD_CHUNK = 5_000;
 /** How long the cache must stay unchanged before an index is rebuilt (a sync commits every second or so). */
 export const SETTLE_MS = 400;
-/** How long no read must have asked for an index before a build starts. */
-export const QUIET_MS = 0;
-export const MAX_DEFER_MS = 3000;
 
 export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -53,13 +55,10 @@ export class Rebuilder<T> {
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
-  private lastAsked = 0;
-  private deferredSince: number | undefined;
 
   /** The index, if it matches the cache as it is now; otherwise undefined (and a rebuild is scheduled). */
   current(): T | undefined {
     this.wanted = true;
-    this.lastAsked = Date.now();
     const now = this.version.now();
     if (this.index && this.index.version === now) return this.index.value;
     this.schedule(0);
@@ -92,13 +91,6 @@ export class Rebuilder<T> {
 
   private start(): void {
     if (this.closed || this.running) return;
-    // Not while the UI is reading (the console's first screen at start, a burst of scrolling): the
-    // reads go first, from SQL, and the build waits for a quiet moment.
-    // A UI that never pauses (a poll faster than that) gets its build after MAX_DEFER_MS anyway.
-    const quietFor = Date.now() - this.lastAsked;
-    this.deferredSince ??= Date.now();
-    if (quietFor < QUIET_MS && Date.now() - this.deferredSince < MAX_DEFER_MS) return this.schedule(QUIET_MS - quietFor);
-    this.deferredSince = undefined;
     let before: string;
     try {
       before = this.version.now();
