@@ -109,7 +109,6 @@ export class ConsentQuery {
   private readonly ftsStmt;
   private readonly version: CacheVersion;
   private lastSearch: { match: string; version: string; rowids: number[] } | undefined;
-  private readonly byRowids;
 
   constructor(
     private readonly db: Db,
@@ -123,9 +122,6 @@ export class ConsentQuery {
     );
     this.useIndex = opts.useIndex ?? true;
     this.ftsStmt = db.prepare<[string], number>('SELECT rowid FROM consents_fts WHERE consents_fts MATCH ?').pluck();
-    this.byRowids = db.prepare<[string], RawRow & { rowid: number }>(
-      `SELECT rowid, ${ROW_COLUMNS} FROM consents WHERE rowid IN (SELECT value FROM json_each(?))`,
-    );
   }
 
   private readonly useIndex: boolean;
@@ -172,14 +168,7 @@ export class ConsentQuery {
   list(input: { filter: ConsentFilter; sort: ConsentSort; offset: number; limit: number }): ConsentRow[] {
     const index = this.fast();
     if (index) {
-      const positions = index.window(input.filter, this.searchRowids(input.filter), input.sort, input.offset, input.limit);
-      const rowids = positions.map((i) => index.rowidAt(i));
-      const byRowid = new Map(this.byRowids.all(JSON.stringify(rowids)).map((r) => [r.rowid, r]));
-      if (byRowid.size === rowids.length)
-        return rowids.map((id) => {
-          const { rowid: _, ...row } = byRowid.get(id)!;
-          return toRow(row);
-        });
+      return index.window(input.filter, this.searchRowids(input.filter), input.sort, input.offset, input.limit).map((i) => index.rowAt(i));
     }
     const where = whereOf(input.filter);
     return this.db
