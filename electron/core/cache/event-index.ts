@@ -13,6 +13,7 @@ import { BUILD_CHUNK, turn } from './read-index.js';
  * which ends with the rowid), so SQL walks it without sorting.
  */
 const NO_KEY = -1;
+const NO_DETAIL = -1;
 
 export interface EventIndexFilter {
   types?: readonly string[] | undefined;
@@ -37,7 +38,25 @@ export class EventIndex {
     private readonly holderOf: (string | null)[],
     /** Per consent code, the consumer's e-mail (null: not cached, or none). */
     private readonly emailOf: (string | null)[],
+    /** The webhook failures: their positions ascending (newest first), and each one's response (NO_DETAIL: none). */
+    private readonly failures: { positions: Int32Array; detail: Int32Array; detailNames: string[] },
   ) {}
+
+  /** The ordinals [a, b) of the failures whose positions lie in [lo, hi). */
+  private failuresIn(lo: number, hi: number): [number, number] {
+    const pos = this.failures.positions;
+    const lowerBound = (value: number) => {
+      let a = 0;
+      let b = pos.length;
+      while (a < b) {
+        const mid = (a + b) >>> 1;
+        if (pos[mid]! < value) a = mid + 1;
+        else b = mid;
+      }
+      return a;
+    };
+    return [lowerBound(lo), lowerBound(hi)];
+  }
 
   static async build(
     db: Db,
@@ -53,6 +72,10 @@ export class EventIndex {
     const typeIn = new Growing((n) => new Uint16Array(n));
     const consentIn = new Growing((n) => new Int32Array(n));
     const keyIn = new Growing((n) => new Int32Array(n));
+    // For webhook failures, the target's response as sent (a sample of each group), as a dictionary code.
+    const detailIn = new Growing((n) => new Int32Array(n));
+    const detailNames: string[] = [];
+    const detailCode = new Map<string, number>();
     const typeNames: string[] = [];
     const typeCode = new Map<string, number>();
     const consentIds: string[] = [];
@@ -84,7 +107,15 @@ export class EventIndex {
         }
         consentIn.push(cc);
         let kc = NO_KEY;
+        let dc = NO_DETAIL;
         if (failure) {
+          if (detail !== null) {
+            dc = detailCode.get(detail) ?? detailNames.length;
+            if (dc === detailNames.length) {
+              detailNames.push(detail);
+              detailCode.set(detail, dc);
+            }
+          }
           const k = mask(detail);
           kc = keyCode.get(k) ?? NO_KEY;
           if (kc === NO_KEY) {
@@ -94,6 +125,7 @@ export class EventIndex {
           }
         }
         keyIn.push(kc);
+        detailIn.push(dc);
       }
       if (part.length < BUILD_CHUNK) break;
       last = part.at(-1)![0];
@@ -114,13 +146,18 @@ export class EventIndex {
     const type = new Uint16Array(n);
     const consent = new Int32Array(n);
     const key = new Int32Array(n);
-    const [rowidsFrom, atFrom, typeFrom, consentFrom, keyFrom] = [
+    const [rowidsFrom, atFrom, typeFrom, consentFrom, keyFrom, detailFrom] = [
       rowidsIn.view(),
       atIn.view(),
       typeIn.view(),
       consentIn.view(),
       keyIn.view(),
+      detailIn.view(),
     ];
+    // The webhook failures' positions (newest first) and their responses: the failure views walk
+    // these (about 5% of the events) instead of every event.
+    const failPos = new Growing((n) => new Int32Array(n));
+    const failDetail = new Growing((n) => new Int32Array(n));
     for (let p = 0; p < n; p++) {
       const src = order[n - 1 - p]!;
       rowids[p] = rowidsFrom[src]!;
@@ -128,6 +165,10 @@ export class EventIndex {
       type[p] = typeFrom[src]!;
       consent[p] = consentFrom[src]!;
       key[p] = keyFrom[src]!;
+      if (key[p] !== NO_KEY) {
+        failPos.push(p);
+        failDetail.push(detailFrom[src]!);
+      }
       if (p % STEP === STEP - 1 && !(await pause())) return undefined;
     }
     // Each consent's data holder, for collections per data holder (the compliance report).
@@ -151,7 +192,11 @@ export class EventIndex {
       await turn();
       if (!stillCurrent()) return undefined;
     }
-    return new EventIndex(n, rowids, at, type, typeNames, consent, consentIds, key, keyNames, holderOf, emailOf);
+    return new EventIndex(n, rowids, at, type, typeNames, consent, consentIds, key, keyNames, holderOf, emailOf, {
+      positions: failPos.view().slice(),
+      detail: failDetail.view().slice(),
+      detailNames,
+    });
   }
 
   /** Positions [lo, hi) of the events in the time range (the array is newest first). */
@@ -246,7 +291,7 @@ export class EventIndex {
 
   /**
    * Webhook failures in the range grouped by masked response (oldest first within the range, as the
-   * SQL reads them): count, consents, first and last time, types, and the position of the latest one.
+   * SQL reads them): count, consents, first and last time, types, and the latest one's response.
    */
   failureGroups(filter: EventIndexFilter): {
     key: string;
@@ -254,43 +299,37 @@ export class EventIndex {
     consents: number;
     first: number;
     last: number;
-    latest: number;
+    sample: string | null;
     types: string[];
   }[] {
-    const [lo, hi] = this.range(filter.fromMs, filter.toMs);
-    const groups = new Map<
-      number,
-      { count: number; consents: number; seen: Uint8Array; first: number; last: number; latest: number; types: Set<number> }
-    >();
-    for (let p = hi - 1; p >= lo; p--) {
+    const [a, b] = this.failuresIn(...this.range(filter.fromMs, filter.toMs));
+    const { positions, detail, detailNames } = this.failures;
+    const groups = new Map<number, { count: number; seen: Set<number>; first: number; last: number; latest: number; types: Set<number> }>();
+    for (let i = b - 1; i >= a; i--) {
+      const p = positions[i]!;
       const k = this.key[p]!;
-      if (k === NO_KEY) continue;
       const t = this.at[p]!;
       let g = groups.get(k);
       if (!g) {
-        g = { count: 0, consents: 0, seen: new Uint8Array(this.consentIds.length), first: t, last: t, latest: p, types: new Set() };
+        g = { count: 0, seen: new Set(), first: t, last: t, latest: i, types: new Set() };
         groups.set(k, g);
       }
       g.count++;
-      const c = this.consent[p]!;
-      if (!g.seen[c]) {
-        g.seen[c] = 1;
-        g.consents++;
-      }
+      g.seen.add(this.consent[p]!);
       g.types.add(this.type[p]!);
       if (t < g.first) g.first = t;
       if (t > g.last) {
         g.last = t;
-        g.latest = p;
+        g.latest = i;
       }
     }
     return [...groups].map(([k, g]) => ({
       key: this.keyNames[k]!,
       count: g.count,
-      consents: g.consents,
+      consents: g.seen.size,
       first: g.first,
       last: g.last,
-      latest: g.latest,
+      sample: detail[g.latest] === NO_DETAIL ? null : detailNames[detail[g.latest]!]!,
       types: [...g.types].map((c) => this.typeNames[c]!).sort(),
     }));
   }
@@ -311,14 +350,14 @@ export class EventIndex {
 
   /** Failures per consent in the range, in typed arrays indexed by consent code. */
   private perConsent(filter: EventIndexFilter, maxRetriesType: string) {
-    const [lo, hi] = this.range(filter.fromMs, filter.toMs);
+    const [a, b] = this.failuresIn(...this.range(filter.fromMs, filter.toMs));
     const maxCode = this.typeNames.indexOf(maxRetriesType);
     const failures = new Uint32Array(this.consentIds.length);
     const maxRetries = new Uint32Array(this.consentIds.length);
     const last = new Float64Array(this.consentIds.length);
     const codes: number[] = [];
-    for (let p = lo; p < hi; p++) {
-      if (this.key[p] === NO_KEY) continue;
+    for (let i = a; i < b; i++) {
+      const p = this.failures.positions[i]!;
       const c = this.consent[p]!;
       // Newest first: the first failure met is the consent's latest.
       if (failures[c] === 0) {
@@ -333,12 +372,11 @@ export class EventIndex {
 
   /** How many consents have a webhook failure in the range. */
   consentsWithFailures(filter: EventIndexFilter): number {
-    const [lo, hi] = this.range(filter.fromMs, filter.toMs);
+    const [a, b] = this.failuresIn(...this.range(filter.fromMs, filter.toMs));
     const seen = new Uint8Array(this.consentIds.length);
     let n = 0;
-    for (let p = lo; p < hi; p++) {
-      if (this.key[p] === NO_KEY) continue;
-      const c = this.consent[p]!;
+    for (let i = a; i < b; i++) {
+      const c = this.consent[this.failures.positions[i]!]!;
       if (!seen[c]) {
         seen[c] = 1;
         n++;
@@ -476,7 +514,7 @@ export async function stableOrderBy(
 }
 
 /** Elements per step of the in-memory passes over every event (a few milliseconds each). */
-const STEP = 200_000;
+const STEP = 100_000;
 
 /** A typed array that grows as rows are read (the build does not count them first). */
 class Growing<A extends Float64Array | Int32Array | Uint16Array> {

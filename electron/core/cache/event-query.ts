@@ -93,7 +93,6 @@ export class EventQuery {
   private readonly index: Rebuilder<EventIndex>;
   private readonly useIndex: boolean;
   private readonly byRowids;
-  private readonly detailOf;
 
   constructor(
     private readonly db: Db,
@@ -109,7 +108,6 @@ export class EventQuery {
       `SELECT e.rowid AS r, ${LIST_COLUMNS} FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
        WHERE e.rowid IN (SELECT value FROM json_each(?))`,
     );
-    this.detailOf = db.prepare<[number], string | null>('SELECT event_detail FROM events WHERE rowid = ?').pluck();
   }
 
   /** The in-memory index, for filters it serves (one consent's events are a small index range in SQL). */
@@ -223,7 +221,7 @@ export class EventQuery {
         .sort((a, b) => b.count - a.count || b.last - a.last)
         .map((g) => ({
           key: g.key,
-          sample: this.detailOf.get(fast.index.rowidAt(g.latest)) ?? null,
+          sample: g.sample,
           count: g.count,
           consents: g.consents,
           firstSeen: new Date(g.first).toISOString(),
