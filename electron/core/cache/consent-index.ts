@@ -367,15 +367,34 @@ export class ConsentIndex {
   options(): ConsentOptionsOutput {
     const counts = new OptionCounts();
     const d = this.dicts;
-    for (let i = 0; i < this.size; i++)
-      counts.add(
-        d.holder.values[this.holder[i]!]!,
-        d.holderName.values[this.holderName[i]!]!,
-        d.useCase.values[this.useCase[i]!]!,
-        d.useCaseName.values[this.useCaseName[i]!]!,
-        d.freq.values[this.freq[i]!]!,
-        d.action.values[this.action[i]!]!,
-      );
+    // Counted by code in typed arrays (a pass over 100,000 rows in well under a millisecond), then
+    // handed over once per distinct value.
+    const named = (ids: Uint32Array, names: Uint32Array, idDict: Dictionary, nameDict: Dictionary, kind: 'holders' | 'useCases') => {
+      const n = new Uint32Array(idDict.values.length);
+      const best = new Uint32Array(idDict.values.length);
+      for (let i = 0; i < this.size; i++) {
+        const id = ids[i]!;
+        if (id === NONE) continue;
+        n[id]!++;
+        const name = names[i]!;
+        if (name !== NONE && name !== best[id] && (best[id] === NONE || nameDict.values[name]! > nameDict.values[best[id]!]!))
+          best[id] = name;
+      }
+      n.forEach((count, id) => {
+        if (count) counts.named(kind, idDict.values[id]!, nameDict.values[best[id]!]!, count);
+      });
+    };
+    const values = (column: Uint16Array, dict: Dictionary, kind: 'freqs' | 'actions') => {
+      const n = new Uint32Array(dict.values.length);
+      for (let i = 0; i < this.size; i++) n[column[i]!]!++;
+      n.forEach((count, code) => {
+        if (code !== NONE && count) counts.value(kind, dict.values[code]!, count);
+      });
+    };
+    named(this.holder, this.holderName, d.holder, d.holderName, 'holders');
+    named(this.useCase, this.useCaseName, d.useCase, d.useCaseName, 'useCases');
+    values(this.freq, d.freq, 'freqs');
+    values(this.action, d.action, 'actions');
     return counts.result();
   }
 
@@ -483,6 +502,7 @@ export class OptionCounts {
   private readonly freqs = new Map<string, number>();
   private readonly actions = new Map<string, number>();
 
+  /** One consent's values (the SQL path: a pass over the table). */
   add(
     holderId: string | null,
     holderName: string | null,
@@ -491,10 +511,25 @@ export class OptionCounts {
     freq: string | null,
     action: string | null,
   ): void {
-    named(this.holders, holderId, holderName);
-    named(this.useCases, useCaseId, useCaseName);
-    if (freq !== null) this.freqs.set(freq, (this.freqs.get(freq) ?? 0) + 1);
-    if (action !== null) this.actions.set(action, (this.actions.get(action) ?? 0) + 1);
+    if (holderId !== null) this.named('holders', holderId, holderName, 1);
+    if (useCaseId !== null) this.named('useCases', useCaseId, useCaseName, 1);
+    if (freq !== null) this.value('freqs', freq, 1);
+    if (action !== null) this.value('actions', action, 1);
+  }
+
+  /** `n` consents with this id, under this name (the greatest is kept, as SQL's max(): NULLs ignored). */
+  named(kind: 'holders' | 'useCases', id: string, name: string | null, n: number): void {
+    const by = this[kind];
+    const entry = by.get(id);
+    if (!entry) by.set(id, { count: n, name });
+    else {
+      entry.count += n;
+      if (name !== null && (entry.name === null || name > entry.name)) entry.name = name;
+    }
+  }
+
+  value(kind: 'freqs' | 'actions', value: string, n: number): void {
+    this[kind].set(value, (this[kind].get(value) ?? 0) + n);
   }
 
   result(): ConsentOptionsOutput {
@@ -510,17 +545,6 @@ export class OptionCounts {
       accessFrequencies: values(this.freqs),
       postUsageActions: values(this.actions),
     };
-  }
-}
-
-function named(by: Map<string, { count: number; name: string | null }>, id: string | null, name: string | null): void {
-  if (id === null) return;
-  const entry = by.get(id);
-  if (!entry) by.set(id, { count: 1, name });
-  // As SQL's max(): the greatest name, NULLs ignored.
-  else {
-    entry.count++;
-    if (name !== null && (entry.name === null || name > entry.name)) entry.name = name;
   }
 }
 
