@@ -55,7 +55,6 @@ export class Rebuilder<T> {
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
-
   /** The index, if it matches the cache as it is now; otherwise undefined (and a rebuild is scheduled). */
   current(): T | undefined {
     this.wanted = true;

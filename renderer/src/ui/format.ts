@@ -6,20 +6,43 @@ import { format, formatDistanceToNowStrict, isValid, parseISO } from 'date-fns';
  */
 export function formatLocalDateTime(iso: string | null | undefined, withSeconds = false): string {
   if (!iso) return '—';
-  const d = parseISO(iso);
-  return isValid(d) ? format(d, withSeconds ? 'd MMM yyyy, HH:mm:ss' : 'd MMM yyyy, HH:mm') : iso;
+  return remembered(withSeconds ? 'S' : 'M', iso, () => {
+    const d = parseISO(iso);
+    return isValid(d) ? format(d, withSeconds ? 'd MMM yyyy, HH:mm:ss' : 'd MMM yyyy, HH:mm') : iso;
+  });
 }
 
 export function formatLocalDate(iso: string | null | undefined): string {
   if (!iso) return '—';
-  const d = parseISO(iso);
-  return isValid(d) ? format(d, 'd MMM yyyy') : iso;
+  return remembered('D', iso, () => {
+    const d = parseISO(iso);
+    return isValid(d) ? format(d, 'd MMM yyyy') : iso;
+  });
 }
 
 /** The UTC value to the millisecond, as stored. */
 export function formatUtc(iso: string): string {
-  const d = parseISO(iso);
-  return isValid(d) ? `${d.toISOString()} (UTC)` : iso;
+  return remembered('U', iso, () => {
+    const d = parseISO(iso);
+    return isValid(d) ? `${d.toISOString()} (UTC)` : iso;
+  });
+}
+
+/**
+ * The times a table shows are formatted again at every render (a keystroke in a search renders
+ * the rows twice): the texts are remembered, a few thousand at most. (A change of the machine's
+ * time zone while the console runs shows in the texts made after it.)
+ */
+const texts = new Map<string, string>();
+function remembered(kind: string, iso: string, make: () => string): string {
+  const key = kind + iso;
+  let text = texts.get(key);
+  if (text === undefined) {
+    if (texts.size >= 5000) texts.clear();
+    text = make();
+    texts.set(key, text);
+  }
+  return text;
 }
 
 /** The local time zone's name, for labels ("times in Australia/Sydney"). */
