@@ -30,6 +30,13 @@ consents.push(
   // A data holder known under two names, and without one: the options name it by the greatest.
   odd(9, { dataHolderName: 'zzz Renamed Bank' } as Partial<Consent>),
   odd(10, { dataHolderName: undefined } as Partial<Consent>),
+  // Sorts without an SQL index are sorted in memory: NOCASE ties go by consent id; a character
+  // beyond U+FFFF against one in U+E000–U+FFFF orders differently in JavaScript (UTF-16) and SQLite
+  // (UTF-8), so that column must come from SQL.
+  odd(13, { externalId: 'mixed case' } as Partial<Consent>),
+  odd(14, { externalId: 'MIXED CASE' } as Partial<Consent>),
+  odd(15, { consumerMobileNumber: '\u{1F600} 0400 000 000' } as Partial<Consent>),
+  odd(16, { consumerMobileNumber: '\uE000 0400 000 001' } as Partial<Consent>),
 );
 
 const db = openCache(':memory:');
