@@ -20,7 +20,8 @@ import { BENCH_KEY, dropFromOsCache, PROFILE, root } from './procs.js';
 
 /**
  * One measured task of the benchmark, in a process of its own (so its peak RSS is its own):
- * `node --import tsx test/bench/child.ts TASK JSON-ARGS`; prints one JSON line with the result.
+ * `node dist/bench/child.mjs TASK JSON-ARGS` (its bundle, build/bundle-bench.mjs); prints one JSON
+ * line with the result.
  * Progress goes to stderr. Nothing here asserts anything.
  */
 const quiet = { info: () => undefined, error: () => undefined };
@@ -34,6 +35,21 @@ async function token(url: string): Promise<string> {
     body: new URLSearchParams({ grant_type: 'client_credentials' }),
   });
   return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/**
+ * A page's text. A kept-alive connection the sandbox closed while this side was busy inserting (its
+ * idle timeout) fails the request before anything is sent: the request is made again, up to twice,
+ * as the console's own client does. Once ended a 20-minute run.
+ */
+async function pageText(url: string, headers: Record<string, string>): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await (await fetch(url, { headers })).text();
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof TypeError)) throw error;
+    }
+  }
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- API bodies are read as loose JSON */
@@ -76,7 +92,7 @@ async function fetchInsert(a: { url: string; file: string; pageSize: number; bat
     };
     for (let page = 1; ; page++) {
       const t = now();
-      const text = await (await fetch(`${a.url}${ENTITIES[entity].path(page, a.pageSize)}`, { headers: auth })).text();
+      const text = await pageText(`${a.url}${ENTITIES[entity].path(page, a.pageSize)}`, auth);
       const body = JSON.parse(text);
       r.fetchMs += now() - t;
       const items = ENTITIES[entity].items(body) as unknown[];
@@ -113,7 +129,7 @@ async function naive(a: { url: string; file: string; budgetMs: number; sqliteDef
     const t0 = now();
     let rows = 0;
     for (let page = 1; now() - t0 < a.budgetMs / 2; page++) {
-      const body = JSON.parse(await (await fetch(`${a.url}${ENTITIES[entity].path(page, 25)}`, { headers: auth })).text());
+      const body = JSON.parse(await pageText(`${a.url}${ENTITIES[entity].path(page, 25)}`, auth));
       for (const item of ENTITIES[entity].items(body)) {
         // Outside any transaction: each call commits on its own.
         if (entity === 'consents') consents.upsertPage([item], new Date().toISOString());

@@ -109,13 +109,13 @@ export class ConsentIndex {
     /** Ascending (the build reads in rowid order), so a rowid's position is a binary search. */
     private readonly rowids: Float64Array,
     readonly ids: string[],
-    private readonly status: Uint16Array,
+    private readonly status: Uint32Array,
     private readonly holder: Uint32Array,
     private readonly holderName: Uint32Array,
     private readonly useCase: Uint32Array,
     private readonly useCaseName: Uint32Array,
-    private readonly freq: Uint16Array,
-    private readonly action: Uint16Array,
+    private readonly freq: Uint32Array,
+    private readonly action: Uint32Array,
     /** 0 null, 1 false, 2 true. */
     private readonly dm: Uint8Array,
     private readonly collected: Uint8Array,
@@ -205,13 +205,13 @@ export class ConsentIndex {
       ids.length,
       Float64Array.from(rowids),
       ids,
-      Uint16Array.from(status),
+      Uint32Array.from(status),
       Uint32Array.from(holder),
       Uint32Array.from(holderName),
       Uint32Array.from(useCase),
       Uint32Array.from(useCaseName),
-      Uint16Array.from(freq),
-      Uint16Array.from(action),
+      Uint32Array.from(freq),
+      Uint32Array.from(action),
       Uint8Array.from(dm),
       Uint8Array.from(collected),
       created,
@@ -384,7 +384,7 @@ export class ConsentIndex {
         if (count) counts.named(kind, idDict.values[id]!, nameDict.values[best[id]!]!, count);
       });
     };
-    const values = (column: Uint16Array, dict: Dictionary, kind: 'freqs' | 'actions') => {
+    const values = (column: Uint32Array, dict: Dictionary, kind: 'freqs' | 'actions') => {
       const n = new Uint32Array(dict.values.length);
       for (let i = 0; i < this.size; i++) n[column[i]!]!++;
       n.forEach((count, code) => {

@@ -27,7 +27,7 @@ export class EventIndex {
     readonly size: number,
     private readonly rowids: Float64Array,
     private readonly at: Float64Array,
-    private readonly type: Uint16Array,
+    private readonly type: Uint32Array,
     private readonly typeNames: string[],
     private readonly consent: Int32Array,
     readonly consentIds: string[],
@@ -69,7 +69,7 @@ export class EventIndex {
     // 1,000,000 rows is a scan of its own (350 ms with a cold disk).
     const rowidsIn = new Growing((n) => new Float64Array(n));
     const atIn = new Growing((n) => new Float64Array(n));
-    const typeIn = new Growing((n) => new Uint16Array(n));
+    const typeIn = new Growing((n) => new Uint32Array(n));
     const consentIn = new Growing((n) => new Int32Array(n));
     const keyIn = new Growing((n) => new Int32Array(n));
     // For webhook failures, the target's response as sent (a sample of each group), as a dictionary code.
@@ -143,7 +143,7 @@ export class EventIndex {
     if (!order) return undefined;
     const rowids = new Float64Array(n);
     const at = new Float64Array(n);
-    const type = new Uint16Array(n);
+    const type = new Uint32Array(n);
     const consent = new Int32Array(n);
     const key = new Int32Array(n);
     const [rowidsFrom, atFrom, typeFrom, consentFrom, keyFrom, detailFrom] = [
@@ -517,7 +517,7 @@ export async function stableOrderBy(
 const STEP = 100_000;
 
 /** A typed array that grows as rows are read (the build does not count them first). */
-class Growing<A extends Float64Array | Int32Array | Uint16Array> {
+class Growing<A extends Float64Array | Int32Array | Uint32Array> {
   private array: A;
   length = 0;
   constructor(private readonly make: (n: number) => A) {
