@@ -33,6 +33,8 @@ export class CacheVersion {
 export const BUILD_CHUNK = 5_000;
 /** How long the cache must stay unchanged before an index is rebuilt (a sync commits every second or so). */
 export const SETTLE_MS = 400;
+/** The longest wait for stillness, after builds one after another were overtaken by new writes (a long sync). */
+export const MAX_SETTLE_MS = 3_200;
 
 export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -47,6 +49,14 @@ export class Rebuilder<T> {
   private closed = false;
   /** Whether a build is wanted at all: none until the first query (command-line reads stay lean). */
   private wanted = false;
+  /** The cache's version as last seen, and since when: a build waits until it has been still. */
+  private seen: { version: string; since: number } | undefined;
+  /**
+   * How long it must have been still: doubles each time a build is overtaken by a write (during a
+   * full sync, every build would be, and the main thread would do little else), back to SETTLE_MS
+   * once one completes.
+   */
+  private settle = SETTLE_MS;
 
   constructor(
     private readonly version: CacheVersion,
@@ -99,6 +109,13 @@ export class Rebuilder<T> {
       return;
     }
     if (this.index?.version === before) return;
+    // The first version seen counts as settled (the console just opened: build at once); after a
+    // change, wait until the cache has been still for a moment.
+    const nowMs = Date.now();
+    if (!this.seen) this.seen = { version: before, since: -Infinity };
+    else if (this.seen.version !== before) this.seen = { version: before, since: nowMs };
+    const still = nowMs - this.seen.since;
+    if (still < this.settle) return this.schedule(this.settle - still);
     const stillCurrent = () => {
       try {
         return !this.closed && this.version.now() === before;
@@ -108,13 +125,19 @@ export class Rebuilder<T> {
     };
     this.running = this.build(stillCurrent)
       .then((value) => {
-        if (value !== undefined && stillCurrent()) this.index = { value, version: before };
+        if (value !== undefined && stillCurrent()) {
+          this.index = { value, version: before };
+          this.settle = SETTLE_MS;
+        }
       })
       .catch((error: unknown) => this.onError(error))
       .finally(() => {
         this.running = undefined;
-        // Changed while building (a sync is writing): try again once it has been still a moment.
-        if (!stillCurrent() && !this.closed) this.schedule(SETTLE_MS);
+        // Changed while building (a sync is writing): try again once it has been still a while.
+        if (!stillCurrent() && !this.closed) {
+          this.settle = Math.min(this.settle * 2, MAX_SETTLE_MS);
+          this.schedule(this.settle);
+        }
       });
   }
 }
