@@ -7,7 +7,7 @@ import type {
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
 import type { Db } from './database.js';
-import { turn } from './read-index.js';
+import { Interner, turn } from './read-index.js';
 
 /**
  * The consent list's filter columns of every cached consent, in memory, as small typed arrays
@@ -22,21 +22,10 @@ import { turn } from './read-index.js';
  */
 const NONE = 0;
 
-class Dictionary {
-  readonly values: (string | null)[] = [null];
-  private readonly codes = new Map<string, number>();
-  code(value: string | null): number {
-    if (value === null) return NONE;
-    let c = this.codes.get(value);
-    if (c === undefined) {
-      c = this.values.length;
-      this.values.push(value);
-      this.codes.set(value, c);
-    }
-    return c;
-  }
-  find(value: string): number | undefined {
-    return this.codes.get(value);
+/** Values coded for the index, NULL as NONE. */
+class Dictionary extends Interner<string | null> {
+  constructor() {
+    super([null]);
   }
 }
 

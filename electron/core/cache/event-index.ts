@@ -1,5 +1,5 @@
 import type { Db } from './database.js';
-import { BUILD_CHUNK, turn } from './read-index.js';
+import { BUILD_CHUNK, Interner, turn } from './read-index.js';
 
 /**
  * Every cached event's time, type and consent, in memory, newest first (about 22 MB at 1,000,000
@@ -74,14 +74,10 @@ export class EventIndex {
     const keyIn = new Growing((n) => new Int32Array(n));
     // For webhook failures, the target's response as sent (a sample of each group), as a dictionary code.
     const detailIn = new Growing((n) => new Int32Array(n));
-    const detailNames: string[] = [];
-    const detailCode = new Map<string, number>();
-    const typeNames: string[] = [];
-    const typeCode = new Map<string, number>();
-    const consentIds: string[] = [];
-    const consentCode = new Map<string, number>();
-    const keyNames: string[] = [];
-    const keyCode = new Map<string, number>();
+    const details = new Interner<string>();
+    const types = new Interner<string>();
+    const consents = new Interner<string>();
+    const keys = new Interner<string>();
     const failures = failureTypes.map((t) => `'${t.replaceAll("'", "''")}'`).join(', ') || "''";
     const chunk = db.prepare<[number, number], [number, number, string, string, string | null, number]>(
       `SELECT rowid, at, event_type, consent_id, CASE WHEN event_type IN (${failures}) THEN event_detail END, event_type IN (${failures})
@@ -92,37 +88,13 @@ export class EventIndex {
       for (const [rowid, time, t, c, detail, failure] of part) {
         rowidsIn.push(rowid);
         atIn.push(time);
-        let tc = typeCode.get(t);
-        if (tc === undefined) {
-          tc = typeNames.length;
-          typeNames.push(t);
-          typeCode.set(t, tc);
-        }
-        typeIn.push(tc);
-        let cc = consentCode.get(c);
-        if (cc === undefined) {
-          cc = consentIds.length;
-          consentIds.push(c);
-          consentCode.set(c, cc);
-        }
-        consentIn.push(cc);
+        typeIn.push(types.code(t));
+        consentIn.push(consents.code(c));
         let kc = NO_KEY;
         let dc = NO_DETAIL;
         if (failure) {
-          if (detail !== null) {
-            dc = detailCode.get(detail) ?? detailNames.length;
-            if (dc === detailNames.length) {
-              detailNames.push(detail);
-              detailCode.set(detail, dc);
-            }
-          }
-          const k = mask(detail);
-          kc = keyCode.get(k) ?? NO_KEY;
-          if (kc === NO_KEY) {
-            kc = keyNames.length;
-            keyNames.push(k);
-            keyCode.set(k, kc);
-          }
+          if (detail !== null) dc = details.code(detail);
+          kc = keys.code(mask(detail));
         }
         keyIn.push(kc);
         detailIn.push(dc);
@@ -173,15 +145,15 @@ export class EventIndex {
     }
     // Each consent's data holder, for collections per data holder (the compliance report).
     // and each consent's consumer e-mail, for the consents with failures: read from here, not from disk.
-    const holderOf = new Array<string | null>(consentIds.length).fill(null);
-    const emailOf = new Array<string | null>(consentIds.length).fill(null);
+    const holderOf = new Array<string | null>(consents.values.length).fill(null);
+    const emailOf = new Array<string | null>(consents.values.length).fill(null);
     const holders = db.prepare<[number, number], [number, string, string | null, string | null]>(
       'SELECT rowid, consent_id, data_holder_name, consumer_email FROM consents WHERE rowid > ? ORDER BY rowid LIMIT ?',
     );
     for (let last = 0; ;) {
       const part = holders.raw().all(last, BUILD_CHUNK);
       for (const [, id, name, email] of part) {
-        const c = consentCode.get(id);
+        const c = consents.find(id);
         if (c !== undefined) {
           holderOf[c] = name;
           emailOf[c] = email;
@@ -192,10 +164,10 @@ export class EventIndex {
       await turn();
       if (!stillCurrent()) return undefined;
     }
-    return new EventIndex(n, rowids, at, type, typeNames, consent, consentIds, key, keyNames, holderOf, emailOf, {
+    return new EventIndex(n, rowids, at, type, types.values, consent, consents.values, key, keys.values, holderOf, emailOf, {
       positions: failPos.view().slice(),
       detail: failDetail.view().slice(),
-      detailNames,
+      detailNames: details.values,
     });
   }
 

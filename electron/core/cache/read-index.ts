@@ -38,6 +38,30 @@ export const MAX_SETTLE_MS = 3_200;
 
 export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Distinct values numbered in the order first met (`values[code]`), so an index stores small codes. */
+export class Interner<T> {
+  private readonly codes = new Map<T, number>();
+
+  /** `values`: numbered before any other, in order (the consent index puts null at 0). */
+  constructor(readonly values: T[] = []) {
+    values.forEach((v, i) => this.codes.set(v, i));
+  }
+
+  code(value: T): number {
+    let c = this.codes.get(value);
+    if (c === undefined) {
+      c = this.values.length;
+      this.values.push(value);
+      this.codes.set(value, c);
+    }
+    return c;
+  }
+
+  find(value: T): number | undefined {
+    return this.codes.get(value);
+  }
+}
+
 /**
  * Keeps one index fresh: `current()` answers it only when it was built from the cache as it is now,
  * and starts a rebuild (after the cache settles) when it is not.
