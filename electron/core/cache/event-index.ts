@@ -1,5 +1,9 @@
+import type { WebhookSummary } from '../../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import { BUILD_CHUNK, Interner, turn } from './read-index.js';
+
+/** A consent with webhook failures as the Webhook failures screen lists it, its latest failure in ms. */
+export type ConsentFailures = Omit<WebhookSummary['byConsent'][number], 'lastAt'> & { last: number };
 
 /**
  * Every cached event's time, type and consent, in memory, newest first (about 22 MB at 1,000,000
@@ -362,18 +366,7 @@ export class EventIndex {
    * first, then by failures, then the latest failure, then consent id: a bounded selection (a heap
    * of `limit`), not a sort of every consent.
    */
-  failuresByConsent(
-    filter: EventIndexFilter,
-    maxRetriesType: string,
-    limit: number,
-  ): {
-    consentId: string;
-    consumerEmail: string | null;
-    dataHolderName: string | null;
-    failures: number;
-    maxRetries: number;
-    last: number;
-  }[] {
+  failuresByConsent(filter: EventIndexFilter, maxRetriesType: string, limit: number): ConsentFailures[] {
     const { failures, maxRetries, last, codes } = this.perConsent(filter, maxRetriesType);
     const ids = this.consentIds;
     // Negative: a comes first in the answer.

@@ -1,5 +1,6 @@
 import type { Db } from './database.js';
-import { EventIndex, type EventIndexFilter } from './event-index.js';
+import type { WebhookSummary } from '../../../shared/ipc/contract.js';
+import { EventIndex, type ConsentFailures, type EventIndexFilter } from './event-index.js';
 import { CacheVersion, Rebuilder } from './read-index.js';
 
 /**
@@ -205,15 +206,7 @@ export class EventQuery {
   }
 
   /** Webhook failures grouped by the target's masked response: count, first and last seen, consents affected. */
-  failuresByMessage(filter: EventListFilter): {
-    key: string;
-    sample: string | null;
-    count: number;
-    consents: number;
-    firstSeen: string;
-    lastSeen: string;
-    types: string[];
-  }[] {
+  failuresByMessage(filter: EventListFilter): WebhookSummary['byMessage'] {
     const fast = this.fast(filter);
     if (fast)
       return fast.index
@@ -272,17 +265,7 @@ export class EventQuery {
   }
 
   /** Consents with webhook failures: those that reached the retry maximum first, then by count. */
-  failuresByConsent(
-    filter: EventListFilter,
-    limit: number,
-  ): {
-    consentId: string;
-    consumerEmail: string | null;
-    dataHolderName: string | null;
-    failures: number;
-    maxRetries: number;
-    lastAt: string;
-  }[] {
+  failuresByConsent(filter: EventListFilter, limit: number): WebhookSummary['byConsent'] {
     const fast = this.fast(filter);
     if (fast) {
       return fast.index
@@ -291,17 +274,7 @@ export class EventQuery {
     }
     const w = whereOf({ ...filter, types: WEBHOOK_FAILURES }, 'e');
     return this.db
-      .prepare<
-        (string | number)[],
-        {
-          consentId: string;
-          consumerEmail: string | null;
-          dataHolderName: string | null;
-          failures: number;
-          maxRetries: number;
-          last: number;
-        }
-      >(
+      .prepare<(string | number)[], ConsentFailures>(
         `SELECT e.consent_id AS consentId, c.consumer_email AS consumerEmail, c.data_holder_name AS dataHolderName,
            count(*) AS failures, sum(e.event_type = 'WEBHOOK_MAX_RETRIES_REACHED') AS maxRetries, max(e.at) AS last
          FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id ${w.sql}
