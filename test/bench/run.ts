@@ -7,6 +7,7 @@ import { cacheFileOf } from '../../electron/core/console-core.js';
 import { OperatorStore } from '../../electron/core/operator.js';
 import { resolveChromium } from '../e2e/chromium.js';
 import { mutate } from '../helpers/mutate.js';
+import { writeRemoteProfile } from '../helpers/remote.js';
 import { dropFromOsCache, PROFILE, root, runChild, startSandboxProcess } from './procs.js';
 import { spread } from './stats.js';
 
@@ -96,25 +97,7 @@ process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 function benchDataDir(url: string, name: string): string {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'profiles.json'),
-    JSON.stringify({
-      version: 1,
-      defaultProfileId: PROFILE,
-      profiles: [
-        {
-          id: PROFILE,
-          name: 'Benchmark sandbox',
-          environment: 'nonprod',
-          consentApiBaseUrl: url,
-          tokenUrl: `${url}/oauth2/token`,
-          clientId: 'sandbox-client',
-          clientAuth: { method: 'client_secret_basic' },
-          scopes: [],
-        },
-      ],
-    }),
-  );
+  writeRemoteProfile(dir, url, { id: PROFILE, name: 'Benchmark sandbox', scopes: [] });
   new OperatorStore(dir).setDisplayName('Benchmark');
   return dir;
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeRemoteProfile } from '../helpers/remote.js';
 
 /**
  * Starts the console exactly as `npm run serve` does (node dist/electron/host.mjs, the build's
@@ -110,24 +111,6 @@ export const ALL_SCOPES = [
 export function uatProfile(url: string, operator: string) {
   return (dataDir: string) => {
     knownOperator(operator)(dataDir);
-    writeFileSync(
-      join(dataDir, 'profiles.json'),
-      JSON.stringify({
-        version: 1,
-        defaultProfileId: 'uat',
-        profiles: [
-          {
-            id: 'uat',
-            name: 'Intermediary UAT',
-            environment: 'nonprod',
-            consentApiBaseUrl: url,
-            tokenUrl: `${url}/oauth2/token`,
-            clientId: 'sandbox-client',
-            clientAuth: { method: 'client_secret_basic' },
-            scopes: ALL_SCOPES,
-          },
-        ],
-      }),
-    );
+    writeRemoteProfile(dataDir, url, { id: 'uat', name: 'Intermediary UAT', scopes: ALL_SCOPES });
   };
 }

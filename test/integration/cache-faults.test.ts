@@ -41,6 +41,15 @@ async function closeCore(core: Core) {
   cores.splice(cores.indexOf(core), 1);
   await core.close();
 }
+/** A data directory whose "remote" profile has synced the sandbox once, closed again; and its cache file. */
+async function syncedCache(): Promise<{ dataDir: string; file: string }> {
+  const dataDir = tempDir();
+  writeRemoteProfile(dataDir, sandbox.url);
+  const core = await remoteCore(dataDir);
+  await core.sync();
+  await closeCore(core);
+  return { dataDir, file: cacheFileOf(dataDir, 'remote') };
+}
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const hooks = () => ({ signal: new AbortController().signal, onProgress() {}, onStored() {} });
 
@@ -190,12 +199,7 @@ describe('the disk holding the cache is full', () => {
 
 describe('the cache file cannot be written', () => {
   it('is refused at start with a clear reason (not "damaged"), the file is left byte for byte, and it opens again once writable', async () => {
-    const dataDir = tempDir();
-    writeRemoteProfile(dataDir, sandbox.url);
-    const core = await remoteCore(dataDir);
-    await core.sync();
-    await closeCore(core);
-    const file = cacheFileOf(dataDir, 'remote');
+    const { dataDir, file } = await syncedCache();
     const profileDir = join(dataDir, 'profiles', 'remote');
     const before = sha256(file);
 
@@ -235,12 +239,7 @@ describe('the cache file cannot be written', () => {
 
 describe('a cache whose first page is overwritten', () => {
   it('is detected when opened, with the recovery path; moved aside, a new cache syncs equal to the sandbox', async () => {
-    const dataDir = tempDir();
-    writeRemoteProfile(dataDir, sandbox.url);
-    const core = await remoteCore(dataDir);
-    await core.sync();
-    await closeCore(core);
-    const file = cacheFileOf(dataDir, 'remote');
+    const { dataDir, file } = await syncedCache();
     const fd = openSync(file, 'r+');
     writeSync(fd, Buffer.alloc(512, 0x41), 0, 512, 1024);
     closeSync(fd);
