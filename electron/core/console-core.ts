@@ -284,6 +284,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     () => undefined,
   );
   const consents = new ConsentsRepo(db);
+  // A first load that was killed left the consents' secondary indexes to build: before any read or sync.
+  if (consents.finishFirstLoad()) opts.log.info('built the consent indexes an interrupted first sync left to build');
   const query = new ConsentQuery(db, { onIndexError: (error) => opts.log.error('the consent list index could not be built', error) });
   const eventQuery = new EventQuery(db, { onIndexError: (error) => opts.log.error('the events index could not be built', error) });
   const auditQuery = new AuditQuery(db);

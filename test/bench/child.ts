@@ -63,7 +63,7 @@ const ENTITIES = {
  * The two limits of a sync, measured on the same pages: fetching and JSON.parse only (one request
  * at a time, as the sync's fetch does), and inserting the same rows with the same schema and the
  * same code (the repositories, in large transactions) without any fetching. Alternating chunks, each
- * timed on its own.
+ * timed on its own. Consents go into the empty table as the sync's first load does (indexes at the end).
  */
 async function fetchInsert(a: { url: string; file: string; pageSize: number; batchRows: number }) {
   const auth = { authorization: `Bearer ${await token(a.url)}` };
@@ -76,8 +76,11 @@ async function fetchInsert(a: { url: string; file: string; pageSize: number; bat
     let buffer: any[] = [];
     // The sync's own transactions and checkpoints (batch.ts), without the fetching.
     const batch = new BatchWriter(db, DEFAULT_BATCH, () => undefined);
+    // As the sync's first load does: the consents' secondary indexes built once, at the end.
+    let firstLoad = false;
     const insert = (last: boolean) => {
       const t = now();
+      if (entity === 'consents' && !firstLoad) firstLoad = consents.beginFirstLoad();
       for (let i = 0; i < buffer.length; i += a.pageSize) {
         const page = buffer.slice(i, i + a.pageSize);
         batch.write(entity, () => {
@@ -86,6 +89,7 @@ async function fetchInsert(a: { url: string; file: string; pageSize: number; bat
           return { result: undefined, rows: page.length, changed: 0 };
         });
       }
+      if (last && firstLoad) batch.write(entity, () => ({ result: consents.finishFirstLoad(), rows: 0, changed: 0 }));
       if (last) batch.finish();
       r.insertMs += now() - t;
       buffer = [];

@@ -2,8 +2,8 @@ import { expect } from 'vitest';
 import { ConsentClient } from '../../electron/core/api/consent-client.js';
 import { DATA_KINDS, DataClient, type DataKind } from '../../electron/core/api/data-client.js';
 import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
-import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
-import type { Db } from '../../electron/core/cache/database.js';
+import { ConsentsRepo, DEFERRED_KEY } from '../../electron/core/cache/consents-repo.js';
+import { openCache, type Db } from '../../electron/core/cache/database.js';
 import type { SyncJob } from '../../electron/core/sync/sync-job.js';
 
 /**
@@ -70,7 +70,31 @@ export async function readTruth(url: string, opts: { data?: boolean } = {}): Pro
 /** How many records the truth holds, all kinds together. */
 export const dataRecordCount = (truth: Truth) => [...(truth.data?.values() ?? [])].reduce((n, m) => n + m.size, 0);
 
+/** The consents' indexes and triggers as a new cache has them: a sorted list of their statements. */
+export function consentSchema(db: Db): string[] {
+  return db
+    .prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE tbl_name = 'consents' AND sql IS NOT NULL ORDER BY name")
+    .all()
+    .map((r) => r.sql);
+}
+
+/**
+ * Every index of the consents there (none left to build by a first load), and the search index
+ * holding exactly the table's rows: FTS5's integrity check against its content table.
+ */
+export function expectWholeIndexes(db: Db): void {
+  const fresh = openCache(':memory:');
+  try {
+    expect(consentSchema(db)).toEqual(consentSchema(fresh));
+  } finally {
+    fresh.close();
+  }
+  expect(db.prepare('SELECT value FROM sync_state WHERE key = ?').get(DEFERRED_KEY)).toBeUndefined();
+  expect(() => db.exec("INSERT INTO consents_fts (consents_fts, rank) VALUES ('integrity-check', 1)")).not.toThrow();
+}
+
 export function expectEqualToTruth(db: Db, truth: Truth): void {
+  expectWholeIndexes(db);
   const ids = db.prepare<[], { consent_id: string }>('SELECT consent_id FROM consents').all();
   expect(ids).toHaveLength(truth.consents.size);
   const repo = new ConsentsRepo(db);

@@ -6,6 +6,7 @@ import { openCache, type Db } from '../../electron/core/cache/database.js';
 import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
 import { syncConsents } from '../../electron/core/sync/consent-sync.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
+import { expectWholeIndexes } from '../helpers/truth.js';
 
 /**
  * Kill a sync at random points and resume it: the cache must end equal to the sandbox's truth
@@ -39,6 +40,7 @@ function newClient() {
 }
 
 function expectEqualToTruth(db: Db) {
+  expectWholeIndexes(db);
   const ids = db.prepare<[], { consent_id: string }>('SELECT consent_id FROM consents').all();
   expect(ids).toHaveLength(truth.consents.size);
   const repo = new ConsentsRepo(db);

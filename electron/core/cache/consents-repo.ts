@@ -3,6 +3,14 @@ import { createHash } from 'node:crypto';
 import { inTransaction, type Db } from './database.js';
 import { PayloadCodec } from './payload-codec.js';
 
+/** Where a first load keeps what it deferred (sync_state): the statements that build it again. */
+export const DEFERRED_KEY = 'consents.deferredIndexes';
+/** Kept through a first load: the list's default order, which the console reads while the load runs. */
+const KEPT_INDEXES = new Set(['consents_by_created']);
+const FTS_INSERT_TRIGGER = 'consents_fts_insert';
+const FTS_COLUMNS =
+  'consent_id, cdr_arrangement_id, consumer_id, consumer_email, consumer_mobile, external_id, data_holder_name, use_case_name';
+
 export interface UpsertCounts {
   new: number;
   changed: number;
@@ -16,6 +24,8 @@ export class ConsentsRepo {
   private readonly countStmt;
   private readonly versionStmt;
   private readonly payloadStmt;
+  private readonly ftsTriggerStmt;
+  private readonly ftsAddStmt;
   private readonly codec: PayloadCodec;
 
   constructor(private readonly db: Db) {
@@ -48,6 +58,10 @@ export class ConsentsRepo {
        WHERE c.consent_id = ?`,
     );
     this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM consents');
+    this.ftsTriggerStmt = db.prepare<[string], number>("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?").pluck();
+    this.ftsAddStmt = db.prepare<[string]>(
+      `INSERT INTO consents_fts (rowid, ${FTS_COLUMNS}) SELECT rowid, ${FTS_COLUMNS} FROM consents WHERE rowid IN (SELECT value FROM json_each(?))`,
+    );
   }
 
   /**
@@ -57,6 +71,15 @@ export class ConsentsRepo {
   upsertPage(consents: readonly Consent[], syncedAt: string): UpsertCounts {
     const counts: UpsertCounts = { new: 0, changed: 0, unchanged: 0 };
     inTransaction(this.db, () => {
+      // During a first load (beginFirstLoad) new rows reach the search index once per call, in one
+      // statement, not one trigger run per row: a fifth of the cost. Every row is in it before the
+      // call returns, and before any update (whose trigger takes the row's old terms out).
+      const unindexed: number[] | undefined = this.ftsTriggerStmt.get(FTS_INSERT_TRIGGER) ? undefined : [];
+      const index = () => {
+        if (!unindexed?.length) return;
+        this.ftsAddStmt.run(JSON.stringify(unindexed));
+        unindexed.length = 0;
+      };
       for (const c of consents) {
         const payloadHash = createHash('sha1').update(JSON.stringify(c)).digest();
         const existing = this.hashStmt.get(c.consentId);
@@ -64,9 +87,11 @@ export class ConsentsRepo {
           counts.unchanged++;
           continue;
         }
-        if (existing) counts.changed++;
-        else counts.new++;
-        this.upsertStmt.run({
+        if (existing) {
+          counts.changed++;
+          index();
+        } else counts.new++;
+        const written = this.upsertStmt.run({
           consentId: c.consentId,
           status: c.status ?? null,
           consumerEmail: c.consumerEmail ?? null,
@@ -89,10 +114,58 @@ export class ConsentsRepo {
           directMarketing: typeof c.directMarketingAllowed === 'boolean' ? Number(c.directMarketingAllowed) : null,
           firstDataCollection: c.firstDataCollection ?? null,
         });
+        if (!existing) unindexed?.push(Number(written.lastInsertRowid));
         this.versionStmt.run(c.consentId, c.version ?? null, payloadHash, this.codec.encode(c), syncedAt);
       }
+      index();
     });
     return counts;
+  }
+
+  /**
+   * A first load: into an empty table, the secondary indexes are built once at the end
+   * (`finishFirstLoad`) instead of kept row by row, and the search index takes each call's new rows
+   * in one statement. The whole load then runs about 1.8× as fast. What was set aside is written down
+   * in the same transaction, so a load that is killed is finished by the next open or sync. False
+   * (and nothing changes) when the table holds rows; true when a load is already under way.
+   */
+  beginFirstLoad(): boolean {
+    return this.writing(() => {
+      if (this.deferred()) return true;
+      if (this.db.prepare('SELECT 1 FROM consents LIMIT 1').get()) return false;
+      const deferred = this.db
+        .prepare<[string], { type: string; name: string; sql: string }>(
+          `SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'consents' AND sql IS NOT NULL
+             AND ((type = 'index') OR (type = 'trigger' AND name = ?)) ORDER BY type, name`,
+        )
+        .all(FTS_INSERT_TRIGGER)
+        .filter((o) => !KEPT_INDEXES.has(o.name));
+      for (const o of deferred) this.db.exec(`DROP ${o.type === 'index' ? 'INDEX' : 'TRIGGER'} "${o.name}"`);
+      this.db.prepare('INSERT INTO sync_state (key, value) VALUES (?, ?)').run(DEFERRED_KEY, JSON.stringify(deferred));
+      return true;
+    });
+  }
+
+  /** Builds what a first load set aside, if one did. True when there was something to build. */
+  finishFirstLoad(): boolean {
+    return this.writing(() => {
+      const deferred = this.deferred();
+      if (!deferred) return false;
+      const exists = this.db.prepare<[string, string], number>('SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?').pluck();
+      for (const o of deferred) if (!exists.get(o.type, o.name)) this.db.exec(o.sql);
+      this.db.prepare('DELETE FROM sync_state WHERE key = ?').run(DEFERRED_KEY);
+      return true;
+    });
+  }
+
+  /** In the caller's transaction, or one that takes the write lock before it reads. */
+  private writing<T>(fn: () => T): T {
+    return this.db.inTransaction ? fn() : this.db.transaction(fn).immediate();
+  }
+
+  private deferred(): { type: string; name: string; sql: string }[] | undefined {
+    const row = this.db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE key = ?').get(DEFERRED_KEY);
+    return row ? (JSON.parse(row.value) as { type: string; name: string; sql: string }[]) : undefined;
   }
 
   count(): number {

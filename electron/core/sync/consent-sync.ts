@@ -140,6 +140,25 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     const startPage = resumable ? resumePage : 1;
     summary.resumed = startPage > 1;
     progress({ phase: 'consents', done: 0, total: null, state: 'running' });
+    // Into an empty cache (or one a killed first load left), the secondary indexes are built at the end.
+    const firstLoad = deps.consents.beginFirstLoad();
+    try {
+      await listPages(startPage, firstLoad);
+    } catch (error) {
+      if (firstLoad) {
+        // What was stored stays, indexed; the next sync resumes it as an ordinary listing.
+        try {
+          batch.commit();
+          deps.consents.finishFirstLoad();
+        } catch {
+          batch.rollback(); // the next start or sync builds them (beginFirstLoad wrote down what)
+        }
+      }
+      throw error;
+    }
+  }
+
+  async function listPages(startPage: number, firstLoad: boolean): Promise<void> {
     const t0 = Date.now();
     for await (const page of prefetch(deps.client.listConsentPages({ pageSize, startPage, ...signalOpt }))) {
       addCounts(
@@ -162,6 +181,7 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
       deps.state.delete(RESUME_PAGE);
       deps.state.delete(RESUME_SIZE);
       deps.state.set(LAST_FULL_KEY, now().toISOString());
+      if (firstLoad) deps.consents.finishFirstLoad();
       return { result: undefined, rows: 0, changed: 0 };
     });
   }
