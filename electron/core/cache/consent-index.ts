@@ -75,7 +75,7 @@ export type SortColumn = (field: ConsentSortField) => string;
  * Sort fields whose column has an index on (column, consent_id): their order is read along the
  * index, a slice at a time, with no sort. The others are sorted by SQL once, on first use.
  */
-const INDEXED: ReadonlySet<ConsentSortField> = new Set([
+export const INDEXED: ReadonlySet<ConsentSortField> = new Set([
   'created',
   'sharingEndDate',
   'revoked',

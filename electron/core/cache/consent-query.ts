@@ -6,7 +6,7 @@ import type {
   ConsentSort,
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
-import { byCountThenStatus, ConsentIndex, OptionCounts } from './consent-index.js';
+import { byCountThenStatus, ConsentIndex, INDEXED, OptionCounts } from './consent-index.js';
 import type { Db } from './database.js';
 import { CacheVersion, Rebuilder } from './read-index.js';
 
@@ -57,8 +57,21 @@ interface Where {
   params: (string | number)[];
 }
 
-/** The WHERE clause of a filter; `without` leaves one part out (the status facets ignore the status filter). */
-function whereOf(filter: ConsentFilter, without?: 'statuses'): Where {
+/**
+ * A search matching this many consents or more is answered along an index (the list's order, or a
+ * covering one for the status counts), each entry checked against the matches, rather than by
+ * looking up every match in the table: at 100k, "budget" (25,000 matches) took 120 ms to list and
+ * 100 ms to count the first way, 2.6 and 11 ms the second. Fewer matches are looked up one by one.
+ */
+const SCAN_SEARCH_FROM = 1_000;
+
+/**
+ * The WHERE clause of a filter; `without` leaves one part out (the status facets ignore the status
+ * filter). `scanSearch`: the search's matches are many (see SCAN_SEARCH_FROM); `+rowid` keeps
+ * SQLite from looking each one up, so it walks an index instead.
+ */
+function whereOf(filter: ConsentFilter, opts: { without?: 'statuses'; scanSearch?: boolean } = {}): Where {
+  const without = opts.without;
   const parts: string[] = [];
   const params: (string | number)[] = [];
   const anyOf = (column: string, values: readonly string[] | undefined) => {
@@ -92,7 +105,7 @@ function whereOf(filter: ConsentFilter, without?: 'statuses'): Where {
   range('revoked', filter.revoked);
   const match = ftsQuery(filter.search);
   if (match) {
-    parts.push('rowid IN (SELECT rowid FROM consents_fts WHERE consents_fts MATCH ?)');
+    parts.push(`${opts.scanSearch ? '+' : ''}rowid IN (SELECT rowid FROM consents_fts WHERE consents_fts MATCH ?)`);
     params.push(match);
   }
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
@@ -112,7 +125,7 @@ export class ConsentQuery {
 
   constructor(
     private readonly db: Db,
-    opts: { onIndexError?: (error: unknown) => void; useIndex?: boolean; indexSlice?: number } = {},
+    opts: { onIndexError?: (error: unknown) => void; useIndex?: boolean; indexSlice?: number; scanSearchFrom?: number } = {},
   ) {
     this.version = new CacheVersion(db);
     this.index = new Rebuilder(
@@ -121,10 +134,12 @@ export class ConsentQuery {
       opts.onIndexError,
     );
     this.useIndex = opts.useIndex ?? true;
+    this.scanSearchFrom = opts.scanSearchFrom ?? SCAN_SEARCH_FROM;
     this.ftsStmt = db.prepare<[string], number>('SELECT rowid FROM consents_fts WHERE consents_fts MATCH ?').pluck();
   }
 
   private readonly useIndex: boolean;
+  private readonly scanSearchFrom: number;
 
   /** The in-memory index if it is current (else SQL answers, and the index is rebuilt in the background). */
   private fast(): ConsentIndex | undefined {
@@ -143,6 +158,12 @@ export class ConsentQuery {
     const rowids = this.ftsStmt.all(match);
     this.lastSearch = { match, version, rowids };
     return rowids;
+  }
+
+  /** Whether the filter's search matches many consents (its matches are kept for the next read). */
+  private manyMatches(filter: ConsentFilter): boolean {
+    const matches = this.searchRowids(filter);
+    return matches !== undefined && matches.length >= this.scanSearchFrom;
   }
 
   /** Resolves once the in-memory index matches the cache (benchmarks and tests wait for it). */
@@ -170,7 +191,7 @@ export class ConsentQuery {
     if (index) {
       return index.window(input.filter, this.searchRowids(input.filter), input.sort, input.offset, input.limit).map((i) => index.rowAt(i));
     }
-    const where = whereOf(input.filter);
+    const where = whereOf(input.filter, { scanSearch: INDEXED.has(input.sort.field) && this.manyMatches(input.filter) });
     return this.db
       .prepare<(string | number)[], RawRow>(`SELECT ${ROW_COLUMNS} FROM consents ${where.sql} ${orderOf(input.sort)} LIMIT ? OFFSET ?`)
       .all(...where.params, input.limit, input.offset)
@@ -181,7 +202,7 @@ export class ConsentQuery {
   count(filter: ConsentFilter): ConsentCountOutput {
     const index = this.fast();
     if (index) return index.count(filter, this.searchRowids(filter));
-    const where = whereOf(filter, 'statuses');
+    const where = whereOf(filter, { without: 'statuses', scanSearch: this.manyMatches(filter) });
     const byStatus = this.db
       .prepare<(string | number)[], { status: string | null; n: number }>(
         `SELECT status, count(*) AS n FROM consents ${where.sql} GROUP BY status`,
