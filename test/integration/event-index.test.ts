@@ -6,6 +6,7 @@ import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { EventQuery, WEBHOOK_FAILURES, type EventListFilter } from '../../electron/core/cache/event-query.js';
 import { EventsRepo } from '../../electron/core/cache/events-repo.js';
 import { stableOrderBy } from '../../electron/core/cache/event-index.js';
+import { complianceReport } from '../../electron/core/reports/compliance.js';
 import { contentId } from '../../electron/core/sync/consent-sync.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import type { Consent, ConsentEvent } from '../../shared/schemas/consent.js';
@@ -95,6 +96,10 @@ describe('the events index', () => {
           const from = f.from ? Date.parse(f.from) : 0;
           const to = f.to ? Date.parse(f.to) : Date.parse('2100-01-01T00:00:00Z');
           expect(fast.collectionsByHolder(from, to)).toEqual(sql.collectionsByHolder(from, to));
+          // The compliance report's counts, from the index and from SQL's counts per type.
+          const period = { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+          const at = new Date('2026-11-25T00:00:00Z');
+          expect(complianceReport(db, period, at, fast)).toEqual(complianceReport(db, period, at, sql));
         },
       ),
       { numRuns: 150 },

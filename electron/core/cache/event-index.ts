@@ -225,6 +225,18 @@ export class EventIndex {
     return this.rowids[p]!;
   }
 
+  /** What the list shows of the event at position p that the index holds (the rest is on disk). */
+  shownAt(p: number): { consentId: string; eventType: string; at: number; consumerEmail: string | null; dataHolderName: string | null } {
+    const c = this.consent[p]!;
+    return {
+      consentId: this.consentIds[c]!,
+      eventType: this.typeNames[this.type[p]!]!,
+      at: this.at[p]!,
+      consumerEmail: this.emailOf[c] ?? null,
+      dataHolderName: this.holderOf[c] ?? null,
+    };
+  }
+
   /** Counts per type in the time range (the types filter is for the caller: chips count every type). */
   typeCounts(filter: EventIndexFilter): Map<string, number> {
     const counts = new Float64Array(this.typeNames.length);

@@ -105,9 +105,11 @@ export class EventQuery {
       (stillCurrent) => EventIndex.build(db, WEBHOOK_FAILURES, maskMessage, stillCurrent),
       opts.onIndexError,
     );
-    this.byRowids = db.prepare<[string], ListRow & { r: number }>(
-      `SELECT e.rowid AS r, ${LIST_COLUMNS} FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
-       WHERE e.rowid IN (SELECT value FROM json_each(?))`,
+    // The index holds the rest of a list row (type, time, the consent's e-mail and data holder):
+    // one page read per row when the disk cache is cold, not three (the join went through the
+    // consents' id index and then their table).
+    this.byRowids = db.prepare<[string], { r: number; eventId: string; eventDetail: string | null }>(
+      'SELECT rowid AS r, event_id AS eventId, event_detail AS eventDetail FROM events WHERE rowid IN (SELECT value FROM json_each(?))',
     );
   }
 
@@ -143,12 +145,14 @@ export class EventQuery {
   list(input: { filter: EventListFilter; offset: number; limit: number }): EventListRow[] {
     const fast = this.fast(input.filter);
     if (fast) {
-      const rowids = fast.index.window(fast.f, input.offset, input.limit).map((p) => fast.index.rowidAt(p));
+      const positions = fast.index.window(fast.f, input.offset, input.limit);
+      const rowids = positions.map((p) => fast.index.rowidAt(p));
       const byRowid = new Map(this.byRowids.all(JSON.stringify(rowids)).map((r) => [r.r, r]));
       if (byRowid.size === rowids.length)
-        return rowids.map((id) => {
-          const { r: _, ...row } = byRowid.get(id)!;
-          return toListRow(row);
+        return positions.map((p, i) => {
+          const { eventId, eventDetail } = byRowid.get(rowids[i]!)!;
+          const { consentId, eventType, at, consumerEmail, dataHolderName } = fast.index.shownAt(p);
+          return toListRow({ eventId, consentId, eventType, at, eventDetail, consumerEmail, dataHolderName });
         });
     }
     const w = whereOf(input.filter, 'e');
