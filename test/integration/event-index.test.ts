@@ -124,6 +124,29 @@ describe('the events index', () => {
   });
 });
 
+describe('webhook failure groups', () => {
+  it('take as sample the message stored last of those at the latest time, from the index as from SQL', async () => {
+    const tied = openCache(':memory:');
+    const at = '2026-11-20T10:00:00.000Z';
+    const failure = (id: string, timestamp: string, detail: string) =>
+      ({ eventId: id, consentId: 'c-tied', eventType: 'WEBHOOK_SENDING_FAILED', timestamp, eventDetail: detail }) as ConsentEvent;
+    new EventsRepo(tied).upsertPage(
+      [
+        failure('t-1', '2026-11-20T09:00:00.000Z', 'HTTP 503 attempt 1'),
+        failure('t-2', at, 'HTTP 503 attempt 2'),
+        failure('t-3', at, 'HTTP 503 attempt 3'),
+      ],
+      contentId,
+    );
+    const indexed = new EventQuery(tied);
+    await indexed.ready();
+    const groups = indexed.failuresByMessage({});
+    expect(groups).toEqual(new EventQuery(tied, { useIndex: false }).failuresByMessage({}));
+    expect(groups).toMatchObject([{ count: 3, consents: 1, sample: 'HTTP 503 attempt 3', lastSeen: at }]);
+    tied.close();
+  });
+});
+
 describe('the time order of the events index', () => {
   it('sorts whole-number keys ascending, equal keys in their first order, like a stable comparison sort', async () => {
     await fc.assert(

@@ -290,36 +290,73 @@ export class EventIndex {
     sample: string | null;
     types: string[];
   }[] {
-    const [a, b] = this.failuresIn(...this.range(filter.fromMs, filter.toMs));
+    const [a, end] = this.failuresIn(...this.range(filter.fromMs, filter.toMs));
+    const b = Math.max(a, end); // an empty range may come back inverted
     const { positions, detail, detailNames } = this.failures;
-    const groups = new Map<number, { count: number; seen: Set<number>; first: number; last: number; latest: number; types: Set<number> }>();
+    // Groups numbered as first met, oldest first (positions run newest first); then each group's
+    // failures side by side (a counting sort that keeps their order), so one stamp per consent and
+    // per type counts the distinct ones of a group: no Set per group (48,000 failures at 1M events).
+    const groupOfKey = new Int32Array(this.keyNames.length).fill(-1);
+    const keys: number[] = [];
+    const sizes: number[] = [];
+    const groupAt = new Int32Array(b - a);
     for (let i = b - 1; i >= a; i--) {
-      const p = positions[i]!;
-      const k = this.key[p]!;
-      const t = this.at[p]!;
-      let g = groups.get(k);
-      if (!g) {
-        g = { count: 0, seen: new Set(), first: t, last: t, latest: i, types: new Set() };
-        groups.set(k, g);
+      const k = this.key[positions[i]!]!;
+      let g = groupOfKey[k]!;
+      if (g < 0) {
+        g = groupOfKey[k] = keys.length;
+        keys.push(k);
+        sizes.push(0);
       }
-      g.count++;
-      g.seen.add(this.consent[p]!);
-      g.types.add(this.type[p]!);
-      if (t < g.first) g.first = t;
-      if (t > g.last) {
-        g.last = t;
-        g.latest = i;
-      }
+      groupAt[i - a] = g;
+      sizes[g]!++;
     }
-    return [...groups].map(([k, g]) => ({
-      key: this.keyNames[k]!,
-      count: g.count,
-      consents: g.seen.size,
-      first: g.first,
-      last: g.last,
-      sample: detail[g.latest] === NO_DETAIL ? null : detailNames[detail[g.latest]!]!,
-      types: [...g.types].map((c) => this.typeNames[c]!).sort(),
-    }));
+    const next = new Int32Array(keys.length);
+    for (let g = 1; g < keys.length; g++) next[g] = next[g - 1]! + sizes[g - 1]!;
+    const byGroup = new Int32Array(b - a);
+    for (let i = b - 1; i >= a; i--) byGroup[next[groupAt[i - a]!]!++] = i;
+    const consentStamp = new Int32Array(this.consentIds.length);
+    const typeStamp = new Int32Array(this.typeNames.length);
+    const out = [];
+    for (let g = 0, from = 0; g < keys.length; from += sizes[g]!, g++) {
+      const stamp = g + 1;
+      let consents = 0;
+      const types: string[] = [];
+      let first = Infinity;
+      let last = -Infinity;
+      let latest = -1;
+      for (let j = from; j < from + sizes[g]!; j++) {
+        const i = byGroup[j]!;
+        const p = positions[i]!;
+        const c = this.consent[p]!;
+        if (consentStamp[c] !== stamp) {
+          consentStamp[c] = stamp;
+          consents++;
+        }
+        const type = this.type[p]!;
+        if (typeStamp[type] !== stamp) {
+          typeStamp[type] = stamp;
+          types.push(this.typeNames[type]!);
+        }
+        const t = this.at[p]!;
+        if (t < first) first = t;
+        // Of failures at the same latest time, the one stored last is the sample (as in SQL).
+        if (t >= last) {
+          last = t;
+          latest = i;
+        }
+      }
+      out.push({
+        key: this.keyNames[keys[g]!]!,
+        count: sizes[g]!,
+        consents,
+        first,
+        last,
+        sample: detail[latest] === NO_DETAIL ? null : detailNames[detail[latest]!]!,
+        types: types.sort(),
+      });
+    }
+    return out;
   }
 
   /** Events of one type in the range per data holder name (null: the consent is not cached). */

@@ -231,7 +231,8 @@ export class EventQuery {
       { key: string; sample: string | null; count: number; consents: Set<string>; first: number; last: number; types: Set<string> }
     >();
     const stmt = this.db.prepare<(string | number)[], { consent_id: string; event_type: string; at: number; event_detail: string | null }>(
-      // Oldest first (ties by rowid): each group's sample is its latest message, the same from SQL and the index.
+      // Oldest first (ties by rowid): each group's sample is its latest message (of two at the same
+      // time, the one stored last), the same from SQL and the index.
       `SELECT consent_id, event_type, at, event_detail FROM events ${w.sql} ORDER BY at, rowid`,
     );
     for (const r of stmt.iterate(...w.params)) {
@@ -249,7 +250,7 @@ export class EventQuery {
       g.consents.add(r.consent_id);
       g.types.add(r.event_type);
       if (r.at < g.first) g.first = r.at;
-      if (r.at > g.last) {
+      if (r.at >= g.last) {
         g.last = r.at;
         g.sample = r.event_detail;
       }
