@@ -234,6 +234,8 @@ export function ConsentsScreen() {
         total={total}
         rows={rows}
         columns={columns.map(consentColumn)}
+        // 6 rows beyond the visible ones, not 15: a keystroke's redraw at 100k, p95 97 → 90 ms (driver's clock).
+        overscan={6}
         rowId={(r) => r.consentId}
         rowLabel={consentRowLabel}
         sort={view.sort}
