@@ -139,7 +139,8 @@ export class ConsentsRepo {
              AND ((type = 'index') OR (type = 'trigger' AND name = ?)) ORDER BY type, name`,
         )
         .all(FTS_INSERT_TRIGGER)
-        .filter((o) => !KEPT_INDEXES.has(o.name));
+        // A unique index is a constraint the load relies on: never set aside.
+        .filter((o) => !KEPT_INDEXES.has(o.name) && !/^CREATE UNIQUE/i.test(o.sql));
       for (const o of deferred) this.db.exec(`DROP ${o.type === 'index' ? 'INDEX' : 'TRIGGER'} "${o.name}"`);
       this.db.prepare('INSERT INTO sync_state (key, value) VALUES (?, ?)').run(DEFERRED_KEY, JSON.stringify(deferred));
       return true;
