@@ -149,10 +149,6 @@ export class EventIndex {
     // these (about 5% of the events) instead of every event.
     const failPos = new Growing((n) => new Int32Array(n));
     const failDetail = new Growing((n) => new Int32Array(n));
-    const failKey = new Growing((n) => new Int32Array(n));
-    const failConsent = new Growing((n) => new Int32Array(n));
-    const failType = new Growing((n) => new Uint32Array(n));
-    const failAt = new Growing((n) => new Float64Array(n));
     for (let p = 0; p < n; p++) {
       const src = order[n - 1 - p]!;
       rowids[p] = rowidsFrom[src]!;
@@ -163,10 +159,6 @@ export class EventIndex {
       if (key[p] !== NO_KEY) {
         failPos.push(p);
         failDetail.push(detailFrom[src]!);
-        failKey.push(key[p]!);
-        failConsent.push(consent[p]!);
-        failType.push(type[p]!);
-        failAt.push(at[p]!);
       }
       if (p % STEP === STEP - 1 && !(await pause())) return undefined;
     }
@@ -191,13 +183,14 @@ export class EventIndex {
       await turn();
       if (!stillCurrent()) return undefined;
     }
+    const positions = failPos.view().slice();
     return new EventIndex(n, rowids, at, type, types.values, consent, consents.values, key, keys.values, holderOf, emailOf, {
-      positions: failPos.view().slice(),
+      positions,
       detail: failDetail.view().slice(),
-      key: failKey.view().slice(),
-      consent: failConsent.view().slice(),
-      type: failType.view().slice(),
-      at: failAt.view().slice(),
+      key: Int32Array.from(positions, (p) => key[p]!),
+      consent: Int32Array.from(positions, (p) => consent[p]!),
+      type: Uint32Array.from(positions, (p) => type[p]!),
+      at: Float64Array.from(positions, (p) => at[p]!),
       detailNames: details.values,
     });
   }
