@@ -2,7 +2,8 @@ import { expect } from 'vitest';
 import { ConsentClient } from '../../electron/core/api/consent-client.js';
 import { DATA_KINDS, DataClient, type DataKind } from '../../electron/core/api/data-client.js';
 import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
-import { ConsentsRepo, DEFERRED_KEY } from '../../electron/core/cache/consents-repo.js';
+import { ConsentsRepo, DEFERRED_KEY, SyncStateRepo } from '../../electron/core/cache/consents-repo.js';
+import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
 import { openCache, type Db } from '../../electron/core/cache/database.js';
 import type { SyncJob } from '../../electron/core/sync/sync-job.js';
 
@@ -26,6 +27,20 @@ export const tokenOptions = (url: string): SyncJob['tokens'] => ({
   clientSecret: 'sandbox-secret',
   method: 'client_secret_basic',
   scopes: [],
+});
+
+/** A Consent API client of the sandbox at `url`. */
+export const sandboxClient = (url: string) =>
+  new ConsentClient({ baseUrl: url, tokens: createClientCredentialsTokenSource(tokenOptions(url)) });
+
+/** What syncConsents needs to sync the sandbox at `url` into `db`: its client and the cache's repositories. */
+export const syncDepsOn = (db: Db, url: string) => ({
+  db,
+  client: sandboxClient(url),
+  consents: new ConsentsRepo(db),
+  events: new EventsRepo(db),
+  reference: new ReferenceRepo(db),
+  state: new SyncStateRepo(db),
 });
 
 /** A sync job against a sandbox, writing to `file`. */

@@ -1,17 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConsentClient } from '../../electron/core/api/consent-client.js';
-import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
 import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
-import { ConsentsRepo, DEFERRED_KEY, SyncStateRepo } from '../../electron/core/cache/consents-repo.js';
+import { ConsentsRepo, DEFERRED_KEY } from '../../electron/core/cache/consents-repo.js';
 import { openCache, type Db } from '../../electron/core/cache/database.js';
-import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
 import { startCore } from '../../electron/core/console-core.js';
 import { syncConsents } from '../../electron/core/sync/consent-sync.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import type { Consent } from '../../shared/schemas/consent.js';
 import { openRemoteCache, writeRemoteProfile } from '../helpers/remote.js';
 import { tempDir } from '../helpers/temp.js';
-import { consentSchema, expectWholeIndexes, tokenOptions } from '../helpers/truth.js';
+import { consentSchema, expectWholeIndexes, sandboxClient, syncDepsOn } from '../helpers/truth.js';
 
 /**
  * A first sync into an empty cache builds the consents' secondary indexes once, at its end, and
@@ -26,7 +23,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => sandbox.close());
 
-const newClient = () => new ConsentClient({ baseUrl: sandbox.url, tokens: createClientCredentialsTokenSource(tokenOptions(sandbox.url)) });
 const indexNames = (db: Db) =>
   db
     .prepare<[], { name: string }>(
@@ -94,18 +90,7 @@ describe('first load: the repository', () => {
 });
 
 describe('first load: the sync', () => {
-  function deps(db: Db) {
-    return {
-      db,
-      client: newClient(),
-      consents: new ConsentsRepo(db),
-      events: new EventsRepo(db),
-      reference: new ReferenceRepo(db),
-      state: new SyncStateRepo(db),
-      pageSize: 300,
-      batch: { rows: 300, ms: 60_000 },
-    };
-  }
+  const deps = (db: Db) => ({ ...syncDepsOn(db, sandbox.url), pageSize: 300, batch: { rows: 300, ms: 60_000 } });
 
   it('runs without the secondary indexes while search finds what is stored, then builds them; a later full listing keeps them', async () => {
     const db = openCache(':memory:');
@@ -178,7 +163,7 @@ describe('first load: the sync', () => {
     const db = openRemoteCache(dataDir);
     const repo = new ConsentsRepo(db);
     expect(repo.beginFirstLoad()).toBe(true);
-    const page = await newClient().listConsentPages({ pageSize: 200 }).next();
+    const page = await sandboxClient(sandbox.url).listConsentPages({ pageSize: 200 }).next();
     repo.upsertPage(page.value!.consents, 'now');
     db.close();
 

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConsentClient } from '../../electron/core/api/consent-client.js';
-import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
-import { ConsentsRepo, SyncStateRepo } from '../../electron/core/cache/consents-repo.js';
+import type { ConsentClient } from '../../electron/core/api/consent-client.js';
 import { openCache } from '../../electron/core/cache/database.js';
-import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
 import { syncConsents } from '../../electron/core/sync/consent-sync.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import type { Consent } from '../../shared/schemas/consent.js';
 import { mutate } from '../helpers/mutate.js';
+import { syncDepsOn } from '../helpers/truth.js';
 
 /**
  * Incremental sync: the API has no "updated since", so the events feed says which consents changed
@@ -21,24 +19,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 function deps() {
-  const db = openCache(':memory:');
-  return {
-    db,
-    client: new ConsentClient({
-      baseUrl: sandbox.url,
-      tokens: createClientCredentialsTokenSource({
-        tokenUrl: `${sandbox.url}/oauth2/token`,
-        clientId: 'sandbox-client',
-        clientSecret: 'sandbox-secret',
-        method: 'client_secret_basic',
-        scopes: [],
-      }),
-    }),
-    consents: new ConsentsRepo(db),
-    events: new EventsRepo(db),
-    reference: new ReferenceRepo(db),
-    state: new SyncStateRepo(db),
-  };
+  return syncDepsOn(openCache(':memory:'), sandbox.url);
 }
 
 async function truth(client: ConsentClient): Promise<{ consents: Map<string, Consent>; events: Set<string> }> {

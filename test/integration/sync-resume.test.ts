@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConsentClient } from '../../electron/core/api/consent-client.js';
-import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
-import { ConsentsRepo, SyncStateRepo } from '../../electron/core/cache/consents-repo.js';
+import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { openCache, type Db } from '../../electron/core/cache/database.js';
-import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
 import { syncConsents } from '../../electron/core/sync/consent-sync.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
-import { expectWholeIndexes } from '../helpers/truth.js';
+import { expectWholeIndexes, sandboxClient, syncDepsOn } from '../helpers/truth.js';
 
 /**
  * Kill a sync at random points and resume it: the cache must end equal to the sandbox's truth
@@ -17,7 +14,7 @@ let truth: { consents: Map<string, unknown>; eventIds: Set<string> };
 
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 31, consents: 2600 });
-  const client = newClient();
+  const client = sandboxClient(sandbox.url);
   const consents = new Map<string, unknown>();
   for await (const p of client.listConsentPages({ pageSize: 1000 })) for (const c of p.consents) consents.set(c.consentId, c);
   const eventIds = new Set<string>();
@@ -25,19 +22,6 @@ beforeAll(async () => {
   truth = { consents, eventIds };
 }, 60_000);
 afterAll(() => sandbox.close());
-
-function newClient() {
-  return new ConsentClient({
-    baseUrl: sandbox.url,
-    tokens: createClientCredentialsTokenSource({
-      tokenUrl: `${sandbox.url}/oauth2/token`,
-      clientId: 'sandbox-client',
-      clientSecret: 'sandbox-secret',
-      method: 'client_secret_basic',
-      scopes: [],
-    }),
-  });
-}
 
 function expectEqualToTruth(db: Db) {
   expectWholeIndexes(db);
@@ -62,12 +46,7 @@ describe('sync: crash and resume', () => {
     async (crashAfter) => {
       const db = openCache(':memory:');
       const deps = {
-        db,
-        client: newClient(),
-        consents: new ConsentsRepo(db),
-        events: new EventsRepo(db),
-        reference: new ReferenceRepo(db),
-        state: new SyncStateRepo(db),
+        ...syncDepsOn(db, sandbox.url),
         pageSize: 500,
         // One commit per page, so "after N stored pages" means N commits.
         batch: { rows: 500, ms: 60_000 },
@@ -91,15 +70,7 @@ describe('sync: crash and resume', () => {
 
   it('an error while a large transaction is open keeps the whole pages stored before it, and a resume completes', async () => {
     const db = openCache(':memory:');
-    const deps = {
-      db,
-      client: newClient(),
-      consents: new ConsentsRepo(db),
-      events: new EventsRepo(db),
-      reference: new ReferenceRepo(db),
-      state: new SyncStateRepo(db),
-      pageSize: 500,
-    };
+    const deps = { ...syncDepsOn(db, sandbox.url), pageSize: 500 };
     const failing = syncConsents({
       ...deps,
       onProgress: (p) => {
