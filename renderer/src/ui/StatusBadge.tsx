@@ -1,4 +1,4 @@
-import { Badge } from '@mantine/core';
+import classes from './StatusBadge.module.css';
 
 /** Consent status as a coloured label; unknown statuses are shown as sent, in grey. */
 export const STATUS_COLOURS: Record<string, string> = {
@@ -10,9 +10,14 @@ export const STATUS_COLOURS: Record<string, string> = {
 
 export function StatusBadge({ status, size = 'sm' }: { status: string | null | undefined; size?: 'sm' | 'md' | 'lg' }) {
   const label = status ?? 'UNKNOWN';
+  const colour = STATUS_COLOURS[label] ?? 'dark';
   return (
-    <Badge size={size} radius="sm" variant="light" color={STATUS_COLOURS[label] ?? 'dark'} styles={{ root: { minWidth: 88 } }}>
+    <span
+      className={classes.badge}
+      data-size={size}
+      style={{ background: `var(--cc-${colour}-light-bg)`, color: `var(--cc-${colour}-light-text)` }}
+    >
       {label}
-    </Badge>
+    </span>
   );
 }

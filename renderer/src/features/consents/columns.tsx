@@ -1,18 +1,18 @@
-import { Text } from '@mantine/core';
 import type { ConsentRow, ConsentSortField } from '../../../../shared/ipc/contract.js';
 import { CONSENT_COLUMN_LABELS } from '../../../../shared/consents/columns.js';
 import { enumText } from '../../ui/format.js';
 import { StatusBadge } from '../../ui/StatusBadge.js';
 import type { Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
+import classes from './columns.module.css';
 
 /** Text cut to its column shows the whole value on hover. */
 function Truncated({ text, mono = false }: { text: string | null; mono?: boolean }) {
   if (!text) return <span aria-label="none">—</span>;
   return mono ? (
-    <Text span title={text} ff="monospace" fz="xs">
+    <span title={text} className={classes.mono}>
       {text}
-    </Text>
+    </span>
   ) : (
     <span title={text}>{text}</span>
   );

@@ -1,4 +1,4 @@
-import { Checkbox, Skeleton, Table, UnstyledButton } from '@mantine/core';
+import { Skeleton, Table, UnstyledButton } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useId, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import type { WindowedRows } from './useWindowedRows.js';
@@ -143,7 +143,6 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
         aria-multiselectable={selection ? true : undefined}
         aria-activedescendant={total > 0 && activeIndex < total ? rowDomId(activeIndex) : undefined}
         stickyHeader
-        highlightOnHover
         verticalSpacing={6}
         fz="sm"
         className={classes.table}
@@ -159,12 +158,10 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
           <Table.Tr aria-rowindex={1}>
             {selection ? (
               <Table.Th>
-                <Checkbox
-                  size="xs"
-                  aria-label={selection.headerLabel}
-                  checked={selection.headerState === 'all'}
-                  indeterminate={selection.headerState === 'some'}
-                  onChange={() => selection.toggleAll()}
+                <HeaderCheckbox
+                  label={selection.headerLabel}
+                  state={selection.headerState}
+                  onToggle={() => selection.toggleAll()}
                   disabled={total === 0}
                 />
               </Table.Th>
@@ -200,17 +197,25 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
             const active = item.index === activeIndex;
             if (!row)
               return (
-                <Table.Tr key={`loading-${item.index}`} aria-rowindex={item.index + 2} style={{ height: ROW_HEIGHT }} aria-busy>
-                  <Table.Td colSpan={colSpan}>
+                <tr
+                  key={`loading-${item.index}`}
+                  aria-rowindex={item.index + 2}
+                  className={classes.row}
+                  style={{ height: ROW_HEIGHT }}
+                  aria-busy
+                >
+                  <td colSpan={colSpan} className={classes.cell}>
                     <Skeleton height={12} radius="sm" aria-label="Loading row" />
-                  </Table.Td>
-                </Table.Tr>
+                  </td>
+                </tr>
               );
             const id = props.rowId(row);
             const selected = selection?.isSelected(row) ?? false;
             const tone = props.rowTone?.(row);
+            // Plain elements, not Mantine's Table.Tr/Td and Checkbox: the rows are redrawn at every
+            // keystroke of a search, and each Mantine component resolves its props and styles.
             return (
-              <Table.Tr
+              <tr
                 key={id}
                 id={rowDomId(item.index)}
                 aria-rowindex={item.index + 2}
@@ -228,23 +233,24 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
                 }}
               >
                 {selection ? (
-                  <Table.Td>
-                    <Checkbox
-                      size="xs"
+                  <td className={classes.cell}>
+                    <input
+                      type="checkbox"
+                      className={classes.check}
                       tabIndex={-1}
                       aria-label={`Select ${props.rowLabel(row)}`}
                       checked={selected}
                       onChange={() => undefined}
                       onClick={(e) => selection.toggle(item.index, row, e.shiftKey)}
                     />
-                  </Table.Td>
+                  </td>
                 ) : null}
                 {columns.map((c) => (
-                  <Table.Td key={c.id} className={classes.cell}>
+                  <td key={c.id} className={classes.cell}>
                     {c.cell(row)}
-                  </Table.Td>
+                  </td>
                 ))}
-              </Table.Tr>
+              </tr>
             );
           })}
           {padBottom > 0 && (
@@ -256,5 +262,24 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
       </Table>
       {total === 0 ? props.empty : null}
     </div>
+  );
+}
+
+/** The header's checkbox, native like the rows' (mixed when some rows are selected). */
+function HeaderCheckbox(props: { label: string; state: 'all' | 'some' | 'none'; onToggle(): void; disabled: boolean }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = props.state === 'some';
+  }, [props.state]);
+  return (
+    <input
+      ref={ref}
+      type="checkbox"
+      className={classes.check}
+      aria-label={props.label}
+      checked={props.state === 'all'}
+      onChange={() => props.onToggle()}
+      disabled={props.disabled}
+    />
   );
 }
