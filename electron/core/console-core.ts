@@ -447,6 +447,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
             onProgress?.(m.progress as SyncProgress);
           }
           if (m.type === 'stored') events.emit('cache:changed', { entity: m.entity as StoredEntity, count: m.count as number });
+          if (m.type === 'warning') opts.log.info(`sync: ${String(m.message)}`);
         },
       );
       signal.addEventListener('abort', () => job.send({ type: 'cancel', reason: String((signal.reason as Error)?.message) }));

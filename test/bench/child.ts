@@ -5,13 +5,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startCore, cacheFileOf } from '../../electron/core/console-core.js';
 import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
-import { openCache } from '../../electron/core/cache/database.js';
+import { keyPragmas, openCache } from '../../electron/core/cache/database.js';
 import { EventsRepo } from '../../electron/core/cache/events-repo.js';
 import { WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../../electron/core/cache/event-query.js';
 import { BatchWriter, DEFAULT_BATCH } from '../../electron/core/sync/batch.js';
 import { contentId } from '../../electron/core/sync/consent-sync.js';
 import { runSyncJob, type SyncJob } from '../../electron/core/sync/sync-job.js';
-import { WorkerThread } from '../../electron/core/worker/host.js';
+import { CheckpointThread, WorkerThread } from '../../electron/core/worker/host.js';
 import { normalizeRecord } from '../../shared/banking/index.js';
 import type { JsonObject } from '../../shared/banking/values.js';
 import { CONSENT_SORT_FIELDS, type SyncProgress } from '../../shared/ipc/contract.js';
@@ -74,11 +74,12 @@ async function fetchInsert(a: { url: string; file: string; pageSize: number; bat
   for (const entity of ['consents', 'events'] as const) {
     const r = { rows: 0, fetchMs: 0, insertMs: 0, bytes: 0, payloadBytes: 0 };
     let buffer: any[] = [];
-    // The sync's own transactions and checkpoints (batch.ts), without the fetching.
-    const batch = new BatchWriter(db, DEFAULT_BATCH, () => undefined);
+    // The sync's own transactions and checkpoints (batch.ts, on a helper thread), without the fetching.
+    const helper = new CheckpointThread(a.file, keyPragmas(BENCH_KEY));
+    const batch = new BatchWriter(db, DEFAULT_BATCH, () => undefined, helper);
     // As the sync's first load does: the consents' secondary indexes built once, at the end.
     let firstLoad = false;
-    const insert = (last: boolean) => {
+    const insert = async (last: boolean) => {
       const t = now();
       if (entity === 'consents' && !firstLoad) firstLoad = consents.beginFirstLoad();
       for (let i = 0; i < buffer.length; i += a.pageSize) {
@@ -90,7 +91,7 @@ async function fetchInsert(a: { url: string; file: string; pageSize: number; bat
         });
       }
       if (last && firstLoad) batch.write(entity, () => ({ result: consents.finishFirstLoad(), rows: 0, changed: 0 }));
-      if (last) batch.finish();
+      if (last) await batch.finish();
       r.insertMs += now() - t;
       buffer = [];
     };
@@ -104,9 +105,10 @@ async function fetchInsert(a: { url: string; file: string; pageSize: number; bat
       r.bytes += Buffer.byteLength(text);
       for (const item of items) r.payloadBytes += Buffer.byteLength(JSON.stringify(item));
       buffer.push(...items);
-      if (buffer.length >= a.batchRows || !body.links.next) insert(!body.links.next);
+      if (buffer.length >= a.batchRows || !body.links.next) await insert(!body.links.next);
       if (!body.links.next) break;
     }
+    await helper.close();
     out[entity] = r;
     log(`${entity}: fetch+parse ${Math.round((r.rows * 1000) / r.fetchMs)}/s, insert ${Math.round((r.rows * 1000) / r.insertMs)}/s`);
   }

@@ -40,12 +40,17 @@ export function inTransaction<T>(db: Db, fn: () => T): T {
 }
 const PLAINTEXT_HEADER = Buffer.from('SQLite format 3\0');
 
-/** SQLCipher 4 format with a raw 256-bit key (64 hex digits): no key derivation from a password. */
-function applyKey(db: Db, key: string, pragma: 'key' | 'rekey'): void {
+/**
+ * What opens the cache with its key (`rekey`: encrypts a plaintext one): SQLCipher 4 format with a
+ * raw 256-bit key (64 hex digits), no key derivation from a password.
+ */
+export function keyPragmas(key: string, pragma: 'key' | 'rekey' = 'key'): string[] {
   if (!/^[0-9a-f]{64}$/i.test(key)) throw new CacheError('wrong-key', 'The cache key must be 64 hexadecimal digits.');
-  db.pragma("cipher = 'sqlcipher'");
-  db.pragma('legacy = 4');
-  db.pragma(`${pragma} = "x'${key}'"`);
+  return ["cipher = 'sqlcipher'", 'legacy = 4', `${pragma} = "x'${key}'"`];
+}
+
+function applyKey(db: Db, key: string, pragma: 'key' | 'rekey'): void {
+  for (const statement of keyPragmas(key, pragma)) db.pragma(statement);
 }
 
 function makePrivate(file: string): void {

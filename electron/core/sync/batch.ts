@@ -15,6 +15,8 @@ import type { Db } from '../cache/database.js';
 export interface BatchLimits {
   rows: number;
   ms: number;
+  /** The WAL's size above which a commit has it copied into the database (CHECKPOINT_ABOVE_BYTES). */
+  checkpointAboveBytes?: number;
 }
 
 export const DEFAULT_BATCH: BatchLimits = { rows: 25_000, ms: 1_000 };
@@ -26,16 +28,28 @@ export const DEFAULT_BATCH: BatchLimits = { rows: 25_000, ms: 1_000 };
  */
 export const CHECKPOINT_ABOVE_BYTES = 128 * 2 ** 20;
 
+/**
+ * Copies the WAL into the database on a thread of its own (a PASSIVE checkpoint on its own
+ * connection), so the thread that writes goes on writing meanwhile.
+ */
+export interface Checkpointer {
+  /** Resolves when the checkpoint has run to its end. */
+  checkpoint(): Promise<void>;
+}
+
 export class BatchWriter<E extends string> {
   private open = false;
   private rows = 0;
   private startedMs = 0;
   private changed = new Map<E, number>();
+  /** The checkpoint on the helper thread: none, under way, or finished (what was written since is left). */
+  private background: 'none' | Promise<void> | 'done' = 'none';
 
   constructor(
     private readonly db: Db,
     private readonly limits: BatchLimits,
     private readonly onCommit: (entity: E, count: number) => void,
+    private checkpointer?: Checkpointer,
   ) {}
 
   /**
@@ -71,7 +85,7 @@ export class BatchWriter<E extends string> {
       this.rollback();
       throw error;
     }
-    if (walBytes(this.db) > CHECKPOINT_ABOVE_BYTES) this.db.pragma('wal_checkpoint(PASSIVE)');
+    if (walBytes(this.db) > (this.limits.checkpointAboveBytes ?? CHECKPOINT_ABOVE_BYTES)) this.checkpoint();
     this.open = false;
     this.rows = 0;
     const changed = this.changed;
@@ -79,9 +93,36 @@ export class BatchWriter<E extends string> {
     for (const [entity, count] of changed) if (count > 0) this.onCommit(entity, count);
   }
 
+  /**
+   * A large WAL copied into the database. With a helper thread, the copy runs there while this
+   * thread writes on; once it has finished, the next commit copies here only what was written
+   * since, so the copy reaches the WAL's end and the next transaction starts the WAL again from its
+   * beginning. Without one (or when it failed), the copy runs here.
+   */
+  private checkpoint(): void {
+    if (!this.checkpointer || this.background === 'done') {
+      this.db.pragma('wal_checkpoint(PASSIVE)');
+      this.background = 'none';
+    } else if (this.background === 'none') {
+      const running = this.checkpointer.checkpoint().then(
+        () => {
+          if (this.background === running) this.background = 'done';
+        },
+        () => {
+          // The helper failed (it could not open the cache): copy on this thread from now on.
+          this.checkpointer = undefined;
+          if (this.background === running) this.background = 'none';
+        },
+      );
+      this.background = running;
+    }
+  }
+
   /** The last commit, then the WAL copied into the database (readers are not blocked). */
-  finish(): void {
+  async finish(): Promise<void> {
     this.commit();
+    if (this.background instanceof Promise) await this.background;
+    this.background = 'none';
     if (walBytes(this.db) > 0) this.db.pragma('wal_checkpoint(PASSIVE)');
   }
 

@@ -6,7 +6,7 @@ import { ApiError } from '../api/errors.js';
 import type { ConsentsRepo, SyncStateRepo, UpsertCounts } from '../cache/consents-repo.js';
 import type { Db } from '../cache/database.js';
 import type { EventsRepo, ReferenceRepo } from '../cache/events-repo.js';
-import { BatchWriter, DEFAULT_BATCH, type BatchLimits } from './batch.js';
+import { BatchWriter, DEFAULT_BATCH, type BatchLimits, type Checkpointer } from './batch.js';
 import { prefetch, rateAndEta, yieldToEventLoop } from './prefetch.js';
 
 /**
@@ -47,6 +47,8 @@ export interface SyncDeps {
   reconcileEveryMs?: number;
   /** When the open transaction commits (rows, age). */
   batch?: BatchLimits;
+  /** Copies a large WAL into the database on another thread (else the sync's thread does). */
+  checkpointer?: Checkpointer;
 }
 
 export const LAST_SYNC_KEY = 'consents.lastSyncAt';
@@ -91,7 +93,12 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
   const summary = emptySyncSummary(now().toISOString());
   const progress = (p: SyncProgress) => deps.onProgress?.(p);
   const signalOpt = deps.signal ? { signal: deps.signal } : {};
-  const batch = new BatchWriter(deps.db, deps.batch ?? DEFAULT_BATCH, (entity: 'consents' | 'events', n) => deps.onPageStored?.(entity, n));
+  const batch = new BatchWriter(
+    deps.db,
+    deps.batch ?? DEFAULT_BATCH,
+    (entity: 'consents' | 'events', n) => deps.onPageStored?.(entity, n),
+    deps.checkpointer,
+  );
   const addCounts = (c: UpsertCounts) => {
     summary.consents.new += c.new;
     summary.consents.changed += c.changed;
@@ -308,7 +315,7 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     }
     if (parts.consents && consentsOk)
       batch.write('consents', () => (deps.state.set(LAST_SYNC_KEY, now().toISOString()), { result: 0, rows: 0, changed: 0 }));
-    batch.finish();
+    await batch.finish();
   } catch (error) {
     // Whole pages written before an error between pages are kept; a half-written one was rolled back.
     // If the commit fails too (the disk is full), the original error is the one to report.

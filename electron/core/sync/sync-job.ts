@@ -8,7 +8,7 @@ import { ConsentsRepo, SyncStateRepo } from '../cache/consents-repo.js';
 import { DataRepo } from '../cache/data-repo.js';
 import type { Db } from '../cache/database.js';
 import { EventsRepo, ReferenceRepo } from '../cache/events-repo.js';
-import type { BatchLimits } from './batch.js';
+import type { BatchLimits, Checkpointer } from './batch.js';
 import { emptySyncSummary, syncConsents } from './consent-sync.js';
 import { syncData } from './data-sync.js';
 
@@ -45,6 +45,8 @@ export interface SyncJobHooks {
   signal: AbortSignal;
   onProgress(progress: SyncProgress): void;
   onStored(entity: StoredEntity, count: number): void;
+  /** Copies a large WAL into the database on another thread (see batch.ts). */
+  checkpointer?: Checkpointer;
 }
 
 export async function runSyncJob(job: SyncJob, db: Db, hooks: SyncJobHooks): Promise<SyncSummary> {
@@ -97,6 +99,7 @@ export async function runSyncJob(job: SyncJob, db: Db, hooks: SyncJobHooks): Pro
     ...(job.reconcileEveryMs !== undefined ? { reconcileEveryMs: job.reconcileEveryMs } : {}),
     ...(job.pageSize ? { pageSize: job.pageSize } : {}),
     ...(job.batch ? { batch: job.batch } : {}),
+    ...(hooks.checkpointer ? { checkpointer: hooks.checkpointer } : {}),
   });
   if (job.data) {
     const data = await dataSync();

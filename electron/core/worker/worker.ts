@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import { checkIntegrity, openCache, type Db } from '../cache/database.js';
+import { checkIntegrity, keyPragmas, openCache, type Db } from '../cache/database.js';
 import { runSyncJob, type SyncJob } from '../sync/sync-job.js';
+import { CheckpointThread } from './host.js';
 
 /**
  * The worker thread's entry (see host.ts): runs the jobs it is sent and reports their results.
@@ -32,11 +33,25 @@ const jobs: Record<string, (data: never, ctx: Context) => Promise<unknown>> = {
   sync: async (job: SyncJob, ctx) => {
     const controller = new AbortController();
     ctx.onMessage((m) => m.type === 'cancel' && controller.abort(new Error(String(m.reason ?? 'cancelled'))));
-    return runSyncJob(job, connection(job.file, job.key), {
-      signal: controller.signal,
-      onProgress: (progress) => ctx.emit({ type: 'progress', progress }),
-      onStored: (entity, count) => ctx.emit({ type: 'stored', entity, count }),
-    });
+    const helper = new CheckpointThread(job.file, job.key ? keyPragmas(job.key) : []);
+    // The sync goes on without the helper (its own thread copies), but the log says why.
+    const checkpointer = {
+      checkpoint: () =>
+        helper.checkpoint().catch((error: Error) => {
+          ctx.emit({ type: 'warning', message: `checkpoints moved back to the sync's thread: ${error.message}` });
+          throw error;
+        }),
+    };
+    try {
+      return await runSyncJob(job, connection(job.file, job.key), {
+        signal: controller.signal,
+        onProgress: (progress) => ctx.emit({ type: 'progress', progress }),
+        onStored: (entity, count) => ctx.emit({ type: 'stored', entity, count }),
+        checkpointer,
+      });
+    } finally {
+      await helper.close();
+    }
   },
 };
 
