@@ -5,10 +5,11 @@ import { Worker } from 'node:worker_threads';
 import type { Checkpointer } from '../sync/batch.js';
 
 /**
- * Runs jobs of worker.ts on a worker thread: the sync (fetching, parsing, writing), the full
- * integrity check and the sync's checkpoints (on a second thread) run there, so the main thread (IPC, the UI's reads, actions) is never blocked by
- * them. Electron's utilityProcess would also do, but a worker thread runs the same under plain
- * Node (browser host, command line, tests) and shares the process's credentials without IPC.
+ * Runs jobs of worker.ts on a worker thread: the sync (fetching, parsing, writing) and the full
+ * integrity check run there (and the sync's checkpoints on a second one, CheckpointThread below),
+ * so the main thread (IPC, the UI's reads, actions) is never blocked by them. Electron's
+ * utilityProcess would also do, but a worker thread runs the same under plain Node (browser host,
+ * command line, tests) and shares the process's credentials without IPC.
  *
  * In the bundled app this module lives in dist/electron/main.cjs and the worker is
  * dist/electron/worker.cjs beside it; from source (tsx, vitest) the worker is worker.ts, loaded
