@@ -9,7 +9,7 @@ import { copyFileSync } from 'node:fs';
 await build({
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   format: 'esm',
   sourcemap: true,
   logLevel: 'warning',

@@ -2,7 +2,7 @@
 // preload (one self-contained CJS file: a sandboxed preload can require only 'electron').
 import { build } from 'esbuild';
 
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
+const common = { bundle: true, platform: 'node', target: 'node22', format: 'cjs', sourcemap: true, logLevel: 'warning' };
 
 // import.meta.url as the bundle's own file: the worker host finds worker.cjs beside main.cjs.
 const importMetaUrl = {

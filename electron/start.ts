@@ -1,3 +1,4 @@
+import './runtime/node-guard.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,3 +1,4 @@
+import '../runtime/node-guard.js';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+import '../runtime/node-guard.js';
 import { appRoot } from './app-root.js';
 import { hostCommand, runBrowserHost, type HostCliOptions } from './run.js';
 

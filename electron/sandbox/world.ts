@@ -379,7 +379,12 @@ export class World {
         (f.oldest === undefined || Date.parse(e.timestamp) >= f.oldest) &&
         (f.newest === undefined || Date.parse(e.timestamp) <= f.newest),
     );
-    const inWindow = (t: number) => (f.oldest === undefined || t >= f.oldest) && (f.newest === undefined || t <= f.newest);
+    // A seeded event's time can carry a fraction of a millisecond; it is printed (and so compared)
+    // to the whole millisecond, so `newest` equal to its printed timestamp includes it.
+    const inWindow = (time: number) => {
+      const t = Math.floor(time);
+      return (f.oldest === undefined || t >= f.oldest) && (f.newest === undefined || t <= f.newest);
+    };
 
     let seeded: { count: number; at: (k: number) => ConsentEvent };
     if (f.consentId !== undefined) {

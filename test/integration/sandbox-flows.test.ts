@@ -210,6 +210,25 @@ describe('GET /consents/events', () => {
     expect((await api.get('/consents/events?eventTypes=GRANTED,SMS_SENT')).status).toBe(400);
     expect((await api.get('/consents/events?page-size=0')).status).toBe(400);
   });
+
+  it('oldest and newest are "at or after" and "at or before" the printed millisecond (seeded times carry fractions)', async () => {
+    const [c] = await consents('status=REVOKED');
+    const mine = (await api.get(`/consents/events?consentId=${c.consentId}&page-size=100`)).json.data.events as any[];
+    const all = (await api.get('/consents/events?page=1&page-size=300')).json.data.events as any[];
+    // Every event, asked for by its own printed timestamp as both bounds, comes back: on the
+    // per-consent path and on the all-events path.
+    for (const e of mine) {
+      const at = encodeURIComponent(e.timestamp);
+      const got = (await api.get(`/consents/events?consentId=${c.consentId}&oldest=${at}&newest=${at}&page-size=100`)).json.data.events;
+      expect(got.map((x: any) => x.eventId)).toContain(e.eventId);
+    }
+    for (const e of all.filter((_, i) => i % 15 === 0)) {
+      const at = encodeURIComponent(e.timestamp);
+      const got = (await api.get(`/consents/events?oldest=${at}&newest=${at}&page-size=1000`)).json.data.events;
+      expect(got.map((x: any) => x.eventId)).toContain(e.eventId);
+      expect(got.every((x: any) => x.timestamp === e.timestamp)).toBe(true);
+    }
+  });
 });
 
 describe('use cases and data holders', () => {
