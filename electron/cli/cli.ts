@@ -260,6 +260,7 @@ export function buildProgram(): Command {
     .option('--sort <field>', `order by one of ${CONSENT_SORT_FIELDS.join(', ')}; add :asc or :desc`, 'created:desc')
     .option('--limit <n>', 'at most N rows (1–500; ignored with --all)', positiveInt(500), 50)
     .option('--all', 'every matching consent, streamed (no limit)')
+    .option('--count', 'only the number of matching consents, without fetching them ({"total": N} with --json)')
     .addOption(new Option('--format <format>', 'output format').choices(['table', 'csv', 'json']).default('table'))
     .option('--json', 'JSON output (same as --format json)')
     .action(
@@ -271,6 +272,7 @@ export function buildProgram(): Command {
         sort: string;
         limit: number;
         all?: boolean;
+        count?: boolean;
         format: 'table' | 'csv' | 'json';
         json?: boolean;
       }) => {
@@ -290,7 +292,14 @@ export function buildProgram(): Command {
           ...(o.useCase ? { useCaseIds: ids(o.useCase, 'Use case id')! } : {}),
         };
         const format = o.json ? 'json' : o.format;
+        if (o.count && o.all) throw new Exit(EXIT.usage, '--count and --all: choose one (--count writes only the number).');
         await withCore(program, async (core) => {
+          if (o.count) {
+            const { total } = core.cache.query.count(filter);
+            const out = { table: `${total}\n`, csv: `total\n${total}\n`, json: `${JSON.stringify({ total })}\n` }[format];
+            process.stdout.write(out);
+            return;
+          }
           if (o.all || format !== 'table') {
             if (format === 'table') throw new Exit(EXIT.usage, '--all writes every row: choose --format csv or --format json.');
             const input = { filter, sort: sort.data, columns: [...ALL_CONSENT_COLUMNS], format };

@@ -301,7 +301,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
   const operators = new OperatorStore(opts.dataDir);
   const actions = new ConsentActions({ db, client, consents, events: eventsRepo, audit, operator: () => operators.get() });
-  const settings = new SettingsStore(opts.dataDir);
+  const settings = new SettingsStore(opts.dataDir, profile.embedded ? { syncData: true } : {});
   const files = opts.files ?? folderSink(join(opts.dataDir, 'exports'));
   const jobs = new JobRegistry((job) => events.emit('jobs:progress', job));
   const operatorName = () => describeOperator(operators.get());
@@ -817,7 +817,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       'sync:start': async (input) => {
         if (syncing) throw new CoreError('BUSY', 'A sync is already running.');
         if (cacheDamage) throw new CoreError('CACHE', cacheDamage.message);
-        syncing = runSync(Boolean(input.full), Boolean(input.data), input.consentIds).finally(() => {
+        // Without `data`, a sync fetches Data API records as Settings say (on by default for the
+        // embedded sandbox); a sync of chosen consents is always a data sync.
+        const data = input.data ?? (input.consentIds ? false : settings.get().syncData);
+        syncing = runSync(Boolean(input.full), data, input.consentIds).finally(() => {
           syncing = undefined;
         });
         return syncing;
@@ -834,7 +837,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const minutes = chosen.syncEveryMinutes ?? opts.syncEveryMinutes ?? 0;
     schedule = minutes
       ? setInterval(() => {
-          if (!syncing) void router.handle('sync:start', settings.get().syncData ? { data: true } : {}, true);
+          if (!syncing) void router.handle('sync:start', {}, true);
         }, minutes * 60_000)
       : undefined;
     schedule?.unref();

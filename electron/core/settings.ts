@@ -20,12 +20,20 @@ export const DEFAULT_SETTINGS: Settings = {
 
 export class SettingsStore {
   private readonly file: string;
-  constructor(dataDir: string) {
+  /**
+   * `defaults` are the running profile's own (over DEFAULT_SETTINGS): the embedded sandbox syncs
+   * its Data API records unless the user said otherwise, so a first run shows Products and Data
+   * at once; an intermediary's profile does not until the user turns it on.
+   */
+  constructor(
+    dataDir: string,
+    private readonly defaults: Partial<Settings> = {},
+  ) {
     this.file = join(dataDir, 'settings.json');
   }
 
   get(): Settings {
-    return Settings.parse({ ...DEFAULT_SETTINGS, ...this.chosen() });
+    return Settings.parse({ ...DEFAULT_SETTINGS, ...this.defaults, ...this.chosen() });
   }
 
   /** What the user chose (a setting never chosen is absent, so a host's own default applies). */

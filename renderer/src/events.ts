@@ -14,7 +14,7 @@ const READERS: Record<CacheChanged['entity'], readonly string[]> = {
   consents: ['consents:', 'app:status', 'audit:'],
   events: ['events:', 'consents:get'],
   reference: ['reference:', 'consents:get', 'consents:options'],
-  data: ['data:', 'consents:get'],
+  data: ['data:', 'products:', 'consents:get'],
   audit: ['audit:', 'consents:get'],
 };
 const THROTTLE_MS = 400;

@@ -88,6 +88,21 @@ describe('npm run cli', () => {
     expect((await cli(['consent', 'no-such-id'])).code).toBe(1);
   });
 
+  it('consents --count: the number of matches with the same filters, without the rows', async () => {
+    // 500 rows is every cached consent; not --all, which would be audited as an export.
+    const every = (await cli(['consents', '--limit', '500', '--json'])).json() as any[];
+    expect(every).toHaveLength(500);
+    const active = every.filter((r) => r.status === 'ACTIVE' || r.status === 'REVOKED');
+    const westpac = (await cli(['consents', '--search', 'westpac', '--limit', '500', '--json'])).json() as any[];
+    expect(active.length).toBeGreaterThan(0);
+    expect((await cli(['consents', '--count'])).out).toBe(`${every.length}\n`);
+    expect((await cli(['consents', '--count', '--status', 'ACTIVE,REVOKED', '--json'])).json()).toEqual({ total: active.length });
+    expect((await cli(['consents', '--count', '--search', 'westpac', '--format', 'csv'])).out).toBe(`total\n${westpac.length}\n`);
+    const both = await cli(['consents', '--count', '--all']);
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/--count and --all/);
+  });
+
   it('consents --all: every matching row as CSV or JSON, past the 500-row limit, and audited', async () => {
     const csv = await cli(['consents', '--all', '--format', 'csv']);
     expect(csv.code).toBe(0);

@@ -20,7 +20,7 @@ import { WindowedTable } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
 import { RecordSource } from '../products/RecordSource.js';
 import { ProductTerms, ShapeBadge, type Note } from '../products/terms.js';
-import { SyncJob, useDataSync } from './DataScreen.js';
+import { SyncJob, useDataSync } from './data-sync.js';
 import { dayText } from './recurrence.js';
 import { fieldOf, rowLabel, VIEW_COLUMNS, VIEW_LABEL } from './views.js';
 

@@ -1,18 +1,17 @@
 import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { DataConsentRow } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
-import { JobProgress } from '../../ui/jobs/JobProgress.js';
-import { isEnded, useJob } from '../../ui/jobs/jobs-store.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
 import { ConsentData } from './ConsentData.js';
+import { NoCachedDataYet, SyncJob, useDataSync } from './data-sync.js';
 
 /**
  * The data browser: customer data from the cache, offline. Without a consent chosen it lists the
@@ -24,41 +23,6 @@ export function DataScreen() {
   const [params] = useSearchParams();
   const consentId = params.get('consent');
   return consentId ? <ConsentData consentId={consentId} /> : <DataNavigator />;
-}
-
-/** Starts a data sync job and follows it; when it ends, every data query is read again. */
-export function useDataSync() {
-  const client = useClient();
-  const queries = useQueryClient();
-  const [jobId, setJobId] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const job = useJob(jobId);
-  const ended = isEnded(job);
-  useEffect(() => {
-    if (ended) void queries.invalidateQueries({ predicate: (q) => /^(data|products):/.test(String(q.queryKey[0])) });
-  }, [ended, queries]);
-  const start = async (input: { consentIds: string[] } | { allActive: true }) => {
-    setError(null);
-    try {
-      setJobId((await client.dataSync(input)).jobId);
-    } catch (e) {
-      setError(e);
-    }
-  };
-  return { start, job, running: !!job && !ended, error };
-}
-
-export function SyncJob({ sync }: { sync: ReturnType<typeof useDataSync> }) {
-  return (
-    <>
-      {sync.error ? <ErrorState title="The data sync did not start" error={sync.error} /> : null}
-      {sync.job ? (
-        <Paper withBorder p="sm" role="region" aria-label="Data sync">
-          <JobProgress job={sync.job} />
-        </Paper>
-      ) : null}
-    </>
-  );
 }
 
 const CONSENT_COLUMNS: Column<DataConsentRow>[] = [
@@ -231,9 +195,14 @@ function DataNavigator() {
             }}
             empty={
               head.data ? (
-                <EmptyState title="No cached data in this view">
-                  Data is fetched for ACTIVE consents: sync all active consents here, or one from its consent page (Cached data).
-                </EmptyState>
+                search || consumer || holder ? (
+                  <EmptyState title="No cached data in this view">
+                    Data is fetched for ACTIVE consents: change or clear the search, sync all active consents here, or one from its consent
+                    page (Cached data).
+                  </EmptyState>
+                ) : (
+                  <NoCachedDataYet what="customer data" sync={sync} />
+                )
               ) : null
             }
           />
@@ -242,7 +211,11 @@ function DataNavigator() {
         <>
           {groups.error ? <ErrorState title="The cache could not be read" error={groups.error} /> : null}
           {groups.data && groups.data.groups.length === 0 ? (
-            <EmptyState title="No cached data yet">Sync the data of active consents first.</EmptyState>
+            search ? (
+              <EmptyState title="No cached data in this view">Change or clear the search.</EmptyState>
+            ) : (
+              <NoCachedDataYet what="customer data" sync={sync} />
+            )
           ) : null}
           {groups.data?.groups.length ? (
             <Table

@@ -7,6 +7,7 @@ import type { ProductFilter, ProductRow } from '../../../../shared/ipc/contract.
 import { useClient } from '../../bridge/ClientContext.js';
 import { ExportMenu } from '../../ui/export.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
+import { NoCachedDataYet, SyncJob, useDataSync } from '../data/data-sync.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
@@ -58,6 +59,7 @@ export function ProductsScreen() {
       { replace: key === 'q' },
     );
   const [search, setSearch] = useState(params.get('q') ?? '');
+  const sync = useDataSync();
   const pushSearch = useDebouncedCallback((q: string) => set('q', q.trim() || null), 200);
   const head = useQuery({
     queryKey: ['products:list', filter, 'head'],
@@ -157,6 +159,7 @@ export function ProductsScreen() {
           </Group>
         </Paper>
       ) : null}
+      <SyncJob sync={sync} />
       {head.error ? <ErrorState title="The products could not be read" error={head.error} /> : null}
       <WindowedTable<ProductRow>
         label="Products"
@@ -178,9 +181,11 @@ export function ProductsScreen() {
         }}
         empty={
           head.data ? (
-            <EmptyState title="No product matches this view">
-              Products are synced with the Data API records (Settings, or “Sync data” on the Data screen).
-            </EmptyState>
+            Object.keys(filter).length ? (
+              <EmptyState title="No product matches this view">Change or clear the search and the filters.</EmptyState>
+            ) : (
+              <NoCachedDataYet what="products" sync={sync} />
+            )
           ) : null
         }
       />

@@ -342,6 +342,7 @@ export function SettingsScreen() {
           />
           <Switch
             label="Also sync Data API records (accounts, transactions, energy data) of active consents"
+            description="On by default for the embedded sandbox; off for an intermediary until you turn it on."
             checked={settings?.syncData ?? false}
             onChange={(e) => save.mutate({ syncData: e.currentTarget.checked })}
           />
