@@ -108,7 +108,7 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     await core.sync().then(
       (s) =>
         console.log(
-          `Synced ${s.consents.fetched} consents (${s.consents.new} new, ${s.consents.changed} changed) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+          `Synced ${s.consents.fetched} consents (${s.consents.new} new, ${s.consents.changed} changed)${s.data ? ` and ${Object.values(s.data).reduce((a, b) => a + b, 0)} Data API records` : ''} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
         ),
       (error: Error) => console.error(`Initial sync failed: ${error.message} (the console shows the cached data)`),
     );

@@ -40,6 +40,8 @@ export function bindMainEvents(client: ConsoleClient, queries: QueryClient): () 
       if (progress.state !== 'running') {
         useSession.getState().setLastSyncEnd(progress);
         void queries.invalidateQueries({ queryKey: ['app:status'] });
+        // The overview's last-sync panel: without this it said "no sync has finished" until reopened.
+        void queries.invalidateQueries({ queryKey: ['sync:last'] });
       }
     }),
     client.on('jobs:progress', (job) => useJobsStore.getState().put(job)),

@@ -201,7 +201,7 @@ function DataNavigator() {
                     page (Cached data).
                   </EmptyState>
                 ) : (
-                  <NoCachedDataYet what="customer data" sync={sync} />
+                  <NoCachedDataYet what="customer data" sync={sync} syncAbove />
                 )
               ) : null
             }
@@ -214,7 +214,7 @@ function DataNavigator() {
             search ? (
               <EmptyState title="No cached data in this view">Change or clear the search.</EmptyState>
             ) : (
-              <NoCachedDataYet what="customer data" sync={sync} />
+              <NoCachedDataYet what="customer data" sync={sync} syncAbove />
             )
           ) : null}
           {groups.data?.groups.length ? (

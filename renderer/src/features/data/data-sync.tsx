@@ -52,15 +52,23 @@ export function SyncJob({ sync }: { sync: ReturnType<typeof useDataSync> }) {
  * An empty screen before any Data API record is cached: while a sync is fetching them it says so
  * (rows appear as they arrive); otherwise it says where they come from and offers the sync.
  */
-export function NoCachedDataYet({ what, sync }: { what: string; sync: ReturnType<typeof useDataSync> }) {
+export function NoCachedDataYet({
+  what,
+  sync,
+  syncAbove = false,
+}: {
+  what: string;
+  sync: ReturnType<typeof useDataSync>;
+  /** The screen's header has the sync button already: point at it rather than repeat it. */
+  syncAbove?: boolean;
+}) {
   const progress = useSession((s) => s.syncProgress);
   if (sync.running || progress) {
-    const fetching = progress?.phase === 'data';
     return (
       <EmptyState title={`No ${what} cached yet`}>
-        {fetching
-          ? `The sync is fetching the Data API records of active consents (${formatCount(progress.done)}${progress.total !== null ? ` of ${formatCount(progress.total)}` : ''}); ${what} appear here as they arrive.`
-          : `A sync is running; ${what} appear here once the Data API records of active consents are fetched.`}
+        {progress?.phase === 'data'
+          ? `The sync is fetching the Data API records of active consents (${formatCount(progress.done)}${progress.total !== null ? ` of ${formatCount(progress.total)}` : ''}): they show here as they arrive.`
+          : 'A sync is running: the Data API records of active consents show here once they are fetched.'}
       </EmptyState>
     );
   }
@@ -68,13 +76,15 @@ export function NoCachedDataYet({ what, sync }: { what: string; sync: ReturnType
     <EmptyState
       title={`No ${what} cached yet`}
       action={
-        <Button size="xs" onClick={() => void sync.start({ allActive: true })}>
-          Sync data of all active consents
-        </Button>
+        syncAbove ? undefined : (
+          <Button size="xs" onClick={() => void sync.start({ allActive: true })}>
+            Sync data of all active consents
+          </Button>
+        )
       }
     >
-      {what[0]!.toUpperCase() + what.slice(1)} come with the Data API records of active consents. Sync them now, or turn on “Also sync Data
-      API records” in Settings so every sync brings them.
+      They come with the Data API records of active consents. {syncAbove ? 'Use “Sync data of all active consents” above' : 'Sync them now'}
+      , or turn on “Also sync Data API records” in Settings so that every sync brings them.
     </EmptyState>
   );
 }

@@ -1,5 +1,5 @@
-import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { addDays, addWeeks, format, startOfISOWeek } from 'date-fns';
 import { useState } from 'react';
 import { useClient } from '../../bridge/ClientContext.js';
@@ -7,10 +7,39 @@ import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { fillDays } from '../../ui/days.js';
 import { formatAgo, formatCount } from '../../ui/format.js';
 import { ErrorState } from '../../ui/states.js';
+import { ink } from '../../ui/ink.js';
+import { useSession } from '../../stores/session.js';
 import { StatTile } from '../../ui/StatTile.js';
 import { Time } from '../../ui/Time.js';
 import { consentsLink, filterOf, type ConsentView } from '../consents/index.js';
 import { eventsLink, WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../events/index.js';
+
+/** Before any sync has filled the cache: say why every number is 0, and start the first sync. */
+function EmptyCache() {
+  const client = useClient();
+  const progress = useSession((s) => s.syncProgress);
+  const sync = useMutation({ mutationFn: () => client.syncStart({}) });
+  const running = progress !== null || sync.isPending;
+  return (
+    <Alert color="blue" title="Nothing is cached yet" role="status">
+      <Text size="sm">
+        {running
+          ? 'The first sync is running: the numbers below fill in as consents and events arrive (progress in the status bar).'
+          : 'Every number below counts the local cache, which is empty until a sync with the intermediary finishes.'}
+      </Text>
+      {running ? null : (
+        <Button size="xs" mt="xs" onClick={() => sync.mutate()}>
+          Sync with the intermediary now
+        </Button>
+      )}
+      {sync.error ? (
+        <Text size="sm" c={ink('red')} mt="xs">
+          {sync.error.message}
+        </Text>
+      ) : null}
+    </Alert>
+  );
+}
 
 /**
  * The home screen a compliance or support lead opens first: consents by status, those expiring
@@ -119,6 +148,7 @@ export function OverviewScreen() {
         </Text>
       </div>
       {all.error ? <ErrorState title="The cache could not be read" error={all.error} /> : null}
+      {last.data === null && all.data?.total === 0 ? <EmptyCache /> : null}
       <section aria-label="Consents by status">
         <Title order={3} size="h5" mb={6}>
           Consents by status

@@ -24,6 +24,9 @@ const PHASE: Record<string, string> = {
   retention: 'retention',
 };
 
+/** A Data API kind as words: scheduledPayments → scheduled payments. */
+const words = (kind: string) => kind.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
 function eta(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined) return '';
   if (seconds < 60) return `, ${seconds} s left`;
@@ -111,7 +114,8 @@ export function StatusBar() {
       <Text size="xs" title={s?.lastSyncAt ?? undefined} data-testid="status-sync">
         {progress ? (
           <>
-            Syncing {PHASE[progress.phase] ?? progress.phase}:{' '}
+            Syncing {PHASE[progress.phase] ?? progress.phase}
+            {progress.phase === 'data' && progress.message ? ` (${words(progress.message)})` : ''}:{' '}
             <strong data-testid="status-last-sync">
               {formatCount(progress.done)}
               {progress.total !== null ? ` of ${formatCount(progress.total)}` : ''}
