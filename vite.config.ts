@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { shippedModules } from './build/vite-shipped-modules.js';
 
 // The renderer is built from renderer/ into dist/renderer with relative asset paths, so the same
 // files load from app://console/ (Electron) and from the browser host.
@@ -10,7 +11,8 @@ export default defineConfig(({ mode }) => ({
   // Vitest runs from the repository root; the renderer build from renderer/.
   root: mode === 'test' ? here('.') : here('renderer'),
   base: './',
-  plugins: [react()],
+  // shippedModules: which modules' code each built file holds, for `npm run sbom` (dist/meta/ is not packaged).
+  plugins: [react(), shippedModules(here('.'), here('dist/meta/vite-renderer.json'))],
   build: {
     outDir: here('dist/renderer'),
     emptyOutDir: true,

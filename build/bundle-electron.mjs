@@ -1,8 +1,19 @@
 // Bundles the Electron shell: main (CJS, native and runtime deps left to node_modules) and the
 // preload (one self-contained CJS file: a sandboxed preload can require only 'electron').
-import { build } from 'esbuild';
+// Each bundle's esbuild metafile goes to dist/meta/ (not packaged): `npm run sbom` reads from it
+// which npm packages' code is inside the bundle.
+import { build as esbuild } from 'esbuild';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 
-const common = { bundle: true, platform: 'node', target: 'node22', format: 'cjs', sourcemap: true, logLevel: 'warning' };
+const common = { bundle: true, platform: 'node', target: 'node22', format: 'cjs', sourcemap: true, logLevel: 'warning', metafile: true };
+
+async function build(options) {
+  const result = await esbuild(options);
+  mkdirSync('dist/meta', { recursive: true });
+  writeFileSync(`dist/meta/esbuild-${basename(options.outfile)}.json`, JSON.stringify(result.metafile));
+  return result;
+}
 
 // import.meta.url as the bundle's own file: the worker host finds worker.cjs beside main.cjs.
 const importMetaUrl = {

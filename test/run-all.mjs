@@ -1,5 +1,5 @@
-// `npm test`: the whole suite, in order — static checks, vitest (unit, integration, renderer),
-// the end-to-end tests in Chromium, a smoke run of the benchmark — and one closing line
+// `npm test`: the whole suite, in order — static checks, the build and its SBOM's licence check,
+// vitest (unit, integration, renderer), the end-to-end tests in Chromium, a smoke run of the benchmark — and one closing line
 // `N passed, N failed` for CI.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -45,6 +45,18 @@ const build = run('build', 'npm', ['run', '-s', 'build']);
 if (build.code !== 0) {
   results.failed++;
   lines.push('build: FAILED');
+}
+
+// 2b. The SBOM of what the build ships, and its licence check: a shipped package with a licence
+// outside build/licence-allowlist.json fails here. One check, pass or fail; the SBOM is kept in
+// test-results/.
+if (build.code !== 0) {
+  lines.push('sbom: not run (the build failed)');
+} else {
+  const sbom = run('sbom', 'npm', ['run', '-s', 'sbom', '--', '--output', 'test-results/sbom.cdx.json']);
+  if (sbom.code === 0) results.passed++;
+  else results.failed++;
+  lines.push(`sbom (CycloneDX, licence allowlist): ${sbom.code === 0 ? 'passed' : `FAILED (exit ${sbom.code})`} in ${sbom.seconds} s`);
 }
 
 // 3. vitest: unit, integration (incl. packaging), renderer.
