@@ -14,6 +14,7 @@ import { tempDir } from '../helpers/temp.js';
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const electronPackage = join(root, 'node_modules', 'electron');
+const work = tempDir('cdr-start-');
 const hasElectronBinary = existsSync(join(electronPackage, 'path.txt')) || !!process.env.ELECTRON_OVERRIDE_DIST_PATH;
 
 describe('npm start without an Electron binary', () => {
@@ -24,7 +25,7 @@ describe('npm start without an Electron binary', () => {
       expect(existsSync(start), 'run npm run build first').toBe(true);
       const child = spawn(
         process.execPath,
-        [start, '--no-sync', '--sync-every', '0', '--sandbox-consents', '5', '--data-dir', tempDir('cdr-start-')],
+        [start, '--no-sync', '--sync-every', '0', '--sandbox-consents', '5', '--data-dir', join(work, 'data')],
         { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       let stdout = '';

@@ -1,7 +1,7 @@
 import { listPackage, statFile } from '@electron/asar';
 import { Arch, build, Platform } from 'electron-builder';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,9 @@ function readFuseWire(binary: string): Record<(typeof FUSES)[number], boolean> {
   return Object.fromEntries(FUSES.map((name, i) => [name, wire[i] === '1'])) as Record<(typeof FUSES)[number], boolean>;
 }
 
+// One folder for everything this file makes, removed after its tests (tempDir registers that at
+// the top level; a hook registered from inside a test or another hook would never run).
+const work = tempDir('cdr-pack-');
 let files: string[];
 let resources: string;
 let unpacked: string;
@@ -49,7 +52,6 @@ let packSeconds: number;
 
 beforeAll(async () => {
   expect(existsSync(join(root, 'dist/electron/main.cjs')), 'run npm run build first').toBe(true);
-  const work = tempDir('cdr-pack-');
   const fakeElectron = join(work, 'electron-dist');
   mkdirSync(fakeElectron);
   writeFileSync(join(fakeElectron, 'electron'), `#!/bin/sh\n# ${FUSE_SENTINEL}\x01\x09${ELECTRON_DEFAULT_WIRE}\n`, 'latin1');
@@ -115,7 +117,7 @@ describe('packaging', () => {
     // electron-builder unpacks the whole native module, so Node can load it from there; Electron
     // would read lib/ through the asar and the .node from app.asar.unpacked.
     const packaged = join(unpacked, DRIVER);
-    const file = join(tempDir('cdr-pack-db-'), 'cache.sqlite');
+    const file = join(mkdtempSync(join(work, 'db-')), 'cache.sqlite');
     const script = `
       const Database = require(${JSON.stringify(packaged)});
       const file = ${JSON.stringify(file)};
@@ -165,7 +167,7 @@ describe('packaging', () => {
 
 describe("the packaging check of the driver's prebuild", () => {
   const fakePack = (platform: string, arch: Arch, prebuilds: string[]) => {
-    const appOutDir = tempDir('cdr-afterpack-');
+    const appOutDir = mkdtempSync(join(work, 'afterpack-'));
     const dir = join(appOutDir, 'resources', 'app.asar.unpacked', DRIVER, 'prebuilds');
     mkdirSync(dir, { recursive: true });
     for (const p of prebuilds) writeFileSync(join(dir, p), '');
