@@ -6,7 +6,7 @@ import { createFileLogger } from './core/log.js';
 import { registerAppScheme, serveRenderer } from './shell/protocol.js';
 import { saveDialogSink } from './shell/save-dialog.js';
 import { createSafeStorageCipher } from './shell/safe-storage.js';
-import { denyAllPermissions, installSecurityGuards } from './shell/security.js';
+import { restrictPermissions, installSecurityGuards } from './shell/security.js';
 import { bindIpc, createMainWindow, preloadPathNextTo } from './shell/window.js';
 
 /**
@@ -33,7 +33,7 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.whenReady().then(async () => {
-    denyAllPermissions();
+    restrictPermissions();
     serveRenderer(join(__dirname, '..', 'renderer'));
     const log = createFileLogger(dataDir);
     try {

@@ -1,11 +1,34 @@
-import { BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron';
+import { BrowserWindow, ipcMain, type IpcMainInvokeEvent, type WebPreferences } from 'electron';
 import { join } from 'node:path';
 import { CHANNELS } from '../../shared/ipc/channels.js';
 import type { EventBus } from '../ipc/event-bus.js';
 import type { Router } from '../ipc/router.js';
 import { APP_ORIGIN } from './protocol.js';
 
-/** The console window, with the secure defaults spelled out so nobody flips them by accident. */
+/**
+ * The console window's web preferences: Electron 45's secure defaults spelled out so nobody flips
+ * them by accident, plus the few that are not defaults (WebSQL is on by default; spellcheck would
+ * send nothing anywhere but is not wanted).
+ */
+export const secureWebPreferences = (preloadPath: string) =>
+  ({
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webviewTag: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    plugins: false,
+    navigateOnDragDrop: false,
+    enableWebSQL: false,
+    spellcheck: false,
+  }) satisfies WebPreferences;
+
+/** The console window. */
 export function createMainWindow(preloadPath: string): BrowserWindow {
   const win = new BrowserWindow({
     width: 1400,
@@ -14,17 +37,7 @@ export function createMainWindow(preloadPath: string): BrowserWindow {
     minHeight: 600,
     title: 'CDR Console',
     show: false,
-    webPreferences: {
-      preload: preloadPath,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      webviewTag: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      spellcheck: false,
-    },
+    webPreferences: secureWebPreferences(preloadPath),
   });
   win.once('ready-to-show', () => win.show());
   void win.loadURL(`${APP_ORIGIN}/index.html`);

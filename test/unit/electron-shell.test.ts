@@ -6,7 +6,8 @@ import { testHandlers } from '../helpers/handlers.js';
 /**
  * The Electron shell's guards, tested under Node with a stand-in for the `electron` module (the
  * binary cannot run here). What is checked is our logic: which senders are trusted, which
- * navigations and windows are refused, which permissions are granted (none).
+ * navigations and windows are refused, which permissions are granted (clipboard writes by the
+ * console's own page, nothing else), and the window's web preferences.
  */
 const electron = vi.hoisted(() => {
   const handlers = new Map<string, (event: unknown, input: unknown) => unknown>();
@@ -17,32 +18,51 @@ const electron = vi.hoisted(() => {
     emit: (name: string, ...args: unknown[]) => (listeners.get(name) ?? []).forEach((fn) => fn(...args)),
     removeAllListeners: () => listeners.clear(),
   };
+  type RequestHandler = (contents: unknown, permission: string, callback: (granted: boolean) => void, details: object) => void;
+  type CheckHandler = (contents: unknown, permission: string, origin: string, details: object) => boolean;
   return {
     handlers,
     appEvents,
+    enableSandbox: vi.fn(),
     openExternal: vi.fn(async () => undefined),
-    permission: { request: undefined as undefined | ((...a: unknown[]) => void), check: undefined as undefined | (() => boolean) },
+    permission: {
+      request: undefined as undefined | RequestHandler,
+      check: undefined as undefined | CheckHandler,
+      device: undefined as undefined | ((details: object) => boolean),
+    },
+    windows: [] as { options: { webPreferences?: Record<string, unknown> }; loaded: string[] }[],
   };
 });
 
 vi.mock('electron', () => ({
-  app: { on: (name: string, fn: (...a: unknown[]) => void) => electron.appEvents.on(name, fn) },
+  app: { on: (name: string, fn: (...a: unknown[]) => void) => electron.appEvents.on(name, fn), enableSandbox: electron.enableSandbox },
   ipcMain: { handle: (channel: string, fn: (event: unknown, input: unknown) => unknown) => electron.handlers.set(channel, fn) },
   shell: { openExternal: electron.openExternal },
   session: {
     defaultSession: {
-      setPermissionRequestHandler: (fn: (...a: unknown[]) => void) => (electron.permission.request = fn),
-      setPermissionCheckHandler: (fn: () => boolean) => (electron.permission.check = fn),
-      setDevicePermissionHandler: () => undefined,
+      setPermissionRequestHandler: (fn: typeof electron.permission.request) => (electron.permission.request = fn),
+      setPermissionCheckHandler: (fn: typeof electron.permission.check) => (electron.permission.check = fn),
+      setDevicePermissionHandler: (fn: typeof electron.permission.device) => (electron.permission.device = fn),
     },
   },
   protocol: { registerSchemesAsPrivileged: () => undefined, handle: () => undefined },
-  BrowserWindow: class {},
+  // Records what the shell asks of a window: its options and the URLs it loads.
+  BrowserWindow: class {
+    readonly loaded: string[] = [];
+    constructor(readonly options: { webPreferences?: Record<string, unknown> }) {
+      electron.windows.push(this);
+    }
+    once() {}
+    loadURL(url: string) {
+      this.loaded.push(url);
+      return Promise.resolve();
+    }
+  },
 }));
 
-const { bindIpc } = await import('../../electron/shell/window.js');
+const { bindIpc, createMainWindow } = await import('../../electron/shell/window.js');
 const { CHANNELS } = await import('../../shared/ipc/channels.js');
-const { denyAllPermissions, installSecurityGuards } = await import('../../electron/shell/security.js');
+const { restrictPermissions, installSecurityGuards } = await import('../../electron/shell/security.js');
 const { createRouter } = await import('../../electron/ipc/router.js');
 const { EventBus } = await import('../../electron/ipc/event-bus.js');
 
@@ -128,17 +148,30 @@ describe('window security guards', () => {
     electron.openExternal.mockClear();
   });
 
-  const navigate = (name: string, url: string) => {
-    const event = { preventDefault: vi.fn() };
-    contents.emit(name, event, url);
+  // Electron 45 passes the URL on the event (the positional url argument is deprecated).
+  const navigate = (name: string, url: string, isMainFrame = true) => {
+    const event = { url, isMainFrame, preventDefault: vi.fn() };
+    contents.emit(name, event);
     return event.preventDefault.mock.calls.length > 0;
   };
+
+  it('sandboxes every renderer process-wide', () => {
+    expect(electron.enableSandbox).toHaveBeenCalled();
+  });
 
   it('blocks navigation and redirects away from the app', () => {
     expect(navigate('will-navigate', 'https://evil.example/')).toBe(true);
     expect(navigate('will-navigate', 'file:///etc/passwd')).toBe(true);
+    expect(navigate('will-navigate', 'app://console.evil.example/')).toBe(true);
+    expect(navigate('will-navigate', 'app://console@evil.example/')).toBe(true);
     expect(navigate('will-redirect', 'http://127.0.0.1:9/')).toBe(true);
     expect(navigate('will-navigate', 'app://console/index.html#/events')).toBe(false);
+  });
+
+  it('blocks sub-frame navigation away from the app too', () => {
+    expect(navigate('will-frame-navigate', 'https://evil.example/', false)).toBe(true);
+    expect(navigate('will-frame-navigate', 'javascript:alert(1)', false)).toBe(true);
+    expect(navigate('will-frame-navigate', 'app://console/index.html', false)).toBe(false);
   });
 
   it('never opens a window; allowlisted https links go to the OS browser, others nowhere', () => {
@@ -159,12 +192,83 @@ describe('window security guards', () => {
     contents.emit('will-attach-webview', event, {}, {});
     expect(event.preventDefault).toHaveBeenCalled();
   });
+});
 
-  it('grants no permission', () => {
-    denyAllPermissions();
+describe('permissions', () => {
+  restrictPermissions();
+  const page = { requestingUrl: 'app://console/index.html#/consents', isMainFrame: true };
+  const request = (permission: string, details: object = page) => {
     const callback = vi.fn();
-    electron.permission.request!({}, 'media', callback);
-    expect(callback).toHaveBeenCalledWith(false);
-    expect(electron.permission.check!()).toBe(false);
+    electron.permission.request!({}, permission, callback, details);
+    expect(callback).toHaveBeenCalledTimes(1);
+    return callback.mock.calls[0]![0] as boolean;
+  };
+  const check = (permission: string, details: object = page, origin = 'app://console') =>
+    electron.permission.check!({}, permission, origin, details);
+
+  it("grants clipboard writes (the Copy buttons) to the console's own page in the top frame", () => {
+    expect(request('clipboard-sanitized-write')).toBe(true);
+    expect(check('clipboard-sanitized-write')).toBe(true);
+  });
+
+  it.each([
+    ['a sub-frame', { requestingUrl: 'app://console/index.html', isMainFrame: false }],
+    ['another origin', { requestingUrl: 'https://evil.example/', isMainFrame: true }],
+    ['a look-alike origin', { requestingUrl: 'app://console.evil.example/', isMainFrame: true }],
+  ])('refuses clipboard writes to %s', (_name, details) => {
+    expect(request('clipboard-sanitized-write', details)).toBe(false);
+    expect(check('clipboard-sanitized-write', details)).toBe(false);
+  });
+
+  it('refuses a check made on behalf of no document', () => {
+    expect(check('clipboard-sanitized-write', { isMainFrame: true })).toBe(false);
+  });
+
+  it.each([
+    'clipboard-read',
+    'media',
+    'display-capture',
+    'notifications',
+    'geolocation',
+    'fullscreen',
+    'pointerLock',
+    'openExternal',
+    'hid',
+    'serial',
+    'usb',
+    'fileSystem',
+    'persistent-storage',
+    'unknown',
+  ])('refuses %s, asked or checked, even to its own page', (permission) => {
+    expect(request(permission)).toBe(false);
+    expect(check(permission)).toBe(false);
+  });
+
+  it('refuses every device', () => {
+    expect(electron.permission.device!({ deviceType: 'hid', origin: 'app://console', device: {} })).toBe(false);
+  });
+});
+
+describe('the console window', () => {
+  it("loads the UI from app://console with Electron's secure settings spelled out", () => {
+    createMainWindow('/app/dist/electron/preload.cjs');
+    const win = electron.windows.at(-1)!;
+    expect(win.options.webPreferences).toEqual({
+      preload: '/app/dist/electron/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      plugins: false,
+      navigateOnDragDrop: false,
+      enableWebSQL: false,
+      spellcheck: false,
+    });
+    expect(win.loaded).toEqual(['app://console/index.html']);
   });
 });
