@@ -5,6 +5,7 @@ import { startCore, type Core } from '../../electron/core/console-core.js';
 import type { Logger } from '../../electron/core/log.js';
 import { startSandbox } from '../../electron/sandbox/server.js';
 import type { SyncProgress, SyncSummary } from '../../shared/ipc/contract.js';
+import { writeRemoteProfile } from '../helpers/remote.js';
 import { tempDir } from '../helpers/temp.js';
 
 const quiet: Logger = { info: () => undefined, error: () => undefined };
@@ -42,10 +43,19 @@ describe('console core on the embedded sandbox', () => {
     const consentProgress = progress.filter((p) => p.phase === 'consents');
     expect(consentProgress.at(-1)).toMatchObject({ state: 'finished', done: 1234, total: 1234 });
     expect(consentProgress.some((p) => p.state === 'running' && p.done > 0 && p.done < 1234)).toBe(true);
-    // Events, use cases and data holders come along in the same sync.
+    // Events, use cases and data holders come along in the same sync, and (the embedded sandbox's
+    // default, so a first run shows Products and Data) the Data API records of active consents.
     expect(summary.events.new).toBeGreaterThan(1234);
     expect(summary).toMatchObject({ useCases: 4, dataHolders: 13, failures: [], resumed: false });
-    expect(progress.filter((p) => p.state === 'finished').map((p) => p.phase)).toEqual(['consents', 'events', 'use-cases', 'data-holders']);
+    expect(progress.filter((p) => p.state === 'finished').map((p) => p.phase)).toEqual([
+      'consents',
+      'events',
+      'use-cases',
+      'data-holders',
+      'data',
+    ]);
+    expect(summary.data).toMatchObject({ accounts: expect.any(Number), transactions: expect.any(Number), products: 60 });
+    expect(summary.data!.accounts).toBeGreaterThan(0);
     expect(changes.reduce((a, b) => a + b, 0)).toBe(1234);
 
     const status = await c.router.handle('app:status', {}, true);
@@ -177,6 +187,38 @@ describe('console core on the embedded sandbox', () => {
       /Profile "prod" has no client secret: add it in Settings, or set CDR_CONSOLE_CLIENT_SECRET for this run\./,
     );
   });
+});
+
+describe('Data API records in a sync', () => {
+  it('the embedded sandbox fetches them unless the user turned it off; an intermediary only once the user turns it on', async () => {
+    // The embedded sandbox: on by default, and the user's choice wins.
+    const embedded = await core(tempDir(), 40);
+    const syncData = async (c: Core) =>
+      ((await c.router.handle('settings:get', {}, true)) as { value: { syncData: boolean } }).value.syncData;
+    expect(await syncData(embedded)).toBe(true);
+    expect((await embedded.sync()).data?.accounts).toBeGreaterThan(0);
+    await embedded.router.handle('settings:set', { syncData: false }, true);
+    expect((await embedded.sync()).data).toBeUndefined();
+
+    // A real intermediary's profile (here a sandbox on its own): off until the user turns it on.
+    const sandbox = await startSandbox({ seed: 9, consents: 40 });
+    try {
+      const dataDir = tempDir();
+      writeRemoteProfile(dataDir, sandbox.url);
+      const remote = await startCore({ dataDir, host: 'browser', appVersion: '0', log: quiet, clientSecret: 'sandbox-secret' });
+      cores.push(remote);
+      expect(await syncData(remote)).toBe(false);
+      const first = await remote.sync();
+      expect(first.failures).toEqual([]);
+      expect(first.data).toBeUndefined();
+      await remote.router.handle('settings:set', { syncData: true }, true);
+      expect((await remote.sync()).data?.accounts).toBeGreaterThan(0);
+      // An explicit choice in the call wins over the setting (the command line's sync without --data).
+      expect((await remote.sync({ data: false })).data).toBeUndefined();
+    } finally {
+      await sandbox.close();
+    }
+  }, 60_000);
 });
 
 describe('the embedded sandbox keeps its state in the data directory', () => {
