@@ -1,4 +1,4 @@
-import { cpSync, readFileSync } from 'node:fs';
+import { chmodSync, cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,9 +25,17 @@ afterAll(async () => {
   await Promise.all(cores.map((c) => c.close()));
 });
 
+/** A copy with the modes the console gave it (folders 0700, files 0600): git keeps no modes. */
 function copyOfFixture(): string {
   const dir = join(tempDir('cdr-upgrade-'), 'data');
   cpSync(FIXTURE, dir, { recursive: true });
+  const own = (path: string) => {
+    if (statSync(path).isDirectory()) {
+      chmodSync(path, 0o700);
+      for (const name of readdirSync(path)) own(join(path, name));
+    } else chmodSync(path, 0o600);
+  };
+  own(dir);
   return dir;
 }
 
