@@ -465,7 +465,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       state.set(LAST_SUMMARY_KEY, JSON.stringify(summary));
       const c = summary.consents;
       opts.log.info(
-        `sync finished (${summary.mode}${summary.resumed ? ', resumed' : ''}): ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged; ${summary.events.new} new events; ${summary.useCases} use cases; ${summary.dataHolders} data holders${summary.retries ? `; ${summary.retries} retries` : ''}${summary.failures.length ? `; failed: ${lastSyncError}` : ''}`,
+        `sync finished (${summary.mode}${summary.resumed ? ', resumed' : ''}): ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged; ${summary.events.new} new events; ${summary.useCases} use cases; ${summary.dataHolders} data holders${summary.data ? `; ${Object.values(summary.data).reduce((a, b) => a + b, 0)} Data API records` : ''}${summary.retries ? `; ${summary.retries} retries` : ''}${summary.failures.length ? `; failed: ${lastSyncError}` : ''}`,
       );
       return summary;
     } catch (error) {
