@@ -1,10 +1,11 @@
 /**
  * Imported first by every entry point (the console, the browser host, the command line): refuses a
- * Node.js older than 22.12 with one line and exit code 1, before anything opens the cache. The
- * SQLite driver (better-sqlite3-multiple-ciphers 13, Node-API 10) loads on Node 20 but crashes the
- * process with a segmentation fault at the first database it opens.
+ * Node.js older than 22.14 with one line and exit code 1, before anything opens the cache. The
+ * SQLite driver (better-sqlite3-multiple-ciphers 13) needs Node-API 10, which Node has from 22.14:
+ * on Node 20 or 22.13 it loads but crashes the process with a segmentation fault at the first
+ * database it opens (both seen).
  */
-export const MINIMUM_NODE = { major: 22, minor: 12 } as const;
+export const MINIMUM_NODE = { major: 22, minor: 14 } as const;
 
 export function unsupportedNodeMessage(version: string): string | null {
   const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
