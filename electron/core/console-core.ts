@@ -95,6 +95,7 @@ export interface Core {
   events: EventBus;
   profile: Profile;
   sandboxUrl: string | undefined;
+  /** Without `data`, Data API records are fetched as Settings say (the embedded sandbox: yes); `data: false` never fetches them. */
   sync(opts?: { full?: boolean; data?: boolean }): Promise<SyncSummary>;
   /** Read access for the command line (the UI goes through the router). */
   cache: {
@@ -852,7 +853,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     profile,
     sandboxUrl: sandbox?.url,
     sync: async (o) => {
-      const r = await router.handle('sync:start', { ...(o?.full ? { full: true } : {}), ...(o?.data ? { data: true } : {}) }, true);
+      // `data` said (true or false) is obeyed; left out, the sync follows Settings as Sync now does.
+      const r = await router.handle(
+        'sync:start',
+        { ...(o?.full ? { full: true } : {}), ...(o?.data !== undefined ? { data: o.data } : {}) },
+        true,
+      );
       if (!r.ok) throw new CoreError(r.error.code, r.error.message);
       return r.value as SyncSummary;
     },
