@@ -26,8 +26,8 @@ if [ "${CDR_FORCE_NODE:-}" = "1" ] || [ "$__cdr_ok" != "1" ]; then
     fi
     if [ -x "$__cdr_dir/bin/node" ]; then
       export PATH="$__cdr_dir/bin:$PATH"
-      # node-gyp builds (none today: the SQLite driver ships Node-API prebuilds) use these headers,
-      # not the system Node's (~/.npmrc may say nodedir=/usr).
+      # Should npm run node-gyp (npm 10 ignores allowScripts, which denies the driver's no-op
+      # build), it uses these headers, not the system Node's (~/.npmrc may say nodedir=/usr).
       export npm_config_nodedir="$__cdr_dir"
       echo "use-node: Node $(node -v) from .tools/node-v$CDR_NODE_VERSION is first on the PATH" >&2
     else

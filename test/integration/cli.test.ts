@@ -65,6 +65,14 @@ describe('npm run cli', () => {
     expect(r.json().data).toMatchObject({ accounts: expect.any(Number), transactions: expect.any(Number), products: 60 });
   });
 
+  it('sync without --data fetches no Data API records, even for the embedded sandbox (whose Settings default is on)', async () => {
+    const r = await cli(['--profile', 'sandbox', 'sync']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ failures: [] });
+    expect(r.json().data).toBeUndefined();
+    expect(r.err).not.toMatch(/^data[ :]/m);
+  }, 60_000);
+
   it('sync: progress on stderr, a JSON summary on stdout; incremental unless --full', async () => {
     const r = await cli(['sync', '--full']);
     expect(r.code).toBe(0);
