@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConsentClient } from '../../electron/core/api/consent-client.js';
 import { ApiError } from '../../electron/core/api/errors.js';
-import { retryAfterMs } from '../../electron/core/api/http.js';
+import { retryAfterMs } from '../../electron/core/api/retry.js';
 import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
 import { useSandbox } from '../helpers/sandbox-client.js';
 

@@ -9,7 +9,7 @@ import type { ConsentChangeRequest, ConsentClient } from '../api/consent-client.
 import { ApiError } from '../api/errors.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { ConsentsRepo } from '../cache/consents-repo.js';
-import type { Db } from '../cache/database.js';
+import type { Db } from '../cache/db.js';
 import { describeOperator, type Operator } from '../operator.js';
 import { sleep } from '../jobs/jobs.js';
 

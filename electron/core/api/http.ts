@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { parseTolerant, type UnknownValue } from '../../../shared/schemas/parse.js';
 import type { TokenSource } from '../auth/token-source.js';
 import { ApiError, errorFromResponse, networkError } from './errors.js';
+import { backoffMs, DEFAULT_RETRY, defaultSleep, gaveUp, retryAfterMs, type RetryInfo, type RetryPolicy } from './retry.js';
 import { identifierProblem } from '../../../shared/ipc/identifier.js';
 
 /**
@@ -14,15 +15,6 @@ import { identifierProblem } from '../../../shared/ipc/identifier.js';
  * outcome is unknown (a 5xx, a timeout, a dropped connection): the caller's `reconcile` re-reads the
  * state first and says whether the effect already happened.
  */
-export interface RetryPolicy {
-  retries: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** Longest Retry-After honoured; a longer one fails at once as RateLimited. */
-  maxRetryAfterMs: number;
-}
-
-export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 300, maxDelayMs: 8000, maxRetryAfterMs: 60_000 };
 
 export interface HttpOptions {
   baseUrl: string;
@@ -35,15 +27,6 @@ export interface HttpOptions {
   random?: () => number;
   /** Called before each retry (the sync counts them for its summary). */
   onRetry?: (retry: RetryInfo) => void;
-}
-
-/** One retry about to happen: which call, why, and how long it waits first. */
-export interface RetryInfo {
-  endpoint: string;
-  /** The attempt that failed (0 = the first). */
-  attempt: number;
-  reason: string;
-  waitMs: number;
 }
 
 export interface RequestSpec<T extends z.ZodType> {
@@ -72,33 +55,6 @@ export interface HttpResult<T> {
 }
 
 const IDEMPOTENT = new Set(['GET', 'PUT']);
-export const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    });
-  });
-
-/** Jittered exponential backoff: between half and all of min(max, base × 2^attempt). */
-export function backoffMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  return Math.round(ceiling / 2 + random() * (ceiling / 2));
-}
-
-/** The same error with the number of attempts said, for a call that gave up after its retries. */
-export function gaveUp(error: ApiError, attempts: number): ApiError {
-  if (attempts <= 1) return error;
-  return new ApiError(error.kind, `${error.message} (gave up after ${attempts} attempts)`, {
-    endpoint: error.endpoint,
-    ...(error.status !== undefined ? { status: error.status } : {}),
-    ...(error.requestId !== undefined ? { requestId: error.requestId } : {}),
-    ...(error.path !== undefined ? { path: error.path } : {}),
-    details: error.details,
-    cause: error.cause ?? error,
-  });
-}
 
 /**
  * A 2xx whose body could not be read whole (the connection reset mid-body) or is not JSON (cut
@@ -108,13 +64,6 @@ class BodyFault extends Error {
   constructor(readonly error: ApiError) {
     super(error.message);
   }
-}
-
-export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
-  if (!header) return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header) * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { wellFormed } from '../../../shared/text/well-formed.js';
-import type { Db } from '../cache/database.js';
+import type { Db } from '../cache/db.js';
 import type { AnchorIncident, AuditAnchorFile } from './audit-anchor.js';
 
 /**

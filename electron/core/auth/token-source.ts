@@ -1,7 +1,7 @@
 import { decodeJwt, importPKCS8, SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { ApiError, errorFromResponse, networkError } from '../api/errors.js';
-import { backoffMs, DEFAULT_RETRY, defaultSleep, gaveUp, retryAfterMs, type RetryInfo, type RetryPolicy } from '../api/http.js';
+import { backoffMs, DEFAULT_RETRY, defaultSleep, gaveUp, retryAfterMs, type RetryInfo, type RetryPolicy } from '../api/retry.js';
 
 /**
  * OAuth2 client-credentials token source. Caches the access token until shortly before it

@@ -6,7 +6,7 @@ import type {
   ConsentSort,
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 import { Interner, turn } from './read-index.js';
 
 /**

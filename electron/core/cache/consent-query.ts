@@ -7,7 +7,7 @@ import type {
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
 import { byCountThenStatus, ConsentIndex, INDEXED, OptionCounts } from './consent-index.js';
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 import { CacheVersion, Rebuilder } from './read-index.js';
 
 /**

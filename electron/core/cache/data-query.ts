@@ -9,7 +9,7 @@ import type {
   ProductVersion,
   TransactionFilter,
 } from '../../../shared/ipc/contract.js';
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 
 /**
  * The data browser's reads of the cache: a consent's cached Data API records a window at a time

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { normalizeRecord } from '../../../shared/banking/index.js';
 import type { JsonObject } from '../../../shared/banking/values.js';
 import { consentOf, DATA_KINDS, type DataKind } from '../api/data-client.js';
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 
 /* Records are loose JSON. */
 type Json = Record<string, unknown>;

@@ -15,9 +15,10 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { runTask } from '../worker/host.js';
 import { MIGRATIONS } from './migrations.js';
+import type { Db } from './db.js';
 
 /** A profile's cache: SQLite encrypted at rest (SQLCipher format), migrated by `user_version`. */
-export type Db = Database.Database;
+export type { Db };
 
 export class CacheError extends Error {
   readonly reason: 'newer-version' | 'corrupt' | 'wrong-key' | 'open-failed' | 'read-only';

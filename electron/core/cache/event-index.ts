@@ -1,5 +1,5 @@
 import type { WebhookSummary } from '../../../shared/ipc/contract.js';
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 import { BUILD_CHUNK, Interner, turn } from './read-index.js';
 
 /** A consent with webhook failures as the Webhook failures screen lists it, its latest failure in ms. */

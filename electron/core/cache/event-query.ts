@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 import type { WebhookSummary } from '../../../shared/ipc/contract.js';
 import { EventIndex, type ConsentFailures, type EventIndexFilter } from './event-index.js';
 import { CacheVersion, Rebuilder } from './read-index.js';

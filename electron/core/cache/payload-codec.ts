@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 
 /**
  * A compact, exact encoding of the JSON payloads the cache keeps (consent versions, event

@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 
 /**
  * What the in-memory read indexes (consent-index.ts, event-index.ts) share: knowing whether the

@@ -1,6 +1,6 @@
 import { diffVersions, valueText } from '../../../shared/consents/diff.js';
 import { statusSentence } from '../../../shared/consents/status.js';
-import type { EvidenceInput } from './evidence-pack.js';
+import type { EvidenceInput } from './evidence-input.js';
 
 /**
  * The evidence pack's readable summary: one self-contained HTML page (no script, no remote

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { strToU8, zipSync, type Zippable } from 'fflate';
-import type { ConsentDetail, Job } from '../../../shared/ipc/contract.js';
-import type { AuditVerification } from '../audit/audit-log.js';
+import type { Job } from '../../../shared/ipc/contract.js';
 import { evidenceSummaryHtml } from './evidence-html.js';
+import type { EvidenceInput } from './evidence-input.js';
 
 /**
  * The evidence pack of one consent, for an auditor (CDR rules 9.3 and 1.18): every cached version
@@ -11,15 +11,6 @@ import { evidenceSummaryHtml } from './evidence-html.js';
  * retention did to its data, the data collected (kinds, counts, times — never the data itself), a
  * printable HTML summary, and a manifest with the SHA-256 of every file. One ZIP.
  */
-export interface EvidenceInput {
-  detail: ConsentDetail;
-  verification: AuditVerification;
-  generatedAt: string;
-  generatedBy: string;
-  appVersion: string;
-  profile: { id: string; name: string; environment: string };
-}
-
 export interface EvidenceManifest {
   format: 'cdr-console-evidence/1';
   consentId: string;

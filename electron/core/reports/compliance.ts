@@ -1,5 +1,5 @@
 import type { ComplianceReport } from '../../../shared/ipc/contract.js';
-import type { Db } from '../cache/database.js';
+import type { Db } from '../cache/db.js';
 import type { EventQuery } from '../cache/event-query.js';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditLog } from '../audit/audit-log.js';
 import { deidentify } from '../cache/data-repo.js';
-import type { Db } from '../cache/database.js';
+import type { Db } from '../cache/db.js';
 
 /**
  * CDR retention: when a consent has ended (REVOKED or EXPIRED), its cached CDR data is deleted if

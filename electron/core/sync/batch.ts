@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import type { Db } from '../cache/database.js';
+import type { Db } from '../cache/db.js';
 
 /**
  * The sync's writes, grouped into few large transactions: a transaction stays open across pages

@@ -4,7 +4,7 @@ import type { Consent, ConsentEvent } from '../../../shared/schemas/consent.js';
 import type { ConsentClient } from '../api/consent-client.js';
 import { ApiError } from '../api/errors.js';
 import type { ConsentsRepo, SyncStateRepo, UpsertCounts } from '../cache/consents-repo.js';
-import type { Db } from '../cache/database.js';
+import type { Db } from '../cache/db.js';
 import type { EventsRepo, ReferenceRepo } from '../cache/events-repo.js';
 import { BatchWriter, DEFAULT_BATCH, type BatchLimits, type Checkpointer } from './batch.js';
 import { prefetch, rateAndEta, yieldToEventLoop } from './prefetch.js';

@@ -3,7 +3,7 @@ import { DATA_KINDS, type DataClient, type DataKind } from '../api/data-client.j
 import { ApiError } from '../api/errors.js';
 import type { SyncStateRepo } from '../cache/consents-repo.js';
 import type { DataRepo } from '../cache/data-repo.js';
-import type { Db } from '../cache/database.js';
+import type { Db } from '../cache/db.js';
 import { prefetch, rateAndEta } from './prefetch.js';
 
 /**

@@ -2,11 +2,11 @@ import type { SyncProgress, SyncSummary } from '../../../shared/ipc/contract.js'
 import { ConsentClient } from '../api/consent-client.js';
 import { DataClient } from '../api/data-client.js';
 import { ApiError, type ApiErrorKind } from '../api/errors.js';
-import type { RetryPolicy } from '../api/http.js';
+import type { RetryPolicy } from '../api/retry.js';
 import { createClientCredentialsTokenSource, type TokenSourceOptions } from '../auth/token-source.js';
 import { ConsentsRepo, SyncStateRepo } from '../cache/consents-repo.js';
 import { DataRepo } from '../cache/data-repo.js';
-import type { Db } from '../cache/database.js';
+import type { Db } from '../cache/db.js';
 import { EventsRepo, ReferenceRepo } from '../cache/events-repo.js';
 import type { BatchLimits, Checkpointer } from './batch.js';
 import { emptySyncSummary, syncConsents } from './consent-sync.js';
