@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { ConsentId, Empty, ExportFormat, Instant, MAX_PAGE_SIZE, type ChannelSchema } from './common.js';
+import { JobStarted } from './jobs.js';
+
+/** The staff action log and the operator. */
+
+export const AuditRecord = z.object({
+  seq: z.number().int(),
+  at: z.string(),
+  operator: z.string(),
+  action: z.string(),
+  target: z.string().nullable(),
+  reason: z.string().nullable(),
+  result: z.string(),
+  prevHash: z.string(),
+  hash: z.string(),
+});
+export const Operator = z.object({ account: z.string(), displayName: z.string().nullable() });
+
+/** The staff action log, filtered. */
+export const AuditFilter = z.strictObject({
+  operator: z.string().min(1).max(200).optional(),
+  action: z.string().min(1).max(60).optional(),
+  target: z.string().min(1).max(200).optional(),
+  from: Instant.optional(),
+  to: Instant.optional(),
+});
+export type AuditFilter = z.infer<typeof AuditFilter>;
+
+export const auditChannels = {
+  'audit:list': {
+    input: z.strictObject({ target: ConsentId.optional(), limit: z.number().int().min(1).max(500) }),
+    output: z.array(AuditRecord).max(500),
+  },
+  'audit:query': {
+    input: z.strictObject({ filter: AuditFilter, offset: z.number().int().min(0), limit: z.number().int().min(1).max(MAX_PAGE_SIZE) }),
+    output: z.object({ rows: z.array(AuditRecord).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
+  },
+  'audit:options': {
+    input: Empty,
+    output: z.object({ operators: z.array(z.string()).max(1000), actions: z.array(z.string()).max(200) }),
+  },
+  'audit:exportFile': { input: z.strictObject({ filter: AuditFilter, format: ExportFormat }), output: JobStarted },
+  'audit:verify': {
+    input: Empty,
+    output: z.union([
+      z.object({ ok: z.literal(true), entries: z.number().int() }),
+      z.object({
+        ok: z.literal(false),
+        entries: z.number().int(),
+        brokenAt: z.number().int(),
+        problem: z.string(),
+        problems: z.array(z.string()).optional(),
+      }),
+    ]),
+  },
+  'audit:export': {
+    input: z.strictObject({ format: z.enum(['csv', 'json']) }),
+    output: z.object({ content: z.string(), entries: z.number().int() }),
+  },
+  'operator:get': { input: Empty, output: Operator },
+  'operator:set': { input: z.strictObject({ displayName: z.string().min(2).max(80) }), output: Operator },
+} as const satisfies Record<string, ChannelSchema>;

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { Identifier } from '../identifier.js';
+
+/** What every domain of the contract uses: identifiers, reasons, instants, page and bulk limits, export formats. */
+
+export const Environment = z.enum(['sandbox', 'nonprod', 'prod']);
+export type Environment = z.infer<typeof Environment>;
+export const SortDirection = z.enum(['asc', 'desc']);
+export type SortDirection = z.infer<typeof SortDirection>;
+
+/** Most rows one request may ask for: no unbounded result set crosses IPC. */
+export const MAX_PAGE_SIZE = 500;
+/** Most consents one bulk action may name. */
+export const MAX_BULK = 10_000;
+
+export const Instant = z.iso.datetime({ offset: true });
+/** A time range: from (inclusive) and to (exclusive), either open. */
+export const TimeRange = z.strictObject({ from: Instant.optional(), to: Instant.optional() });
+export type TimeRange = z.infer<typeof TimeRange>;
+
+export const Empty = z.strictObject({});
+export const ConsentId = Identifier;
+export const Reason = z.string().max(500);
+
+export const ExportFormat = z.enum(['csv', 'json']);
+
+/** What every channel declares: the schema of its input and of its output. */
+export interface ChannelSchema {
+  input: z.ZodType;
+  output: z.ZodType;
+}

@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import { consentApi } from '../../schemas/consent.js';
+import { Identifier } from '../identifier.js';
+import { AuditRecord } from './audit.js';
+import {
+  ConsentId,
+  Empty,
+  ExportFormat,
+  Instant,
+  MAX_BULK,
+  MAX_PAGE_SIZE,
+  Reason,
+  SortDirection,
+  TimeRange,
+  type ChannelSchema,
+} from './common.js';
+import { EventRow } from './events.js';
+import { JobStarted } from './jobs.js';
+
+/** Consents: the list (filters, sorts, counts), one consent with its history, actions, bulk revocation, authorisation, evidence packs. */
+
+/** Every column of the consent list; each can be shown, ordered and sorted by. */
+export const CONSENT_SORT_FIELDS = [
+  'created',
+  'sharingEndDate',
+  'revoked',
+  'firstDataCollection',
+  'status',
+  'consumerEmail',
+  'consumerMobile',
+  'consumerId',
+  'dataHolderName',
+  'useCaseName',
+  'accessFrequency',
+  'postUsageAction',
+  'directMarketingAllowed',
+  'externalId',
+  'cdrArrangementId',
+  'consentId',
+  'version',
+] as const;
+export const ConsentSortField = z.enum(CONSENT_SORT_FIELDS);
+export type ConsentSortField = z.infer<typeof ConsentSortField>;
+export const ConsentSort = z.strictObject({ field: ConsentSortField, direction: SortDirection });
+export type ConsentSort = z.infer<typeof ConsentSort>;
+
+/** What the consent list shows: every part optional, all parts together (AND), values of one part OR-ed. */
+export const ConsentFilter = z.strictObject({
+  /** Words or an identifier to find: consent id, arrangement id, external id, consumer id, e-mail, mobile, names. */
+  search: z.string().max(200).optional(),
+  /** Any string: unknown statuses are kept and findable. */
+  statuses: z.array(z.string().min(1).max(40)).max(20).optional(),
+  dataHolderBrandIds: z.array(Identifier).max(500).optional(),
+  useCaseIds: z.array(Identifier).max(500).optional(),
+  accessFrequencies: z.array(z.string().min(1).max(40)).max(20).optional(),
+  postUsageActions: z.array(z.string().min(1).max(40)).max(20).optional(),
+  directMarketing: z.boolean().optional(),
+  /** Whether data was ever collected under the consent (firstDataCollection set). */
+  collected: z.boolean().optional(),
+  created: TimeRange.optional(),
+  sharingEnd: TimeRange.optional(),
+  revoked: TimeRange.optional(),
+});
+export type ConsentFilter = z.infer<typeof ConsentFilter>;
+
+export const ConsentListInput = z.strictObject({
+  filter: ConsentFilter,
+  sort: ConsentSort,
+  /** A window of the list: rows [offset, offset + limit). */
+  offset: z.number().int().min(0).max(10_000_000),
+  limit: z.number().int().min(1).max(MAX_PAGE_SIZE),
+});
+export type ConsentListInput = z.infer<typeof ConsentListInput>;
+
+/** One row of the consent list, as read from the cache. */
+export const ConsentRow = z.object({
+  consentId: z.string(),
+  status: z.string().nullable(),
+  consumerEmail: z.string().nullable(),
+  consumerMobile: z.string().nullable(),
+  consumerId: z.string().nullable(),
+  dataHolderName: z.string().nullable(),
+  dataHolderBrandId: z.string().nullable(),
+  useCaseId: z.string().nullable(),
+  useCaseName: z.string().nullable(),
+  accessFrequency: z.string().nullable(),
+  postUsageAction: z.string().nullable(),
+  directMarketingAllowed: z.boolean().nullable(),
+  externalId: z.string().nullable(),
+  cdrArrangementId: z.string().nullable(),
+  created: z.string().nullable(),
+  sharingEndDate: z.string().nullable(),
+  revoked: z.string().nullable(),
+  firstDataCollection: z.string().nullable(),
+  version: z.number().int().nullable(),
+});
+export type ConsentRow = z.infer<typeof ConsentRow>;
+
+export const ConsentListOutput = z.object({ rows: z.array(ConsentRow).max(MAX_PAGE_SIZE) });
+export type ConsentListOutput = z.infer<typeof ConsentListOutput>;
+
+export const ConsentCountOutput = z.object({
+  /** Consents matching the whole filter. */
+  total: z.number().int().nonnegative(),
+  /** Per status, the consents matching the rest of the filter (what each status chip would add). */
+  statuses: z.array(z.object({ status: z.string().nullable(), count: z.number().int().nonnegative() })).max(100),
+});
+export type ConsentCountOutput = z.infer<typeof ConsentCountOutput>;
+
+const Counted = z.object({ id: z.string(), name: z.string().nullable(), count: z.number().int().nonnegative() });
+const CountedValue = z.object({ value: z.string(), count: z.number().int().nonnegative() });
+export const ConsentOptionsOutput = z.object({
+  dataHolders: z.array(Counted).max(2000),
+  useCases: z.array(Counted).max(2000),
+  accessFrequencies: z.array(CountedValue).max(100),
+  postUsageActions: z.array(CountedValue).max(100),
+});
+export type ConsentOptionsOutput = z.infer<typeof ConsentOptionsOutput>;
+/** A consent as the API sent it (tolerant: unknown fields kept). */
+const ConsentPayload = consentApi.tolerant.Consent;
+export const ConsentChange = z.strictObject({
+  externalId: z.string().max(200).nullable().optional(),
+  postUsageAction: z.enum(['DELETION', 'DE_IDENTIFICATION']).optional(),
+  directMarketingAllowed: z.boolean().optional(),
+});
+
+/** A scope or use case as cached from GET /use-cases (tolerant). */
+const UseCasePayload = consentApi.tolerant.UseCase;
+
+export const ConsentVersion = z.object({
+  version: z.number().int().nullable(),
+  seenAt: z.string(),
+  consent: ConsentPayload,
+});
+export const RetentionEntry = z.object({
+  consentId: z.string(),
+  action: z.string(),
+  records: z.number().int(),
+  kinds: z.string(),
+  reason: z.string(),
+  at: z.string(),
+});
+export const ConsentDetail = z.object({
+  consent: ConsentPayload,
+  /** When the cache last stored this consent. */
+  syncedAt: z.string().nullable(),
+  /** Every distinct payload the cache has seen, oldest first. */
+  versions: z.array(ConsentVersion).max(1000),
+  events: z.array(EventRow).max(5000),
+  /** What staff did to it (the audit log entries that name it). */
+  audit: z.array(AuditRecord).max(5000),
+  /** What retention did to its cached data. */
+  retention: z.array(RetentionEntry).max(1000),
+  /** Cached Data API records of this consent, per kind. */
+  data: z.array(z.object({ kind: z.string(), count: z.number().int(), fetchedAt: z.string().nullable() })).max(100),
+  /** The use case as the use-case list describes it (richer than the copy in the consent), when cached. */
+  useCase: UseCasePayload.nullable(),
+  dataHolder: z.object({ dataHolderBrandId: z.string(), brandName: z.string().nullable(), logoUri: z.string().nullable() }).nullable(),
+});
+export type ConsentDetail = z.infer<typeof ConsentDetail>;
+
+export const consentsChannels = {
+  'consents:list': { input: ConsentListInput, output: ConsentListOutput },
+  'consents:count': { input: z.strictObject({ filter: ConsentFilter }), output: ConsentCountOutput },
+  'consents:options': { input: Empty, output: ConsentOptionsOutput },
+  'consents:ids': {
+    input: z.strictObject({ filter: ConsentFilter, sort: ConsentSort, limit: z.number().int().min(1).max(MAX_BULK) }),
+    output: z.object({ ids: z.array(z.string()).max(MAX_BULK), total: z.number().int().nonnegative() }),
+  },
+  'consents:resolve': {
+    input: z.strictObject({ consentIds: z.array(ConsentId).min(1).max(MAX_BULK) }),
+    output: z.object({
+      known: z.array(z.object({ consentId: z.string(), status: z.string().nullable() })).max(MAX_BULK),
+      unknown: z.array(z.string()).max(MAX_BULK),
+    }),
+  },
+  'consents:get': { input: z.strictObject({ consentId: ConsentId }), output: ConsentDetail },
+  'consents:export': {
+    input: z.strictObject({
+      filter: ConsentFilter,
+      sort: ConsentSort,
+      columns: z.array(ConsentSortField).min(1).max(CONSENT_SORT_FIELDS.length),
+      format: ExportFormat,
+    }),
+    output: JobStarted,
+  },
+  'consents:create': {
+    input: z.strictObject({
+      useCaseId: ConsentId,
+      dataHolderBrandId: ConsentId,
+      sharingEndDate: Instant,
+      consumerEmail: z.string().max(320).optional(),
+      consumerId: z.string().max(200).optional(),
+      externalId: z.string().max(200).optional(),
+      postUsageAction: z.enum(['DELETION', 'DE_IDENTIFICATION']).optional(),
+      directMarketingAllowed: z.boolean().optional(),
+    }),
+    output: ConsentPayload,
+  },
+  'evidence:export': { input: z.strictObject({ consentId: ConsentId }), output: JobStarted },
+  'reference:list': {
+    input: Empty,
+    output: z.object({
+      useCases: z.array(UseCasePayload).max(1000),
+      /** The same use cases as the combined-scopes view (combineScopes=true) shows them, when synced. */
+      combinedUseCases: z.array(UseCasePayload).max(1000),
+      dataHolders: z
+        .array(z.object({ dataHolderBrandId: z.string(), brandName: z.string().nullable(), logoUri: z.string().nullable() }))
+        .max(5000),
+    }),
+  },
+  'sandbox:approve': { input: z.strictObject({ uri: z.url().max(4000) }), output: z.object({ response: z.string() }) },
+  'consents:revoke': {
+    input: z.strictObject({ consentId: ConsentId, reason: Reason }),
+    output: z.object({ outcome: z.enum(['revoked', 'already-inactive']), consent: ConsentPayload }),
+  },
+  'consents:update': {
+    input: z.strictObject({ consentId: ConsentId, change: ConsentChange, reason: Reason.optional() }),
+    output: ConsentPayload,
+  },
+  'authorization:start': {
+    input: z.strictObject({
+      consentId: ConsentId,
+      /** Where the data holder sends the consumer back; the profile's when absent. */
+      redirectUri: z.url().max(2000).optional(),
+      sharingEndDate: z.iso.datetime({ offset: true }).optional(),
+    }),
+    output: z.object({ uri: z.string(), expiry: z.string().nullable(), state: z.string() }),
+  },
+  'authorization:decode': {
+    input: z.strictObject({ response: z.string().min(1).max(20_000), consentId: ConsentId.optional() }),
+    output: z.object({
+      header: z.record(z.string(), z.unknown()),
+      claims: z.record(z.string(), z.unknown()),
+      problems: z.array(z.string()),
+    }),
+  },
+  'authorization:complete': {
+    input: z.strictObject({ consentId: ConsentId, response: z.string().min(1).max(20_000) }),
+    output: ConsentPayload,
+  },
+  'bulk:revoke': {
+    input: z.strictObject({
+      consentIds: z.array(ConsentId).min(1).max(MAX_BULK),
+      reason: Reason,
+      perSecond: z.number().min(0.1).max(50).optional(),
+    }),
+    output: z.object({ jobId: z.string() }),
+  },
+} as const satisfies Record<string, ChannelSchema>;

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { Instant, type ChannelSchema } from './common.js';
+import { JobStarted } from './jobs.js';
+
+/** Compliance reports. */
+
+/** What a data recipient counts for its CDR reports and records (rules 9.3, 9.4), for a period. */
+export const ComplianceReport = z.object({
+  from: z.string(),
+  to: z.string(),
+  generatedAt: z.string(),
+  counts: z.array(
+    z.object({
+      key: z.string(),
+      label: z.string(),
+      count: z.number().int().nonnegative(),
+      /** Where its records are: the screen and its filter (the renderer adds the period). */
+      records: z.union([
+        z.object({ screen: z.literal('events'), types: z.array(z.string()) }),
+        z.object({ screen: z.literal('audit'), action: z.string() }),
+      ]),
+      note: z.string().nullable(),
+    }),
+  ),
+  collectionsByHolder: z.array(z.object({ dataHolderName: z.string(), count: z.number().int() })).max(2000),
+  retention: z.array(z.object({ action: z.string(), consents: z.number().int(), records: z.number().int() })).max(20),
+});
+export type ComplianceReport = z.infer<typeof ComplianceReport>;
+
+export const reportsChannels = {
+  'reports:compliance': { input: z.strictObject({ from: Instant, to: Instant }), output: ComplianceReport },
+  'reports:export': { input: z.strictObject({ from: Instant, to: Instant, format: z.enum(['csv', 'html']) }), output: JobStarted },
+} as const satisfies Record<string, ChannelSchema>;

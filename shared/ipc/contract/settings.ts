@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { Empty, type ChannelSchema } from './common.js';
+import { CONSENT_SORT_FIELDS, ConsentFilter, ConsentSort, ConsentSortField } from './consents.js';
+
+/** What the console remembers for its user across restarts (not CDR data). */
+
+export const SavedView = z.strictObject({
+  name: z.string().min(1).max(80),
+  filter: ConsentFilter,
+  sort: ConsentSort,
+  columns: z.array(ConsentSortField).min(1).max(CONSENT_SORT_FIELDS.length),
+});
+export type SavedView = z.infer<typeof SavedView>;
+export const ThemePreference = z.enum(['auto', 'light', 'dark']);
+export const Settings = z.strictObject({
+  theme: ThemePreference,
+  /** Minutes between scheduled syncs; 0: never (only Sync now). */
+  syncEveryMinutes: z.number().int().min(0).max(1440),
+  /** Whether syncs also fetch Data API records (accounts, transactions…) of active consents. */
+  syncData: z.boolean(),
+  consentColumns: z.array(ConsentSortField).min(1).max(CONSENT_SORT_FIELDS.length),
+  savedViews: z.array(SavedView).max(100),
+});
+export type Settings = z.infer<typeof Settings>;
+
+export const settingsChannels = {
+  'settings:get': { input: Empty, output: Settings },
+  'settings:set': { input: Settings.partial().strict(), output: Settings },
+} as const satisfies Record<string, ChannelSchema>;
