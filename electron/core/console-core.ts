@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SyncProgress, SyncSummary } from '../../shared/ipc/contract.js';
+import { dataRecordTotal, type SyncProgress, type SyncSummary } from '../../shared/ipc/contract.js';
 import type { IpcErrorCode } from '../../shared/ipc/errors.js';
 import { createRouter, CoreError, type Router } from '../ipc/router.js';
 import { EventBus } from '../ipc/event-bus.js';
@@ -465,7 +465,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       state.set(LAST_SUMMARY_KEY, JSON.stringify(summary));
       const c = summary.consents;
       opts.log.info(
-        `sync finished (${summary.mode}${summary.resumed ? ', resumed' : ''}): ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged; ${summary.events.new} new events; ${summary.useCases} use cases; ${summary.dataHolders} data holders${summary.data ? `; ${Object.values(summary.data).reduce((a, b) => a + b, 0)} Data API records` : ''}${summary.retries ? `; ${summary.retries} retries` : ''}${summary.failures.length ? `; failed: ${lastSyncError}` : ''}`,
+        `sync finished (${summary.mode}${summary.resumed ? ', resumed' : ''}): ${c.fetched} consents fetched, ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged; ${summary.events.new} new events; ${summary.useCases} use cases; ${summary.dataHolders} data holders${summary.data ? `; ${dataRecordTotal(summary)} Data API records` : ''}${summary.retries ? `; ${summary.retries} retries` : ''}${summary.failures.length ? `; failed: ${lastSyncError}` : ''}`,
       );
       return summary;
     } catch (error) {
@@ -781,7 +781,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
               syncing = undefined;
             });
             const summary = await syncing;
-            const records = Object.values(summary.data ?? {}).reduce((a, b) => a + b, 0);
+            const records = dataRecordTotal(summary);
             ctx.progress({
               counts: summary.data ?? {},
               done: records,

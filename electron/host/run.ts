@@ -8,6 +8,7 @@ import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js'
 import { createFileLogger } from '../core/log.js';
 import { Downloads } from './downloads.js';
 import { startBrowserHost } from './server.js';
+import { dataRecordTotal } from '../../shared/ipc/contract.js';
 
 /**
  * Starts the console in browser-host mode: core (with the embedded sandbox for the default
@@ -108,7 +109,7 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     await core.sync().then(
       (s) =>
         console.log(
-          `Synced ${s.consents.fetched} consents (${s.consents.new} new, ${s.consents.changed} changed)${s.data ? ` and ${Object.values(s.data).reduce((a, b) => a + b, 0)} Data API records` : ''} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+          `Synced ${s.consents.fetched} consents (${s.consents.new} new, ${s.consents.changed} changed)${s.data ? ` and ${dataRecordTotal(s)} Data API records` : ''} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
         ),
       (error: Error) => console.error(`Initial sync failed: ${error.message} (the console shows the cached data)`),
     );

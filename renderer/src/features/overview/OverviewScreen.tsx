@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Tit
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { addDays, addWeeks, format, startOfISOWeek } from 'date-fns';
 import { useState } from 'react';
+import { dataRecordTotal } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { fillDays } from '../../ui/days.js';
@@ -274,7 +275,7 @@ export function OverviewScreen() {
                 ['Events', `${formatCount(summary.events.new)} new of ${formatCount(summary.events.fetched)} read`],
                 ['Use cases', formatCount(summary.useCases)],
                 ['Data holders', formatCount(summary.dataHolders)],
-                ...(summary.data ? [['Data API records', formatCount(Object.values(summary.data).reduce((a, b) => a + b, 0))]] : []),
+                ...(summary.data ? [['Data API records', formatCount(dataRecordTotal(summary))]] : []),
                 ...(summary.retention?.length
                   ? [['Retention', `${summary.retention.length} consents’ data deleted or de-identified`]]
                   : []),

@@ -1,7 +1,9 @@
 import { Button, Group, Popover, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DataView } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { VIEW_LABEL } from '../data/views.js';
 import { formatAgo, formatCount } from '../../ui/format.js';
 import { useSession } from '../../stores/session.js';
 import { JobProgress } from '../../ui/jobs/JobProgress.js';
@@ -24,8 +26,8 @@ const PHASE: Record<string, string> = {
   retention: 'retention',
 };
 
-/** A Data API kind as words: scheduledPayments → scheduled payments. */
-const words = (kind: string) => kind.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+/** A Data API kind as the data browser names it (scheduledPayments → scheduled payments). */
+const words = (kind: string) => VIEW_LABEL[kind as DataView]?.toLowerCase() ?? kind;
 
 function eta(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined) return '';
