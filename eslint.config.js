@@ -1,7 +1,8 @@
 // Lint, including the layering rules of DESIGN.md, enforced here rather than by memory:
 // - renderer/ never imports electron/, `electron`, or Node built-ins;
 // - shared/ imports neither side, nor `electron`, nor Node built-ins;
-// - only the Electron shell (electron/main.ts, electron/preload.ts, electron/shell/) imports `electron`.
+// - only the Electron shell (electron/main.ts, electron/preload.ts, electron/shell/) imports `electron`;
+// - the core's domains reach storage only through their ports: never cache/ (the SQLite adapter) or the driver.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -22,6 +23,12 @@ const electronFolder = {
   message: 'renderer/ and shared/ must not import from electron/: go through the IPC contract in shared/ipc.',
 };
 const rendererFolder = { regex: '(^|/)renderer/', message: 'Only the renderer imports renderer/.' };
+const storageEngine = {
+  paths: [{ name: 'better-sqlite3-multiple-ciphers', message: 'The domains speak to storage through their ports (port.ts).' }],
+  regex: '(^|/)cache/',
+  message:
+    'The domains speak to storage through their ports (port.ts); only the composition root (console-core.ts) picks the adapter in cache/.',
+};
 
 function restrict(...patterns) {
   const paths = patterns.flatMap((p) => p.paths ?? []);
@@ -68,6 +75,15 @@ export default tseslint.config(
     files: ['electron/**/*.ts'],
     ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/shell/**'],
     rules: { 'no-restricted-imports': restrict(electronModule, rendererFolder) },
+  },
+  {
+    // The domains (handlers, services, ports) and the exports know no storage engine (ARCHITECTURE.md).
+    files: [
+      'electron/core/{app,audit,consents,data,events,jobs,profiles,reports,exports}/**/*.ts',
+      'electron/core/sync/{port,service,handlers}.ts',
+      'electron/core/{context,storage,connection}.ts',
+    ],
+    rules: { 'no-restricted-imports': restrict(electronModule, rendererFolder, storageEngine) },
   },
   {
     files: ['electron/main.ts', 'electron/preload.ts', 'electron/shell/**/*.ts'],

@@ -25,7 +25,7 @@ export default defineConfig(({ mode }) => ({
         extends: true,
         test: {
           name: 'node',
-          include: ['test/{unit,integration,lint}/**/*.test.ts'],
+          include: ['test/{unit,integration,lint,contract}/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,

@@ -13,10 +13,11 @@ import { createKeyFileCipher } from '../core/secrets/cipher.js';
 import { secretNames, SecretVault } from '../core/secrets/vault.js';
 import { runNormalize } from './normalize.js';
 import { badIdentifier, oneLineUsageErrors } from './usage.js';
-import { checkReason } from '../core/actions/consent-actions.js';
+import { checkReason } from '../core/consents/actions.js';
 import { writeProfiles } from '../core/config/profile-store.js';
 import { CONSENT_SORT_FIELDS, ConsentSort, type ConsentFilter } from '../../shared/ipc/contract.js';
 import { exportConsents } from '../core/exports/consents-export.js';
+import { auditText } from '../core/exports/log-exports.js';
 import { ALL_CONSENT_COLUMNS } from '../../shared/consents/columns.js';
 
 /**
@@ -295,7 +296,7 @@ export function buildProgram(): Command {
         if (o.count && o.all) throw new Exit(EXIT.usage, '--count and --all: choose one (--count writes only the number).');
         await withCore(program, async (core) => {
           if (o.count) {
-            const { total } = core.cache.query.count(filter);
+            const { total } = await core.stores.consents.count(filter);
             const out = { table: `${total}\n`, csv: `total\n${total}\n`, json: `${JSON.stringify({ total })}\n` }[format];
             process.stdout.write(out);
             return;
@@ -303,13 +304,13 @@ export function buildProgram(): Command {
           if (o.all || format !== 'table') {
             if (format === 'table') throw new Exit(EXIT.usage, '--all writes every row: choose --format csv or --format json.');
             const input = { filter, sort: sort.data, columns: [...ALL_CONSENT_COLUMNS], format };
-            const written = await exportConsents(core.cache.query, input, process.stdout, o.all ? {} : { limit: o.limit });
+            const written = await exportConsents(core.stores.consents, input, process.stdout, o.all ? {} : { limit: o.limit });
             // Every row leaving the cache in bulk is on the record, as from the console's export.
-            if (o.all) core.recordExport(written, input);
+            if (o.all) await core.recordExport(written, input);
             return;
           }
-          const rows = core.cache.query.list({ filter, sort: sort.data, offset: 0, limit: o.limit });
-          const { total } = core.cache.query.count(filter);
+          const rows = await core.stores.consents.list({ filter, sort: sort.data, offset: 0, limit: o.limit });
+          const { total } = await core.stores.consents.count(filter);
           process.stdout.write(
             `${table(rows, ['consentId', 'status', 'consumerEmail', 'dataHolderName', 'useCaseName', 'created', 'sharingEndDate'])}\n${rows.length} of ${total}${rows.length < total ? ' (--all --format csv|json for every row)' : ''}\n`,
           );
@@ -324,9 +325,9 @@ export function buildProgram(): Command {
     .action(async (id: string, o: { json?: boolean }) => {
       identifier(id, 'Consent id');
       await withCore(program, async (core) => {
-        const consent = core.cache.consents.get(id);
+        const consent = await core.stores.consents.get(id);
         if (!consent) throw new Exit(EXIT.error, `Consent ${id} is not in the cache (sync first, or check the id).`);
-        const events = core.cache.events.forConsent(id, 500);
+        const events = await core.stores.events.forConsent(id, 500);
         if (o.json) process.stdout.write(`${JSON.stringify({ consent, events }, null, 2)}\n`);
         else {
           const fields = [
@@ -395,7 +396,7 @@ export function buildProgram(): Command {
       }
       if (!ids.length) throw new Exit(EXIT.usage, `${o.file === '-' ? 'standard input' : o.file} lists no consent id.`);
       await withCore(program, async (core) => {
-        const jobId = core.actions.createBulkRevoke(ids, reason);
+        const jobId = await core.actions.createBulkRevoke(ids, reason);
         const items = await core.actions.runBulkRevoke(jobId, {
           perSecond: o.perSecond,
           onItem: (i) => {
@@ -436,7 +437,7 @@ export function buildProgram(): Command {
     .description('check the hash chain (exit 0 when it holds, 6 when it is broken)')
     .action(async () => {
       await withCore(program, async (core) => {
-        const v = core.audit.verify();
+        const v = await core.stores.audit.verify();
         if (v.ok) process.stdout.write(`The audit log holds: ${v.entries} entries, chain intact.\n`);
         else {
           const more = v.problems.length > 1 ? `\n${v.problems.map((p) => `  - ${p}`).join('\n')}` : '';
@@ -449,7 +450,7 @@ export function buildProgram(): Command {
     .description('every entry with its hashes')
     .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json']).default('json'))
     .action(async (o: { format: 'csv' | 'json' }) => {
-      await withCore(program, async (core) => void process.stdout.write(core.audit.export(o.format)));
+      await withCore(program, async (core) => void process.stdout.write(auditText(await core.stores.audit.entries(), o.format)));
     });
 
   const cache = program.command('cache').description("the profile's local cache");

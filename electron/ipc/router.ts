@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { isChannel, type Channel } from '../../shared/ipc/channels.js';
-import { contract, type ChannelOutput } from '../../shared/ipc/contract.js';
+import { contract, isChannel, type Channel, type ChannelOutput } from '../../shared/ipc/contract.js';
 import type { Envelope, IpcErrorBody, IpcErrorCode } from '../../shared/ipc/errors.js';
 import { inputProblem } from './input-guard.js';
 

@@ -1,6 +1,6 @@
 import { BrowserWindow, ipcMain, type IpcMainInvokeEvent, type WebPreferences } from 'electron';
 import { join } from 'node:path';
-import { CHANNELS } from '../../shared/ipc/channels.js';
+import { CHANNELS } from '../../shared/ipc/contract.js';
 import type { EventBus } from '../ipc/event-bus.js';
 import type { Router } from '../ipc/router.js';
 import { APP_ORIGIN } from './protocol.js';

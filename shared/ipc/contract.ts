@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Channel, EventName, MethodName } from './channels.js';
+import type { EventName, MethodName } from './channels.js';
 import type { Envelope } from './errors.js';
 import type { ChannelSchema } from './contract/common.js';
 import { appChannels } from './contract/app.js';
@@ -45,7 +45,17 @@ export const contract = {
   ...reportsChannels,
   ...profilesChannels,
   ...dataChannels,
-} as const satisfies Record<Channel, ChannelSchema>;
+} as const satisfies Record<string, ChannelSchema>;
+
+/** A channel's name: `area:verb`. */
+export type Channel = keyof typeof contract;
+
+/** Every channel, in the contract's order. */
+export const CHANNELS = Object.keys(contract) as Channel[];
+
+export function isChannel(value: unknown): value is Channel {
+  return typeof value === 'string' && Object.hasOwn(contract, value);
+}
 
 export const events = {
   'sync:progress': SyncProgress,

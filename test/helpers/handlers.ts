@@ -1,4 +1,4 @@
-import { CHANNELS } from '../../shared/ipc/channels.js';
+import { CHANNELS } from '../../shared/ipc/contract.js';
 import { CoreError, type Handlers } from '../../electron/ipc/router.js';
 
 /** Handlers for a test double: the given ones, and every other channel refusing with a clear error. */

@@ -20,7 +20,7 @@ const core = await startCore({
 // A long audit log makes every audit:export answer large (≈ 400 bytes an entry), as in the report
 // that showed the flood: 3,000 unread exports of it grew the host to gigabytes.
 for (let i = 0; i < Number(auditEntries); i++)
-  core.audit.append({
+  await core.stores.audit.append({
     operator: 'tester',
     action: 'consent.revoke',
     target: `consent-${String(i).padStart(8, '0')}`,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/console-core.js';
-import { CHANNELS } from '../../shared/ipc/channels.js';
+import { CHANNELS } from '../../shared/ipc/contract.js';
 import { ipcClient } from '../helpers/ipc.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -149,15 +149,15 @@ describe('actions through IPC', () => {
     expect(items.at(-1).detail).toMatch(/404/);
     // A job interrupted by going offline keeps its remaining items pending, and resumes.
     const more = (await cached('ACTIVE')).slice(0, 3).map((r) => r.consentId);
-    const jobId = core.actions.createBulkRevoke(more, 'second wave');
+    const jobId = await core.actions.createBulkRevoke(more, 'second wave');
     await fault('drop:n40');
     const interrupted = await core.actions.runBulkRevoke(jobId, { perSecond: 50 });
     expect(interrupted.every((i) => i.status === 'pending')).toBe(true);
-    expect(core.actions.pendingBulkJobs()).toContain(jobId);
+    expect(await core.actions.pendingBulkJobs()).toContain(jobId);
     await fetch(`${core.sandboxUrl}/__sandbox/faults`, { method: 'DELETE' });
     const resumed = await core.actions.runBulkRevoke(jobId, { perSecond: 50 });
     expect(resumed.map((i) => i.status)).toEqual(['revoked', 'revoked', 'revoked']);
-    expect(core.actions.pendingBulkJobs()).not.toContain(jobId);
+    expect(await core.actions.pendingBulkJobs()).not.toContain(jobId);
   }, 30_000);
 
   it('keeps a verifiable audit log and exports it', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { anchorFileOf, AuditAnchorFile } from '../../electron/core/audit/audit-anchor.js';
-import { AuditLog, entryHash, type AuditEntry, type AuditVerification } from '../../electron/core/audit/audit-log.js';
+import { AuditLog, entryHash, type AuditEntry, type AuditVerification } from '../../electron/core/cache/audit-log.js';
 import { moveCacheAside, openCache, type Db } from '../../electron/core/cache/database.js';
 import { createKeyFileCipher } from '../../electron/core/secrets/cipher.js';
 import { SecretVault, secretNames } from '../../electron/core/secrets/vault.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AuditLog, GENESIS_HASH } from '../../electron/core/audit/audit-log.js';
+import { AuditLog, GENESIS_HASH } from '../../electron/core/cache/audit-log.js';
+import { auditText } from '../../electron/core/exports/log-exports.js';
 import { openCache, type Db } from '../../electron/core/cache/database.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { ConsentQuery, ftsQuery } from '../../electron/core/cache/consent-query.js';
@@ -194,10 +195,10 @@ describe('audit log', () => {
     const log = new AuditLog(openCache(':memory:'));
     log.append({ ...entry(1), reason: '=HYPERLINK("http://evil")' });
     log.append({ ...entry(2), reason: 'said "stop", twice' });
-    const json = JSON.parse(log.export('json'));
+    const json = JSON.parse(auditText(log.entries(), 'json'));
     expect(json).toHaveLength(2);
     expect(json[0].reason).toBe('=HYPERLINK("http://evil")');
-    const csv = log.export('csv').split('\r\n');
+    const csv = auditText(log.entries(), 'csv').split('\r\n');
     expect(csv[0]).toBe('seq,at,operator,action,target,reason,result,prevHash,hash');
     expect(csv[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(csv[2]).toContain('"said ""stop"", twice"');

@@ -99,7 +99,7 @@ describe('the data directory is owner-only', () => {
       log: createFileLogger(dataDir),
       sandbox: { seed: 3, consents: 40, clockOrigin: '2026-11-01T00:00:00.000Z' },
     });
-    expect(again.audit.verify()).toEqual({ ok: true, entries: 0 });
+    expect(await again.stores.audit.verify()).toEqual({ ok: true, entries: 0 });
     await again.close();
     expect(names.length).toBeLessThan(everything(dataDir).length);
     expect(everything(dataDir).map((f) => f.path)).toContain(relative(dataDir, `${moved}.audit-anchor`));

@@ -76,9 +76,9 @@ describe('retention when a consent ends', () => {
       action: 'retention:deleted',
       reason: expect.stringMatching(/revoked; post-usage action DELETION/),
     });
-    expect(core.retentionLog(id)).toEqual([
+    expect(await core.stores.data.retentionLog(id)).toEqual([
       {
-        consent_id: id,
+        consentId: id,
         action: 'deleted',
         records: expect.any(Number),
         kinds: expect.stringContaining('accounts'),
@@ -105,7 +105,7 @@ describe('retention when a consent ends', () => {
       if (page * 500 >= p.total) break;
     }
     expect(anonymous.length).toBe(before);
-    expect(core.retentionLog(id)[0]).toMatchObject({ action: 'de-identified', records: expect.any(Number) });
+    expect((await core.stores.data.retentionLog(id))[0]).toMatchObject({ action: 'de-identified', records: expect.any(Number) });
     for (const r of anonymous) {
       expect(r.consentId).toBeNull();
       expect(r.recordId).toMatch(/^deidentified:/);

@@ -7,6 +7,7 @@ import { EventQuery, WEBHOOK_FAILURES, type EventListFilter } from '../../electr
 import { EventsRepo } from '../../electron/core/cache/events-repo.js';
 import { stableOrderBy } from '../../electron/core/cache/event-index.js';
 import { complianceReport } from '../../electron/core/reports/compliance.js';
+import { sqliteReportStore } from '../../electron/core/cache/sqlite-storage.js';
 import { contentId } from '../../electron/core/sync/consent-sync.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import type { Consent, ConsentEvent } from '../../shared/schemas/consent.js';
@@ -67,7 +68,7 @@ describe('the events index', () => {
     expect(fast.count({}).total).toBe(events.length);
   });
 
-  it('answers every filter, window, count, day and failure grouping exactly as SQL does', () => {
+  it('answers every filter, window, count, day and failure grouping exactly as SQL does', async () => {
     const times = events.map((e) => e.timestamp);
     const types = [...new Set(events.map((e) => e.eventType)), 'NEVER_SEEN'];
     const filter: fc.Arbitrary<EventListFilter> = fc
@@ -80,13 +81,13 @@ describe('the events index', () => {
         { requiredKeys: [] },
       )
       .map((f) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as EventListFilter);
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         filter,
         fc.nat({ max: 8000 }),
         fc.integer({ min: 1, max: 200 }),
         fc.integer({ min: 1, max: 400 }),
-        (f, offset, limit, days) => {
+        async (f, offset, limit, days) => {
           expect(fast.list({ filter: f, offset, limit })).toEqual(sql.list({ filter: f, offset, limit }));
           expect(fast.count(f)).toEqual(sql.count(f));
           expect(fast.days(f, days)).toEqual(sql.days(f, days));
@@ -99,7 +100,9 @@ describe('the events index', () => {
           // The compliance report's counts, from the index and from SQL's counts per type.
           const period = { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
           const at = new Date('2026-11-25T00:00:00Z');
-          expect(complianceReport(db, period, at, fast)).toEqual(complianceReport(db, period, at, sql));
+          expect(await complianceReport(sqliteReportStore(db, fast), period, at)).toEqual(
+            await complianceReport(sqliteReportStore(db, sql), period, at),
+          );
         },
       ),
       { numRuns: 150 },

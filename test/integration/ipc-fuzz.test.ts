@@ -6,7 +6,7 @@ import { WebSocket } from 'ws';
 import { startCore, type Core } from '../../electron/core/console-core.js';
 import { SESSION_COOKIE, startBrowserHost, type BrowserHost } from '../../electron/host/server.js';
 import { inputProblem } from '../../electron/ipc/input-guard.js';
-import { CHANNELS, type Channel } from '../../shared/ipc/channels.js';
+import { CHANNELS, type Channel } from '../../shared/ipc/contract.js';
 import { contract } from '../../shared/ipc/contract.js';
 import { tempDir } from '../helpers/temp.js';
 

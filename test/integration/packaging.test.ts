@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp.js';
+import { CHANNELS } from '../../shared/ipc/contract.js';
 
 /**
  * Packages the app with the project's electron-builder config, as far as this machine allows: the
@@ -78,6 +79,14 @@ describe('packaging', () => {
       '/dist/renderer/index.html',
     ])
       expect(files).toContain(f);
+  });
+
+  it('builds the preload with one bridge function per channel of the contract, and without the contract’s zod', () => {
+    const preload = readFileSync(join(root, 'dist/electron/preload.cjs'), 'utf8');
+    const names = JSON.parse(/\[("[a-z]+:[A-Za-z]+",?)+\]/.exec(preload)?.[0] ?? '[]') as string[];
+    expect(names).toEqual(CHANNELS);
+    expect(preload.length).toBeLessThan(20_000);
+    expect(preload).not.toMatch(/ZodError|zod/i);
   });
 
   it('ships no sources, source maps, tests or development dependencies', () => {

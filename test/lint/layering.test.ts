@@ -31,6 +31,9 @@ describe('layering lint', () => {
     ['electron/core/Bad.ts', "import { safeStorage } from 'electron';\nvoid safeStorage;", /Only the Electron shell/],
     ['electron/core/Bad.ts', "import { app } from 'electron/main';\nvoid app;", /Only the Electron shell/],
     ['electron/host/Bad.ts', "import { theme } from '../../renderer/src/app/theme.js';\nvoid theme;", /Only the renderer/],
+    ['electron/core/consents/Bad.ts', "import { openCache } from '../cache/database.js';\nvoid openCache;", /through their ports/],
+    ['electron/core/sync/handlers.ts', "import type { Db } from '../cache/db.js';\nexport type X = Db;", /through their ports/],
+    ['electron/core/exports/Bad.ts', "import Database from 'better-sqlite3-multiple-ciphers';\nvoid Database;", /through their ports/],
   ])('fails %s importing across a boundary', async (file, code, message) => {
     const messages = await restrictedImports(file, code);
     expect(messages.length).toBeGreaterThan(0);
@@ -47,6 +50,8 @@ describe('layering lint', () => {
     ],
     ['renderer/src/Ok.ts', "import { contract } from '../../shared/ipc/contract.js';\nvoid contract;"],
     ['shared/Ok.ts', "import { z } from 'zod';\nvoid z;"],
+    ['electron/core/cache/Ok.ts', "import type { Db } from './db.js';\nexport type X = Db;"],
+    ['electron/core/console-core.ts', "import { openProfileCache } from './cache/profile-cache.js';\nvoid openProfileCache;"],
   ])('allows %s its own imports', async (file, code) => {
     expect(await restrictedImports(file, code)).toEqual([]);
   });

@@ -5,18 +5,20 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { AuditLog } from '../../electron/core/audit/audit-log.js';
-import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
-import { EventQuery } from '../../electron/core/cache/event-query.js';
-import { AuditQuery } from '../../electron/core/audit/audit-query.js';
-import { complianceReport } from '../../electron/core/reports/compliance.js';
-import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
-import { DataRepo } from '../../electron/core/cache/data-repo.js';
+import type { AuditLog } from '../../electron/core/cache/audit-log.js';
+import type { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { openCache, type Db } from '../../electron/core/cache/database.js';
-import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
-import { readConsentDetail } from '../../electron/core/consent-detail.js';
+import { ReferenceRepo, type EventsRepo } from '../../electron/core/cache/events-repo.js';
+import { sqliteStorage } from '../../electron/core/cache/sqlite-storage.js';
+import { auditHandlers } from '../../electron/core/audit/handlers.js';
+import type { ConsentActions } from '../../electron/core/consents/actions.js';
+import { consentHandlers } from '../../electron/core/consents/handlers.js';
+import type { CoreContext } from '../../electron/core/context.js';
+import { eventHandlers } from '../../electron/core/events/handlers.js';
+import { reportHandlers } from '../../electron/core/reports/handlers.js';
+import { EventBus } from '../../electron/ipc/event-bus.js';
 import { DEFAULT_SETTINGS } from '../../electron/core/settings.js';
-import { createRouter, type Handlers } from '../../electron/ipc/router.js';
+import { CoreError, createRouter, type Handlers } from '../../electron/ipc/router.js';
 import { createConsentGenerator } from '../../electron/sandbox/consents.js';
 import { World } from '../../electron/sandbox/world.js';
 import type { AppStatus, Settings } from '../../shared/ipc/contract.js';
@@ -58,14 +60,9 @@ export function memoryClient(
   opts: { status?: Partial<AppStatus>; events?: ConsentEvent[]; withSeededEvents?: boolean } = {},
 ): { client: ConsoleClient; calls: { channel: string; input: unknown }[]; cache: MemoryCache } {
   const db = openCache(':memory:');
-  const repo = new ConsentsRepo(db);
-  const query = new ConsentQuery(db);
-  const events = new EventsRepo(db);
-  const audit = new AuditLog(db);
+  const stores = sqliteStorage(db);
+  const { consents: repo, events, audit } = stores.sqlite;
   const reference = new ReferenceRepo(db);
-  const data = new DataRepo(db);
-  const eventQuery = new EventQuery(db);
-  const auditQuery = new AuditQuery(db);
   const gen = createConsentGenerator(5, consentCount);
   const consents = Array.from({ length: consentCount }, (_, i) => gen.at(i));
   repo.upsertPage(consents, '2026-11-01T00:00:00.000Z');
@@ -89,35 +86,49 @@ export function memoryClient(
     ...opts.status,
   };
   let settings: Settings = DEFAULT_SETTINGS;
+  // The domains' own read handlers over the same ports as the app; exports and actions are left to
+  // the tests that override them.
+  const ctx: Pick<CoreContext, 'stores' | 'bus' | 'clock' | 'exports' | 'operator'> = {
+    stores,
+    bus: new EventBus(),
+    clock: () => new Date(),
+    exports: {
+      start: async () => {
+        throw new CoreError('INTERNAL', 'exports are not part of this test');
+      },
+    },
+    operator: () => 'Tess Tester',
+  };
+  const consentReads = consentHandlers({
+    ...ctx,
+    actions: {} as ConsentActions,
+    link: { online: true },
+    about: { appVersion: '9.9.9', profile: { id: 'sandbox', name: 'Embedded sandbox', environment: 'sandbox' } },
+    redirectUri: 'https://recipient.test.invalid/callback',
+  });
+  const eventReads = eventHandlers(ctx);
+  const auditReads = auditHandlers(ctx);
   const router = createRouter({
     handlers: testHandlers({
       'app:status': async () => status,
-      'consents:list': async (input) => ({ rows: query.list(input) }),
-      'consents:count': async ({ filter }) => query.count(filter),
-      'consents:options': async () => query.options(),
-      'consents:ids': async ({ filter, sort, limit }) => ({ ids: query.ids(filter, sort, limit), total: query.count(filter).total }),
-      'consents:resolve': async ({ consentIds }) => query.resolve(consentIds),
-      'consents:get': async ({ consentId }) => readConsentDetail({ db, consents: repo, events, audit, reference, data }, consentId),
-      'reference:list': async () => ({
-        useCases: reference.useCases(),
-        combinedUseCases: reference.combinedUseCases(),
-        dataHolders: reference.dataHolders(),
-      }),
+      'consents:list': consentReads['consents:list'],
+      'consents:count': consentReads['consents:count'],
+      'consents:options': consentReads['consents:options'],
+      'consents:ids': consentReads['consents:ids'],
+      'consents:resolve': consentReads['consents:resolve'],
+      'consents:get': consentReads['consents:get'],
+      'reference:list': consentReads['reference:list'],
       'settings:get': async () => settings,
       'settings:set': async (change) => (settings = { ...settings, ...(change as Partial<Settings>) }),
       'jobs:list': async () => [],
-      'events:list': async ({ filter, offset, limit }) => ({ rows: eventQuery.list({ filter, offset, limit }) }),
-      'events:count': async ({ filter }) => eventQuery.count(filter),
-      'events:days': async ({ filter, days }) => eventQuery.days(filter, days),
-      'webhooks:summary': async ({ filter }) => ({
-        consentsAffected: eventQuery.consentsWithFailures(filter),
-        byMessage: eventQuery.failuresByMessage(filter),
-        byConsent: eventQuery.failuresByConsent(filter, 500),
-      }),
-      'audit:query': async ({ filter, offset, limit }) => auditQuery.list(filter, offset, limit),
-      'audit:options': async () => auditQuery.options(),
-      'audit:verify': async () => audit.verify(),
-      'reports:compliance': async (period) => complianceReport(db, period, new Date(), eventQuery),
+      'events:list': eventReads['events:list'],
+      'events:count': eventReads['events:count'],
+      'events:days': eventReads['events:days'],
+      'webhooks:summary': eventReads['webhooks:summary'],
+      'audit:query': auditReads['audit:query'],
+      'audit:options': auditReads['audit:options'],
+      'audit:verify': auditReads['audit:verify'],
+      'reports:compliance': reportHandlers({ ...ctx, about: { profile: 'Embedded sandbox', appVersion: '9.9.9' } })['reports:compliance'],
       'sync:last': async () => null,
       'operator:get': async () => ({ account: 'tester', displayName: 'Tess Tester' }),
       'sync:start': async () => emptySyncSummary(),

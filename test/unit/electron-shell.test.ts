@@ -61,7 +61,7 @@ vi.mock('electron', () => ({
 }));
 
 const { bindIpc, createMainWindow } = await import('../../electron/shell/window.js');
-const { CHANNELS } = await import('../../shared/ipc/channels.js');
+const { CHANNELS } = await import('../../shared/ipc/contract.js');
 const { restrictPermissions, installSecurityGuards } = await import('../../electron/shell/security.js');
 const { createRouter } = await import('../../electron/ipc/router.js');
 const { EventBus } = await import('../../electron/ipc/event-bus.js');

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CHANNELS, methodName } from '../../shared/ipc/channels.js';
+import { methodName } from '../../shared/ipc/channels.js';
+import { CHANNELS } from '../../shared/ipc/contract.js';
 import { CONSENT_SORT_FIELDS, contract } from '../../shared/ipc/contract.js';
 import { CoreError, createRouter, type Handlers } from '../../electron/ipc/router.js';
 import { emptySyncSummary } from '../helpers/summaries.js';

@@ -27,7 +27,8 @@ export interface EventListRow {
   dataHolderName: string | null;
 }
 
-export const WEBHOOK_FAILURES = ['WEBHOOK_SENDING_FAILED', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', 'WEBHOOK_MAX_RETRIES_REACHED'] as const;
+import { WEBHOOK_FAILURES } from '../events/port.js';
+export { WEBHOOK_FAILURES };
 export const WEBHOOK_DELIVERIES = ['WEBHOOK_SENT', ...WEBHOOK_FAILURES] as const;
 
 interface Where {

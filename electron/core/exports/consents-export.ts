@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createHash } from 'node:crypto';
 import type { BulkItem, ConsentFilter, ConsentSort, ConsentSortField, Job } from '../../../shared/ipc/contract.js';
 import { CONSENT_COLUMN_LABELS, consentCellText } from '../../../shared/consents/columns.js';
-import type { ConsentQuery } from '../cache/consent-query.js';
+import type { ConsentStore } from '../consents/port.js';
 import { csvRows } from './csv.js';
 
 /**
@@ -30,19 +30,19 @@ async function write(out: Writable, text: string, hash: ReturnType<typeof create
 
 /** Writes the export to `out` (left open: the caller ends a file, and never ends stdout). */
 export async function exportConsents(
-  query: ConsentQuery,
+  query: Pick<ConsentStore, 'count' | 'list'>,
   input: ConsentExportInput,
   out: Writable,
   opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; limit?: number } = {},
 ): Promise<NonNullable<Job['result']>> {
-  const total = Math.min(query.count(input.filter).total, opts.limit ?? Infinity);
+  const total = Math.min((await query.count(input.filter)).total, opts.limit ?? Infinity);
   const hash = createHash('sha256');
   let bytes = 0;
   let rows = 0;
   bytes += await write(out, input.format === 'csv' ? csvRows([input.columns.map((c) => CONSENT_COLUMN_LABELS[c])]) : '[\n', hash);
   for (let offset = 0; ; offset += WINDOW) {
     if (opts.signal?.aborted) throw new Error('cancelled');
-    const window = query.list({ filter: input.filter, sort: input.sort, offset, limit: Math.min(WINDOW, total - offset) || 1 });
+    const window = await query.list({ filter: input.filter, sort: input.sort, offset, limit: Math.min(WINDOW, total - offset) || 1 });
     if (window.length === 0) break;
     const text =
       input.format === 'csv'
@@ -62,7 +62,7 @@ export async function exportConsents(
 
 /** The same, into a new file only the user can read. */
 export async function exportConsentsToFile(
-  query: ConsentQuery,
+  query: Pick<ConsentStore, 'count' | 'list'>,
   input: ConsentExportInput,
   path: string,
   opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
@@ -80,13 +80,13 @@ export async function exportConsentsToFile(
 }
 
 /** The items of a bulk revocation and what became of each, as CSV or JSON. */
-export function writeBulkResults(
-  actions: { bulkItemsWindow(jobId: string, offset: number, limit: number): { items: BulkItem[]; total: number } },
+export async function writeBulkResults(
+  actions: { bulkItemsWindow(jobId: string, offset: number, limit: number): Promise<{ items: BulkItem[]; total: number }> },
   jobId: string,
   format: 'csv' | 'json',
   path: string,
-): NonNullable<Job['result']> {
-  const { items } = actions.bulkItemsWindow(jobId, 0, 1_000_000);
+): Promise<NonNullable<Job['result']>> {
+  const { items } = await actions.bulkItemsWindow(jobId, 0, 1_000_000);
   const text =
     format === 'csv'
       ? csvRows([['#', 'Consent id', 'Outcome', 'Detail'], ...items.map((i) => [String(i.seq), i.consentId, i.status, i.detail ?? ''])])

@@ -1,5 +1,5 @@
 import type { DataView, ProductFilter, TransactionFilter } from '../../../shared/ipc/contract.js';
-import type { DataQuery } from '../cache/data-query.js';
+import type { DataStore } from '../data/port.js';
 import type { JobContext } from '../jobs/jobs.js';
 import { streamed } from './log-exports.js';
 
@@ -40,14 +40,14 @@ export function fieldAt(record: unknown, path: string): unknown {
 }
 const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
-export function writeDataExport(
-  query: DataQuery,
+export async function writeDataExport(
+  query: DataStore,
   input: { consentId: string; kind: DataView; filter?: TransactionFilter | undefined },
   format: 'csv' | 'json',
   path: string,
   ctx: JobContext,
 ) {
-  const total = query.records({ ...input, offset: 0, limit: 1 }).total;
+  const total = (await query.records({ ...input, offset: 0, limit: 1 })).total;
   ctx.progress({ total, done: 0 });
   const fields = FIELDS[input.kind];
   const running = input.kind === 'transactions';
@@ -73,8 +73,8 @@ export function writeDataExport(
   );
 }
 
-export function writeProductsExport(query: DataQuery, filter: ProductFilter, format: 'csv' | 'json', path: string, ctx: JobContext) {
-  const total = query.products(filter, 0, 1).total;
+export async function writeProductsExport(query: DataStore, filter: ProductFilter, format: 'csv' | 'json', path: string, ctx: JobContext) {
+  const total = (await query.products(filter, 0, 1)).total;
   ctx.progress({ total, done: 0 });
   return streamed(
     path,
@@ -92,7 +92,7 @@ export function writeProductsExport(query: DataQuery, filter: ProductFilter, for
       p.fetchedAt,
       String(p.versions),
     ],
-    (p) => ({ ...p, product: query.product(p.recordId)?.record }),
+    async (p) => ({ ...p, product: (await query.product(p.recordId))?.record }),
     { signal: ctx.signal, onRows: (done) => ctx.progress({ done }), trailer: { filter } },
   );
 }

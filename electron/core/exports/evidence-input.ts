@@ -1,5 +1,5 @@
 import type { ConsentDetail } from '../../../shared/ipc/contract.js';
-import type { AuditVerification } from '../audit/audit-log.js';
+import type { AuditVerification } from '../audit/port.js';
 
 /** What an evidence pack is made of: the pack (evidence-pack.ts) and its HTML summary (evidence-html.ts) read it. */
 export interface EvidenceInput {

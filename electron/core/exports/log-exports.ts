@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream, writeFileSync, type WriteStream } from 'node:fs';
 import type { AuditFilter, EventFilter, Job } from '../../../shared/ipc/contract.js';
-import type { AuditVerification } from '../audit/audit-log.js';
-import type { AuditQuery } from '../audit/audit-query.js';
-import type { EventQuery } from '../cache/event-query.js';
+import type { AuditRecord, AuditVerification } from '../audit/port.js';
+import type { AuditStore } from '../audit/port.js';
+import type { EventStore } from '../events/port.js';
 import type { JobContext } from '../jobs/jobs.js';
 import { csvRows } from './csv.js';
 
@@ -40,8 +40,9 @@ export async function streamed<T>(
   path: string,
   format: 'csv' | 'json',
   header: string[],
-  windows: Iterable<T[]>,
+  windows: AsyncIterable<T[]> | Iterable<T[]>,
   cells: (row: T) => string[],
+  /** A row as JSON; may be a promise (a row that needs another read). */
   json: (row: T) => unknown,
   opts: { signal?: AbortSignal; onRows?: (n: number) => void; trailer?: unknown } = {},
 ): Promise<Result> {
@@ -49,13 +50,19 @@ export async function streamed<T>(
   let rows = 0;
   try {
     await file.write(format === 'csv' ? csvRows([header]) : '{"rows":[\n');
-    for (const window of windows) {
+    for await (const window of windows) {
       if (opts.signal?.aborted) throw new Error('cancelled');
-      await file.write(
-        format === 'csv'
-          ? csvRows(window.map(cells))
-          : window.map((r, i) => `${rows + i === 0 ? '' : ',\n'}${JSON.stringify(json(r))}`).join(''),
-      );
+      let text: string;
+      if (format === 'csv') text = csvRows(window.map(cells));
+      else {
+        const parts: string[] = [];
+        for (const [i, r] of window.entries()) {
+          const value = json(r);
+          parts.push(`${rows + i === 0 ? '' : ',\n'}${JSON.stringify(value instanceof Promise ? await value : value)}`);
+        }
+        text = parts.join('');
+      }
+      await file.write(text);
       rows += window.length;
       opts.onRows?.(rows);
       await new Promise((resolve) => setImmediate(resolve));
@@ -68,14 +75,14 @@ export async function streamed<T>(
   }
 }
 
-export function writeEventsExport(query: EventQuery, filter: EventFilter, format: 'csv' | 'json', path: string, ctx: JobContext) {
-  const total = query.count(filter).total;
+export async function writeEventsExport(query: EventStore, filter: EventFilter, format: 'csv' | 'json', path: string, ctx: JobContext) {
+  const total = (await query.count(filter)).total;
   ctx.progress({ total, done: 0 });
   return streamed(
     path,
     format,
     ['Time (UTC)', 'Event', 'Consent id', 'Consumer e-mail', 'Data holder', 'Detail', 'Event id'],
-    query.rows(filter),
+    query.windows(filter),
     (e) => [e.timestamp, e.eventType, e.consentId, e.consumerEmail ?? '', e.dataHolderName ?? '', e.eventDetail ?? '', e.eventId],
     (e) => e,
     { signal: ctx.signal, onRows: (done) => ctx.progress({ done }) },
@@ -84,7 +91,7 @@ export function writeEventsExport(query: EventQuery, filter: EventFilter, format
 
 /** The audit log (or a filtered part of it) with the hashes, and the chain's verification at export time. */
 export function writeAuditExport(
-  query: AuditQuery,
+  query: AuditStore,
   verification: AuditVerification,
   filter: AuditFilter,
   format: 'csv' | 'json',
@@ -96,7 +103,7 @@ export function writeAuditExport(
     path,
     format,
     header,
-    query.all(filter),
+    query.windows(filter),
     (e) => [String(e.seq), e.at, e.operator, e.action, e.target ?? '', e.reason ?? '', e.result, e.prevHash, e.hash],
     (e) => e,
     { ...(signal ? { signal } : {}), trailer: { verification } },
@@ -106,4 +113,19 @@ export function writeAuditExport(
 export async function writeText(path: string, text: string, rows: number): Promise<Result> {
   writeFileSync(path, text, { mode: 0o600 });
   return { rows, bytes: Buffer.byteLength(text), sha256: createHash('sha256').update(text).digest('hex') };
+}
+
+/**
+ * The whole audit log as one text, CSV (RFC 4180) or JSON, with the hashes so an auditor can
+ * re-check the chain. The form of `audit:export` and `cli audit export` since they exist (a plain
+ * header line; every cell quoted, a formula's first character neutralised): kept as it is.
+ */
+export function auditText(all: readonly AuditRecord[], format: 'csv' | 'json'): string {
+  if (format === 'json') return `${JSON.stringify(all, null, 2)}\n`;
+  const cell = (v: unknown) => {
+    const s = v === null || v === undefined ? '' : String(v);
+    return `"${(/^[=+\-@]/.test(s) ? `'${s}` : s).replaceAll('"', '""')}"`;
+  };
+  const header = ['seq', 'at', 'operator', 'action', 'target', 'reason', 'result', 'prevHash', 'hash'] as const;
+  return `${[header.join(','), ...all.map((e) => header.map((h) => cell(e[h])).join(','))].join('\r\n')}\r\n`;
 }

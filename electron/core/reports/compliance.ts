@@ -1,6 +1,5 @@
 import type { ComplianceReport } from '../../../shared/ipc/contract.js';
-import type { Db } from '../cache/db.js';
-import type { EventQuery } from '../cache/event-query.js';
+import type { ReportStore } from './port.js';
 
 /**
  * The counts a data recipient needs for its CDR reports and record keeping (rules 9.3 and 9.4) for
@@ -9,42 +8,18 @@ import type { EventQuery } from '../cache/event-query.js';
  * say which of the two), expired; data collections per data holder; deletions and
  * de-identifications by retention. Each count names where its records are.
  */
-export function complianceReport(
-  db: Db,
-  period: { from: string; to: string },
-  now: Date,
-  eventQuery: Pick<EventQuery, 'collectionsByHolder' | 'count' | 'indexed'>,
-): ComplianceReport {
-  const from = Date.parse(period.from);
-  const to = Date.parse(period.to);
-  const fromIso = new Date(from).toISOString();
-  const toIso = new Date(to).toISOString();
-  // The events index counts every type of the period in memory; while it is stale, SQL counts each
-  // type along its index (one pass over the whole period would read far more).
-  const perType = eventQuery.indexed()
-    ? new Map(eventQuery.count({ from: fromIso, to: toIso }).types.map((t) => [t.type, t.count]))
-    : undefined;
-  const events = (type: string) =>
-    perType
-      ? (perType.get(type) ?? 0)
-      : db
-          .prepare<[string, number, number], { n: number }>('SELECT count(*) AS n FROM events WHERE event_type = ? AND at >= ? AND at < ?')
-          .get(type, from, to)!.n;
-  const audited = (action: string, result?: string) =>
-    db
-      .prepare<string[], { n: number }>(
-        `SELECT count(*) AS n FROM audit_log WHERE action = ? AND at >= ? AND at < ? ${result ? 'AND result = ?' : "AND result NOT LIKE 'failed%'"}`,
-      )
-      .get(...[action, fromIso, toIso, ...(result ? [result] : [])])!.n;
+export async function complianceReport(store: ReportStore, period: { from: string; to: string }, now: Date): Promise<ComplianceReport> {
+  const fromIso = new Date(Date.parse(period.from)).toISOString();
+  const toIso = new Date(Date.parse(period.to)).toISOString();
+  const [perType, byStaff, amended, collectionsByHolder, retention] = await Promise.all([
+    store.eventsByType(fromIso, toIso, ['GRANTED', 'EXTENDED', 'REVOKED', 'EXPIRED']),
+    store.audited('revoke', fromIso, toIso, 'revoked'),
+    store.audited('update', fromIso, toIso),
+    store.collectionsByHolder(fromIso, toIso),
+    store.retention(fromIso, toIso),
+  ]);
+  const events = (type: string) => perType.get(type) ?? 0;
   const withdrawn = events('REVOKED');
-  const byStaff = audited('revoke', 'revoked');
-  const collectionsByHolder = eventQuery.collectionsByHolder(from, to);
-  const retention = db
-    .prepare<[string, string], { action: string; consents: number; records: number }>(
-      `SELECT action, count(DISTINCT consent_id) AS consents, sum(records) AS records FROM retention_log
-       WHERE at >= ? AND at < ? GROUP BY action ORDER BY action`,
-    )
-    .all(fromIso, toIso);
   return {
     from: fromIso,
     to: toIso,
@@ -67,7 +42,7 @@ export function complianceReport(
       {
         key: 'amended',
         label: 'Consents amended by staff',
-        count: audited('update'),
+        count: amended,
         records: { screen: 'audit', action: 'update' },
         note: 'Changes made from this console (external id, post-usage action, direct marketing).',
       },

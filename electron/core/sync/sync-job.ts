@@ -39,7 +39,8 @@ export interface SyncJob {
  */
 export const SYNC_RETRY: Partial<RetryPolicy> = { retries: 5 };
 
-export type StoredEntity = 'consents' | 'events' | 'reference' | 'data';
+export type { StoredEntity } from './port.js';
+import type { StoredEntity } from './port.js';
 
 export interface SyncJobHooks {
   signal: AbortSignal;

@@ -1,4 +1,5 @@
-import { CHANNELS, methodName, type Channel, type EventName, type MethodName } from '../../../shared/ipc/channels.js';
+import { methodName, type EventName, type MethodName } from '../../../shared/ipc/channels.js';
+import { CHANNELS, type Channel } from '../../../shared/ipc/contract.js';
 import type { ChannelInput, ChannelOutput, EventPayload } from '../../../shared/ipc/contract.js';
 import { IpcError } from '../../../shared/ipc/errors.js';
 import type { ConnectionState, Transport } from './transport.js';

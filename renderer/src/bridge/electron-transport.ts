@@ -1,4 +1,5 @@
-import { EVENTS, methodName, type Channel } from '../../../shared/ipc/channels.js';
+import { EVENTS, methodName } from '../../../shared/ipc/channels.js';
+import type { Channel } from '../../../shared/ipc/contract.js';
 import type { BridgeApi } from '../../../shared/ipc/contract.js';
 import type { Envelope } from '../../../shared/ipc/errors.js';
 import type { Transport } from './transport.js';

@@ -1,4 +1,5 @@
-import type { Channel, EventName } from '../../../shared/ipc/channels.js';
+import type { EventName } from '../../../shared/ipc/channels.js';
+import type { Channel } from '../../../shared/ipc/contract.js';
 import type { Envelope } from '../../../shared/ipc/errors.js';
 
 /**

@@ -1,4 +1,5 @@
-import { isEventName, type Channel, type EventName } from '../../../shared/ipc/channels.js';
+import { isEventName, type EventName } from '../../../shared/ipc/channels.js';
+import type { Channel } from '../../../shared/ipc/contract.js';
 import type { Envelope } from '../../../shared/ipc/errors.js';
 import { MAX_IPC_MESSAGE_BYTES } from '../../../shared/ipc/limits.js';
 import type { ConnectionState, Transport } from './transport.js';

@@ -1,6 +1,6 @@
 import type { AuditFilter } from '../../../shared/ipc/contract.js';
 import type { AuditRecord } from './audit-log.js';
-import type { Db } from '../cache/db.js';
+import type { Db } from './db.js';
 
 /**
  * Reads of the staff action log for the Audit screen: a window of entries for a filter (newest

@@ -1,17 +1,16 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { BulkItem } from '../../../shared/ipc/contract.js';
 import type { IpcErrorCode } from '../../../shared/ipc/errors.js';
 import type { Consent, ConsentEvent } from '../../../shared/schemas/consent.js';
-import type { EventsRepo } from '../cache/events-repo.js';
-import { contentId } from '../sync/consent-sync.js';
 import { CoreError } from '../../ipc/router.js';
 import type { ConsentChangeRequest, ConsentClient } from '../api/consent-client.js';
 import { ApiError } from '../api/errors.js';
-import type { AuditLog } from '../audit/audit-log.js';
-import type { ConsentsRepo } from '../cache/consents-repo.js';
-import type { Db } from '../cache/db.js';
-import { describeOperator, type Operator } from '../operator.js';
+import type { AuditStore } from '../audit/port.js';
+import type { BulkJob, BulkJobStore, BulkStatus } from '../jobs/port.js';
 import { sleep } from '../jobs/jobs.js';
+import { describeOperator, type Operator } from '../operator.js';
+import type { ActionStore } from './port.js';
 
 /**
  * What support staff do to consents: revoke (with a reason), update, extend or authorise, and
@@ -19,14 +18,17 @@ import { sleep } from '../jobs/jobs.js';
  * the audit entry is written in the same transaction. Failed attempts are audited too.
  */
 export interface ActionDeps {
-  db: Db;
   client: ConsentClient;
-  consents: ConsentsRepo;
-  /** Where the consent's own events go after an action (the timeline shows REVOKED at once); optional for callers without one. */
-  events?: EventsRepo;
-  audit: AuditLog;
+  /** Where an action's change goes, with its audit entry, in one transaction. */
+  store: ActionStore;
+  /** Bulk revocations, item by item. */
+  bulk: BulkJobStore;
+  /** Failed attempts are audited on their own. */
+  audit: AuditStore;
   operator: () => Operator;
   now?: () => Date;
+  /** Re-read the consent's events after an action (the timeline shows REVOKED at once); on by default. */
+  refreshEvents?: boolean;
 }
 
 export type RevokeResult = { outcome: 'revoked' | 'already-inactive'; consent: Consent };
@@ -38,12 +40,7 @@ export interface DecodedResponse {
   problems: string[];
 }
 
-export interface BulkItem {
-  seq: number;
-  consentId: string;
-  status: 'pending' | 'revoked' | 'already-inactive' | 'failed';
-  detail: string | null;
-}
+export type { BulkItem };
 
 const OFFLINE_HINT = 'Nothing was changed; try again when the intermediary can be reached.';
 
@@ -115,24 +112,19 @@ export class ConsentActions {
   private async refreshAndAudit(consentId: string, audit: { action: string; reason: string | null; result: string }): Promise<Consent> {
     const consent = await this.deps.client.getConsent(consentId);
     const events: ConsentEvent[] = [];
-    if (this.deps.events) {
+    if (this.deps.refreshEvents !== false) {
       try {
         for await (const page of this.deps.client.listEventPages({ filter: { consentId }, pageSize: 500 })) events.push(...page.items);
       } catch {
         events.length = 0;
       }
     }
-    this.deps.db.transaction(() => {
-      const now = this.now().toISOString();
-      this.deps.consents.upsertPage([consent], now);
-      if (events.length) this.deps.events!.upsertPage(events, contentId);
-      this.deps.audit.append({ operator: this.operator(), target: consentId, ...audit });
-    })();
+    await this.deps.store.record({ consents: [consent], events, audit: { operator: this.operator(), target: consentId, ...audit } });
     return consent;
   }
 
-  private auditFailure(action: string, consentId: string | null, reason: string | null, error: CoreError): never {
-    this.deps.audit.append({ operator: this.operator(), action, target: consentId, reason, result: `failed: ${error.message}` });
+  private async auditFailure(action: string, consentId: string | null, reason: string | null, error: CoreError): Promise<never> {
+    await this.deps.audit.append({ operator: this.operator(), action, target: consentId, reason, result: `failed: ${error.message}` });
     throw error;
   }
 
@@ -170,7 +162,7 @@ export class ConsentActions {
     try {
       const auth = await this.deps.client.startAuthorization(consentId, { state, ...input });
       this.authorizations.set(state, { consentId, expiry: auth.expiry ?? null, uri: auth.uri ?? null });
-      this.deps.audit.append({
+      await this.deps.audit.append({
         operator: this.operator(),
         action: 'start-authorization',
         target: consentId,
@@ -192,16 +184,16 @@ export class ConsentActions {
     } catch (error) {
       return this.auditFailure('create', null, null, describeFailure(error, 'consent creation'));
     }
-    this.deps.db.transaction(() => {
-      this.deps.consents.upsertPage([consent], this.now().toISOString());
-      this.deps.audit.append({
+    await this.deps.store.record({
+      consents: [consent],
+      audit: {
         operator: this.operator(),
         action: 'create',
         target: consent.consentId,
         reason: null,
         result: `consent created (${consent.status ?? 'no status'}) for use case ${input.useCaseId} at data holder ${input.dataHolderBrandId}`,
-      });
-    })();
+      },
+    });
     return consent;
   }
 
@@ -248,70 +240,38 @@ export class ConsentActions {
 
   // ---- bulk revocation: a job of items, processed at a limited rate, resumable after a crash
 
-  createBulkRevoke(consentIds: readonly string[], reason: string): string {
+  async createBulkRevoke(consentIds: readonly string[], reason: string): Promise<string> {
     const why = checkReason(reason);
     const ids = [...new Set(consentIds.map((i) => i.trim()).filter(Boolean))];
     if (ids.length === 0) throw new CoreError('INVALID_INPUT', 'No consent ids to revoke.');
     if (ids.length > 10_000) throw new CoreError('INVALID_INPUT', 'At most 10,000 consents per bulk revocation.');
     const jobId = randomUUID();
-    this.deps.db.transaction(() => {
-      this.deps.db
-        .prepare('INSERT INTO action_jobs (job_id, kind, created, operator, reason) VALUES (?, ?, ?, ?, ?)')
-        .run(jobId, 'bulk-revoke', this.now().toISOString(), this.operator(), why);
-      const insert = this.deps.db.prepare('INSERT INTO action_job_items (job_id, seq, consent_id) VALUES (?, ?, ?)');
-      ids.forEach((id, i) => insert.run(jobId, i + 1, id));
-    })();
+    await this.deps.bulk.create({ jobId, created: this.now().toISOString(), operator: this.operator(), reason: why, consentIds: ids });
     return jobId;
   }
 
-  bulkItems(jobId: string): BulkItem[] {
-    return this.deps.db
-      .prepare<[string], BulkItem>(
-        'SELECT seq, consent_id AS consentId, status, detail FROM action_job_items WHERE job_id = ? ORDER BY seq',
-      )
-      .all(jobId);
+  bulkItems(jobId: string): Promise<BulkItem[]> {
+    return this.deps.bulk.items(jobId);
   }
 
   /** Jobs with items still pending: what a restart should offer to resume. */
-  pendingBulkJobs(): string[] {
-    return this.deps.db
-      .prepare<[], { job_id: string }>("SELECT DISTINCT job_id FROM action_job_items WHERE status = 'pending'")
-      .all()
-      .map((r) => r.job_id);
+  pendingBulkJobs(): Promise<string[]> {
+    return this.deps.bulk.pendingJobs();
   }
 
   /** The job's reason and creation details, or undefined. */
-  bulkJob(jobId: string): { reason: string; created: string; operator: string } | undefined {
-    return this.deps.db
-      .prepare<[string], { reason: string; created: string; operator: string }>(
-        "SELECT reason, created, operator FROM action_jobs WHERE job_id = ? AND kind = 'bulk-revoke'",
-      )
-      .get(jobId);
+  bulkJob(jobId: string): Promise<BulkJob | undefined> {
+    return this.deps.bulk.job(jobId);
   }
 
   /** Items of a job, a window at a time (the results table). */
-  bulkItemsWindow(jobId: string, offset: number, limit: number): { items: BulkItem[]; total: number } {
-    const items = this.deps.db
-      .prepare<[string, number, number], BulkItem>(
-        'SELECT seq, consent_id AS consentId, status, detail FROM action_job_items WHERE job_id = ? ORDER BY seq LIMIT ? OFFSET ?',
-      )
-      .all(jobId, limit, offset);
-    const total = this.deps.db
-      .prepare<[string], { n: number }>('SELECT count(*) AS n FROM action_job_items WHERE job_id = ?')
-      .get(jobId)!.n;
-    return { items, total };
+  bulkItemsWindow(jobId: string, offset: number, limit: number): Promise<{ items: BulkItem[]; total: number }> {
+    return this.deps.bulk.window(jobId, offset, limit);
   }
 
   /** How many items of a job have each status. */
-  bulkCounts(jobId: string): Record<BulkItem['status'], number> {
-    const counts: Record<BulkItem['status'], number> = { pending: 0, revoked: 0, 'already-inactive': 0, failed: 0 };
-    for (const r of this.deps.db
-      .prepare<[string], { status: BulkItem['status']; n: number }>(
-        'SELECT status, count(*) AS n FROM action_job_items WHERE job_id = ? GROUP BY status',
-      )
-      .all(jobId))
-      counts[r.status] = r.n;
-    return counts;
+  bulkCounts(jobId: string): Promise<Record<BulkStatus, number>> {
+    return this.deps.bulk.counts(jobId);
   }
 
   /**
@@ -329,19 +289,18 @@ export class ConsentActions {
       whilePaused?: () => Promise<void>;
     } = {},
   ): Promise<BulkItem[]> {
-    const job = this.bulkJob(jobId);
+    const job = await this.bulkJob(jobId);
     if (!job) throw new CoreError('NOT_FOUND', `No bulk revocation ${jobId}.`);
     const rate = () => (typeof opts.perSecond === 'function' ? opts.perSecond() : (opts.perSecond ?? 5));
-    const setItem = this.deps.db.prepare('UPDATE action_job_items SET status = ?, detail = ? WHERE job_id = ? AND seq = ?');
     let last = 0;
-    for (const item of this.bulkItems(jobId).filter((i) => i.status === 'pending')) {
+    for (const item of (await this.bulkItems(jobId)).filter((i) => i.status === 'pending')) {
       await opts.whilePaused?.();
       if (opts.signal?.aborted) break;
       const wait = last + 1000 / rate() - Date.now();
       if (wait > 0) await sleep(wait, opts.signal);
       if (opts.signal?.aborted) break;
       last = Date.now();
-      let status: BulkItem['status'];
+      let status: BulkStatus;
       let detail: string | null = null;
       try {
         status = (await this.revoke(item.consentId, job.reason)).outcome;
@@ -354,7 +313,7 @@ export class ConsentActions {
           break;
         }
       }
-      setItem.run(status, detail, jobId, item.seq);
+      await this.deps.bulk.setItem(jobId, item.seq, status, detail);
       opts.onItem?.({ ...item, status, detail });
     }
     return this.bulkItems(jobId);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { AuditLog } from '../audit/audit-log.js';
-import { deidentify } from '../cache/data-repo.js';
-import type { Db } from '../cache/db.js';
+import type { RetentionResult } from '../data/port.js';
+import type { AuditLog } from './audit-log.js';
+import { deidentify } from './data-repo.js';
+import type { Db } from './db.js';
 
 /**
  * CDR retention: when a consent has ended (REVOKED or EXPIRED), its cached CDR data is deleted if
@@ -9,14 +10,12 @@ import type { Db } from '../cache/db.js';
  * automatically. What was done is kept (consent, action, how many records of which kinds, why,
  * when) in the retention log and the audit log; the data itself is not.
  */
-export interface RetentionResult {
-  consentId: string;
-  action: 'deleted' | 'de-identified';
-  records: number;
-  kinds: string[];
-}
-
-export function applyRetention(db: Db, audit: AuditLog, now: () => Date = () => new Date()): RetentionResult[] {
+export function applyRetention(
+  db: Db,
+  audit: AuditLog,
+  now: () => Date = () => new Date(),
+  operator = 'retention (automatic)',
+): RetentionResult[] {
   const due = db
     .prepare<[], { consent_id: string; status: string; post_usage_action: string }>(
       `SELECT c.consent_id, c.status, c.post_usage_action FROM consents c
@@ -66,7 +65,7 @@ export function applyRetention(db: Db, audit: AuditLog, now: () => Date = () => 
         now().toISOString(),
       );
       audit.append({
-        operator: 'retention (automatic)',
+        operator,
         action: `retention:${action}`,
         target: c.consent_id,
         reason,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { wellFormed } from '../../../shared/text/well-formed.js';
-import type { Db } from '../cache/db.js';
-import type { AnchorIncident, AuditAnchorFile } from './audit-anchor.js';
+import type { Db } from './db.js';
+import type { AnchorIncident, AuditAnchorFile } from '../audit/audit-anchor.js';
 
 /**
  * The audit log: who did what to which consent, why, and with what result. Append-only (the
@@ -283,18 +283,5 @@ export class AuditLog {
     if (!problems.length) return { ok: true, entries: all.length };
     const ordered = [...problems].sort((a, b) => a.seq - b.seq);
     return { ok: false, entries: all.length, brokenAt: ordered[0]!.seq, problem: ordered[0]!.text, problems: ordered.map((p) => p.text) };
-  }
-
-  /** CSV (RFC 4180) or JSON of every entry, with the hashes so an auditor can re-check the chain. */
-  export(format: 'csv' | 'json'): string {
-    const all = this.entries();
-    if (format === 'json') return `${JSON.stringify(all, null, 2)}\n`;
-    const cell = (v: unknown) => {
-      const s = v === null || v === undefined ? '' : String(v);
-      // Quote everything; neutralise spreadsheet formulas (=, +, -, @ at the start of a cell).
-      return `"${(/^[=+\-@]/.test(s) ? `'${s}` : s).replaceAll('"', '""')}"`;
-    };
-    const header = ['seq', 'at', 'operator', 'action', 'target', 'reason', 'result', 'prevHash', 'hash'];
-    return `${[header.join(','), ...all.map((e) => header.map((h) => cell(e[h as keyof AuditRecord])).join(','))].join('\r\n')}\r\n`;
   }
 }

@@ -1,0 +1,42 @@
+import type { AuditFilter } from '../../../shared/ipc/contract.js';
+
+/**
+ * The audit domain's storage port: the hash-linked log of staff actions. Appending links the entry
+ * to the newest one (one writer at a time); verifying walks the whole chain and checks its head
+ * against the anchor kept outside the store. No engine in the words.
+ */
+export interface AuditEntry {
+  operator: string;
+  action: string;
+  target: string | null;
+  reason: string | null;
+  result: string;
+}
+
+export interface AuditRecord extends AuditEntry {
+  seq: number;
+  at: string;
+  prevHash: string;
+  hash: string;
+}
+
+/**
+ * `brokenAt` is the first entry concerned, `problem` the first problem; `problems` lists every
+ * problem found (each edited or missing entry, the anchor, breaks found earlier), first entry first.
+ */
+export type AuditVerification =
+  { ok: true; entries: number } | { ok: false; entries: number; brokenAt: number; problem: string; problems: string[] };
+
+export interface AuditStore {
+  /** Appends an entry on its own (an action that changed nothing else: a failure, an export). */
+  append(entry: AuditEntry): Promise<AuditRecord>;
+  /** Entries oldest first, of one target or all, up to `limit`. */
+  entries(opts?: { target?: string; limit?: number }): Promise<AuditRecord[]>;
+  verify(): Promise<AuditVerification>;
+  /** A window of a filtered list, newest first, and the filter's total. */
+  query(filter: AuditFilter, offset: number, limit: number): Promise<{ rows: AuditRecord[]; total: number }>;
+  /** The operators and actions the log holds (the filters' choices). */
+  options(): Promise<{ operators: string[]; actions: string[] }>;
+  /** Every entry of a filter, a window at a time, oldest first (exports). */
+  windows(filter: AuditFilter): AsyncIterable<AuditRecord[]>;
+}

@@ -1,0 +1,259 @@
+import type { AuditFilter, EventFilter, ProductFilter } from '../../../shared/ipc/contract.js';
+import type { Consent, ConsentEvent } from '../../../shared/schemas/consent.js';
+import type { AuditEntry, AuditRecord, AuditStore } from '../audit/port.js';
+import type { ActionChange, ActionStore, ConsentStore, ReferenceStore } from '../consents/port.js';
+import type { DataStore, RecordsInput, RetentionEntry } from '../data/port.js';
+import type { EventStore } from '../events/port.js';
+import type { BulkJob, BulkJobStore, BulkStatus } from '../jobs/port.js';
+import type { ReportStore } from '../reports/port.js';
+import type { Storage } from '../storage.js';
+import type { SyncStateStore } from '../sync/port.js';
+import { contentId } from '../sync/consent-sync.js';
+import { AuditLog, type AuditAnchorOptions } from './audit-log.js';
+import { AuditQuery } from './audit-query.js';
+import { ConsentQuery } from './consent-query.js';
+import { ConsentsRepo, SyncStateRepo } from './consents-repo.js';
+import { DataQuery } from './data-query.js';
+import { DataRepo } from './data-repo.js';
+import type { Db } from './db.js';
+import { EventQuery } from './event-query.js';
+import { EventsRepo, ReferenceRepo } from './events-repo.js';
+import { applyRetention, retentionLog } from './retention.js';
+
+/**
+ * The SQLite adapter: every storage port of the core (storage.ts) over one better-sqlite3
+ * connection to the encrypted cache. The only place above cache/ that SQL, rowids and
+ * `data_version` reach is nowhere: the read indexes (consent-index.ts, event-index.ts) live in
+ * here, behind ConsentQuery and EventQuery, and follow the cache through SQLite's data_version
+ * (read-index.ts); callers of the ports only see answers.
+ *
+ * better-sqlite3 is synchronous: each port method does its work at once and returns a settled
+ * promise, so a method's transaction never spans an await. Atomic work that the domains need
+ * (an action's change with its audit entry, a retention step with its audit entry) is one method
+ * of a port, done in one transaction here.
+ */
+export interface SqliteStorage extends Storage {
+  /** Resolves once the in-memory read indexes (consent list, events) match the cache. */
+  indexesReady(): Promise<void>;
+  /** Drops the pages the connection holds in memory (the benchmark's cold reads; memory pressure). */
+  releaseMemory(): void;
+  /** Writes the audit head anchor if an append is waiting for it, stops the indexes (before the connection closes). */
+  close(): void;
+  /** The synchronous classes under the ports, for the command line and tests that read the cache directly. */
+  sqlite: {
+    consents: ConsentsRepo;
+    query: ConsentQuery;
+    events: EventsRepo;
+    eventQuery: EventQuery;
+    data: DataRepo;
+    audit: AuditLog;
+  };
+}
+
+export interface SqliteStorageOptions {
+  /** The audit log's head anchor (a signed file outside the cache); none in tests that do not check it. */
+  anchor?: AuditAnchorOptions;
+  now?: () => Date;
+  onIndexError?: (what: 'consents' | 'events', error: unknown) => void;
+  /** Read indexes off: every read by SQL (tests comparing the two paths). */
+  useIndexes?: boolean;
+  /** Told when a first load that was killed had left the consents' secondary indexes to build, and they were built. */
+  onFirstLoadFinished?: () => void;
+}
+
+/** Windows of a synchronous generator as an async iterable, yielding to the event loop between windows. */
+async function* windowsOf<T>(windows: Iterable<T[]>): AsyncIterable<T[]> {
+  for (const w of windows) yield w;
+}
+
+export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteStorage {
+  const now = opts.now ?? (() => new Date());
+  const consentsRepo = new ConsentsRepo(db);
+  // A first load that was killed left the consents' secondary indexes to build: before any read or sync.
+  if (consentsRepo.finishFirstLoad()) opts.onFirstLoadFinished?.();
+  const query = new ConsentQuery(db, {
+    onIndexError: (e) => opts.onIndexError?.('consents', e),
+    ...(opts.useIndexes === false ? { useIndex: false } : {}),
+  });
+  const eventsRepo = new EventsRepo(db);
+  const eventQuery = new EventQuery(db, {
+    onIndexError: (e) => opts.onIndexError?.('events', e),
+    ...(opts.useIndexes === false ? { useIndex: false } : {}),
+  });
+  const reference = new ReferenceRepo(db);
+  const dataRepo = new DataRepo(db);
+  const dataQuery = new DataQuery(db);
+  const audit = new AuditLog(db, now, opts.anchor);
+  const auditQuery = new AuditQuery(db);
+  const state = new SyncStateRepo(db);
+
+  const consents: ConsentStore = {
+    total: async () => query.total(),
+    list: async (input) => query.list(input),
+    count: async (filter) => query.count(filter),
+    options: async () => query.options(),
+    ids: async (filter, sort, limit) => query.ids(filter, sort, limit),
+    resolve: async (ids) => query.resolve(ids),
+    get: async (id) => consentsRepo.get(id),
+    syncedAt: async (id) => consentsRepo.syncedAt(id),
+    versions: async (id, limit) => consentsRepo.versions(id).slice(-limit),
+  };
+
+  const referenceStore: ReferenceStore = {
+    useCases: async () => reference.useCases(),
+    combinedUseCases: async () => reference.combinedUseCases(),
+    useCase: async (id) => reference.useCase(id),
+    dataHolders: async () => reference.dataHolders(),
+    dataHolder: async (id) => reference.dataHolder(id),
+  };
+
+  const actions: ActionStore = {
+    record: async (change: ActionChange) =>
+      db.transaction((): AuditRecord => {
+        if (change.consents?.length) consentsRepo.upsertPage(change.consents as Consent[], now().toISOString());
+        if (change.events?.length) eventsRepo.upsertPage(change.events as ConsentEvent[], contentId);
+        return audit.append(change.audit);
+      })(),
+  };
+
+  const itemsSql = 'SELECT seq, consent_id AS consentId, status, detail FROM action_job_items WHERE job_id = ? ORDER BY seq';
+  const bulk: BulkJobStore = {
+    create: async ({ jobId, created, operator, reason, consentIds }) =>
+      db.transaction(() => {
+        db.prepare('INSERT INTO action_jobs (job_id, kind, created, operator, reason) VALUES (?, ?, ?, ?, ?)').run(
+          jobId,
+          'bulk-revoke',
+          created,
+          operator,
+          reason,
+        );
+        const insert = db.prepare('INSERT INTO action_job_items (job_id, seq, consent_id) VALUES (?, ?, ?)');
+        consentIds.forEach((id, i) => insert.run(jobId, i + 1, id));
+      })(),
+    job: async (jobId) =>
+      db
+        .prepare<[string], BulkJob>("SELECT reason, created, operator FROM action_jobs WHERE job_id = ? AND kind = 'bulk-revoke'")
+        .get(jobId),
+    items: async (jobId) => db.prepare<[string], Awaited<ReturnType<BulkJobStore['items']>>[number]>(itemsSql).all(jobId),
+    window: async (jobId, offset, limit) => ({
+      items: db
+        .prepare<[string, number, number], Awaited<ReturnType<BulkJobStore['items']>>[number]>(`${itemsSql} LIMIT ? OFFSET ?`)
+        .all(jobId, limit, offset),
+      total: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM action_job_items WHERE job_id = ?').get(jobId)!.n,
+    }),
+    counts: async (jobId) => {
+      const counts: Record<BulkStatus, number> = { pending: 0, revoked: 0, 'already-inactive': 0, failed: 0 };
+      for (const r of db
+        .prepare<[string], { status: BulkStatus; n: number }>(
+          'SELECT status, count(*) AS n FROM action_job_items WHERE job_id = ? GROUP BY status',
+        )
+        .all(jobId))
+        counts[r.status] = r.n;
+      return counts;
+    },
+    pendingJobs: async () =>
+      db
+        .prepare<[], { job_id: string }>("SELECT DISTINCT job_id FROM action_job_items WHERE status = 'pending'")
+        .all()
+        .map((r) => r.job_id),
+    setItem: async (jobId, seq, status, detail) =>
+      void db.prepare('UPDATE action_job_items SET status = ?, detail = ? WHERE job_id = ? AND seq = ?').run(status, detail, jobId, seq),
+  };
+
+  const events: EventStore = {
+    list: async (input) => eventQuery.list(input),
+    count: async (filter) => eventQuery.count(filter),
+    days: async (filter, days) => eventQuery.days(filter, days),
+    ofTypes: async (types, page, pageSize) => eventsRepo.ofTypes(types, page, pageSize),
+    forConsent: async (id, limit) => eventsRepo.forConsent(id, limit),
+    failuresByMessage: async (filter, limit) => eventQuery.failuresByMessage(filter).slice(0, limit),
+    failuresByConsent: async (filter, limit) => eventQuery.failuresByConsent(filter, limit),
+    consentsWithFailures: async (filter) => eventQuery.consentsWithFailures(filter),
+    collectionsByHolder: async (from, to) => eventQuery.collectionsByHolder(Date.parse(from), Date.parse(to)),
+    windows: (filter: EventFilter) => windowsOf(eventQuery.rows(filter)),
+  };
+
+  const data: DataStore = {
+    list: async (o) => dataRepo.list(o),
+    consents: async (input) => dataQuery.consents(input),
+    groups: async (by, search) => dataQuery.groups(by, search),
+    meta: async (id) => dataQuery.meta(id),
+    records: async (input) => dataQuery.records(input),
+    windows: (input: RecordsInput) => windowsOf(dataQuery.windows(input)),
+    collectionsFor: async (id) => dataRepo.collectionsFor(id),
+    products: async (filter, offset, limit) => dataQuery.products(filter, offset, limit),
+    product: async (id) => dataQuery.product(id),
+    productVersions: async (id, hashes) => dataQuery.productVersions(id, hashes),
+    productWindows: (filter: ProductFilter) => windowsOf(dataQuery.productWindows(filter)),
+    applyRetention: async (operator) => applyRetention(db, audit, now, operator),
+    retentionLog: async (id) => retentionLog(db, id).map(({ consent_id, ...r }): RetentionEntry => ({ consentId: consent_id, ...r })),
+  };
+
+  const auditStore: AuditStore = {
+    append: async (entry: AuditEntry) => db.transaction(() => audit.append(entry))(),
+    entries: async (o) => audit.entries(o),
+    verify: async () => audit.verify(),
+    query: async (filter, offset, limit) => auditQuery.list(filter, offset, limit),
+    options: async () => auditQuery.options(),
+    windows: (filter: AuditFilter) => windowsOf(auditQuery.all(filter)),
+  };
+
+  const reports = sqliteReportStore(db, eventQuery);
+
+  const syncState: SyncStateStore = {
+    get: async (key) => state.get(key),
+    set: async (key, value) => state.set(key, value),
+  };
+
+  return {
+    consents,
+    reference: referenceStore,
+    actions,
+    bulk,
+    events,
+    data,
+    audit: auditStore,
+    reports,
+    syncState,
+    indexesReady: () => Promise.all([query.ready(), eventQuery.ready()]).then(() => undefined),
+    releaseMemory: () => void db.pragma('shrink_memory'),
+    close() {
+      audit.flushAnchor();
+      query.close();
+      eventQuery.close();
+    },
+    sqlite: { consents: consentsRepo, query, events: eventsRepo, eventQuery, data: dataRepo, audit },
+  };
+}
+
+/** The compliance report's counts: from the events index when it is fresh, from SQL otherwise. */
+export function sqliteReportStore(db: Db, eventQuery: EventQuery): ReportStore {
+  return {
+    eventsByType: async (from, to, types) => {
+      // The events index counts every type of the period in memory; while it is stale, SQL counts
+      // each type along its index (one pass over the whole period would read far more).
+      if (eventQuery.indexed()) {
+        const all = new Map(eventQuery.count({ from, to }).types.map((t) => [t.type, t.count]));
+        return new Map(types.map((t) => [t, all.get(t) ?? 0]));
+      }
+      const stmt = db.prepare<[string, number, number], { n: number }>(
+        'SELECT count(*) AS n FROM events WHERE event_type = ? AND at >= ? AND at < ?',
+      );
+      return new Map(types.map((t) => [t, stmt.get(t, Date.parse(from), Date.parse(to))!.n]));
+    },
+    audited: async (action, from, to, result) =>
+      db
+        .prepare<string[], { n: number }>(
+          `SELECT count(*) AS n FROM audit_log WHERE action = ? AND at >= ? AND at < ? ${result ? 'AND result = ?' : "AND result NOT LIKE 'failed%'"}`,
+        )
+        .get(...[action, from, to, ...(result ? [result] : [])])!.n,
+    retention: async (from, to) =>
+      db
+        .prepare<[string, string], { action: string; consents: number; records: number }>(
+          `SELECT action, count(DISTINCT consent_id) AS consents, sum(records) AS records FROM retention_log
+           WHERE at >= ? AND at < ? GROUP BY action ORDER BY action`,
+        )
+        .all(from, to),
+    collectionsByHolder: async (from, to) => eventQuery.collectionsByHolder(Date.parse(from), Date.parse(to)),
+  };
+}

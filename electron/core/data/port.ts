@@ -1,0 +1,77 @@
+import type {
+  ChannelInput,
+  ChannelOutput,
+  DataConsentMeta,
+  DataGroup,
+  DataRecordRow,
+  DataView,
+  ProductFilter,
+  ProductRow,
+  ProductVersion,
+  TransactionFilter,
+} from '../../../shared/ipc/contract.js';
+
+/**
+ * The data and products domain's storage port: the Data API records cached per consent (a window at
+ * a time, never a whole kind), the product catalogue with every version seen, and CDR retention
+ * (deletion or de-identification of an ended consent's data). No engine in the words.
+ */
+export type DataKindListing = ChannelOutput<'data:list'>;
+export type ProductDetail = ChannelOutput<'products:get'>;
+
+/** What retention did to one consent's data. */
+export interface RetentionResult {
+  consentId: string;
+  action: 'deleted' | 'de-identified';
+  records: number;
+  kinds: string[];
+}
+
+/** One line of the retention log (the data itself is gone). */
+export interface RetentionEntry {
+  consentId: string;
+  action: string;
+  records: number;
+  kinds: string;
+  reason: string;
+  at: string;
+}
+
+export interface RecordsInput {
+  consentId: string;
+  kind: DataView;
+  filter?: TransactionFilter | undefined;
+}
+
+export interface DataStore {
+  /** Raw records of one kind, a page at a time (the older data:list channel). */
+  list(opts: { kind: ChannelInput<'data:list'>['kind']; consentId?: string; page: number; pageSize: number }): Promise<DataKindListing>;
+  /** The consents that have data (or had it before retention), for the data browser's navigation. */
+  consents(input: {
+    consumerId?: string | undefined;
+    dataHolderBrandId?: string | undefined;
+    search?: string | undefined;
+    offset: number;
+    limit: number;
+  }): Promise<ChannelOutput<'data:consents'>>;
+  groups(by: 'consumer' | 'holder', search?: string): Promise<{ groups: DataGroup[]; total: number }>;
+  /** What the store holds of one consent's data: kinds, counts, when fetched, what retention did. */
+  meta(consentId: string): Promise<DataConsentMeta>;
+  /** A window of one kind of one consent's records (transactions filtered and searched). */
+  records(input: RecordsInput & { offset: number; limit: number }): Promise<ChannelOutput<'data:records'>>;
+  /** Every record of a view, a window at a time (exports). */
+  windows(input: RecordsInput): AsyncIterable<DataRecordRow[]>;
+  /** How many records of each kind one consent has, and when they were fetched (the consent detail). */
+  collectionsFor(consentId: string): Promise<{ kind: string; count: number; fetchedAt: string | null }[]>;
+  products(filter: ProductFilter, offset: number, limit: number): Promise<ChannelOutput<'products:list'>>;
+  product(recordId: string): Promise<ProductDetail | undefined>;
+  productVersions(recordId: string, hashes: string[]): Promise<ProductVersion[]>;
+  /** Every product of a filter, a window at a time (exports). */
+  productWindows(filter: ProductFilter): AsyncIterable<ProductRow[]>;
+  /**
+   * Deletes or de-identifies the data of every ended consent by its post-usage action, and records
+   * each in the retention log and the audit log (as `operator`), one consent per transaction.
+   */
+  applyRetention(operator: string): Promise<RetentionResult[]>;
+  retentionLog(consentId?: string): Promise<RetentionEntry[]>;
+}

@@ -1,0 +1,70 @@
+import type { Job } from '../../../shared/ipc/contract.js';
+import type { EventBus } from '../../ipc/event-bus.js';
+import type { AuditStore } from '../audit/port.js';
+import type { JobContext, JobRegistry } from '../jobs/jobs.js';
+import type { FileSink } from './files.js';
+
+type JobResult = NonNullable<Job['result']>;
+
+/** How an export is written and how the audit log describes it. */
+export interface ExportSpec {
+  kind: Exclude<Job['kind'], 'bulk-revoke' | 'data-sync'>;
+  title: string;
+  /** The file name offered to the user. */
+  name: string;
+  write: (path: string, ctx: JobContext) => Promise<JobResult>;
+  /** The consent it is about, or null. */
+  target: string | null;
+  describe: (r: JobResult) => string;
+}
+
+export type ExportStarted = { jobId: string } | { cancelled: true };
+
+/**
+ * Every export the console writes: asks where it goes (the user may cancel), runs it as a job,
+ * delivers it and audits it; a failed or cancelled export leaves no file behind.
+ */
+export interface Exporter {
+  start(spec: ExportSpec): Promise<ExportStarted>;
+}
+
+export function createExporter(deps: {
+  files: FileSink;
+  jobs: JobRegistry;
+  audit: AuditStore;
+  operator: () => string;
+  bus: EventBus;
+}): Exporter {
+  return {
+    async start(spec) {
+      const target = await deps.files.open(spec.name);
+      if (!target) return { cancelled: true };
+      const job = deps.jobs.start({
+        kind: spec.kind,
+        title: spec.title,
+        run: async (ctx) => {
+          try {
+            const written = await spec.write(target.path, ctx);
+            const delivered = await target.deliver();
+            await deps.audit.append({
+              operator: deps.operator(),
+              action: spec.kind,
+              target: spec.target,
+              reason: null,
+              result: spec.describe(written),
+            });
+            deps.bus.emit('cache:changed', { entity: 'audit', count: 1 });
+            return { ...written, ...delivered };
+          } catch (error) {
+            target.discard();
+            throw error;
+          }
+        },
+      });
+      return { jobId: job.jobId };
+    },
+  };
+}
+
+/** A file name's time stamp: now, to the second. */
+export const stamp = (now: Date = new Date()) => now.toISOString().slice(0, 19);

@@ -1,0 +1,101 @@
+import type { Settings } from '../../../shared/ipc/contract.js';
+import { CoreError } from '../../ipc/router.js';
+import { testConnection } from '../api/connection-test.js';
+import { createClientCredentialsTokenSource, type TokenSource } from '../auth/token-source.js';
+import { profileSummaries, removeProfile, saveProfile } from '../config/profile-store.js';
+import { loadProfiles, pickProfile, type Profile } from '../config/profiles.js';
+import { storedCredential, tokenOptionsOf } from '../connection.js';
+import type { CoreContext, HandlersOf, Reachability } from '../context.js';
+import type { OperatorStore } from '../operator.js';
+import type { SecretVault } from '../secrets/vault.js';
+import type { SettingsStore } from '../settings.js';
+
+type ProfileChannels =
+  | 'settings:get'
+  | 'settings:set'
+  | 'profiles:list'
+  | 'profiles:save'
+  | 'profiles:remove'
+  | 'profiles:switch'
+  | 'profiles:test'
+  | 'cache:reset'
+  | 'operator:get'
+  | 'operator:set';
+
+export interface ProfilesContext extends Pick<CoreContext, 'log'> {
+  dataDir: string;
+  vault: SecretVault;
+  settings: SettingsStore;
+  operators: OperatorStore;
+  /** The profile this console has open, and how it reaches its intermediary. */
+  current: { profile: Profile; tokens: TokenSource; baseUrl: string; tokenUrl: string };
+  link: Reachability;
+  /** A secret for a non-embedded profile whose vault has none (this run's environment). */
+  clientSecret?: string | undefined;
+  /** Reopens the console on another profile or a new cache; absent where the host cannot (the command line). */
+  reopen?: ((change: { profileId?: string; resetCache?: boolean }) => void) | undefined;
+  /** Settings that change when the console syncs. */
+  onScheduleChange: () => void;
+}
+
+/** The profiles and settings domain: connection profiles and their credentials, the user's settings, who is at the keyboard. */
+export function profileHandlers(ctx: ProfilesContext): HandlersOf<ProfileChannels> {
+  const { dataDir, vault } = ctx;
+  const current = ctx.current.profile.id;
+  /** A profile the renderer names: one that does not exist is NOT_FOUND (the renderer's mistake), not an internal error. */
+  const profileById = (id: string): Profile => {
+    const file = loadProfiles(dataDir);
+    if (!file.profiles.some((p) => p.id === id)) throw new CoreError('NOT_FOUND', `There is no profile "${id}".`);
+    return pickProfile(file, id);
+  };
+  /** The host that can swap cores, or a clear refusal where it cannot (the command line). */
+  const reopener = (refusal: string) => {
+    if (!ctx.reopen) throw new CoreError('INVALID_INPUT', refusal);
+    const run = ctx.reopen;
+    return (change: { profileId?: string; resetCache?: boolean }) => {
+      setImmediate(() => run(change));
+      return { switching: true as const };
+    };
+  };
+  return {
+    'settings:get': async () => ctx.settings.get(),
+    'settings:set': async (change) => {
+      const next = ctx.settings.set(Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) as Partial<Settings>);
+      if (change.syncEveryMinutes !== undefined || change.syncData !== undefined) ctx.onScheduleChange();
+      return next;
+    },
+    'profiles:list': async () => profileSummaries(dataDir, vault, current),
+    'profiles:save': async (input) => {
+      saveProfile(dataDir, vault, input);
+      ctx.log.info(`profile ${input.id} saved${input.secret ? ' with a new credential' : ''}`); // never the secret itself
+      return profileSummaries(dataDir, vault, current);
+    },
+    'profiles:remove': async ({ id }) => {
+      removeProfile(dataDir, vault, id, current);
+      return profileSummaries(dataDir, vault, current);
+    },
+    'profiles:switch': async ({ id }) => {
+      const reopen = reopener('This host cannot switch profiles while it runs: restart it with --profile.');
+      const target = profileById(id);
+      if (!target.embedded) storedCredential(target, vault, ctx.clientSecret); // says which credential is missing, before anything closes
+      return reopen({ profileId: id });
+    },
+    'cache:reset': async () => reopener('Reset the cache from the command line here: npm run -s cli -- cache reset.')({ resetCache: true }),
+    'profiles:test': async ({ id }) => {
+      if (id && id !== current) {
+        // Another profile, before switching to it: its own token source, nothing else of it opened.
+        const other = profileById(id);
+        if (other.embedded) throw new CoreError('INVALID_INPUT', 'The embedded sandbox is tested by opening it.');
+        const otherTokens = createClientCredentialsTokenSource(
+          tokenOptionsOf(other, other.tokenUrl!, storedCredential(other, vault, ctx.clientSecret)),
+        );
+        return testConnection(otherTokens, other.consentApiBaseUrl!, other.tokenUrl!);
+      }
+      const result = await testConnection(ctx.current.tokens, ctx.current.baseUrl, ctx.current.tokenUrl);
+      ctx.link.online = result.ok;
+      return result;
+    },
+    'operator:get': async () => ctx.operators.get(),
+    'operator:set': async ({ displayName }) => ctx.operators.setDisplayName(displayName),
+  };
+}

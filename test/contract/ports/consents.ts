@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { GENESIS_HASH } from '../../../electron/core/cache/audit-log.js';
+import { withStore, type OpenFixture } from '../fixture.js';
+import { sampleWorld, SYNCED_AT } from '../world.js';
+
+/** The consents domain's ports: ConsentStore, ReferenceStore, ActionStore. */
+export function consentStoreSuite(open: OpenFixture) {
+  const { consents, useCases, holders } = sampleWorld();
+  const byId = [...consents].sort((a, b) => (a.consentId < b.consentId ? -1 : 1));
+
+  describe('ConsentStore', () => {
+    it(
+      'is empty before anything is stored',
+      withStore(open, async ({ storage }) => {
+        expect(await storage.consents.total()).toBe(0);
+        expect(await storage.consents.list({ filter: {}, sort: { field: 'created', direction: 'desc' }, offset: 0, limit: 10 })).toEqual(
+          [],
+        );
+        expect(await storage.consents.get(consents[0]!.consentId)).toBeUndefined();
+        expect(await storage.consents.resolve(['nope'])).toEqual({ known: [], unknown: ['nope'] });
+      }),
+    );
+
+    it(
+      'lists windows of a sorted, filtered list and counts them',
+      withStore(open, async ({ storage, load, settled }) => {
+        await load.consents(consents, SYNCED_AT);
+        await settled();
+        expect(await storage.consents.total()).toBe(consents.length);
+        const window = await storage.consents.list({ filter: {}, sort: { field: 'consentId', direction: 'asc' }, offset: 10, limit: 7 });
+        expect(window.map((r) => r.consentId)).toEqual(byId.slice(10, 17).map((c) => c.consentId));
+        const desc = await storage.consents.list({ filter: {}, sort: { field: 'created', direction: 'desc' }, offset: 0, limit: 500 });
+        expect(desc).toHaveLength(consents.length);
+        for (let i = 1; i < desc.length; i++) expect(desc[i - 1]!.created! >= desc[i]!.created!).toBe(true);
+        const active = consents.filter((c) => c.status === 'ACTIVE');
+        expect(active.length).toBeGreaterThan(0);
+        expect((await storage.consents.count({ statuses: ['ACTIVE'] })).total).toBe(active.length);
+        const ids = await storage.consents.ids({ statuses: ['ACTIVE'] }, { field: 'consentId', direction: 'asc' }, 5);
+        expect(ids).toEqual(
+          active
+            .map((c) => c.consentId)
+            .sort()
+            .slice(0, 5),
+        );
+        const holder = consents[0]!.dataHolderBrandId!;
+        expect((await storage.consents.count({ dataHolderBrandIds: [holder] })).total).toBe(
+          consents.filter((c) => c.dataHolderBrandId === holder).length,
+        );
+      }),
+    );
+
+    it(
+      'finds a consent by its id, its consumer e-mail, and tells known ids from unknown ones',
+      withStore(open, async ({ storage, load, settled }) => {
+        await load.consents(consents, SYNCED_AT);
+        await settled();
+        const c = consents.find((x) => x.consumerEmail)!;
+        expect(await storage.consents.get(c.consentId)).toEqual(c);
+        expect(await storage.consents.syncedAt(c.consentId)).toBe(SYNCED_AT);
+        const found = await storage.consents.list({
+          filter: { search: c.consumerEmail! },
+          sort: { field: 'consentId', direction: 'asc' },
+          offset: 0,
+          limit: 50,
+        });
+        expect(found.map((r) => r.consentId)).toContain(c.consentId);
+        expect(found.every((r) => r.consumerEmail === c.consumerEmail)).toBe(true);
+        expect(await storage.consents.resolve([c.consentId, 'not-a-consent'])).toEqual({
+          known: [{ consentId: c.consentId, status: c.status ?? null }],
+          unknown: ['not-a-consent'],
+        });
+        const options = await storage.consents.options();
+        expect(options.dataHolders).toContainEqual(
+          expect.objectContaining({
+            id: c.dataHolderBrandId,
+            count: consents.filter((x) => x.dataHolderBrandId === c.dataHolderBrandId).length,
+          }),
+        );
+        expect(options.postUsageActions.reduce((n, o) => n + o.count, 0)).toBe(consents.length);
+      }),
+    );
+  });
+
+  describe('ReferenceStore', () => {
+    it(
+      'holds the use cases and data holders a sync stored, by id',
+      withStore(open, async ({ storage, load }) => {
+        expect(await storage.reference.useCases()).toEqual([]);
+        await load.reference(useCases, holders);
+        expect((await storage.reference.useCases()).map((u) => u.id).sort()).toEqual(useCases.map((u) => u.id).sort());
+        expect(await storage.reference.useCase(useCases[0]!.id)).toEqual(useCases[0]);
+        expect(await storage.reference.useCase('unknown')).toBeUndefined();
+        expect((await storage.reference.dataHolders()).map((h) => h.dataHolderBrandId).sort()).toEqual(
+          holders.map((h) => h.dataHolderBrandId).sort(),
+        );
+        expect(await storage.reference.dataHolder(holders[1]!.dataHolderBrandId)).toMatchObject({ brandName: holders[1]!.brandName });
+      }),
+    );
+  });
+
+  describe('ActionStore', () => {
+    it(
+      'records an action’s change with its audit entry: a new version of the consent, its events, one chained entry',
+      withStore(open, async ({ storage, load, settled }) => {
+        await load.consents(consents, SYNCED_AT);
+        const before = consents.find((c) => c.status === 'ACTIVE')!;
+        const after = { ...before, status: 'REVOKED', revokedAt: '2026-11-02T00:00:00.000Z' };
+        const event = { eventId: 'ev-revoked-1', consentId: before.consentId, eventType: 'REVOKED', timestamp: '2026-11-02T00:00:00.000Z' };
+        const entry = { operator: 'sam', action: 'revoke', target: before.consentId, reason: 'asked by the consumer', result: 'revoked' };
+        const first = await storage.actions.record({ consents: [after], events: [event], audit: entry });
+        expect(first).toMatchObject({ ...entry, seq: 1, prevHash: GENESIS_HASH });
+        expect(first.hash).toMatch(/^[0-9a-f]{64}$/);
+        await settled();
+        expect((await storage.consents.get(before.consentId))?.status).toBe('REVOKED');
+        expect((await storage.consents.versions(before.consentId, 10)).map((v) => v.consent.status)).toEqual(['ACTIVE', 'REVOKED']);
+        expect((await storage.events.forConsent(before.consentId, 100)).map((e) => e.eventType)).toContain('REVOKED');
+        expect(await storage.audit.entries({ target: before.consentId })).toEqual([first]);
+        // An action that changed nothing else (a failure) is audited on its own, chained to the last.
+        const second = await storage.actions.record({ audit: { ...entry, result: 'failed: offline' } });
+        expect(second).toMatchObject({ seq: 2, prevHash: first.hash });
+        expect(await storage.audit.verify()).toEqual({ ok: true, entries: 2 });
+      }),
+    );
+  });
+}
