@@ -1,20 +1,14 @@
 import '../runtime/node-guard.js';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CoreError } from '../ipc/router.js';
-import { checkCache, resetCache, startCore, type Core } from '../core/console-core.js';
-import { loadProfiles, Profile, ProfilesError, type ProfilesFile } from '../core/config/profiles.js';
-import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js';
-import { createFileLogger } from '../core/log.js';
+import { checkCache, resetCache } from '../core/console-core.js';
+import { ProfilesError } from '../core/config/profiles.js';
 import { OperatorStore } from '../core/operator.js';
-import { createKeyFileCipher } from '../core/secrets/cipher.js';
-import { secretNames, SecretVault } from '../core/secrets/vault.js';
 import { runNormalize } from './normalize.js';
 import { badIdentifier, oneLineUsageErrors } from './usage.js';
-import { checkReason } from '../core/consents/actions.js';
-import { writeProfiles } from '../core/config/profile-store.js';
+import { dataDirOf, EXIT, Exit, exitFor, identifier, positiveInt, readStdin, reasonOf, table, version, withCore } from './common.js';
+import { addProfileCommands } from './profiles.js';
 import { CONSENT_SORT_FIELDS, ConsentSort, type ConsentFilter } from '../../shared/ipc/contract.js';
 import { exportConsents } from '../core/exports/consents-export.js';
 import { auditText } from '../core/exports/log-exports.js';
@@ -24,7 +18,8 @@ import { ALL_CONSENT_COLUMNS } from '../../shared/consents/columns.js';
  * `npm run -s cli -- [--data-dir DIR] [--profile NAME] COMMAND`: the console's core for
  * back-office scripts. Tables for people, --json for scripts, errors on stderr, exit codes below.
  */
-export const EXIT = { ok: 0, error: 1, usage: 2, alreadyInactive: 3, offline: 4, unauthorized: 5, auditBroken: 6 } as const;
+export { EXIT };
+
 const EXIT_HELP = `
 Exit codes:
   0  success
@@ -34,94 +29,6 @@ Exit codes:
   4  the intermediary could not be reached (offline); nothing was changed
   5  the intermediary refused the credentials or a scope
   6  audit verify: the audit log's hash chain is broken`;
-
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
-
-class Exit extends Error {
-  constructor(
-    readonly code: number,
-    message?: string,
-  ) {
-    super(message ?? '');
-  }
-}
-
-function exitFor(error: unknown): number {
-  if (error instanceof CoreError)
-    return error.code === 'INVALID_INPUT'
-      ? EXIT.usage
-      : error.code === 'OFFLINE'
-        ? EXIT.offline
-        : error.code === 'UNAUTHORIZED' || error.code === 'FORBIDDEN'
-          ? EXIT.unauthorized
-          : EXIT.error;
-  return EXIT.error;
-}
-
-/** A table for people: aligned columns, long cells cut with an ellipsis. */
-function table<R extends object>(rows: readonly R[], columns: string[]): string {
-  const text = (v: unknown) => (v === null || v === undefined ? '—' : String(v));
-  const cellOf = (r: R, c: string) => text((r as Record<string, unknown>)[c]);
-  const widths = columns.map((c) => Math.min(48, Math.max(c.length, ...rows.map((r) => cellOf(r, c).length))));
-  const cut = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
-  return [
-    columns.map((c, i) => cut(c, widths[i]!)).join('  '),
-    ...rows.map((r) => columns.map((c, i) => cut(cellOf(r, c), widths[i]!)).join('  ')),
-  ].join('\n');
-}
-
-/** Refuses (exit 2) an argument that is not an identifier, before anything is opened or called. */
-function identifier(value: string, what: string): string {
-  const problem = badIdentifier(value, what);
-  if (problem) throw new Exit(EXIT.usage, `${problem}.`);
-  return value;
-}
-
-/** The reason an action records, checked as the console checks it; a bad one is bad usage (exit 2). */
-function reasonOf(reason: string): string {
-  try {
-    return checkReason(reason);
-  } catch (error) {
-    throw new Exit(EXIT.usage, `--reason: ${(error as Error).message}`);
-  }
-}
-
-function positiveInt(max: number) {
-  return (value: string) => {
-    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max)
-      throw new InvalidArgumentError(`expected an integer from 1 to ${max}`);
-    return Number(value);
-  };
-}
-
-async function withCore<T>(program: Command, run: (core: Core) => Promise<T>): Promise<T> {
-  const { dataDir, profile } = program.opts<{ dataDir?: string; profile?: string }>();
-  const dir = ensureDataDir(resolveDataDir(dataDir ?? dataDirFlag(process.argv)));
-  const core = await startCore({
-    dataDir: dir,
-    host: 'cli',
-    appVersion: version,
-    log: createFileLogger(dir),
-    ...(profile ? { profileId: profile } : {}),
-    ...(process.env.CDR_CONSOLE_CLIENT_SECRET ? { clientSecret: process.env.CDR_CONSOLE_CLIENT_SECRET } : {}),
-  });
-  try {
-    return await run(core);
-  } finally {
-    await core.close();
-  }
-}
-
-function dataDirOf(program: Command): string {
-  return ensureDataDir(resolveDataDir(program.opts<{ dataDir?: string }>().dataDir ?? dataDirFlag(process.argv)));
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8').trim();
-}
 
 export function buildProgram(): Command {
   const program = oneLineUsageErrors(new Command())
@@ -133,100 +40,7 @@ export function buildProgram(): Command {
     .addHelpText('after', EXIT_HELP)
     .exitOverride();
 
-  const profiles = program.command('profiles').description('connection profiles');
-  profiles
-    .command('list')
-    .description('list the profiles')
-    .option('--json', 'JSON output')
-    .action((o: { json?: boolean }) => {
-      const file = loadProfiles(dataDirOf(program));
-      const rows = file.profiles.map((p) => ({
-        id: p.id,
-        name: p.name,
-        environment: p.environment,
-        default: p.id === file.defaultProfileId ? 'yes' : '',
-        consentApi: p.embedded ? '(embedded sandbox)' : p.consentApiBaseUrl,
-        auth: p.clientAuth.method,
-      }));
-      process.stdout.write(
-        `${o.json ? JSON.stringify(rows, null, 2) : table(rows, ['id', 'name', 'environment', 'default', 'consentApi', 'auth'])}\n`,
-      );
-    });
-  profiles
-    .command('add')
-    .description('add (or replace) a profile; the secret or key goes to the encrypted vault, never to profiles.json')
-    .requiredOption('--name <name>', 'display name')
-    .option('--id <id>', 'profile id (default: from the name)')
-    .addOption(new Option('--env <env>', 'environment').choices(['sandbox', 'nonprod', 'prod']).makeOptionMandatory())
-    .requiredOption('--base-url <url>', 'Consent API base URL')
-    .option('--data-url <url>', 'Data API base URL (default: the base URL)')
-    .requiredOption('--token-url <url>', 'OAuth2 token URL')
-    .requiredOption('--client-id <id>', 'OAuth2 client id')
-    .option('--client-secret-stdin', 'read the client secret from standard input')
-    .option('--private-key <file>', 'PKCS#8 PEM private key for private_key_jwt')
-    .option('--key-id <kid>', 'key id of the private key')
-    .option('--algorithm <alg>', 'signing algorithm of the private key', 'PS256')
-    .option('--scopes <list>', 'space-separated scopes', 'consents:read consents:write use-cases:read data-holders:read tokens:write')
-    .option('--default', 'make it the default profile')
-    .action(async (o: Record<string, string | boolean | undefined>) => {
-      const dir = dataDirOf(program);
-      if (Boolean(o.clientSecretStdin) === Boolean(o.privateKey))
-        throw new Exit(EXIT.usage, 'Give exactly one of --client-secret-stdin and --private-key FILE.');
-      if (o.privateKey && !o.keyId) throw new Exit(EXIT.usage, '--private-key needs --key-id.');
-      const id = String(
-        o.id ??
-          String(o.name)
-            .toLowerCase()
-            .replace(/[^a-z0-9]+/g, '-')
-            .replace(/^-|-$/g, ''),
-      );
-      const candidate = {
-        id,
-        name: String(o.name),
-        environment: String(o.env),
-        embedded: false,
-        consentApiBaseUrl: String(o.baseUrl),
-        dataApiBaseUrl: String(o.dataUrl ?? o.baseUrl),
-        tokenUrl: String(o.tokenUrl),
-        clientId: String(o.clientId),
-        clientAuth: o.privateKey
-          ? { method: 'private_key_jwt', keyId: String(o.keyId), algorithm: String(o.algorithm) }
-          : { method: 'client_secret_basic' },
-        scopes: String(o.scopes).split(/\s+/).filter(Boolean),
-      };
-      const parsed = Profile.safeParse(candidate);
-      if (!parsed.success)
-        throw new Exit(EXIT.usage, `Invalid profile: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-      if (o.privateKey && !existsSync(String(o.privateKey)))
-        throw new Exit(EXIT.usage, `--private-key: no such file: ${String(o.privateKey)}`);
-      const secret = o.privateKey ? readFileSync(String(o.privateKey), 'utf8') : await readStdin();
-      if (!secret) throw new Exit(EXIT.usage, o.privateKey ? 'The private key file is empty.' : 'No client secret on standard input.');
-      const file: ProfilesFile = loadProfiles(dir);
-      const next: ProfilesFile = {
-        ...file,
-        profiles: [...file.profiles.filter((p) => p.id !== id), parsed.data],
-        ...(o.default ? { defaultProfileId: id } : {}),
-      };
-      const vault = new SecretVault(dir, createKeyFileCipher(dir));
-      vault.set(o.privateKey ? secretNames.privateKey(id) : secretNames.clientSecret(id), secret);
-      writeProfiles(dir, next);
-      process.stdout.write(`Profile "${id}" saved; its ${o.privateKey ? 'private key' : 'client secret'} is in the encrypted vault.\n`);
-    });
-  profiles
-    .command('test')
-    .description('get a token and make one call, saying precisely what failed')
-    .option('--json', 'JSON output')
-    .action(async (o: { json?: boolean }) => {
-      await withCore(program, async (core) => {
-        const r = await core.router.handle('profiles:test', {}, true);
-        if (!r.ok) throw new CoreError(r.error.code, r.error.message);
-        const result = r.value as { ok: boolean; steps: { step: string; ok: boolean; detail: string }[] };
-        if (o.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-        else for (const s of result.steps) process.stdout.write(`${s.ok ? '✓' : '✗'} ${s.step}: ${s.detail}\n`);
-        if (!result.ok)
-          throw new Exit(result.steps.some((s) => /credentials|scope|access token/.test(s.detail)) ? EXIT.unauthorized : EXIT.offline);
-      });
-    });
+  addProfileCommands(program);
 
   program
     .command('sync')

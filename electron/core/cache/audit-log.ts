@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { wellFormed } from '../../../shared/text/well-formed.js';
+import type { AuditEntry, AuditRecord, AuditVerification } from '../audit/port.js';
+import { toRecord, type StoredAuditRow } from './audit-query.js';
 import type { Db } from './db.js';
 import type { AnchorIncident, AuditAnchorFile } from '../audit/audit-anchor.js';
 
@@ -17,27 +19,7 @@ import type { AnchorIncident, AuditAnchorFile } from '../audit/audit-anchor.js';
  * accepted); refusing its record would lose it. Identifiers are refused earlier, at the IPC and CLI
  * boundary, where nothing has happened yet.
  */
-export interface AuditEntry {
-  operator: string;
-  action: string;
-  target: string | null;
-  reason: string | null;
-  result: string;
-}
-
-export interface AuditRecord extends AuditEntry {
-  seq: number;
-  at: string;
-  prevHash: string;
-  hash: string;
-}
-
-/**
- * `brokenAt` is the first entry concerned, `problem` the first problem; `problems` lists every
- * problem found (each edited or missing entry, the anchor, breaks found earlier), first entry first.
- */
-export type AuditVerification =
-  { ok: true; entries: number } | { ok: false; entries: number; brokenAt: number; problem: string; problems: string[] };
+export type { AuditEntry, AuditRecord, AuditVerification };
 
 export interface AuditAnchorOptions {
   file: AuditAnchorFile;
@@ -214,33 +196,10 @@ export class AuditLog {
   }
 
   entries(opts: { target?: string; limit?: number } = {}): AuditRecord[] {
-    const rows = this.db
-      .prepare<
-        (string | number)[],
-        {
-          seq: number;
-          at: string;
-          operator: string;
-          action: string;
-          target: string | null;
-          reason: string | null;
-          result: string;
-          prev_hash: string;
-          hash: string;
-        }
-      >(`SELECT * FROM audit_log ${opts.target ? 'WHERE target = ?' : ''} ORDER BY seq LIMIT ?`)
-      .all(...(opts.target ? [opts.target] : []), opts.limit ?? 1_000_000);
-    return rows.map((r) => ({
-      seq: r.seq,
-      at: r.at,
-      operator: r.operator,
-      action: r.action,
-      target: r.target,
-      reason: r.reason,
-      result: r.result,
-      prevHash: r.prev_hash,
-      hash: r.hash,
-    }));
+    return this.db
+      .prepare<(string | number)[], StoredAuditRow>(`SELECT * FROM audit_log ${opts.target ? 'WHERE target = ?' : ''} ORDER BY seq LIMIT ?`)
+      .all(...(opts.target ? [opts.target] : []), opts.limit ?? 1_000_000)
+      .map(toRecord);
   }
 
   /**

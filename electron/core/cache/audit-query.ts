@@ -1,5 +1,5 @@
 import type { AuditFilter } from '../../../shared/ipc/contract.js';
-import type { AuditRecord } from './audit-log.js';
+import type { AuditRecord } from '../audit/port.js';
 import type { Db } from './db.js';
 
 /**
@@ -7,7 +7,8 @@ import type { Db } from './db.js';
  * first), the operators and actions it holds, and every entry of a filter for exports. Writing and
  * verifying the chain stay in audit-log.ts.
  */
-interface Stored {
+/** An audit_log row as SQLite returns it. */
+export interface StoredAuditRow {
   seq: number;
   at: string;
   operator: string;
@@ -18,7 +19,7 @@ interface Stored {
   prev_hash: string;
   hash: string;
 }
-const toRecord = (r: Stored): AuditRecord => ({
+export const toRecord = (r: StoredAuditRow): AuditRecord => ({
   seq: r.seq,
   at: r.at,
   operator: r.operator,
@@ -64,7 +65,7 @@ export class AuditQuery {
   list(filter: AuditFilter, offset: number, limit: number): { rows: AuditRecord[]; total: number } {
     const w = whereOf(filter);
     const rows = this.db
-      .prepare<(string | number)[], Stored>(`SELECT * FROM audit_log ${w.sql} ORDER BY seq DESC LIMIT ? OFFSET ?`)
+      .prepare<(string | number)[], StoredAuditRow>(`SELECT * FROM audit_log ${w.sql} ORDER BY seq DESC LIMIT ? OFFSET ?`)
       .all(...w.params, limit, offset)
       .map(toRecord);
     const total = this.db.prepare<string[], { n: number }>(`SELECT count(*) AS n FROM audit_log ${w.sql}`).get(...w.params)!.n;
@@ -84,7 +85,7 @@ export class AuditQuery {
   *all(filter: AuditFilter, window = 1000): Generator<AuditRecord[]> {
     const w = whereOf(filter);
     const where = w.sql ? `${w.sql} AND seq > ?` : 'WHERE seq > ?';
-    const stmt = this.db.prepare<(string | number)[], Stored>(`SELECT * FROM audit_log ${where} ORDER BY seq LIMIT ?`);
+    const stmt = this.db.prepare<(string | number)[], StoredAuditRow>(`SELECT * FROM audit_log ${where} ORDER BY seq LIMIT ?`);
     for (let last = 0; ;) {
       const rows = stmt.all(...w.params, last, window).map(toRecord);
       if (rows.length) yield rows;

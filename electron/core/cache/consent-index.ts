@@ -19,6 +19,11 @@ import { Interner, turn } from './read-index.js';
  *
  * Sort orders come from SQL itself (the same collations, NULLs last), read once per field on first
  * use and kept with the index; the newest-first order the list opens with is read with the index.
+ *
+ * Why over 500 lines: one data structure. The arrays, the sort orders and the window, count and
+ * facet operations over them share invariants (codes, slices, NONE, the order of equal keys) that a
+ * split would have to expose; the helpers that stand alone (OptionCounts, the text order) are at the
+ * end.
  */
 const NONE = 0;
 

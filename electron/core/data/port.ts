@@ -1,15 +1,4 @@
-import type {
-  ChannelInput,
-  ChannelOutput,
-  DataConsentMeta,
-  DataGroup,
-  DataRecordRow,
-  DataView,
-  ProductFilter,
-  ProductRow,
-  ProductVersion,
-  TransactionFilter,
-} from '../../../shared/ipc/contract.js';
+import type { ChannelInput, ChannelOutput, DataView, ProductFilter, TransactionFilter } from '../../../shared/ipc/contract.js';
 
 /**
  * The data and products domain's storage port: the Data API records cached per consent (a window at
@@ -18,6 +7,8 @@ import type {
  */
 export type DataKindListing = ChannelOutput<'data:list'>;
 export type ProductDetail = ChannelOutput<'products:get'>;
+type DataRecordRow = ChannelOutput<'data:records'>['rows'][number];
+type ProductRow = ChannelOutput<'products:list'>['rows'][number];
 
 /** What retention did to one consent's data. */
 export interface RetentionResult {
@@ -54,9 +45,9 @@ export interface DataStore {
     offset: number;
     limit: number;
   }): Promise<ChannelOutput<'data:consents'>>;
-  groups(by: 'consumer' | 'holder', search?: string): Promise<{ groups: DataGroup[]; total: number }>;
+  groups(by: 'consumer' | 'holder', search?: string): Promise<ChannelOutput<'data:groups'>>;
   /** What the store holds of one consent's data: kinds, counts, when fetched, what retention did. */
-  meta(consentId: string): Promise<DataConsentMeta>;
+  meta(consentId: string): Promise<ChannelOutput<'data:meta'>>;
   /** A window of one kind of one consent's records (transactions filtered and searched). */
   records(input: RecordsInput & { offset: number; limit: number }): Promise<ChannelOutput<'data:records'>>;
   /** Every record of a view, a window at a time (exports). */
@@ -65,7 +56,7 @@ export interface DataStore {
   collectionsFor(consentId: string): Promise<{ kind: string; count: number; fetchedAt: string | null }[]>;
   products(filter: ProductFilter, offset: number, limit: number): Promise<ChannelOutput<'products:list'>>;
   product(recordId: string): Promise<ProductDetail | undefined>;
-  productVersions(recordId: string, hashes: string[]): Promise<ProductVersion[]>;
+  productVersions(recordId: string, hashes: string[]): Promise<ChannelOutput<'products:versions'>>;
   /** Every product of a filter, a window at a time (exports). */
   productWindows(filter: ProductFilter): AsyncIterable<ProductRow[]>;
   /**
