@@ -41,15 +41,19 @@ export const TransactionFilter = z.strictObject({
   statuses: z.array(z.string().min(1).max(30)).max(5).optional(),
 });
 export type TransactionFilter = z.infer<typeof TransactionFilter>;
-/** One cached record: the normalised form beside the payload as sent, with the normaliser's notes. */
-export const DataRecordRow = z.object({
-  recordId: z.string(),
-  kind: z.string(),
+/** A record as the normaliser left it: the 2.0.0 form beside the payload as sent, with its notes. */
+const Normalised = z.object({
   /** The shape the payload arrived in (banking accounts and products), e.g. cds-legacy. */
   shape: z.string().nullable(),
   record: z.record(z.string(), z.unknown()),
   raw: z.record(z.string(), z.unknown()),
   notes: z.array(z.record(z.string(), z.unknown())).max(2000),
+});
+/** One cached record: the normalised form beside the payload as sent, with the normaliser's notes. */
+export const DataRecordRow = z.object({
+  recordId: z.string(),
+  kind: z.string(),
+  ...Normalised.shape,
   fetchedAt: z.string(),
   /** Fetched by an earlier sync than the consent's last one (the last sync did not return it). */
   stale: z.boolean(),
@@ -128,10 +132,7 @@ export type ProductRow = z.infer<typeof ProductRow>;
 export const ProductVersion = z.object({
   seenAt: z.string(),
   hash: z.string(),
-  shape: z.string().nullable(),
-  record: z.record(z.string(), z.unknown()),
-  raw: z.record(z.string(), z.unknown()),
-  notes: z.array(z.record(z.string(), z.unknown())).max(2000),
+  ...Normalised.shape,
 });
 export type ProductVersion = z.infer<typeof ProductVersion>;
 const RecordId = z.string().min(1).max(400);
