@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Select, Stack, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -8,8 +8,8 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { AuditFilter } from '../../../../shared/ipc/contract.js';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
-import { ExportMenu } from '../../ui/export.js';
 import { formatCount, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
@@ -108,20 +108,16 @@ export function AuditScreen() {
 
   return (
     <Stack h="100%" gap="xs">
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Audit
-          </Title>
-          <Text size="sm" c="dimmed" data-testid="audit-range" aria-live="polite">
-            {count.data ? `${plural(total, 'entry', 'entries')} match this view` : 'Reading the audit log…'}
-          </Text>
-        </div>
-        <ExportMenu
-          label={`Export all ${formatCount(total)} entries of this view`}
-          start={(fmt) => client.auditExportFile({ filter, format: fmt })}
-        />
-      </Group>
+      <ListHeader
+        title="Audit"
+        range={count.data ? `${plural(total, 'entry', 'entries')} match this view` : undefined}
+        rangeId="audit-range"
+        reading="Reading the audit log…"
+        exportMenu={{
+          label: `Export all ${formatCount(total)} entries of this view`,
+          start: (fmt) => client.auditExportFile({ filter, format: fmt }),
+        }}
+      />
       {v ? (
         v.ok ? (
           <Alert color="teal" title="Audit chain intact" data-testid="audit-verification">

@@ -1,4 +1,4 @@
-import { Button, Collapse, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Collapse, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback, useHotkeys } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -7,8 +7,8 @@ import { CONSENT_COLUMN_LABELS, DEFAULT_CONSENT_COLUMNS } from '../../../../shar
 import { CONSENT_SORT_FIELDS, MAX_BULK, type ConsentRow, type ConsentSortField } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ColumnChooser } from '../../ui/ColumnChooser.js';
-import { ExportMenu } from '../../ui/export.js';
 import { formatCount, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
 import { WindowedTable } from '../../ui/table/WindowedTable.js';
@@ -121,54 +121,50 @@ export function ConsentsScreen() {
   };
   const [createOpen, setCreateOpen] = useState(false);
   const filtersSet = activeFilterCount(view);
+  const filtered = !!(filtersSet || search.trim() || view.statuses.length);
+  // New consent, bulk revoke and revoke selected: unavailable offline or without credentials, and why.
+  const actionState = { disabled: !actions.available, title: actions.reason ?? undefined };
 
   return (
     <Stack h="100%" gap="xs">
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Consents
-          </Title>
-          <Text size="sm" c="dimmed" data-testid="consent-range" aria-live="polite">
-            {!count.data
-              ? 'Reading the cache…'
-              : count.isPlaceholderData
-                ? // The previous view's count, kept while this one is read, would claim the wrong matches.
-                  'Counting the matches…'
-                : filtersSet || search.trim() || view.statuses.length
-                  ? `${formatCount(total)} of ${formatCount(cached ?? total)} cached consents match this view`
-                  : `${plural(total, 'consent')} in the cache`}
-          </Text>
-        </div>
-        <Group gap="xs" wrap="nowrap">
-          <Button size="xs" onClick={() => setCreateOpen(true)} disabled={!actions.available} title={actions.reason ?? undefined}>
-            New consent
-          </Button>
-          <Button
-            size="xs"
-            variant="default"
-            onClick={() => setBulkOpen('paste')}
-            disabled={!actions.available}
-            title={actions.reason ?? undefined}
-          >
-            Bulk revoke…
-          </Button>
-          <SavedViews view={view} columns={columns} onOpen={(v) => navigate({ search: paramsFromView(v).toString() })} />
-          <ColumnChooser
-            all={CONSENT_SORT_FIELDS.map((id) => ({ id, label: CONSENT_COLUMN_LABELS[id] }))}
-            value={columns}
-            onChange={(cols) => {
-              setView({ columns: cols }, { replace: true });
-              saveSettings.mutate({ consentColumns: cols });
-            }}
-            onReset={() => setView({ columns: null }, { replace: true })}
-          />
-          <ExportMenu
-            label={`Export all ${formatCount(total)} consents of this view`}
-            start={(format) => client.consentsExport({ filter, sort: view.sort, columns, format })}
-          />
-        </Group>
-      </Group>
+      <ListHeader
+        title="Consents"
+        range={
+          !count.data
+            ? undefined
+            : count.isPlaceholderData
+              ? // The previous view's count, kept while this one is read, would claim the wrong matches.
+                'Counting the matches…'
+              : filtered
+                ? `${formatCount(total)} of ${formatCount(cached ?? total)} cached consents match this view`
+                : `${plural(total, 'consent')} in the cache`
+        }
+        rangeId="consent-range"
+        actions={
+          <>
+            <Button size="xs" onClick={() => setCreateOpen(true)} {...actionState}>
+              New consent
+            </Button>
+            <Button size="xs" variant="default" onClick={() => setBulkOpen('paste')} {...actionState}>
+              Bulk revoke…
+            </Button>
+            <SavedViews view={view} columns={columns} onOpen={(v) => navigate({ search: paramsFromView(v).toString() })} />
+            <ColumnChooser
+              all={CONSENT_SORT_FIELDS.map((id) => ({ id, label: CONSENT_COLUMN_LABELS[id] }))}
+              value={columns}
+              onChange={(cols) => {
+                setView({ columns: cols }, { replace: true });
+                saveSettings.mutate({ consentColumns: cols });
+              }}
+              onReset={() => setView({ columns: null }, { replace: true })}
+            />
+          </>
+        }
+        exportMenu={{
+          label: `Export all ${formatCount(total)} consents of this view`,
+          start: (format) => client.consentsExport({ filter, sort: view.sort, columns, format }),
+        }}
+      />
       <Group gap="sm" wrap="nowrap">
         <TextInput
           ref={searchRef}
@@ -186,7 +182,7 @@ export function ConsentsScreen() {
         <Button size="sm" variant={filtersOpen ? 'light' : 'default'} onClick={() => setFiltersOpen((o) => !o)} aria-expanded={filtersOpen}>
           Filters{filtersSet ? ` (${filtersSet})` : ''}
         </Button>
-        {filtersSet || search.trim() || view.statuses.length ? (
+        {filtered ? (
           <Button size="sm" variant="subtle" onClick={() => navigate({ search: view.columns ? `cols=${view.columns.join(',')}` : '' })}>
             Clear all
           </Button>
@@ -252,7 +248,7 @@ export function ConsentsScreen() {
         }}
         empty={
           count.data ? (
-            filtersSet || search.trim() || view.statuses.length ? (
+            filtered ? (
               <EmptyState title="No consent matches this view">Change the search or the filters, or clear them.</EmptyState>
             ) : (
               <EmptyState title="No consents in the cache yet">

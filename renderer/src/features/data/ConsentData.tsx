@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Chip, Drawer, Group, MultiSelect, Select, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Chip, Drawer, Group, MultiSelect, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -12,8 +12,9 @@ import {
 } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelLineChart } from '../../ui/ChartPanel.js';
-import { ExportMenu } from '../../ui/export.js';
 import { enumText, formatCount, formatLocalDateTime, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
+import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
 import { WindowedTable } from '../../ui/table/WindowedTable.js';
@@ -70,15 +71,11 @@ export function ConsentData({ consentId }: { consentId: string }) {
   const lastRetention = m.retention.at(-1);
   return (
     <Stack h="100%" gap="xs">
-      <Anchor component={Link} to="/data" size="sm">
-        ← All cached data
-      </Anchor>
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div>
-          <Title order={2} size="h3">
-            Data of {c?.consumerEmail ?? c?.consumerId ?? 'a consent'}
-          </Title>
-          <Text size="sm" c="dimmed">
+      <ScreenHeader
+        back={{ to: '/data', label: 'All cached data' }}
+        title={`Data of ${c?.consumerEmail ?? c?.consumerId ?? 'a consent'}`}
+        description={
+          <>
             Consent{' '}
             <Anchor component={Link} to={`/consents/${encodeURIComponent(consentId)}`} size="sm" underline="always">
               {consentId}
@@ -86,32 +83,35 @@ export function ConsentData({ consentId }: { consentId: string }) {
             {c
               ? ` · ${c.dataHolderName ?? c.dataHolderBrandId ?? 'unknown data holder'} · ${enumText(c.status)} · post-usage action ${enumText(c.postUsageAction)}`
               : ' (not in the cache)'}
-          </Text>
-          <Text size="sm" data-testid="data-fetched">
-            {m.lastFetchedAt ? (
-              <>
-                Fetched <Time iso={m.lastFetchedAt} focusable /> (its last data sync) from consent {consentId}.
-              </>
-            ) : (
-              'No data of this consent is cached.'
-            )}{' '}
-            {stale ? (
-              <Badge color="orange" variant="light">
-                {plural(stale, 'stale record')}: fetched by an earlier sync
-              </Badge>
-            ) : null}
-          </Text>
-        </div>
-        <Button
-          size="xs"
-          variant="default"
-          disabled={sync.running || c?.status !== 'ACTIVE'}
-          title={c?.status !== 'ACTIVE' ? 'Data is fetched for ACTIVE consents only' : undefined}
-          onClick={() => void sync.start({ consentIds: [consentId] })}
-        >
-          Sync this consent’s data
-        </Button>
-      </Group>
+          </>
+        }
+        actions={
+          <Button
+            size="xs"
+            variant="default"
+            disabled={sync.running || c?.status !== 'ACTIVE'}
+            title={c?.status !== 'ACTIVE' ? 'Data is fetched for ACTIVE consents only' : undefined}
+            onClick={() => void sync.start({ consentIds: [consentId] })}
+          >
+            Sync this consent’s data
+          </Button>
+        }
+      >
+        <Text size="sm" data-testid="data-fetched">
+          {m.lastFetchedAt ? (
+            <>
+              Fetched <Time iso={m.lastFetchedAt} focusable /> (its last data sync) from consent {consentId}.
+            </>
+          ) : (
+            'No data of this consent is cached.'
+          )}{' '}
+          {stale ? (
+            <Badge color="orange" variant="light">
+              {plural(stale, 'stale record')}: fetched by an earlier sync
+            </Badge>
+          ) : null}
+        </Text>
+      </ScreenHeader>
       <SyncJob sync={sync} />
       {lastRetention ? (
         <Alert
@@ -198,22 +198,25 @@ function RecordsView({ consentId, kind, meta }: { consentId: string; kind: DataV
   }, [kind, meta.accounts]);
   return (
     <Stack gap="xs" style={{ flex: 1, minHeight: 0 }}>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed" aria-live="polite" data-testid="records-range">
-          {head.data ? `${plural(total, 'record')}${filter && Object.keys(filter).length ? ' match these filters' : ''}` : 'Reading…'}
-          {k?.fetchedAt ? (
-            <>
-              {' '}
-              · fetched <Time iso={k.fetchedAt} /> from consent {consentId}
-            </>
-          ) : null}
-          {k?.stale ? ` · ${plural(k.stale, 'stale record')}` : ''}
-        </Text>
-        <ExportMenu
-          label={`Export all ${formatCount(total)} ${VIEW_LABEL[kind].toLowerCase()} of this view`}
-          start={(format) => client.dataExport({ ...input, format })}
-        />
-      </Group>
+      <ListHeader
+        range={
+          <>
+            {head.data ? `${plural(total, 'record')}${filter && Object.keys(filter).length ? ' match these filters' : ''}` : 'Reading…'}
+            {k?.fetchedAt ? (
+              <>
+                {' '}
+                · fetched <Time iso={k.fetchedAt} /> from consent {consentId}
+              </>
+            ) : null}
+            {k?.stale ? ` · ${plural(k.stale, 'stale record')}` : ''}
+          </>
+        }
+        rangeId="records-range"
+        exportMenu={{
+          label: `Export all ${formatCount(total)} ${VIEW_LABEL[kind].toLowerCase()} of this view`,
+          start: (format) => client.dataExport({ ...input, format }),
+        }}
+      />
       {kind === 'transactions' ? <TransactionFilters meta={meta} params={params} setParams={setParams} /> : null}
       {kind === 'usage' ? <UsageChart consentId={consentId} /> : null}
       {head.error ? <ErrorState title="The records could not be read" error={head.error} /> : null}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,6 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { DataConsentRow } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
@@ -109,22 +110,21 @@ function DataNavigator() {
 
   return (
     <Stack h="100%" gap="xs">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div>
-          <Title order={2} size="h3">
-            Data
-          </Title>
-          <Text size="sm" c="dimmed" aria-live="polite" data-testid="data-range">
+      <ListHeader
+        title="Data"
+        range={
+          <>
             Customer data from the cache — readable offline.{' '}
             {by === 'consent' && head.data ? `${plural(total, 'consent')} with cached data in this view.` : ''}
-          </Text>
-        </div>
-        <Group gap="xs">
+          </>
+        }
+        rangeId="data-range"
+        actions={
           <Button size="xs" variant="default" disabled={sync.running} onClick={() => void sync.start({ allActive: true })}>
             Sync data of all active consents
           </Button>
-        </Group>
-      </Group>
+        }
+      />
       <SyncJob sync={sync} />
       <Group gap="sm" align="flex-end">
         <SegmentedControl

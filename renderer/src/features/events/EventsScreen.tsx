@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Chip, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Chip, Group, Stack, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -10,8 +10,8 @@ import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { fillDays } from '../../ui/days.js';
-import { ExportMenu } from '../../ui/export.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
@@ -106,20 +106,15 @@ export function EventsScreen() {
 
   return (
     <Stack h="100%" gap="xs">
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Events
-          </Title>
-          <Text size="sm" c="dimmed" data-testid="events-range" aria-live="polite">
-            {count.data ? `${plural(total, 'event')} match this view` : 'Reading the cache…'}
-          </Text>
-        </div>
-        <ExportMenu
-          label={`Export all ${formatCount(total)} events of this view`}
-          start={(format) => client.eventsExport({ filter, format })}
-        />
-      </Group>
+      <ListHeader
+        title="Events"
+        range={count.data ? `${plural(total, 'event')} match this view` : undefined}
+        rangeId="events-range"
+        exportMenu={{
+          label: `Export all ${formatCount(total)} events of this view`,
+          start: (format) => client.eventsExport({ filter, format }),
+        }}
+      />
       <Group gap="sm" align="flex-end">
         <TextInput
           label="Consent id"

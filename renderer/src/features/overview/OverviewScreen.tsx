@@ -7,6 +7,7 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { fillDays } from '../../ui/days.js';
 import { formatAgo, formatCount } from '../../ui/format.js';
+import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState } from '../../ui/states.js';
 import { ink } from '../../ui/ink.js';
 import { useSession } from '../../stores/session.js';
@@ -140,14 +141,10 @@ export function OverviewScreen() {
 
   return (
     <Stack gap="md" pb="xl">
-      <div>
-        <Title order={2} size="h3">
-          Overview
-        </Title>
-        <Text size="sm" c="dimmed">
-          From the local cache{summary ? `, as of the sync ${formatAgo(summary.finishedAt)}` : ''}. Every number opens the list it counts.
-        </Text>
-      </div>
+      <ScreenHeader
+        title="Overview"
+        description={`From the local cache${summary ? `, as of the sync ${formatAgo(summary.finishedAt)}` : ''}. Every number opens the list it counts.`}
+      />
       {all.error ? <ErrorState title="The cache could not be read" error={all.error} /> : null}
       {last.data === null && all.data?.total === 0 ? <EmptyCache /> : null}
       <section aria-label="Consents by status">

@@ -1,12 +1,12 @@
-import { Badge, Button, Chip, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Chip, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { ProductFilter, ProductRow } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
-import { ExportMenu } from '../../ui/export.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
 import { NoCachedDataYet, SyncJob, useDataSync } from '../data/data-sync.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
@@ -79,20 +79,15 @@ export function ProductsScreen() {
 
   return (
     <Stack h="100%" gap="xs">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div>
-          <Title order={2} size="h3">
-            Products
-          </Title>
-          <Text size="sm" c="dimmed" data-testid="products-range" aria-live="polite">
-            {head.data ? `${plural(total, 'product')} in this view, in the Data API 2.0.0 form` : 'Reading the cache…'}
-          </Text>
-        </div>
-        <ExportMenu
-          label={`Export all ${formatCount(total)} products of this view`}
-          start={(format) => client.productsExport({ filter, format })}
-        />
-      </Group>
+      <ListHeader
+        title="Products"
+        range={head.data ? `${plural(total, 'product')} in this view, in the Data API 2.0.0 form` : undefined}
+        rangeId="products-range"
+        exportMenu={{
+          label: `Export all ${formatCount(total)} products of this view`,
+          start: (format) => client.productsExport({ filter, format }),
+        }}
+      />
       <Group gap="sm" align="flex-end">
         <TextInput
           label="Search by name"

@@ -6,6 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useClient } from '../../bridge/ClientContext.js';
 import { useExport } from '../../ui/export.js';
 import { formatCount } from '../../ui/format.js';
+import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
 import { Time } from '../../ui/Time.js';
 import { eventsLink } from '../events/index.js';
@@ -51,28 +52,24 @@ export function ReportsScreen() {
 
   return (
     <Stack gap="md" pb="xl">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Compliance reports
-          </Title>
-          <Text size="sm" c="dimmed">
-            Counts for the CDR reports and records (rules 9.3 and 9.4), from the cache and the audit log, for the days chosen (local time,
-            both days included).
-          </Text>
-        </div>
-        <Menu position="bottom-end">
-          <Menu.Target>
-            <Button size="xs" variant="default" loading={exportCsv.busy || exportHtml.busy}>
-              Export
-            </Button>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Item onClick={() => void exportCsv.run('csv')}>CSV (spreadsheets)</Menu.Item>
-            <Menu.Item onClick={() => void exportHtml.run('csv')}>Printable report (HTML)</Menu.Item>
-          </Menu.Dropdown>
-        </Menu>
-      </Group>
+      <ScreenHeader
+        title="Compliance reports"
+        description="Counts for the CDR reports and records (rules 9.3 and 9.4), from the cache and the audit log, for the days chosen (local time, both days included)."
+        wrap
+        actions={
+          <Menu position="bottom-end">
+            <Menu.Target>
+              <Button size="xs" variant="default" loading={exportCsv.busy || exportHtml.busy}>
+                Export
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item onClick={() => void exportCsv.run('csv')}>CSV (spreadsheets)</Menu.Item>
+              <Menu.Item onClick={() => void exportHtml.run('csv')}>Printable report (HTML)</Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        }
+      />
       <Group gap="sm" align="flex-end">
         <SegmentedControl
           size="xs"

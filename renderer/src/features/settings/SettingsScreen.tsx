@@ -22,6 +22,7 @@ import { useState, type FormEvent } from 'react';
 import type { ProfileSummary } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { useSession } from '../../stores/session.js';
+import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
 import { ENVIRONMENT_LABEL } from '../status/StatusBar.js';
 import { ProfileForm } from './ProfileForm.js';
@@ -311,9 +312,7 @@ export function SettingsScreen() {
 
   return (
     <Stack gap="md" pb="xl">
-      <Title order={2} size="h3">
-        Settings
-      </Title>
+      <ScreenHeader title="Settings" />
       <Profiles />
       <Paper withBorder p="sm" component="section" aria-label="You">
         <Title order={3} size="h5" mb="xs">

@@ -5,6 +5,7 @@ import type { UseCase } from '../../../../shared/schemas/consent.js';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { enumText, plural } from '../../ui/format.js';
+import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
 
 /**
@@ -74,27 +75,24 @@ export function UseCasesScreen() {
   const combinedById = new Map(combinedUseCases.map((u) => [u.id, u]));
   return (
     <Stack gap="md" pb="xl">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Use cases
-          </Title>
-          <Text size="sm" c="dimmed">
-            {plural(useCases.length, 'use case')} of the software product, as last synced.
-          </Text>
-        </div>
-        <SegmentedControl
-          size="xs"
-          aria-label="Scopes shown"
-          value={mode}
-          onChange={(v) => setMode(v as 'separate' | 'both')}
-          data={[
-            { value: 'separate', label: 'Separate scopes' },
-            { value: 'both', label: 'Separate and combined' },
-          ]}
-          disabled={combinedUseCases.length === 0}
-        />
-      </Group>
+      <ScreenHeader
+        title="Use cases"
+        description={`${plural(useCases.length, 'use case')} of the software product, as last synced.`}
+        wrap
+        actions={
+          <SegmentedControl
+            size="xs"
+            aria-label="Scopes shown"
+            value={mode}
+            onChange={(v) => setMode(v as 'separate' | 'both')}
+            data={[
+              { value: 'separate', label: 'Separate scopes' },
+              { value: 'both', label: 'Separate and combined' },
+            ]}
+            disabled={combinedUseCases.length === 0}
+          />
+        }
+      />
       {useCases.length === 0 ? (
         <EmptyState title="No use cases in the cache yet">Sync to fetch them from the intermediary.</EmptyState>
       ) : null}

@@ -7,8 +7,8 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { fillDays } from '../../ui/days.js';
 import { Copy } from '../../ui/Copy.js';
-import { ExportMenu } from '../../ui/export.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
 import { Time } from '../../ui/Time.js';
 import { useEventView, WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../events/index.js';
@@ -76,20 +76,17 @@ export function WebhookFailuresScreen() {
 
   return (
     <Stack gap="md" pb="xl">
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Webhook failures
-          </Title>
-          <Text size="sm" c="dimmed" data-testid="webhook-range" aria-live="polite">
-            {total === undefined
-              ? 'Reading the cache…'
-              : `${plural(total, 'failed delivery', 'failed deliveries')} ${from ? `since ${format(new Date(from), 'd MMM yyyy, HH:mm')}` : 'in the cache'}${
-                  summary.data ? `, ${plural(summary.data.consentsAffected, 'consent')} affected` : ''
-                }`}
-          </Text>
-        </div>
-        <Group gap="xs">
+      <ListHeader
+        title="Webhook failures"
+        range={
+          total === undefined
+            ? undefined
+            : `${plural(total, 'failed delivery', 'failed deliveries')} ${from ? `since ${format(new Date(from), 'd MMM yyyy, HH:mm')}` : 'in the cache'}${
+                summary.data ? `, ${plural(summary.data.consentsAffected, 'consent')} affected` : ''
+              }`
+        }
+        rangeId="webhook-range"
+        actions={
           <SegmentedControl
             size="xs"
             aria-label="Period"
@@ -104,12 +101,12 @@ export function WebhookFailuresScreen() {
             }}
             data={selected === 'custom' ? [...RANGES, { value: 'custom', label: 'Custom' }] : RANGES}
           />
-          <ExportMenu
-            label={`Export all ${formatCount(total ?? 0)} failures of this period`}
-            start={(format) => client.eventsExport({ filter, format })}
-          />
-        </Group>
-      </Group>
+        }
+        exportMenu={{
+          label: `Export all ${formatCount(total ?? 0)} failures of this period`,
+          start: (format) => client.eventsExport({ filter, format }),
+        }}
+      />
       {summary.error ? <ErrorState title="The webhook failures could not be read" error={summary.error} /> : null}
       <ChartPanel
         title="Deliveries and failures per day"
