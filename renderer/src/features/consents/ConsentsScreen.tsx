@@ -1,4 +1,4 @@
-import { Button, Collapse, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Collapse, Group, Paper, Stack, TextInput } from '@mantine/core';
 import { useDebouncedCallback, useHotkeys } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -9,6 +9,7 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { ColumnChooser } from '../../ui/ColumnChooser.js';
 import { formatCount, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
+import { SelectionBar } from '../../ui/SelectionBar.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
 import { WindowedTable } from '../../ui/table/WindowedTable.js';
@@ -195,31 +196,25 @@ export function ConsentsScreen() {
         </Paper>
       </Collapse>
       {selected.size ? (
-        <Paper withBorder p={6} px="sm" bg="var(--mantine-primary-color-light)" role="region" aria-label="Selection">
-          <Group gap="sm">
-            <Text size="sm" fw={600}>
-              {plural(selected.size, 'consent')} selected
-            </Text>
-            {total > 0 && total <= MAX_BULK ? (
-              <Button size="compact-sm" variant="subtle" onClick={() => void selectAllMatching()}>
-                Select all {formatCount(total)} matching
-              </Button>
-            ) : null}
-            <Button size="compact-sm" variant="subtle" onClick={() => setSelected(new Set())}>
-              Clear selection
-            </Button>
-            <Button
-              size="compact-sm"
-              color="red"
-              ml="auto"
-              onClick={() => setBulkOpen('selection')}
-              disabled={!actions.available}
-              title={actions.reason ?? undefined}
-            >
+        <SelectionBar
+          label="Selection"
+          summary={`${plural(selected.size, 'consent')} selected`}
+          strong
+          buttonSize="compact-sm"
+          onClear={() => setSelected(new Set())}
+          clearLabel="Clear selection"
+          after={
+            <Button size="compact-sm" color="red" ml="auto" onClick={() => setBulkOpen('selection')} {...actionState}>
               Revoke selected…
             </Button>
-          </Group>
-        </Paper>
+          }
+        >
+          {total > 0 && total <= MAX_BULK ? (
+            <Button size="compact-sm" variant="subtle" onClick={() => void selectAllMatching()}>
+              Select all {formatCount(total)} matching
+            </Button>
+          ) : null}
+        </SelectionBar>
       ) : null}
       {count.error ? (
         <ErrorState title="The consent list could not be read" error={count.error} onRetry={() => void count.refetch()} />

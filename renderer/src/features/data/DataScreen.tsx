@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, SegmentedControl, Stack, Table, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import type { DataConsentRow } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
+import { SelectionBar, useChosen } from '../../ui/SelectionBar.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
@@ -105,7 +106,10 @@ function DataNavigator() {
     enabled: by !== 'consent',
   });
   const [cursor, setCursor] = useState(0);
-  const [chosen, setChosen] = useState<string[]>([]);
+  const { chosen, clear, selection } = useChosen<DataConsentRow>((c) => c.consentId, {
+    headerLabel: 'Clear the chosen consents',
+    most: 1000,
+  });
   const sync = useDataSync();
 
   return (
@@ -162,17 +166,11 @@ function DataNavigator() {
       {by === 'consent' ? (
         <>
           {chosen.length ? (
-            <Paper withBorder p={6} px="sm" role="region" aria-label="Chosen consents">
-              <Group gap="sm">
-                <Text size="sm">{plural(chosen.length, 'consent')} chosen</Text>
-                <Button size="xs" disabled={sync.running} onClick={() => void sync.start({ consentIds: chosen })}>
-                  Sync data of {plural(chosen.length, 'chosen consent')}
-                </Button>
-                <Button size="xs" variant="subtle" onClick={() => setChosen([])}>
-                  Clear
-                </Button>
-              </Group>
-            </Paper>
+            <SelectionBar label="Chosen consents" summary={`${plural(chosen.length, 'consent')} chosen`} onClear={clear}>
+              <Button size="xs" disabled={sync.running} onClick={() => void sync.start({ consentIds: chosen.map((c) => c.consentId) })}>
+                Sync data of {plural(chosen.length, 'chosen consent')}
+              </Button>
+            </SelectionBar>
           ) : null}
           {head.error ? <ErrorState title="The cache could not be read" error={head.error} /> : null}
           <WindowedTable<DataConsentRow>
@@ -185,14 +183,7 @@ function DataNavigator() {
             onOpen={(c) => go({ consent: c.consentId })}
             activeIndex={cursor}
             onActiveChange={setCursor}
-            selection={{
-              isSelected: (c) => chosen.includes(c.consentId),
-              toggle: (_i, c) =>
-                setChosen((x) => (x.includes(c.consentId) ? x.filter((y) => y !== c.consentId) : [...x, c.consentId].slice(0, 1000))),
-              headerState: chosen.length ? 'some' : 'none',
-              toggleAll: () => setChosen([]),
-              headerLabel: 'Clear the chosen consents',
-            }}
+            selection={selection}
             empty={
               head.data ? (
                 search || consumer || holder ? (

@@ -1,4 +1,4 @@
-import { Badge, Button, Chip, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Chip, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -7,6 +7,7 @@ import type { ProductFilter, ProductRow } from '../../../../shared/ipc/contract.
 import { useClient } from '../../bridge/ClientContext.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
+import { SelectionBar, useChosen } from '../../ui/SelectionBar.js';
 import { NoCachedDataYet, SyncJob, useDataSync } from '../data/data-sync.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
@@ -73,8 +74,7 @@ export function ProductsScreen() {
     fetch: async (offset, limit) => (await client.productsList({ filter, offset, limit })).rows,
   });
   const [cursor, setCursor] = useState(0);
-  const [chosen, setChosen] = useState<ProductRow[]>([]);
-  const isChosen = (p: ProductRow) => chosen.some((c) => c.recordId === p.recordId);
+  const { chosen, clear, selection } = useChosen<ProductRow>((p) => p.recordId, { headerLabel: 'Clear the products chosen to compare' });
   const categoryTotal = head.data?.categories.reduce((a, c) => a + c.count, 0) ?? 0;
 
   return (
@@ -131,28 +131,24 @@ export function ProductsScreen() {
         ))}
       </Group>
       {chosen.length ? (
-        <Paper withBorder p={6} px="sm" role="region" aria-label="Chosen to compare">
-          <Group gap="sm">
-            <Text size="sm">
-              {plural(chosen.length, 'product')} chosen to compare{chosen.length > 4 ? ' (at most 4)' : ''}:
-            </Text>
-            {chosen.map((c) => (
-              <Badge key={c.recordId} variant="light">
-                {c.name} · {c.brandName}
-              </Badge>
-            ))}
-            <Button
-              size="xs"
-              disabled={chosen.length < 2 || chosen.length > 4}
-              onClick={() => navigate(`/products/compare?ids=${chosen.map((c) => encodeURIComponent(c.recordId)).join(',')}`)}
-            >
-              Compare {chosen.length}
-            </Button>
-            <Button size="xs" variant="subtle" onClick={() => setChosen([])}>
-              Clear
-            </Button>
-          </Group>
-        </Paper>
+        <SelectionBar
+          label="Chosen to compare"
+          summary={`${plural(chosen.length, 'product')} chosen to compare${chosen.length > 4 ? ' (at most 4)' : ''}:`}
+          onClear={clear}
+        >
+          {chosen.map((c) => (
+            <Badge key={c.recordId} variant="light">
+              {c.name} · {c.brandName}
+            </Badge>
+          ))}
+          <Button
+            size="xs"
+            disabled={chosen.length < 2 || chosen.length > 4}
+            onClick={() => navigate(`/products/compare?ids=${chosen.map((c) => encodeURIComponent(c.recordId)).join(',')}`)}
+          >
+            Compare {chosen.length}
+          </Button>
+        </SelectionBar>
       ) : null}
       <SyncJob sync={sync} />
       {head.error ? <ErrorState title="The products could not be read" error={head.error} /> : null}
@@ -166,14 +162,7 @@ export function ProductsScreen() {
         onOpen={(p) => navigate(`/products/${encodeURIComponent(p.recordId)}`)}
         activeIndex={cursor}
         onActiveChange={setCursor}
-        selection={{
-          isSelected: isChosen,
-          toggle: (_i, p) =>
-            setChosen((c) => (c.some((x) => x.recordId === p.recordId) ? c.filter((x) => x.recordId !== p.recordId) : [...c, p])),
-          headerState: chosen.length ? 'some' : 'none',
-          toggleAll: () => setChosen([]),
-          headerLabel: 'Clear the products chosen to compare',
-        }}
+        selection={selection}
         empty={
           head.data ? (
             Object.keys(filter).length ? (
