@@ -1,6 +1,6 @@
 import { Chip, Group, MultiSelect, Select, SimpleGrid, Text } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
 import type { ConsentCountOutput, ConsentOptionsOutput } from '../../../../shared/ipc/contract.js';
+import { DayRangeInput } from '../../ui/DayRangeInput.js';
 import { enumText, formatCount } from '../../ui/format.js';
 import { STATUS_COLOURS } from '../../ui/StatusBadge.js';
 import type { ConsentView, DayRange } from './view.js';
@@ -42,20 +42,13 @@ export function StatusChips({
   );
 }
 
-function DayRangeInput({ label, value, onChange }: { label: string; value: DayRange; onChange(r: DayRange): void }) {
+/** A range of days (both ends optional), as the view keeps it. */
+function DaysFilter({ label, value, onChange }: { label: string; value: DayRange; onChange(r: DayRange): void }) {
   return (
-    <DatePickerInput
-      type="range"
+    <DayRangeInput
       label={label}
-      size="xs"
-      clearable
-      allowSingleDateInRange
-      valueFormat="D MMM YYYY"
-      placeholder="Any time"
       value={[value.from ?? null, value.to ?? null]}
-      onChange={([from, to]) =>
-        onChange({ ...(from ? { from: String(from).slice(0, 10) } : {}), ...(to ? { to: String(to).slice(0, 10) } : {}) })
-      }
+      onChange={([from, to]) => onChange({ ...(from ? { from } : {}), ...(to ? { to } : {}) })}
     />
   );
 }
@@ -138,9 +131,9 @@ export function ConsentFilters({
         value={view.collected === undefined ? 'any' : view.collected ? 'yes' : 'no'}
         onChange={(v) => onChange({ collected: v === 'yes' ? true : v === 'no' ? false : undefined })}
       />
-      <DayRangeInput label="Created" value={view.created} onChange={(created) => onChange({ created })} />
-      <DayRangeInput label="Sharing ends" value={view.sharingEnd} onChange={(sharingEnd) => onChange({ sharingEnd })} />
-      <DayRangeInput label="Revoked" value={view.revoked} onChange={(revoked) => onChange({ revoked })} />
+      <DaysFilter label="Created" value={view.created} onChange={(created) => onChange({ created })} />
+      <DaysFilter label="Sharing ends" value={view.sharingEnd} onChange={(sharingEnd) => onChange({ sharingEnd })} />
+      <DaysFilter label="Revoked" value={view.revoked} onChange={(revoked) => onChange({ revoked })} />
     </SimpleGrid>
   );
 }

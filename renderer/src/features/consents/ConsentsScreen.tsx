@@ -1,5 +1,5 @@
-import { Button, Collapse, Group, Paper, Stack, TextInput } from '@mantine/core';
-import { useDebouncedCallback, useHotkeys } from '@mantine/hooks';
+import { Button, Collapse, Paper, Stack, TextInput } from '@mantine/core';
+import { useHotkeys } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -7,6 +7,8 @@ import { CONSENT_COLUMN_LABELS, DEFAULT_CONSENT_COLUMNS } from '../../../../shar
 import { CONSENT_SORT_FIELDS, MAX_BULK, type ConsentRow, type ConsentSortField } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ColumnChooser } from '../../ui/ColumnChooser.js';
+import { useDebouncedText } from '../../ui/fields.js';
+import { FilterRow } from '../../ui/FilterRow.js';
 import { formatCount, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { SelectionBar } from '../../ui/SelectionBar.js';
@@ -39,16 +41,17 @@ export function ConsentsScreen() {
   // The box only follows the URL when the URL changed from elsewhere (Back, a saved view), never
   // to an older value of what is being typed. The pause is longer than between two keystrokes, so
   // the URL's re-render of the screen comes after a burst of typing, not inside each keystroke.
-  const [search, setSearch] = useState(view.search);
   const pushed = useRef(view.search);
+  const pushSearch = (q: string) => {
+    pushed.current = q;
+    setView({ search: q }, { replace: true });
+  };
+  const searchBox = useDebouncedText(view.search, pushSearch, 400);
+  const { value: search, setValue: setSearch } = searchBox;
   useEffect(() => {
     if (view.search !== pushed.current) setSearch(view.search);
     pushed.current = view.search;
-  }, [view.search]);
-  const pushSearch = useDebouncedCallback((q: string) => {
-    pushed.current = q;
-    setView({ search: q }, { replace: true });
-  }, 400);
+  }, [view.search, setSearch]);
   const filter = filterOf({ ...view, search });
   const columns = view.columns ?? settings?.consentColumns ?? [...DEFAULT_CONSENT_COLUMNS];
 
@@ -166,7 +169,11 @@ export function ConsentsScreen() {
           start: (format) => client.consentsExport({ filter, sort: view.sort, columns, format }),
         }}
       />
-      <Group gap="sm" wrap="nowrap">
+      <FilterRow
+        wrap="nowrap"
+        clearSize="sm"
+        onClear={filtered ? () => navigate({ search: view.columns ? `cols=${view.columns.join(',')}` : '' }) : undefined}
+      >
         <TextInput
           ref={searchRef}
           style={{ flex: 1 }}
@@ -174,21 +181,12 @@ export function ConsentsScreen() {
           type="search"
           aria-label="Search consents"
           placeholder="Search by consent id, arrangement id, external id, consumer id, e-mail or mobile — press / to focus"
-          value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
-            pushSearch(e.currentTarget.value);
-          }}
+          {...searchBox.input}
         />
         <Button size="sm" variant={filtersOpen ? 'light' : 'default'} onClick={() => setFiltersOpen((o) => !o)} aria-expanded={filtersOpen}>
           Filters{filtersSet ? ` (${filtersSet})` : ''}
         </Button>
-        {filtered ? (
-          <Button size="sm" variant="subtle" onClick={() => navigate({ search: view.columns ? `cols=${view.columns.join(',')}` : '' })}>
-            Clear all
-          </Button>
-        ) : null}
-      </Group>
+      </FilterRow>
       <StatusChips view={view} counts={count.data} onChange={(statuses) => setView({ statuses })} />
       <Collapse expanded={filtersOpen}>
         <Paper withBorder p="xs">

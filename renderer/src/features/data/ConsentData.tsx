@@ -12,6 +12,7 @@ import {
 } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelLineChart } from '../../ui/ChartPanel.js';
+import { FilterRow } from '../../ui/FilterRow.js';
 import { enumText, formatCount, formatLocalDateTime, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
@@ -19,6 +20,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
 import { WindowedTable } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
+import { useQueryParams } from '../../ui/url.js';
 import { RecordSource } from '../products/RecordSource.js';
 import { ProductTerms, ShapeBadge, type Note } from '../products/terms.js';
 import { SyncJob, useDataSync } from './data-sync.js';
@@ -167,7 +169,7 @@ export function retentionTitle(r: DataConsentMeta['retention'][number]): string 
 
 function RecordsView({ consentId, kind, meta }: { consentId: string; kind: DataView; meta: DataConsentMeta }) {
   const client = useClient();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const filter = useMemo(() => (kind === 'transactions' ? txFilterOf(params) : undefined), [kind, params]);
   const input = { consentId, kind, ...(filter && Object.keys(filter).length ? { filter } : {}) };
   const head = useQuery({
@@ -217,7 +219,7 @@ function RecordsView({ consentId, kind, meta }: { consentId: string; kind: DataV
           start: (format) => client.dataExport({ ...input, format }),
         }}
       />
-      {kind === 'transactions' ? <TransactionFilters meta={meta} params={params} setParams={setParams} /> : null}
+      {kind === 'transactions' ? <TransactionFilters meta={meta} /> : null}
       {kind === 'usage' ? <UsageChart consentId={consentId} /> : null}
       {head.error ? <ErrorState title="The records could not be read" error={head.error} /> : null}
       <WindowedTable<DataRecordRow>
@@ -268,36 +270,35 @@ function RecordDetail({ row }: { row: DataRecordRow }) {
   );
 }
 
-function TransactionFilters({
-  meta,
-  params,
-  setParams,
-}: {
-  meta: DataConsentMeta;
-  params: URLSearchParams;
-  setParams: ReturnType<typeof useSearchParams>[1];
-}) {
-  const set = (key: string, value: string | null | undefined, replace = false) =>
-    setParams(
-      (prev) => {
-        const n = new URLSearchParams(prev);
-        if (value) n.set(key, value);
-        else n.delete(key);
-        return n;
-      },
-      { replace },
-    );
+/** The amount boxes of the transaction filters: typed freely, sent once they read as an amount. */
+const AMOUNTS = [
+  { key: 'min', label: 'Min amount', placeholder: '-100', example: 'e.g. -12.50' },
+  { key: 'max', label: 'Max amount', placeholder: '0', example: 'e.g. 250' },
+] as const;
+const amountOk = (v: string) => v.trim() === '' || /^-?\d{1,12}(\.\d{1,2})?$/.test(v.trim());
+
+function TransactionFilters({ meta }: { meta: DataConsentMeta }) {
+  const [params, update] = useQueryParams();
+  const set = (key: string, value: string | null | undefined, replace = false) => update({ [key]: value }, { replace });
   const [text, setText] = useState({ q: params.get('q') ?? '', min: params.get('min') ?? '', max: params.get('max') ?? '' });
   const push = useDebouncedCallback((key: string, value: string) => set(key, value.trim() || null, true), 250);
-  const amountOk = (v: string) => v.trim() === '' || /^-?\d{1,12}(\.\d{1,2})?$/.test(v.trim());
   const typed = (key: 'q' | 'min' | 'max', value: string) => {
     setText((t) => ({ ...t, [key]: value }));
     if (key === 'q' || amountOk(value)) push(key, value);
   };
   const statuses = (params.get('status') ?? '').split(',').filter(Boolean);
-  const any = ['q', 'account', 'from', 'to', 'min', 'max', 'type', 'status'].some((k) => params.get(k));
+  const keys = ['q', 'account', 'from', 'to', 'min', 'max', 'type', 'status'];
+  const clear = () => {
+    setText({ q: '', min: '', max: '' });
+    update(Object.fromEntries(keys.map((k) => [k, null])));
+  };
   return (
-    <Group gap="sm" align="flex-end" role="search" aria-label="Filter transactions">
+    <FilterRow
+      role="search"
+      aria-label="Filter transactions"
+      onClear={keys.some((k) => params.get(k)) ? clear : undefined}
+      clearLabel="Clear filters"
+    >
       <TextInput
         size="xs"
         w={220}
@@ -317,40 +318,29 @@ function TransactionFilters({
         onChange={(v) => set('account', v)}
         data={meta.accounts.map((a) => ({ value: a.accountId, label: a.label }))}
       />
-      <TextInput
-        size="xs"
-        w={140}
-        type="date"
-        label="From day"
-        value={params.get('from') ?? ''}
-        onChange={(e) => set('from', e.currentTarget.value)}
-      />
-      <TextInput
-        size="xs"
-        w={140}
-        type="date"
-        label="To day"
-        value={params.get('to') ?? ''}
-        onChange={(e) => set('to', e.currentTarget.value)}
-      />
-      <TextInput
-        size="xs"
-        w={110}
-        label="Min amount"
-        placeholder="-100"
-        value={text.min}
-        error={amountOk(text.min) ? undefined : 'e.g. -12.50'}
-        onChange={(e) => typed('min', e.currentTarget.value)}
-      />
-      <TextInput
-        size="xs"
-        w={110}
-        label="Max amount"
-        placeholder="0"
-        value={text.max}
-        error={amountOk(text.max) ? undefined : 'e.g. 250'}
-        onChange={(e) => typed('max', e.currentTarget.value)}
-      />
+      {(['from', 'to'] as const).map((key) => (
+        <TextInput
+          key={key}
+          size="xs"
+          w={140}
+          type="date"
+          label={key === 'from' ? 'From day' : 'To day'}
+          value={params.get(key) ?? ''}
+          onChange={(e) => set(key, e.currentTarget.value)}
+        />
+      ))}
+      {AMOUNTS.map(({ key, label, placeholder, example }) => (
+        <TextInput
+          key={key}
+          size="xs"
+          w={110}
+          label={label}
+          placeholder={placeholder}
+          value={text[key]}
+          error={amountOk(text[key]) ? undefined : example}
+          onChange={(e) => typed(key, e.currentTarget.value)}
+        />
+      ))}
       <MultiSelect
         size="xs"
         w={240}
@@ -370,23 +360,7 @@ function TransactionFilters({
           ))}
         </Group>
       </Chip.Group>
-      {any ? (
-        <Button
-          size="xs"
-          variant="subtle"
-          onClick={() => {
-            setText({ q: '', min: '', max: '' });
-            setParams((prev) => {
-              const n = new URLSearchParams();
-              for (const k of ['consent', 'view']) if (prev.get(k)) n.set(k, prev.get(k)!);
-              return n;
-            });
-          }}
-        >
-          Clear filters
-        </Button>
-      ) : null}
-    </Group>
+    </FilterRow>
   );
 }
 

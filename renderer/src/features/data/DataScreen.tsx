@@ -1,10 +1,11 @@
 import { Alert, Anchor, Badge, Button, Group, SegmentedControl, Stack, Table, TextInput } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { DataConsentRow } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { useDebouncedText } from '../../ui/fields.js';
+import { FilterRow } from '../../ui/FilterRow.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { SelectionBar, useChosen } from '../../ui/SelectionBar.js';
@@ -12,6 +13,7 @@ import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
+import { withParams } from '../../ui/url.js';
 import { ConsentData } from './ConsentData.js';
 import { NoCachedDataYet, SyncJob, useDataSync } from './data-sync.js';
 
@@ -62,20 +64,7 @@ function DataNavigator() {
   const by = (params.get('by') ?? 'consent') as 'consent' | 'consumer' | 'holder';
   const consumer = params.get('consumer') ?? undefined;
   const holder = params.get('holder') ?? undefined;
-  const [search, setSearch] = useState(params.get('q') ?? '');
-  const pushSearch = useDebouncedCallback(
-    (q: string) =>
-      setParams(
-        (p) => {
-          const n = new URLSearchParams(p);
-          if (q.trim()) n.set('q', q.trim());
-          else n.delete('q');
-          return n;
-        },
-        { replace: true },
-      ),
-    200,
-  );
+  const search = useDebouncedText(params.get('q') ?? '', (q) => setParams((p) => withParams(p, { q: q.trim() }), { replace: true }), 200);
   const q = params.get('q') ?? undefined;
   const go = (next: Record<string, string | undefined>) =>
     setParams(() => {
@@ -130,7 +119,7 @@ function DataNavigator() {
         }
       />
       <SyncJob sync={sync} />
-      <Group gap="sm" align="flex-end">
+      <FilterRow>
         <SegmentedControl
           size="xs"
           aria-label="Browse by"
@@ -148,11 +137,7 @@ function DataNavigator() {
           type="search"
           label={by === 'consent' ? 'Find a consent' : by === 'consumer' ? 'Find a consumer' : 'Find a data holder'}
           placeholder={by === 'consent' ? 'Consent id, e-mail or data holder' : 'Name, e-mail or id'}
-          value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
-            pushSearch(e.currentTarget.value);
-          }}
+          {...search.input}
         />
         {consumer || holder ? (
           <Group gap={4}>
@@ -162,7 +147,7 @@ function DataNavigator() {
             </Button>
           </Group>
         ) : null}
-      </Group>
+      </FilterRow>
       {by === 'consent' ? (
         <>
           {chosen.length ? (
@@ -186,7 +171,7 @@ function DataNavigator() {
             selection={selection}
             empty={
               head.data ? (
-                search || consumer || holder ? (
+                search.value || consumer || holder ? (
                   <EmptyState title="No cached data in this view">
                     Data is fetched for ACTIVE consents: change or clear the search, sync all active consents here, or one from its consent
                     page (Cached data).
@@ -202,7 +187,7 @@ function DataNavigator() {
         <>
           {groups.error ? <ErrorState title="The cache could not be read" error={groups.error} /> : null}
           {groups.data && groups.data.groups.length === 0 ? (
-            search ? (
+            search.value ? (
               <EmptyState title="No cached data in this view">Change or clear the search.</EmptyState>
             ) : (
               <NoCachedDataYet what="customer data" sync={sync} syncAbove />

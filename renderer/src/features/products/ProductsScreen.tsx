@@ -1,13 +1,15 @@
 import { Badge, Button, Chip, Group, Select, Stack, TextInput } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import type { ProductFilter, ProductRow } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { useDebouncedText } from '../../ui/fields.js';
+import { FilterRow } from '../../ui/FilterRow.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { SelectionBar, useChosen } from '../../ui/SelectionBar.js';
+import { useQueryParams } from '../../ui/url.js';
 import { NoCachedDataYet, SyncJob, useDataSync } from '../data/data-sync.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
@@ -47,21 +49,11 @@ export function productFilterOf(p: URLSearchParams): ProductFilter {
 export function ProductsScreen() {
   const client = useClient();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useQueryParams();
   const filter = useMemo(() => productFilterOf(params), [params]);
-  const set = (key: string, value: string | null) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (value) next.set(key, value);
-        else next.delete(key);
-        return next;
-      },
-      { replace: key === 'q' },
-    );
-  const [search, setSearch] = useState(params.get('q') ?? '');
+  const set = (key: string, value: string | null) => update({ [key]: value });
+  const search = useDebouncedText(params.get('q') ?? '', (q) => update({ q: q.trim() }, { replace: true }), 200);
   const sync = useDataSync();
-  const pushSearch = useDebouncedCallback((q: string) => set('q', q.trim() || null), 200);
   const head = useQuery({
     queryKey: ['products:list', filter, 'head'],
     queryFn: () => client.productsList({ filter, offset: 0, limit: 1 }),
@@ -88,19 +80,8 @@ export function ProductsScreen() {
           start: (format) => client.productsExport({ filter, format }),
         }}
       />
-      <Group gap="sm" align="flex-end">
-        <TextInput
-          label="Search by name"
-          size="xs"
-          w={260}
-          type="search"
-          value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
-            pushSearch(e.currentTarget.value);
-          }}
-          placeholder="e.g. saver"
-        />
+      <FilterRow>
+        <TextInput label="Search by name" size="xs" w={260} type="search" {...search.input} placeholder="e.g. saver" />
         <Select
           label="Data holder"
           size="xs"
@@ -112,7 +93,7 @@ export function ProductsScreen() {
           onChange={(v) => set('holder', v)}
           data={(head.data?.dataHolders ?? []).map((h) => ({ value: h.id, label: `${h.name || h.id} (${formatCount(h.count)})` }))}
         />
-      </Group>
+      </FilterRow>
       <Group gap={6} role="group" aria-label="Categories">
         <Chip size="xs" variant="light" checked={!params.get('category')} onChange={() => set('category', null)}>
           All {formatCount(categoryTotal)}

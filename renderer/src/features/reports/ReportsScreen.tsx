@@ -1,10 +1,11 @@
 import { Anchor, Button, Group, Menu, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import { addDays, addMonths, addQuarters, format, parse, startOfMonth, startOfQuarter } from 'date-fns';
 import { Link, useSearchParams } from 'react-router';
 import { useClient } from '../../bridge/ClientContext.js';
+import { DayRangeInput } from '../../ui/DayRangeInput.js';
 import { useExport } from '../../ui/export.js';
+import { FilterRow } from '../../ui/FilterRow.js';
 import { formatCount } from '../../ui/format.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
@@ -70,7 +71,7 @@ export function ReportsScreen() {
           </Menu>
         }
       />
-      <Group gap="sm" align="flex-end">
+      <FilterRow>
         <SegmentedControl
           size="xs"
           aria-label="Period"
@@ -84,19 +85,15 @@ export function ReportsScreen() {
             ...(preset === 'custom' ? [{ value: 'custom', label: 'Custom' }] : []),
           ]}
         />
-        <DatePickerInput
-          type="range"
-          label="Days"
-          size="xs"
+        <DayRangeInput
           w={260}
-          allowSingleDateInRange
-          valueFormat="D MMM YYYY"
+          clearable={false}
           value={[fromDay, toDay]}
           onChange={([f, t]) => {
-            if (f && t) setPeriod(String(f).slice(0, 10), String(t).slice(0, 10));
+            if (f && t) setPeriod(f, t);
           }}
         />
-      </Group>
+      </FilterRow>
       {report.error ? <ErrorState title="The report could not be made" error={report.error} /> : null}
       {!report.data ? (
         <LoadingState label="Counting…" />
