@@ -1,13 +1,15 @@
-import { Alert, Button, Code, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Code, Modal, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Consent } from '../../../../shared/schemas/consent.js';
 import { IpcError } from '../../../../shared/ipc/errors.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { DialogFooter } from '../../ui/DialogFooter.js';
 import { useAppStatus } from '../status/app-status.js';
 import { StatusBadge } from '../../ui/StatusBadge.js';
 import { Time } from '../../ui/Time.js';
+import { ProductionConfirm } from './fields.js';
 import { emptyReason, ReasonInput, reasonProblem, reasonText } from './ReasonInput.js';
 
 /**
@@ -62,9 +64,7 @@ export function RevokeDialog({ consent, opened, onClose }: { consent: Consent; o
             revoke. The cache was refreshed from the intermediary; the consent is now shown as{' '}
             <strong>{revoke.data!.consent.status ?? 'unknown'}</strong>. Your attempt is in the audit log.
           </Alert>
-          <Group justify="flex-end">
-            <Button onClick={close}>Close</Button>
-          </Group>
+          <DialogFooter action="Close" onAction={close} />
         </Stack>
       ) : (
         <form onSubmit={submit}>
@@ -108,33 +108,30 @@ export function RevokeDialog({ consent, opened, onClose }: { consent: Consent; o
             </Text>
             <ReasonInput value={reason} onChange={setReason} showErrors={tried} />
             {production ? (
-              <TextInput
-                label={`Production: type the last 6 characters of the consent id (${suffix}) to confirm`}
+              <ProductionConfirm
+                what="the last 6 characters of the consent id"
+                expected={suffix}
                 value={confirm}
-                onChange={(e) => setConfirm(e.currentTarget.value)}
-                error={tried && confirm.trim() !== suffix ? 'The characters do not match the consent id.' : undefined}
-                autoComplete="off"
+                onChange={setConfirm}
+                showErrors={tried}
+                mismatch="The characters do not match the consent id."
                 required
               />
             ) : null}
-            {revoke.error ? (
-              <Alert color="red" title="Not revoked" role="alert">
-                {revoke.error.message}
-                {revoke.error instanceof IpcError && revoke.error.code === 'OFFLINE' ? null : (
+            <DialogFooter
+              mutation={revoke}
+              errorTitle="Not revoked"
+              errorNote={
+                revoke.error instanceof IpcError && revoke.error.code === 'OFFLINE' ? null : (
                   <Text size="xs" mt={4}>
                     Nothing was changed. The attempt is in the audit log.
                   </Text>
-                )}
-              </Alert>
-            ) : null}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" color="red" loading={revoke.isPending}>
-                Revoke consent
-              </Button>
-            </Group>
+                )
+              }
+              onCancel={close}
+              action="Revoke consent"
+              color="red"
+            />
           </Stack>
         </form>
       )}

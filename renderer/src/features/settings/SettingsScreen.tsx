@@ -4,7 +4,6 @@ import {
   Button,
   Group,
   List,
-  Modal,
   Paper,
   SegmentedControl,
   Select,
@@ -22,6 +21,7 @@ import { useState, type FormEvent } from 'react';
 import type { ProfileSummary } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { useSession } from '../../stores/session.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
 import { ENVIRONMENT_LABEL } from '../status/StatusBar.js';
@@ -244,22 +244,17 @@ function Profiles() {
         </Alert>
       ) : null}
       {editing ? <ProfileForm editing={editing === 'new' ? null : editing} opened onClose={() => setEditing(null)} /> : null}
-      <Modal opened={removing !== null} onClose={() => setRemoving(null)} title="Remove this profile?" size="sm">
-        <Stack gap="sm">
-          <Text size="sm">
-            “{removing?.name}” and its stored credential are removed. Its cache stays in the data directory until you delete it.
-          </Text>
-          {remove.error ? <Alert color="red">{remove.error.message}</Alert> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setRemoving(null)}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={() => removing && remove.mutate(removing.id)} loading={remove.isPending}>
-              Remove profile
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        title="Remove this profile?"
+        size="sm"
+        action="Remove profile"
+        onConfirm={() => removing && remove.mutate(removing.id)}
+        mutation={remove}
+      >
+        “{removing?.name}” and its stored credential are removed. Its cache stays in the data directory until you delete it.
+      </ConfirmDialog>
     </Paper>
   );
 }
@@ -377,23 +372,18 @@ export function SettingsScreen() {
           Reset the cache…
         </Button>
       </Paper>
-      <Modal opened={confirmReset} onClose={() => setConfirmReset(false)} title="Reset the cache?" size="md">
-        <Stack gap="sm">
-          <Text size="sm">
-            The console closes the cache, moves the file aside and opens an empty one. Consents, events and data come back with the next
-            sync. The audit log of the old cache stays in the moved file.
-          </Text>
-          {reset.error ? <Alert color="red">{reset.error.message}</Alert> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmReset(false)}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={() => reset.mutate()} loading={reset.isPending}>
-              Move the cache aside and start empty
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog
+        opened={confirmReset}
+        onClose={() => setConfirmReset(false)}
+        title="Reset the cache?"
+        size="md"
+        action="Move the cache aside and start empty"
+        onConfirm={() => reset.mutate()}
+        mutation={reset}
+      >
+        The console closes the cache, moves the file aside and opens an empty one. Consents, events and data come back with the next sync.
+        The audit log of the old cache stays in the moved file.
+      </ConfirmDialog>
     </Stack>
   );
 }
