@@ -1,6 +1,5 @@
 import { Alert, Anchor, Badge, Select, Stack, TextInput } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import type { AuditFilter } from '../../../../shared/ipc/contract.js';
 import { visibleText } from '../../../../shared/text/visible.js';
@@ -12,7 +11,7 @@ import { FilterRow } from '../../ui/FilterRow.js';
 import { formatCount, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
-import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { usePagedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
 import { useQueryParams } from '../../ui/url.js';
@@ -78,19 +77,11 @@ export function AuditScreen() {
   );
   const verify = useQuery({ queryKey: ['audit:verify'], queryFn: () => client.auditVerify({}) });
   const options = useQuery({ queryKey: ['audit:options'], queryFn: () => client.auditOptions({}) });
-  const count = useQuery({
-    queryKey: ['audit:query', filter, 'count'],
-    queryFn: () => client.auditQuery({ filter, offset: 0, limit: 1 }),
-    placeholderData: keepPreviousData,
-  });
-  const total = count.data?.total ?? 0;
-  const rows = useWindowedRows<Row>({
+  const { head, total, table } = usePagedList({
     key: ['audit:query', filter],
-    total,
-    fetch: async (offset, limit) => (await client.auditQuery({ filter, offset, limit })).rows,
+    read: (offset, limit) => client.auditQuery({ filter, offset, limit }),
+    cursorKey: filter,
   });
-  const [cursor, setCursor] = useState({ key: '', index: 0 });
-  const key = JSON.stringify(filter);
   const target = useDebouncedText(filter.target ?? '', (v) => update({ target: v.trim() }), 250);
   const v = verify.data;
 
@@ -98,7 +89,7 @@ export function AuditScreen() {
     <Stack h="100%" gap="xs">
       <ListHeader
         title="Audit"
-        range={count.data ? `${plural(total, 'entry', 'entries')} match this view` : undefined}
+        range={head.data ? `${plural(total, 'entry', 'entries')} match this view` : undefined}
         rangeId="audit-range"
         reading="Reading the audit log…"
         exportMenu={{
@@ -152,20 +143,17 @@ export function AuditScreen() {
         <TextInput label="Target (consent id)" size="xs" w={300} {...target.input} />
         <DayRangeInput w={240} value={daysOfPeriod(filter)} onChange={(days) => update(periodOfDays(days))} />
       </FilterRow>
-      {count.error ? <ErrorState title="The audit log could not be read" error={count.error} /> : null}
+      {head.error ? <ErrorState title="The audit log could not be read" error={head.error} /> : null}
       <WindowedTable<Row>
         label="Audit log"
-        total={total}
-        rows={rows}
+        {...table}
         columns={COLUMNS}
         rowId={(r) => String(r.seq)}
         rowLabel={(r) => `entry ${r.seq}: ${r.action} by ${r.operator}`}
         rowTone={(r) => (r.result.startsWith('failed') ? 'warning' : undefined)}
         onOpen={(r) => r.target && navigate(`/consents/${encodeURIComponent(r.target)}?tab=timeline`)}
-        activeIndex={cursor.key === key ? cursor.index : 0}
-        onActiveChange={(index) => setCursor({ key, index })}
         empty={
-          count.data ? (
+          head.data ? (
             <EmptyState title="No entry matches this view">Staff actions and exports are recorded here as they happen.</EmptyState>
           ) : null
         }

@@ -13,7 +13,7 @@ import { formatCount, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { SelectionBar } from '../../ui/SelectionBar.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
-import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { useWindowedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable } from '../../ui/table/WindowedTable.js';
 import { BulkRevokeDialog, CreateConsentDialog } from '../consent-actions/index.js';
 import { useSaveSettings, useSettings } from '../settings/settings.js';
@@ -61,10 +61,12 @@ export function ConsentsScreen() {
     placeholderData: keepPreviousData,
   });
   const total = count.data?.total ?? 0;
-  const rows = useWindowedRows<ConsentRow>({
+  // The keyboard cursor belongs to one view: a new filter or sort starts it at the top again.
+  const { rows, table } = useWindowedList<ConsentRow>({
     key: ['consents:list', filter, view.sort],
     total: count.data?.total,
     fetch: async (offset, limit) => (await client.consentsList({ filter, sort: view.sort, offset, limit })).rows,
+    cursorKey: [filter, view.sort],
   });
 
   const searchRef = useRef<HTMLInputElement>(null);
@@ -79,11 +81,6 @@ export function ConsentsScreen() {
     staleTime: 60_000,
     enabled: filtersOpen,
   });
-  // The keyboard cursor belongs to one view: a new filter or sort starts it at the top again.
-  const viewKey = JSON.stringify([filter, view.sort]);
-  const [cursor, setCursor] = useState({ viewKey, index: 0 });
-  const active = cursor.viewKey === viewKey ? cursor.index : 0;
-  const setActive = (index: number) => setCursor({ viewKey, index });
 
   // Selection: explicit ids, kept across filter changes; "all matching" adds the filter's ids (≤ 10,000).
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -220,8 +217,7 @@ export function ConsentsScreen() {
       {rows.error ? <ErrorState title="Some rows could not be read" error={rows.error} /> : null}
       <WindowedTable<ConsentRow>
         label="Consents"
-        total={total}
-        rows={rows}
+        {...table}
         columns={columns.map(consentColumn)}
         // 6 rows beyond the visible ones, not 15: a keystroke's redraw at 100k, p95 97 → 90 ms (driver's clock).
         overscan={6}
@@ -230,8 +226,6 @@ export function ConsentsScreen() {
         sort={view.sort}
         onSort={(field) => setView({ sort: nextSort(view.sort, field as ConsentSortField) })}
         onOpen={(row) => navigate(`/consents/${encodeURIComponent(row.consentId)}`)}
-        activeIndex={active}
-        onActiveChange={setActive}
         selection={{
           isSelected: (r) => selected.has(r.consentId),
           toggle: (i, r, range) => void toggle(i, r, range),

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Chip, Drawer, Group, MultiSelect, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import {
@@ -17,7 +17,7 @@ import { enumText, formatCount, formatLocalDateTime, plural } from '../../ui/for
 import { ListHeader } from '../../ui/ListHeader.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
-import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { usePagedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
 import { useQueryParams } from '../../ui/url.js';
@@ -172,18 +172,10 @@ function RecordsView({ consentId, kind, meta }: { consentId: string; kind: DataV
   const [params] = useSearchParams();
   const filter = useMemo(() => (kind === 'transactions' ? txFilterOf(params) : undefined), [kind, params]);
   const input = { consentId, kind, ...(filter && Object.keys(filter).length ? { filter } : {}) };
-  const head = useQuery({
-    queryKey: ['data:records', input, 'head'],
-    queryFn: () => client.dataRecords({ ...input, offset: 0, limit: 1 }),
-    placeholderData: keepPreviousData,
-  });
-  const total = head.data?.total ?? 0;
-  const rows = useWindowedRows<DataRecordRow>({
+  const { head, total, table } = usePagedList({
     key: ['data:records', input],
-    total,
-    fetch: async (offset, limit) => (await client.dataRecords({ ...input, offset, limit })).rows,
+    read: (offset, limit) => client.dataRecords({ ...input, offset, limit }),
   });
-  const [cursor, setCursor] = useState(0);
   const [open, setOpen] = useState<DataRecordRow | null>(null);
   const k = meta.kinds.find((x) => x.kind === kind);
   // Transactions of several accounts: which account each is on.
@@ -224,15 +216,12 @@ function RecordsView({ consentId, kind, meta }: { consentId: string; kind: DataV
       {head.error ? <ErrorState title="The records could not be read" error={head.error} /> : null}
       <WindowedTable<DataRecordRow>
         label={VIEW_LABEL[kind]}
-        total={total}
-        rows={rows}
+        {...table}
         columns={columns}
         rowId={(r) => r.recordId}
         rowLabel={(r) => rowLabel(kind, r)}
         rowTone={(r) => (r.stale ? 'warning' : undefined)}
         onOpen={(r) => setOpen(r)}
-        activeIndex={cursor}
-        onActiveChange={setCursor}
         empty={head.data ? <EmptyState title="No record matches">Change the filters.</EmptyState> : null}
       />
       <Drawer

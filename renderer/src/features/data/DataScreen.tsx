@@ -1,6 +1,5 @@
 import { Alert, Anchor, Badge, Button, Group, SegmentedControl, Stack, Table, TextInput } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import type { DataConsentRow } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
@@ -10,7 +9,7 @@ import { enumText, formatCount, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { SelectionBar, useChosen } from '../../ui/SelectionBar.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
-import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { usePagedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
 import { withParams } from '../../ui/url.js';
@@ -77,24 +76,16 @@ function DataNavigator() {
     ...(holder ? { dataHolderBrandId: holder } : {}),
     ...(q ? { search: q } : {}),
   };
-  const head = useQuery({
-    queryKey: ['data:consents', listInput, 'head'],
-    queryFn: () => client.dataConsents({ ...listInput, offset: 0, limit: 1 }),
-    enabled: by === 'consent',
-    placeholderData: keepPreviousData,
-  });
-  const total = head.data?.total ?? 0;
-  const rows = useWindowedRows<DataConsentRow>({
+  const { head, total, table } = usePagedList({
     key: ['data:consents', listInput],
-    total: by === 'consent' ? total : 0,
-    fetch: async (offset, limit) => (await client.dataConsents({ ...listInput, offset, limit })).rows,
+    read: (offset, limit) => client.dataConsents({ ...listInput, offset, limit }),
+    enabled: by === 'consent',
   });
   const groups = useQuery({
     queryKey: ['data:groups', by, q],
     queryFn: () => client.dataGroups({ by: by as 'consumer' | 'holder', ...(q ? { search: q } : {}) }),
     enabled: by !== 'consent',
   });
-  const [cursor, setCursor] = useState(0);
   const { chosen, clear, selection } = useChosen<DataConsentRow>((c) => c.consentId, {
     headerLabel: 'Clear the chosen consents',
     most: 1000,
@@ -160,14 +151,11 @@ function DataNavigator() {
           {head.error ? <ErrorState title="The cache could not be read" error={head.error} /> : null}
           <WindowedTable<DataConsentRow>
             label="Consents with cached data"
-            total={total}
-            rows={rows}
+            {...table}
             columns={CONSENT_COLUMNS}
             rowId={(c) => c.consentId}
             rowLabel={(c) => `${c.consentId} of ${c.consumerEmail ?? 'unknown consumer'}`}
             onOpen={(c) => go({ consent: c.consentId })}
-            activeIndex={cursor}
-            onActiveChange={setCursor}
             selection={selection}
             empty={
               head.data ? (

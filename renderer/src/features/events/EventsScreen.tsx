@@ -1,7 +1,6 @@
 import { Anchor, Badge, Button, Chip, Group, Stack, Text, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { format, parse } from 'date-fns';
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { EventListRow } from '../../../../shared/ipc/contract.js';
 import { visibleText } from '../../../../shared/text/visible.js';
@@ -14,7 +13,7 @@ import { FilterRow } from '../../ui/FilterRow.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
-import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { useWindowedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
 import { eventFilterOf, useEventView, WEBHOOK_FAILURES } from './view.js';
@@ -84,13 +83,12 @@ export function EventsScreen() {
     placeholderData: keepPreviousData,
   });
   const total = count.data?.total ?? 0;
-  const rows = useWindowedRows<EventListRow>({
+  const { table } = useWindowedList<EventListRow>({
     key: ['events:list', filter],
     total,
     fetch: async (offset, limit) => (await client.eventsList({ filter, offset, limit })).rows,
+    cursorKey: filter,
   });
-  const [cursor, setCursor] = useState({ key: '', index: 0 });
-  const key = JSON.stringify(filter);
   const consent = useDebouncedText(view.consentId, (consentId) => setView({ consentId }, { replace: true }), 200);
 
   const allTypes = [...new Set([...(count.data?.types.map((t) => t.type) ?? []), ...view.types])].sort();
@@ -173,15 +171,12 @@ export function EventsScreen() {
       {count.error ? <ErrorState title="The events could not be read" error={count.error} /> : null}
       <WindowedTable<EventListRow>
         label="Events"
-        total={total}
-        rows={rows}
+        {...table}
         columns={EVENT_COLUMNS}
         rowId={(e) => e.eventId}
         rowLabel={(e) => `${e.eventType} of ${e.consumerEmail ?? e.consentId}`}
         rowTone={(e) => (FAILURES.has(e.eventType) ? 'danger' : undefined)}
         onOpen={(e) => navigate(`/consents/${encodeURIComponent(e.consentId)}?tab=timeline`)}
-        activeIndex={cursor.key === key ? cursor.index : 0}
-        onActiveChange={(index) => setCursor({ key, index })}
         empty={
           count.data ? <EmptyState title="No event matches this view">Change the filters, or sync to fetch new events.</EmptyState> : null
         }

@@ -1,6 +1,5 @@
 import { Badge, Button, Chip, Group, Select, Stack, TextInput } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import type { ProductFilter, ProductRow } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
@@ -9,10 +8,10 @@ import { FilterRow } from '../../ui/FilterRow.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { SelectionBar, useChosen } from '../../ui/SelectionBar.js';
+import { usePagedList } from '../../ui/table/useWindowedList.js';
 import { useQueryParams } from '../../ui/url.js';
 import { NoCachedDataYet, SyncJob, useDataSync } from '../data/data-sync.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
-import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
 import { ShapeBadge } from './terms.js';
@@ -54,18 +53,10 @@ export function ProductsScreen() {
   const set = (key: string, value: string | null) => update({ [key]: value });
   const search = useDebouncedText(params.get('q') ?? '', (q) => update({ q: q.trim() }, { replace: true }), 200);
   const sync = useDataSync();
-  const head = useQuery({
-    queryKey: ['products:list', filter, 'head'],
-    queryFn: () => client.productsList({ filter, offset: 0, limit: 1 }),
-    placeholderData: keepPreviousData,
-  });
-  const total = head.data?.total ?? 0;
-  const rows = useWindowedRows<ProductRow>({
+  const { head, total, table } = usePagedList({
     key: ['products:list', filter],
-    total,
-    fetch: async (offset, limit) => (await client.productsList({ filter, offset, limit })).rows,
+    read: (offset, limit) => client.productsList({ filter, offset, limit }),
   });
-  const [cursor, setCursor] = useState(0);
   const { chosen, clear, selection } = useChosen<ProductRow>((p) => p.recordId, { headerLabel: 'Clear the products chosen to compare' });
   const categoryTotal = head.data?.categories.reduce((a, c) => a + c.count, 0) ?? 0;
 
@@ -135,14 +126,11 @@ export function ProductsScreen() {
       {head.error ? <ErrorState title="The products could not be read" error={head.error} /> : null}
       <WindowedTable<ProductRow>
         label="Products"
-        total={total}
-        rows={rows}
+        {...table}
         columns={COLUMNS}
         rowId={(p) => p.recordId}
         rowLabel={(p) => `${p.name ?? p.productId} of ${p.brandName ?? 'unknown data holder'}`}
         onOpen={(p) => navigate(`/products/${encodeURIComponent(p.recordId)}`)}
-        activeIndex={cursor}
-        onActiveChange={setCursor}
         selection={selection}
         empty={
           head.data ? (
