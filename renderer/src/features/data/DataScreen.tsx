@@ -11,6 +11,7 @@ import { SelectionBar, useChosen } from '../../ui/SelectionBar.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { usePagedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
+import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 import { withParams } from '../../ui/url.js';
 import { ConsentData } from './ConsentData.js';
@@ -189,14 +190,7 @@ function DataNavigator() {
               withTableBorder
               aria-label={by === 'consumer' ? 'Consumers with cached data' : 'Data holders with cached data'}
             >
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{by === 'consumer' ? 'Consumer' : 'Data holder'}</Table.Th>
-                  <Table.Th>Consents</Table.Th>
-                  <Table.Th>Records</Table.Th>
-                  <Table.Th>Last fetched</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <TableHead columns={[by === 'consumer' ? 'Consumer' : 'Data holder', 'Consents', 'Records', 'Last fetched']} />
               <Table.Tbody>
                 {groups.data.groups.map((g) => (
                   <Table.Tr key={g.id}>

@@ -5,7 +5,7 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { enumText } from '../../ui/format.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
-import { feeMethodText, percent, durationText } from './terms.js';
+import { durationText, feeMethodText, percent } from './terms-text.js';
 import classes from './compare.module.css';
 
 /**

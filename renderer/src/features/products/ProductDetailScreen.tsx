@@ -7,6 +7,7 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { enumText, formatLocalDateTime } from '../../ui/format.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
+import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 import { RecordSource } from './RecordSource.js';
 import { ExternalLink, ProductTerms, ShapeBadge, type Note } from './terms.js';
@@ -122,14 +123,7 @@ function Versions({ recordId, versions }: { recordId: string; versions: { seenAt
       {a && b ? (
         changes.length ? (
           <Table fz="sm" withTableBorder aria-label="What changed between the two versions">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Field</Table.Th>
-                <Table.Th>Change</Table.Th>
-                <Table.Th>Before</Table.Th>
-                <Table.Th>After</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Field', 'Change', 'Before', 'After']} />
             <Table.Tbody>
               {changes.map((c) => (
                 <Table.Tr key={c.path} data-testid="version-change">

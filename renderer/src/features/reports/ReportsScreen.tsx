@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Menu, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Menu, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { addDays, addMonths, addQuarters, format, parse, startOfMonth, startOfQuarter } from 'date-fns';
 import { Link, useSearchParams } from 'react-router';
@@ -7,8 +7,10 @@ import { DayRangeInput } from '../../ui/DayRangeInput.js';
 import { useExport } from '../../ui/export.js';
 import { FilterRow } from '../../ui/FilterRow.js';
 import { formatCount } from '../../ui/format.js';
+import { Panel } from '../../ui/Panel.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
+import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 import { eventsLink } from '../events/index.js';
 
@@ -99,23 +101,17 @@ export function ReportsScreen() {
         <LoadingState label="Counting…" />
       ) : (
         <>
-          <Paper withBorder p="sm" component="section" aria-label="Consents in the period">
-            <Group justify="space-between" mb="xs">
-              <Title order={3} size="h5">
-                Consents, {format(dayStart(fromDay), 'd MMM yyyy')} – {format(dayStart(toDay), 'd MMM yyyy')}
-              </Title>
+          <Panel
+            title={`Consents, ${format(dayStart(fromDay), 'd MMM yyyy')} – ${format(dayStart(toDay), 'd MMM yyyy')}`}
+            label="Consents in the period"
+            aside={
               <Text size="xs" c="dimmed">
                 Made <Time iso={report.data.generatedAt} seconds />
               </Text>
-            </Group>
+            }
+          >
             <Table fz="sm" withTableBorder aria-label="Compliance counts">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Measure</Table.Th>
-                  <Table.Th w={110}>Count</Table.Th>
-                  <Table.Th>Note</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <TableHead columns={['Measure', ['Count', 110], 'Note']} />
               <Table.Tbody>
                 {report.data.counts.map((c) => (
                   <Table.Tr key={c.key} data-testid={`report-${c.key}`}>
@@ -140,20 +136,12 @@ export function ReportsScreen() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Paper>
+          </Panel>
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-            <Paper withBorder p="sm" component="section" aria-label="Collections per data holder">
-              <Title order={3} size="h5" mb="xs">
-                Data collections per data holder
-              </Title>
+            <Panel title="Data collections per data holder" label="Collections per data holder">
               {report.data.collectionsByHolder.length ? (
                 <Table fz="sm" withTableBorder striped aria-label="Collections per data holder">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Data holder</Table.Th>
-                      <Table.Th w={110}>Collections</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
+                  <TableHead columns={['Data holder', ['Collections', 110]]} />
                   <Table.Tbody>
                     {report.data.collectionsByHolder.map((c) => (
                       <Table.Tr key={c.dataHolderName}>
@@ -168,20 +156,11 @@ export function ReportsScreen() {
                   No data collections in the period.
                 </Text>
               )}
-            </Paper>
-            <Paper withBorder p="sm" component="section" aria-label="Retention in the period">
-              <Title order={3} size="h5" mb="xs">
-                Deletion and de-identification
-              </Title>
+            </Panel>
+            <Panel title="Deletion and de-identification" label="Retention in the period">
               {report.data.retention.length ? (
                 <Table fz="sm" withTableBorder aria-label="Retention in the period">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Action</Table.Th>
-                      <Table.Th>Consents</Table.Th>
-                      <Table.Th>Records</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
+                  <TableHead columns={['Action', 'Consents', 'Records']} />
                   <Table.Tbody>
                     {report.data.retention.map((r) => (
                       <Table.Tr key={r.action}>
@@ -197,7 +176,7 @@ export function ReportsScreen() {
                   Retention did not delete or de-identify any consent’s data in the period.
                 </Text>
               )}
-            </Paper>
+            </Panel>
           </SimpleGrid>
         </>
       )}

@@ -4,7 +4,6 @@ import {
   Button,
   Group,
   List,
-  Paper,
   SegmentedControl,
   Select,
   Stack,
@@ -12,7 +11,6 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
   useMantineColorScheme,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -22,8 +20,10 @@ import type { ProfileSummary } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { useSession } from '../../stores/session.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { Panel } from '../../ui/Panel.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
+import { TableHead } from '../../ui/TableHead.js';
 import { ENVIRONMENT_LABEL } from '../status/StatusBar.js';
 import { ProfileForm } from './ProfileForm.js';
 import { useSaveSettings, useSettings } from './settings.js';
@@ -107,15 +107,14 @@ function Profiles() {
   });
 
   return (
-    <Paper withBorder p="sm" component="section" aria-label="Connection profiles">
-      <Group justify="space-between" mb="xs">
-        <Title order={3} size="h5">
-          Connection profiles
-        </Title>
+    <Panel
+      title="Connection profiles"
+      aside={
         <Button size="xs" onClick={() => setEditing('new')}>
           Add profile
         </Button>
-      </Group>
+      }
+    >
       {switched && !switched.ok ? (
         <Alert color="red" mb="xs" role="alert" title="The profile did not open">
           {switched.message}
@@ -126,16 +125,7 @@ function Profiles() {
         <LoadingState label="Reading the profiles…" />
       ) : (
         <Table fz="sm" withTableBorder verticalSpacing={6} aria-label="Profiles">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Profile</Table.Th>
-              <Table.Th>Intermediary</Table.Th>
-              <Table.Th>Client</Table.Th>
-              <Table.Th>Credential</Table.Th>
-              <Table.Th w={260}>Connection</Table.Th>
-              <Table.Th w={220}>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead columns={['Profile', 'Intermediary', 'Client', 'Credential', ['Connection', 260], ['Actions', 220]]} />
           <Table.Tbody>
             {profiles.data.map((p) => (
               <Table.Tr key={p.id} data-testid={`profile-${p.id}`}>
@@ -255,7 +245,7 @@ function Profiles() {
       >
         “{removing?.name}” and its stored credential are removed. Its cache stays in the data directory until you delete it.
       </ConfirmDialog>
-    </Paper>
+    </Panel>
   );
 }
 
@@ -309,16 +299,10 @@ export function SettingsScreen() {
     <Stack gap="md" pb="xl">
       <ScreenHeader title="Settings" />
       <Profiles />
-      <Paper withBorder p="sm" component="section" aria-label="You">
-        <Title order={3} size="h5" mb="xs">
-          You
-        </Title>
+      <Panel title="You">
         <OperatorName />
-      </Paper>
-      <Paper withBorder p="sm" component="section" aria-label="Sync and appearance">
-        <Title order={3} size="h5" mb="xs">
-          Sync and appearance
-        </Title>
+      </Panel>
+      <Panel title="Sync and appearance">
         <Stack gap="sm">
           <Select
             label="Sync on a schedule"
@@ -359,11 +343,8 @@ export function SettingsScreen() {
             />
           </div>
         </Stack>
-      </Paper>
-      <Paper withBorder p="sm" component="section" aria-label="Cache">
-        <Title order={3} size="h5" mb="xs">
-          Cache
-        </Title>
+      </Panel>
+      <Panel title="Cache">
         <Text size="sm" mb="xs">
           The open profile’s cache is encrypted on this computer. Resetting it moves the file aside (kept, renamed) and starts an empty one,
           filled again by the next sync; the intermediary loses nothing.
@@ -371,7 +352,7 @@ export function SettingsScreen() {
         <Button color="red" variant="light" onClick={() => setConfirmReset(true)}>
           Reset the cache…
         </Button>
-      </Paper>
+      </Panel>
       <ConfirmDialog
         opened={confirmReset}
         onClose={() => setConfirmReset(false)}
