@@ -105,6 +105,22 @@ export function AuthorizeDialog({
     setResponse('');
     onClose();
   };
+  // A step's foot: Cancel, and its action on this consent ("Start extension", "Complete authorisation").
+  const stepFooter = (
+    verb: string,
+    step: { error: Error | null; isPending: boolean; mutate(): void },
+    errorTitle: string,
+    disabled: boolean,
+  ) => (
+    <DialogFooter
+      mutation={step}
+      errorTitle={errorTitle}
+      onCancel={close}
+      action={`${verb} ${extension ? 'extension' : 'authorisation'}`}
+      onAction={() => step.mutate()}
+      disabled={disabled}
+    />
+  );
 
   return (
     <Modal opened={opened} onClose={close} title={extension ? 'Extend this consent' : 'Authorise this consent'} size="xl">
@@ -156,14 +172,7 @@ export function AuthorizeDialog({
           {choices.length === 0 && !allowCustom ? (
             <Alert color="orange">None of this use case’s sharing durations ends after the current sharing end date.</Alert>
           ) : null}
-          <DialogFooter
-            mutation={start}
-            errorTitle="The authorization was not started"
-            onCancel={close}
-            action={`Start ${extension ? 'extension' : 'authorisation'}`}
-            onAction={() => start.mutate()}
-            disabled={!end}
-          />
+          {stepFooter('Start', start, 'The authorization was not started', !end)}
         </Stack>
       ) : (
         <Stack gap="sm">
@@ -235,14 +244,7 @@ export function AuthorizeDialog({
               </Table>
             </Stack>
           ) : null}
-          <DialogFooter
-            mutation={complete}
-            errorTitle="Not completed"
-            onCancel={close}
-            action={`Complete ${extension ? 'extension' : 'authorisation'}`}
-            onAction={() => complete.mutate()}
-            disabled={!response.trim() || !!decoded.error}
-          />
+          {stepFooter('Complete', complete, 'Not completed', !response.trim() || !!decoded.error)}
         </Stack>
       )}
     </Modal>

@@ -1,4 +1,5 @@
-import { Select, Switch, TextInput, type SwitchProps } from '@mantine/core';
+import { Switch, TextInput, type SwitchProps } from '@mantine/core';
+import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
 import { bindChecked, bindText } from '../../ui/fields.js';
 
 /**
@@ -21,14 +22,12 @@ export function PostUsageActionSelect({
   description?: string;
 }) {
   return (
-    <Select
+    <ChoiceSelect
       label="Post-usage action"
       {...(description ? { description } : {})}
-      allowDeselect={false}
       data={POST_USAGE_ACTIONS}
       value={value}
-      onChange={(v) => v && onChange(v)}
-      comboboxProps={{ withinPortal: true }}
+      onChange={onChange}
     />
   );
 }

@@ -1,11 +1,11 @@
 import { Anchor, Badge, Button, Chip, Group, Stack, Text, TextInput } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { format, parse } from 'date-fns';
 import { Link, useNavigate } from 'react-router';
 import type { EventListRow } from '../../../../shared/ipc/contract.js';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
+import { CountChip } from '../../ui/CountChip.js';
 import { DayRangeInput } from '../../ui/DayRangeInput.js';
 import { daysOfPeriod, fillDays, periodOfDays } from '../../ui/days.js';
 import { useDebouncedText } from '../../ui/fields.js';
@@ -16,6 +16,7 @@ import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
+import { useEventsCount, useEventsDays } from './queries.js';
 import { eventFilterOf, useEventView, WEBHOOK_FAILURES } from './view.js';
 
 /**
@@ -72,16 +73,8 @@ export function EventsScreen() {
   const navigate = useNavigate();
   const [view, setView] = useEventView();
   const filter = eventFilterOf(view);
-  const count = useQuery({
-    queryKey: ['events:count', filter],
-    queryFn: () => client.eventsCount({ filter }),
-    placeholderData: keepPreviousData,
-  });
-  const days = useQuery({
-    queryKey: ['events:days', filter],
-    queryFn: () => client.eventsDays({ filter, days: 30 }),
-    placeholderData: keepPreviousData,
-  });
+  const count = useEventsCount(filter);
+  const days = useEventsDays(filter, 30);
   const total = count.data?.total ?? 0;
   const { table } = useWindowedList<EventListRow>({
     key: ['events:list', filter],
@@ -115,16 +108,15 @@ export function EventsScreen() {
       <Group gap={6} role="group" aria-label="Event types">
         <Chip.Group multiple value={view.types} onChange={(types) => setView({ types })}>
           {allTypes.map((t) => (
-            <Chip
+            <CountChip
               key={t}
               value={t}
-              size="xs"
-              variant="light"
+              label={enumText(t)}
+              name={t}
+              count={countOf(t)}
+              noun="events"
               color={FAILURES.has(t) ? 'red' : 'indigo'}
-              aria-label={`${t}: ${formatCount(countOf(t))} events`}
-            >
-              {enumText(t)} {formatCount(countOf(t))}
-            </Chip>
+            />
           ))}
         </Chip.Group>
       </Group>

@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import type { ProductFilter, ProductRow } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { CountChip } from '../../ui/CountChip.js';
 import { useDebouncedText } from '../../ui/fields.js';
 import { FilterRow } from '../../ui/FilterRow.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
@@ -90,16 +91,14 @@ export function ProductsScreen() {
           All {formatCount(categoryTotal)}
         </Chip>
         {(head.data?.categories ?? []).map((c) => (
-          <Chip
+          <CountChip
             key={c.category}
-            size="xs"
-            variant="light"
+            label={enumText(c.category)}
+            count={c.count}
+            noun="products"
             checked={params.get('category') === c.category}
             onChange={() => set('category', params.get('category') === c.category ? null : c.category)}
-            aria-label={`${enumText(c.category)}: ${formatCount(c.count)} products`}
-          >
-            {enumText(c.category)} {formatCount(c.count)}
-          </Chip>
+          />
         ))}
       </Group>
       {chosen.length ? (

@@ -1,8 +1,9 @@
-import { Checkbox, Modal, PasswordInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Checkbox, Modal, PasswordInput, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ProfileInput, ProfileSummary } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
 import { DialogFooter } from '../../ui/DialogFooter.js';
 import { bindChecked, bindText, MONOSPACE_INPUT } from '../../ui/fields.js';
 
@@ -85,16 +86,14 @@ export function ProfileForm({ editing, opened, onClose }: { editing: ProfileSumm
               onChange={(e) => setId(e.currentTarget.value)}
               disabled={!!editing}
             />
-            <Select
+            <ChoiceSelect
               label="Environment"
-              allowDeselect={false}
               data={[
                 { value: 'nonprod', label: 'Non-production' },
                 { value: 'prod', label: 'Production (https required; revocations ask for confirmation)' },
               ]}
               value={environment}
-              onChange={(v) => v && setEnvironment(v as 'nonprod' | 'prod')}
-              comboboxProps={{ withinPortal: true }}
+              onChange={setEnvironment}
             />
             <TextInput label="Client id" required {...bindText(clientId, setClientId)} />
             <TextInput
@@ -110,31 +109,22 @@ export function ProfileForm({ editing, opened, onClose }: { editing: ProfileSumm
               placeholder="https://auth.intermediary.example/oauth2/token"
               {...bindText(tokenUrl, setTokenUrl)}
             />
-            <Select
+            <ChoiceSelect
               label="Client authentication"
-              allowDeselect={false}
               data={[
                 { value: 'client_secret_basic', label: 'Client secret (HTTP Basic)' },
                 { value: 'client_secret_post', label: 'Client secret (form fields)' },
                 { value: 'private_key_jwt', label: 'Private key JWT' },
               ]}
               value={authMethod}
-              onChange={(v) => v && setAuthMethod(v as ProfileInput['authMethod'])}
-              comboboxProps={{ withinPortal: true }}
+              onChange={setAuthMethod}
             />
           </SimpleGrid>
           {usesKey ? (
             <>
               <SimpleGrid cols={2} spacing="sm">
                 <TextInput label="Key id" required {...bindText(keyId, setKeyId)} />
-                <Select
-                  label="Algorithm"
-                  allowDeselect={false}
-                  data={['PS256', 'ES256', 'RS256']}
-                  value={algorithm}
-                  onChange={(v) => v && setAlgorithm(v as 'PS256')}
-                  comboboxProps={{ withinPortal: true }}
-                />
+                <ChoiceSelect label="Algorithm" data={['PS256', 'ES256', 'RS256']} value={algorithm} onChange={setAlgorithm} />
               </SimpleGrid>
               <Textarea
                 label="Private key (PEM, PKCS#8)"

@@ -5,7 +5,6 @@ import {
   Group,
   List,
   SegmentedControl,
-  Select,
   Stack,
   Switch,
   Table,
@@ -19,6 +18,7 @@ import { useState, type FormEvent } from 'react';
 import type { ProfileSummary } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { useSession } from '../../stores/session.js';
+import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { Panel } from '../../ui/Panel.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
@@ -304,10 +304,9 @@ export function SettingsScreen() {
       </Panel>
       <Panel title="Sync and appearance">
         <Stack gap="sm">
-          <Select
+          <ChoiceSelect
             label="Sync on a schedule"
             w={320}
-            allowDeselect={false}
             data={[
               { value: '0', label: 'Never (only Sync now)' },
               { value: '5', label: 'Every 5 minutes' },
@@ -316,7 +315,7 @@ export function SettingsScreen() {
               { value: '240', label: 'Every 4 hours' },
             ]}
             value={String(settings?.syncEveryMinutes ?? 15)}
-            onChange={(v) => v !== null && save.mutate({ syncEveryMinutes: Number(v) })}
+            onChange={(v) => save.mutate({ syncEveryMinutes: Number(v) })}
           />
           <Switch
             label="Also sync Data API records (accounts, transactions, energy data) of active consents"

@@ -13,7 +13,7 @@ import { Panel } from '../../ui/Panel.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
 import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
-import { useEventView, WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../events/index.js';
+import { useEventsCount, useEventsDays, useEventView, WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../events/index.js';
 
 /**
  * Webhook-failure triage, across consents: failed attempts against deliveries per day (the failure
@@ -41,17 +41,9 @@ export function WebhookFailuresScreen() {
     queryFn: () => client.webhooksSummary({ filter }),
     placeholderData: keepPreviousData,
   });
-  const count = useQuery({
-    queryKey: ['events:count', filter],
-    queryFn: () => client.eventsCount({ filter }),
-    placeholderData: keepPreviousData,
-  });
-  const days = useQuery({
-    queryKey: ['events:days', deliveriesFilter],
-    // A year at most: "All" draws every day of it.
-    queryFn: () => client.eventsDays({ filter: deliveriesFilter, days: 366 }),
-    placeholderData: keepPreviousData,
-  });
+  const count = useEventsCount(filter);
+  // A year at most: "All" draws every day of it.
+  const days = useEventsDays(deliveriesFilter, 366);
   // The preset that set the period, when one did (the period itself is the instant in `from`).
   const [params, setParams] = useSearchParams();
   const selected = from ? (params.get('range') ?? 'custom') : 'all';
