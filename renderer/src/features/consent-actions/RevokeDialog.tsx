@@ -1,7 +1,7 @@
 import { Alert, Code, Modal, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Consent } from '../../../../shared/schemas/consent.js';
 import { IpcError } from '../../../../shared/ipc/errors.js';
 import { useClient } from '../../bridge/ClientContext.js';
@@ -55,6 +55,15 @@ export function RevokeDialog({ consent, opened, onClose }: { consent: Consent; o
     revoke.mutate();
   };
   const already = revoke.data?.outcome === 'already-inactive';
+  // What is revoked, as the user should check it before sending.
+  const facts: [string, ReactNode][] = [
+    ['Consent id', <Code>{consent.consentId}</Code>],
+    ['Status', <StatusBadge status={consent.status} />],
+    ['Consumer', consent.consumerEmail ?? consent.consumerId ?? '—'],
+    ['Data holder', consent.dataHolderName ?? '—'],
+    ['Use case', consent.useCase?.name ?? '—'],
+    ['Sharing ends', <Time iso={consent.sharingEndDate} />],
+  ];
   return (
     <Modal opened={opened} onClose={close} title="Revoke this consent?" size="lg">
       {already ? (
@@ -71,36 +80,12 @@ export function RevokeDialog({ consent, opened, onClose }: { consent: Consent; o
           <Stack gap="sm">
             <Table withTableBorder fz="sm" aria-label="The consent to revoke">
               <Table.Tbody>
-                <Table.Tr>
-                  <Table.Th w={170}>Consent id</Table.Th>
-                  <Table.Td>
-                    <Code>{consent.consentId}</Code>
-                  </Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Td>
-                    <StatusBadge status={consent.status} />
-                  </Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Consumer</Table.Th>
-                  <Table.Td>{consent.consumerEmail ?? consent.consumerId ?? '—'}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Data holder</Table.Th>
-                  <Table.Td>{consent.dataHolderName ?? '—'}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Use case</Table.Th>
-                  <Table.Td>{consent.useCase?.name ?? '—'}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Sharing ends</Table.Th>
-                  <Table.Td>
-                    <Time iso={consent.sharingEndDate} />
-                  </Table.Td>
-                </Table.Tr>
+                {facts.map(([label, value], i) => (
+                  <Table.Tr key={label}>
+                    <Table.Th {...(i === 0 ? { w: 170 } : {})}>{label}</Table.Th>
+                    <Table.Td>{value}</Table.Td>
+                  </Table.Tr>
+                ))}
               </Table.Tbody>
             </Table>
             <Text size="sm">
