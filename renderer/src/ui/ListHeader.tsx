@@ -19,7 +19,6 @@ export function ListHeader({
   reading = 'Reading the cache…',
   actions,
   exportMenu,
-  wrap,
 }: {
   title?: ReactNode;
   /** The range line; undefined while the count is being read. */
@@ -28,7 +27,6 @@ export function ListHeader({
   reading?: string;
   actions?: ReactNode;
   exportMenu?: { label: string; start(format: 'csv' | 'json'): Promise<StartResult> };
-  wrap?: boolean;
 }) {
   const line = range === undefined ? reading : range;
   const exporter = exportMenu ? <ExportMenu label={exportMenu.label} start={exportMenu.start} /> : null;
@@ -53,7 +51,6 @@ export function ListHeader({
           {exporter}
         </>
       }
-      {...(wrap !== undefined ? { wrap } : {})}
     />
   );
 }
