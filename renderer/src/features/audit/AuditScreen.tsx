@@ -141,7 +141,7 @@ export function AuditScreen() {
           onChange={(action) => update({ action })}
         />
         <TextInput label="Target (consent id)" size="xs" w={300} {...target.input} />
-        <DayRangeInput w={240} value={daysOfPeriod(filter)} onChange={(days) => update(periodOfDays(days))} />
+        <DayRangeInput w={240} value={daysOfPeriod(filter)} onChange={(picked) => update(periodOfDays(picked))} />
       </FilterRow>
       {head.error ? <ErrorState title="The audit log could not be read" error={head.error} /> : null}
       <WindowedTable<Row>

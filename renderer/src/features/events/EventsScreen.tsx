@@ -103,7 +103,7 @@ export function EventsScreen() {
       />
       <FilterRow onClear={view.types.length || view.consentId || view.from || view.to ? () => navigate({ search: '' }) : undefined}>
         <TextInput label="Consent id" size="xs" w={320} {...consent.input} placeholder="All consents" />
-        <DayRangeInput w={260} value={daysOfPeriod(view)} onChange={(days) => setView(periodOfDays(days))} />
+        <DayRangeInput w={260} value={daysOfPeriod(view)} onChange={(picked) => setView(periodOfDays(picked))} />
       </FilterRow>
       <Group gap={6} role="group" aria-label="Event types">
         <Chip.Group multiple value={view.types} onChange={(types) => setView({ types })}>
