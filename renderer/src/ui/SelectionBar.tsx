@@ -1,4 +1,4 @@
-import { Button, Paper, Text, Group, type ButtonProps } from '@mantine/core';
+import { Button, Group, Paper, Text, type ButtonProps } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import type { Selection } from './table/WindowedTable.js';
 
