@@ -1,4 +1,4 @@
-import { eachDayOfInterval, format, parse } from 'date-fns';
+import { addDays, eachDayOfInterval, format, parse } from 'date-fns';
 import type { DayCounts } from '../../../shared/ipc/contract.js';
 
 /**
@@ -19,4 +19,25 @@ export function fillDays(days: readonly DayCounts[], bounds: { from?: string; to
     const day = format(d, 'yyyy-MM-dd');
     return byDay.get(day) ?? { day, counts: {}, total: 0 };
   });
+}
+
+const dayStart = (day: string) => parse(day, 'yyyy-MM-dd', new Date());
+
+/**
+ * A period of whole local days as UTC instants, [from, to): from the first day's midnight to the
+ * midnight after the last day (the form the cache's filters take). A missing end is open.
+ */
+export function periodOfDays([from, to]: readonly [string | null, string | null]): { from: string | undefined; to: string | undefined } {
+  return {
+    from: from ? dayStart(from).toISOString() : undefined,
+    to: to ? addDays(dayStart(to), 1).toISOString() : undefined,
+  };
+}
+
+/** The local days a period of instants covers, as periodOfDays made it: its first day and its last. */
+export function daysOfPeriod(period: { from?: string | undefined; to?: string | undefined }): [string | null, string | null] {
+  return [
+    period.from ? format(new Date(period.from), 'yyyy-MM-dd') : null,
+    period.to ? format(addDays(new Date(period.to), -1), 'yyyy-MM-dd') : null,
+  ];
 }

@@ -90,3 +90,13 @@ export function enumText(value: string | null | undefined): string {
   const words = value.toLowerCase().replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** A name's initials for an avatar: "Commonwealth Bank" → "CB"; nothing known → "?". */
+export function initials(name: string | null | undefined): string {
+  return (name ?? '?')
+    .split(/\s+/)
+    .map((w) => w[0])
+    .join('')
+    .slice(0, 2)
+    .toUpperCase();
+}

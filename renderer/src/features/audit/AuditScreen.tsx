@@ -1,19 +1,20 @@
-import { Alert, Anchor, Badge, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
-import { useDebouncedCallback } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { addDays, format, parse } from 'date-fns';
-import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Alert, Anchor, Badge, Select, Stack, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
 import type { AuditFilter } from '../../../../shared/ipc/contract.js';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
-import { ExportMenu } from '../../ui/export.js';
+import { DayRangeInput } from '../../ui/DayRangeInput.js';
+import { daysOfPeriod, periodOfDays } from '../../ui/days.js';
+import { useDebouncedText } from '../../ui/fields.js';
+import { FilterRow } from '../../ui/FilterRow.js';
 import { formatCount, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
-import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { usePagedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
+import { useQueryParams } from '../../ui/url.js';
 
 /**
  * The staff action log: who did what to which consent, why, with what result — newest first,
@@ -67,61 +68,35 @@ const COLUMNS: Column<Row>[] = [
   { id: 'result', header: 'Result', width: 420, cell: (r) => <span title={visibleText(r.result)}>{visibleText(r.result)}</span> },
 ];
 
-const dayStart = (day: string) => parse(day, 'yyyy-MM-dd', new Date());
-
 export function AuditScreen() {
   const client = useClient();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const set = (k: string, v: string | null | undefined) =>
-    setParams((p) => {
-      const next = new URLSearchParams(p);
-      if (v) next.set(k, v);
-      else next.delete(k);
-      return next;
-    });
+  const [params, update] = useQueryParams();
   const filter: AuditFilter = Object.fromEntries(
     (['operator', 'action', 'target', 'from', 'to'] as const).flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])),
   );
   const verify = useQuery({ queryKey: ['audit:verify'], queryFn: () => client.auditVerify({}) });
   const options = useQuery({ queryKey: ['audit:options'], queryFn: () => client.auditOptions({}) });
-  const count = useQuery({
-    queryKey: ['audit:query', filter, 'count'],
-    queryFn: () => client.auditQuery({ filter, offset: 0, limit: 1 }),
-    placeholderData: keepPreviousData,
-  });
-  const total = count.data?.total ?? 0;
-  const rows = useWindowedRows<Row>({
+  const { head, total, table } = usePagedList({
     key: ['audit:query', filter],
-    total,
-    fetch: async (offset, limit) => (await client.auditQuery({ filter, offset, limit })).rows,
+    read: (offset, limit) => client.auditQuery({ filter, offset, limit }),
+    cursorKey: filter,
   });
-  const [cursor, setCursor] = useState({ key: '', index: 0 });
-  const key = JSON.stringify(filter);
-  const [target, setTarget] = useState(filter.target ?? '');
-  const pushTarget = useDebouncedCallback((v: string) => set('target', v.trim() || undefined), 250);
-  const range: [string | null, string | null] = [
-    filter.from ? format(new Date(filter.from), 'yyyy-MM-dd') : null,
-    filter.to ? format(addDays(new Date(filter.to), -1), 'yyyy-MM-dd') : null,
-  ];
+  const target = useDebouncedText(filter.target ?? '', (v) => update({ target: v.trim() }), 250);
   const v = verify.data;
 
   return (
     <Stack h="100%" gap="xs">
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Audit
-          </Title>
-          <Text size="sm" c="dimmed" data-testid="audit-range" aria-live="polite">
-            {count.data ? `${plural(total, 'entry', 'entries')} match this view` : 'Reading the audit log…'}
-          </Text>
-        </div>
-        <ExportMenu
-          label={`Export all ${formatCount(total)} entries of this view`}
-          start={(fmt) => client.auditExportFile({ filter, format: fmt })}
-        />
-      </Group>
+      <ListHeader
+        title="Audit"
+        range={head.data ? `${plural(total, 'entry', 'entries')} match this view` : undefined}
+        rangeId="audit-range"
+        reading="Reading the audit log…"
+        exportMenu={{
+          label: `Export all ${formatCount(total)} entries of this view`,
+          start: (fmt) => client.auditExportFile({ filter, format: fmt }),
+        }}
+      />
       {v ? (
         v.ok ? (
           <Alert color="teal" title="Audit chain intact" data-testid="audit-verification">
@@ -137,7 +112,7 @@ export function AuditScreen() {
       ) : verify.error ? (
         <ErrorState title="The audit chain could not be checked" error={verify.error} />
       ) : null}
-      <Group gap="sm" align="flex-end">
+      <FilterRow onClear={Object.keys(filter).length ? () => navigate({ search: '' }) : undefined}>
         <Select
           label="Operator"
           size="xs"
@@ -147,7 +122,7 @@ export function AuditScreen() {
           placeholder="Anyone"
           data={options.data?.operators ?? []}
           value={filter.operator ?? null}
-          onChange={(v2) => set('operator', v2)}
+          onChange={(operator) => update({ operator })}
         />
         <Select
           label="Action"
@@ -163,59 +138,22 @@ export function AuditScreen() {
             ]),
           ]}
           value={filter.action ?? null}
-          onChange={(v2) => set('action', v2)}
+          onChange={(action) => update({ action })}
         />
-        <TextInput
-          label="Target (consent id)"
-          size="xs"
-          w={300}
-          value={target}
-          onChange={(e) => {
-            setTarget(e.currentTarget.value);
-            pushTarget(e.currentTarget.value);
-          }}
-        />
-        <DatePickerInput
-          type="range"
-          label="Days"
-          size="xs"
-          w={240}
-          clearable
-          allowSingleDateInRange
-          valueFormat="D MMM YYYY"
-          placeholder="Any time"
-          value={range}
-          onChange={([from, to]) =>
-            setParams((p) => {
-              const next = new URLSearchParams(p);
-              if (from) next.set('from', dayStart(String(from).slice(0, 10)).toISOString());
-              else next.delete('from');
-              if (to) next.set('to', addDays(dayStart(String(to).slice(0, 10)), 1).toISOString());
-              else next.delete('to');
-              return next;
-            })
-          }
-        />
-        {Object.keys(filter).length ? (
-          <Button size="xs" variant="subtle" onClick={() => navigate({ search: '' })}>
-            Clear all
-          </Button>
-        ) : null}
-      </Group>
-      {count.error ? <ErrorState title="The audit log could not be read" error={count.error} /> : null}
+        <TextInput label="Target (consent id)" size="xs" w={300} {...target.input} />
+        <DayRangeInput w={240} value={daysOfPeriod(filter)} onChange={(picked) => update(periodOfDays(picked))} />
+      </FilterRow>
+      {head.error ? <ErrorState title="The audit log could not be read" error={head.error} /> : null}
       <WindowedTable<Row>
         label="Audit log"
-        total={total}
-        rows={rows}
+        {...table}
         columns={COLUMNS}
         rowId={(r) => String(r.seq)}
         rowLabel={(r) => `entry ${r.seq}: ${r.action} by ${r.operator}`}
         rowTone={(r) => (r.result.startsWith('failed') ? 'warning' : undefined)}
         onOpen={(r) => r.target && navigate(`/consents/${encodeURIComponent(r.target)}?tab=timeline`)}
-        activeIndex={cursor.key === key ? cursor.index : 0}
-        onActiveChange={(index) => setCursor({ key, index })}
         empty={
-          count.data ? (
+          head.data ? (
             <EmptyState title="No entry matches this view">Staff actions and exports are recorded here as they happen.</EmptyState>
           ) : null
         }

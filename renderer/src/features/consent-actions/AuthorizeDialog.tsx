@@ -8,6 +8,8 @@ import { useState } from 'react';
 import type { Consent } from '../../../../shared/schemas/consent.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { Copy } from '../../ui/Copy.js';
+import { DialogFooter } from '../../ui/DialogFooter.js';
+import { bindText, MONOSPACE_INPUT } from '../../ui/fields.js';
 import { enumText, formatLocalDateTime } from '../../ui/format.js';
 import { Time } from '../../ui/Time.js';
 import { useAppStatus } from '../status/app-status.js';
@@ -103,6 +105,22 @@ export function AuthorizeDialog({
     setResponse('');
     onClose();
   };
+  // A step's foot: Cancel, and its action on this consent ("Start extension", "Complete authorisation").
+  const stepFooter = (
+    verb: string,
+    step: { error: Error | null; isPending: boolean; mutate(): void },
+    errorTitle: string,
+    disabled: boolean,
+  ) => (
+    <DialogFooter
+      mutation={step}
+      errorTitle={errorTitle}
+      onCancel={close}
+      action={`${verb} ${extension ? 'extension' : 'authorisation'}`}
+      onAction={() => step.mutate()}
+      disabled={disabled}
+    />
+  );
 
   return (
     <Modal opened={opened} onClose={close} title={extension ? 'Extend this consent' : 'Authorise this consent'} size="xl">
@@ -117,9 +135,7 @@ export function AuthorizeDialog({
           <Alert color="teal" title={extension ? 'Extended' : 'Authorised'} role="status">
             The consent is {complete.data.status}; sharing ends <Time iso={complete.data.sharingEndDate} focusable />.
           </Alert>
-          <Group justify="flex-end">
-            <Button onClick={close}>Close</Button>
-          </Group>
+          <DialogFooter action="Close" onAction={close} />
         </Stack>
       ) : !start.data ? (
         <Stack gap="sm">
@@ -156,19 +172,7 @@ export function AuthorizeDialog({
           {choices.length === 0 && !allowCustom ? (
             <Alert color="orange">None of this use case’s sharing durations ends after the current sharing end date.</Alert>
           ) : null}
-          {start.error ? (
-            <Alert color="red" title="The authorization was not started" role="alert">
-              {start.error.message}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button onClick={() => start.mutate()} loading={start.isPending} disabled={!end}>
-              Start {extension ? 'extension' : 'authorisation'}
-            </Button>
-          </Group>
+          {stepFooter('Start', start, 'The authorization was not started', !end)}
         </Stack>
       ) : (
         <Stack gap="sm">
@@ -199,9 +203,8 @@ export function AuthorizeDialog({
             autosize
             minRows={3}
             maxRows={8}
-            value={response}
-            onChange={(e) => setResponse(e.currentTarget.value)}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
+            {...bindText(response, setResponse)}
+            styles={MONOSPACE_INPUT}
           />
           {decoded.error ? (
             <Alert color="red" title="This is not a response JWT">
@@ -241,19 +244,7 @@ export function AuthorizeDialog({
               </Table>
             </Stack>
           ) : null}
-          {complete.error ? (
-            <Alert color="red" title="Not completed" role="alert">
-              {complete.error.message}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button onClick={() => complete.mutate()} loading={complete.isPending} disabled={!response.trim() || !!decoded.error}>
-              Complete {extension ? 'extension' : 'authorisation'}
-            </Button>
-          </Group>
+          {stepFooter('Complete', complete, 'Not completed', !response.trim() || !!decoded.error)}
         </Stack>
       )}
     </Modal>

@@ -1,12 +1,15 @@
-import { Alert, Button, Checkbox, Group, List, Modal, NumberInput, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Checkbox, List, Modal, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { MAX_BULK } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { DialogFooter } from '../../ui/DialogFooter.js';
+import { bindChecked, bindText, MONOSPACE_INPUT } from '../../ui/fields.js';
 import { formatCount, plural } from '../../ui/format.js';
 import { JobProgress } from '../../ui/jobs/JobProgress.js';
 import { useJob } from '../../ui/jobs/jobs-store.js';
 import { useAppStatus } from '../status/app-status.js';
+import { ProductionConfirm } from './fields.js';
 import { emptyReason, ReasonInput, reasonProblem, reasonText } from './ReasonInput.js';
 
 /**
@@ -87,11 +90,7 @@ export function BulkRevokeDialog({
       {job ? (
         <Stack gap="sm">
           <JobProgress job={job} withItems />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Close (the job goes on; see Jobs in the status bar)
-            </Button>
-          </Group>
+          <DialogFooter onCancel={close} cancelLabel="Close (the job goes on; see Jobs in the status bar)" />
         </Stack>
       ) : (
         <Stack gap="sm">
@@ -104,9 +103,8 @@ export function BulkRevokeDialog({
               autosize
               minRows={4}
               maxRows={10}
-              value={text}
-              onChange={(e) => setText(e.currentTarget.value)}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
+              {...bindText(text, setText)}
+              styles={MONOSPACE_INPUT}
             />
           )}
           {!selected && (parsed.invalid.length || parsed.duplicates) ? (
@@ -124,18 +122,13 @@ export function BulkRevokeDialog({
             <Alert color="red">At most {formatCount(MAX_BULK)} consents per bulk revocation; split the list.</Alert>
           ) : null}
           {!checked ? (
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button
-                onClick={() => resolve.mutate(parsed.ids)}
-                loading={resolve.isPending}
-                disabled={parsed.ids.length === 0 || parsed.ids.length > MAX_BULK}
-              >
-                Check {plural(parsed.ids.length, 'id')}
-              </Button>
-            </Group>
+            <DialogFooter
+              onCancel={close}
+              action={`Check ${plural(parsed.ids.length, 'id')}`}
+              onAction={() => resolve.mutate(parsed.ids)}
+              busy={resolve.isPending}
+              disabled={parsed.ids.length === 0 || parsed.ids.length > MAX_BULK}
+            />
           ) : (
             <>
               <Alert color={checked.unknown.length ? 'orange' : 'blue'} title="Checked against the cache" role="status">
@@ -158,8 +151,7 @@ export function BulkRevokeDialog({
                     mt="xs"
                     size="xs"
                     label="Send the unknown ids too (the cache may be behind the intermediary)"
-                    checked={includeUnknown}
-                    onChange={(e) => setIncludeUnknown(e.currentTarget.checked)}
+                    {...bindChecked(includeUnknown, setIncludeUnknown)}
                   />
                 ) : null}
               </Alert>
@@ -174,27 +166,25 @@ export function BulkRevokeDialog({
                 onChange={setPerSecond}
               />
               {production ? (
-                <TextInput
-                  label={`Production: type the number of consents (${toRevoke.length}) to confirm`}
+                <ProductionConfirm
+                  what="the number of consents"
+                  expected={String(toRevoke.length)}
                   value={confirm}
-                  onChange={(e) => setConfirm(e.currentTarget.value)}
-                  error={tried && confirm.trim() !== String(toRevoke.length) ? 'The number does not match.' : undefined}
-                  autoComplete="off"
+                  onChange={setConfirm}
+                  showErrors={tried}
+                  mismatch="The number does not match."
                 />
               ) : null}
-              {start.error ? (
-                <Alert color="red" title="Not started" role="alert">
-                  {start.error.message}
-                </Alert>
-              ) : null}
-              <Group justify="flex-end">
-                <Button variant="default" onClick={close}>
-                  Cancel
-                </Button>
-                <Button color="red" onClick={submit} loading={start.isPending} disabled={toRevoke.length === 0}>
-                  Revoke {plural(toRevoke.length, 'consent')}
-                </Button>
-              </Group>
+              <DialogFooter
+                mutation={start}
+                errorTitle="Not started"
+                onCancel={close}
+                action={`Revoke ${plural(toRevoke.length, 'consent')}`}
+                color="red"
+                onAction={submit}
+
+                disabled={toRevoke.length === 0}
+              />
             </>
           )}
         </Stack>

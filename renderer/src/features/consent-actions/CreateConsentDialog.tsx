@@ -1,10 +1,13 @@
-import { Alert, Button, Group, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Consent } from '../../../../shared/schemas/consent.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { DialogFooter } from '../../ui/DialogFooter.js';
+import { bindText } from '../../ui/fields.js';
 import { enumText, formatLocalDateTime } from '../../ui/format.js';
 import { sharingEndChoices } from './AuthorizeDialog.js';
+import { DirectMarketingSwitch, PostUsageActionSelect } from './fields.js';
 
 /**
  * A new consent for a consumer: use case and data holder (those the use case offers), the
@@ -95,15 +98,9 @@ export function CreateConsentDialog({ opened, onClose, onCreated }: { opened: bo
               description={
                 useCase?.notificationType === 'EMAIL' ? 'Required: this use case notifies by e-mail.' : 'Or give the consumer id.'
               }
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
+              {...bindText(email, setEmail)}
             />
-            <TextInput
-              label="Consumer id"
-              description="For back-channel creation."
-              value={consumerId}
-              onChange={(e) => setConsumerId(e.currentTarget.value)}
-            />
+            <TextInput label="Consumer id" description="For back-channel creation." {...bindText(consumerId, setConsumerId)} />
           </Group>
           <Select
             label="Sharing ends"
@@ -117,44 +114,19 @@ export function CreateConsentDialog({ opened, onClose, onCreated }: { opened: bo
             onChange={setDuration}
             comboboxProps={{ withinPortal: true }}
           />
-          <TextInput
-            label="External id (optional)"
-            value={externalId}
-            maxLength={200}
-            onChange={(e) => setExternalId(e.currentTarget.value)}
-          />
+          <TextInput label="External id (optional)" maxLength={200} {...bindText(externalId, setExternalId)} />
           <Group grow>
-            <Select
-              label="Post-usage action"
-              allowDeselect={false}
-              data={[
-                { value: 'DELETION', label: 'Deletion' },
-                { value: 'DE_IDENTIFICATION', label: 'De-identification' },
-              ]}
-              value={postUsageAction}
-              onChange={(v) => v && setPostUsageAction(v)}
-              comboboxProps={{ withinPortal: true }}
-            />
-            <Switch
-              mt="lg"
-              label="Direct marketing allowed"
-              checked={directMarketing}
-              onChange={(e) => setDirectMarketing(e.currentTarget.checked)}
-            />
+            <PostUsageActionSelect value={postUsageAction} onChange={setPostUsageAction} />
+            <DirectMarketingSwitch mt="lg" checked={directMarketing} onChange={setDirectMarketing} />
           </Group>
-          {create.error ? (
-            <Alert color="red" title="Not created" role="alert">
-              {create.error.message}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending} disabled={!ready}>
-              Create, then authorise
-            </Button>
-          </Group>
+          <DialogFooter
+            mutation={create}
+            errorTitle="Not created"
+            onCancel={onClose}
+            action="Create, then authorise"
+
+            disabled={!ready}
+          />
         </Stack>
       </form>
     </Modal>

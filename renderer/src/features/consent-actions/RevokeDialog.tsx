@@ -1,13 +1,15 @@
-import { Alert, Button, Code, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Code, Modal, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Consent } from '../../../../shared/schemas/consent.js';
 import { IpcError } from '../../../../shared/ipc/errors.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { DialogFooter } from '../../ui/DialogFooter.js';
 import { useAppStatus } from '../status/app-status.js';
 import { StatusBadge } from '../../ui/StatusBadge.js';
 import { Time } from '../../ui/Time.js';
+import { ProductionConfirm } from './fields.js';
 import { emptyReason, ReasonInput, reasonProblem, reasonText } from './ReasonInput.js';
 
 /**
@@ -53,6 +55,15 @@ export function RevokeDialog({ consent, opened, onClose }: { consent: Consent; o
     revoke.mutate();
   };
   const already = revoke.data?.outcome === 'already-inactive';
+  // What is revoked, as the user should check it before sending.
+  const facts: [string, ReactNode][] = [
+    ['Consent id', <Code>{consent.consentId}</Code>],
+    ['Status', <StatusBadge status={consent.status} />],
+    ['Consumer', consent.consumerEmail ?? consent.consumerId ?? '—'],
+    ['Data holder', consent.dataHolderName ?? '—'],
+    ['Use case', consent.useCase?.name ?? '—'],
+    ['Sharing ends', <Time iso={consent.sharingEndDate} />],
+  ];
   return (
     <Modal opened={opened} onClose={close} title="Revoke this consent?" size="lg">
       {already ? (
@@ -62,45 +73,19 @@ export function RevokeDialog({ consent, opened, onClose }: { consent: Consent; o
             revoke. The cache was refreshed from the intermediary; the consent is now shown as{' '}
             <strong>{revoke.data!.consent.status ?? 'unknown'}</strong>. Your attempt is in the audit log.
           </Alert>
-          <Group justify="flex-end">
-            <Button onClick={close}>Close</Button>
-          </Group>
+          <DialogFooter action="Close" onAction={close} />
         </Stack>
       ) : (
         <form onSubmit={submit}>
           <Stack gap="sm">
             <Table withTableBorder fz="sm" aria-label="The consent to revoke">
               <Table.Tbody>
-                <Table.Tr>
-                  <Table.Th w={170}>Consent id</Table.Th>
-                  <Table.Td>
-                    <Code>{consent.consentId}</Code>
-                  </Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Td>
-                    <StatusBadge status={consent.status} />
-                  </Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Consumer</Table.Th>
-                  <Table.Td>{consent.consumerEmail ?? consent.consumerId ?? '—'}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Data holder</Table.Th>
-                  <Table.Td>{consent.dataHolderName ?? '—'}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Use case</Table.Th>
-                  <Table.Td>{consent.useCase?.name ?? '—'}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Sharing ends</Table.Th>
-                  <Table.Td>
-                    <Time iso={consent.sharingEndDate} />
-                  </Table.Td>
-                </Table.Tr>
+                {facts.map(([label, value], i) => (
+                  <Table.Tr key={label}>
+                    <Table.Th {...(i === 0 ? { w: 170 } : {})}>{label}</Table.Th>
+                    <Table.Td>{value}</Table.Td>
+                  </Table.Tr>
+                ))}
               </Table.Tbody>
             </Table>
             <Text size="sm">
@@ -108,33 +93,30 @@ export function RevokeDialog({ consent, opened, onClose }: { consent: Consent; o
             </Text>
             <ReasonInput value={reason} onChange={setReason} showErrors={tried} />
             {production ? (
-              <TextInput
-                label={`Production: type the last 6 characters of the consent id (${suffix}) to confirm`}
+              <ProductionConfirm
+                what="the last 6 characters of the consent id"
+                expected={suffix}
                 value={confirm}
-                onChange={(e) => setConfirm(e.currentTarget.value)}
-                error={tried && confirm.trim() !== suffix ? 'The characters do not match the consent id.' : undefined}
-                autoComplete="off"
+                onChange={setConfirm}
+                showErrors={tried}
+                mismatch="The characters do not match the consent id."
                 required
               />
             ) : null}
-            {revoke.error ? (
-              <Alert color="red" title="Not revoked" role="alert">
-                {revoke.error.message}
-                {revoke.error instanceof IpcError && revoke.error.code === 'OFFLINE' ? null : (
+            <DialogFooter
+              mutation={revoke}
+              errorTitle="Not revoked"
+              errorNote={
+                revoke.error instanceof IpcError && revoke.error.code === 'OFFLINE' ? null : (
                   <Text size="xs" mt={4}>
                     Nothing was changed. The attempt is in the audit log.
                   </Text>
-                )}
-              </Alert>
-            ) : null}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" color="red" loading={revoke.isPending}>
-                Revoke consent
-              </Button>
-            </Group>
+                )
+              }
+              onCancel={close}
+              action="Revoke consent"
+              color="red"
+            />
           </Stack>
         </form>
       )}

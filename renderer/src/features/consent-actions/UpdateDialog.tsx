@@ -1,9 +1,12 @@
-import { Alert, Button, Group, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Consent } from '../../../../shared/schemas/consent.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { DialogFooter } from '../../ui/DialogFooter.js';
+import { bindText } from '../../ui/fields.js';
+import { DirectMarketingSwitch, PostUsageActionSelect } from './fields.js';
 
 /**
  * Changing what the API lets a recipient change on a consent: external id, post-usage action,
@@ -44,45 +47,28 @@ export function UpdateDialog({ consent, opened, onClose }: { consent: Consent; o
           <TextInput
             label="External id"
             description="Your own reference for this consent (a CRM or customer number). Empty removes it."
-            value={externalId}
             maxLength={200}
-            onChange={(e) => setExternalId(e.currentTarget.value)}
+            {...bindText(externalId, setExternalId)}
           />
-          <Select
-            label="Post-usage action"
+          <PostUsageActionSelect
             description="What happens to the consumer’s data when the consent ends."
-            allowDeselect={false}
-            data={[
-              { value: 'DELETION', label: 'Deletion' },
-              { value: 'DE_IDENTIFICATION', label: 'De-identification' },
-            ]}
             value={postUsageAction}
-            onChange={(v) => v && setPostUsageAction(v)}
-            comboboxProps={{ withinPortal: true }}
+            onChange={setPostUsageAction}
           />
-          <Switch
-            label="Direct marketing allowed"
-            checked={directMarketing}
-            onChange={(e) => setDirectMarketing(e.currentTarget.checked)}
-          />
-          <TextInput label="Reason (optional)" value={reason} maxLength={500} onChange={(e) => setReason(e.currentTarget.value)} />
+          <DirectMarketingSwitch checked={directMarketing} onChange={setDirectMarketing} />
+          <TextInput label="Reason (optional)" maxLength={500} {...bindText(reason, setReason)} />
           <Text size="xs" c="dimmed">
             The sharing end date cannot be changed here: the intermediary refuses it. To give a consent more time, extend it — the consumer
             approves the new end date at their data holder.
           </Text>
-          {update.error ? (
-            <Alert color="red" title="Not updated" role="alert">
-              {update.error.message}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending} disabled={Object.keys(change).length === 0}>
-              Save changes
-            </Button>
-          </Group>
+          <DialogFooter
+            mutation={update}
+            errorTitle="Not updated"
+            onCancel={onClose}
+            action="Save changes"
+
+            disabled={Object.keys(change).length === 0}
+          />
         </Stack>
       </form>
     </Modal>

@@ -9,6 +9,7 @@ import { useExport } from '../../ui/export.js';
 import { enumText, formatCount, formatLocalDate } from '../../ui/format.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
 import { StatusBadge } from '../../ui/StatusBadge.js';
+import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 import { AuthorizeDialog, RevokeDialog, UpdateDialog } from '../consent-actions/index.js';
 import { useActionsAvailable } from '../status/app-status.js';
@@ -187,13 +188,7 @@ export function ConsentDetailScreen() {
               </EmptyState>
             ) : (
               <Table withTableBorder fz="sm" maw={640} aria-label="Cached data per kind">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Kind</Table.Th>
-                    <Table.Th>Records</Table.Th>
-                    <Table.Th>Last fetched</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
+                <TableHead columns={['Kind', 'Records', 'Last fetched']} />
                 <Table.Tbody>
                   {d.data.map((k) => (
                     <Table.Tr key={k.kind}>

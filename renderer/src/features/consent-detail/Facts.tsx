@@ -1,10 +1,11 @@
-import { Anchor, Avatar, Badge, Group, Paper, SimpleGrid, Spoiler, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Avatar, Badge, Group, Paper, SimpleGrid, Spoiler, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { ConsentDetail } from '../../../../shared/ipc/contract.js';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { Copy } from '../../ui/Copy.js';
-import { enumText } from '../../ui/format.js';
+import { enumText, initials } from '../../ui/format.js';
 import { Time } from '../../ui/Time.js';
+import { ScopesTable } from '../use-cases/ScopesTable.js';
 
 /** Every field of the consent, the use case with its scopes, the data holder and the consumer. */
 function Field({ label, children, copy }: { label: string; children: ReactNode; copy?: string | null | undefined }) {
@@ -27,14 +28,6 @@ function Field({ label, children, copy }: { label: string; children: ReactNode; 
 }
 
 const text = (v: string | null | undefined) => (v ? visibleText(v) : null);
-const initials = (name: string | null | undefined) =>
-  (name ?? '?')
-    .split(/\s+/)
-    .map((w) => w[0])
-    .join('')
-    .slice(0, 2)
-    .toUpperCase();
-
 export function Facts({ detail }: { detail: ConsentDetail }) {
   const c = detail.consent;
   const useCase = detail.useCase ?? c.useCase ?? null;
@@ -154,36 +147,7 @@ export function Facts({ detail }: { detail: ConsentDetail }) {
             {useCase?.historicalCollectionPeriodInDays ? `${useCase.historicalCollectionPeriodInDays} days` : null}
           </Field>
         </SimpleGrid>
-        <Table fz="sm" withTableBorder aria-label="Scopes">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w="30%">Scope</Table.Th>
-              <Table.Th>Purpose</Table.Th>
-              <Table.Th w="25%">Claims</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(useCase?.scopes ?? []).map((s) => (
-              <Table.Tr key={s.id}>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {s.name ?? s.id}
-                  </Text>
-                  <Text size="xs" c="dimmed" ff="monospace">
-                    {s.id}
-                  </Text>
-                  {s.description ? (
-                    <Text size="xs" c="dimmed">
-                      {s.description}
-                    </Text>
-                  ) : null}
-                </Table.Td>
-                <Table.Td>{s.purpose ? visibleText(s.purpose) : '—'}</Table.Td>
-                <Table.Td>{s.claims?.length ? s.claims.join(', ') : 'None listed'}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <ScopesTable scopes={useCase?.scopes} label="Scopes" widths={['30%', '25%']} described />
         {!useCase?.scopes?.length ? (
           <Text size="sm" c="dimmed" mt={4}>
             No scopes recorded.{' '}

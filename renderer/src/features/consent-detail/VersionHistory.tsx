@@ -3,6 +3,7 @@ import type { ConsentDetail } from '../../../../shared/ipc/contract.js';
 import { diffVersions, valueText } from '../../../../shared/consents/diff.js';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { EmptyState } from '../../ui/states.js';
+import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 
 /** Every version of the consent the cache has seen, newest first, each with what changed field by field. */
@@ -47,13 +48,7 @@ export function VersionHistory({ versions }: { versions: ConsentDetail['versions
               </Text>
             ) : (
               <Table fz="xs" withTableBorder aria-label={`Changes in version ${v.version ?? '?'}`}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th w="28%">Field</Table.Th>
-                    <Table.Th>Before</Table.Th>
-                    <Table.Th>After</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
+                <TableHead columns={[['Field', '28%'], 'Before', 'After']} />
                 <Table.Tbody>
                   {changes.map((ch) => (
                     <Table.Tr key={ch.path}>

@@ -1,6 +1,8 @@
-import { Chip, Group, MultiSelect, Select, SimpleGrid, Text } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
+import { Chip, Group, MultiSelect, SimpleGrid, Text } from '@mantine/core';
 import type { ConsentCountOutput, ConsentOptionsOutput } from '../../../../shared/ipc/contract.js';
+import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
+import { CountChip } from '../../ui/CountChip.js';
+import { DayRangeInput } from '../../ui/DayRangeInput.js';
 import { enumText, formatCount } from '../../ui/format.js';
 import { STATUS_COLOURS } from '../../ui/StatusBadge.js';
 import type { ConsentView, DayRange } from './view.js';
@@ -26,36 +28,84 @@ export function StatusChips({
       </Text>
       <Chip.Group multiple value={view.statuses} onChange={onChange}>
         {all.map((s) => (
-          <Chip
+          <CountChip
             key={s}
             value={s}
-            size="xs"
-            variant="light"
+            label={s}
+            count={counts ? countOf(s) : undefined}
+            noun="consents"
             color={STATUS_COLOURS[s] ?? 'dark'}
-            aria-label={`${s}: ${formatCount(countOf(s))} consents`}
-          >
-            {s} {counts ? formatCount(countOf(s)) : ''}
-          </Chip>
+          />
         ))}
       </Chip.Group>
     </Group>
   );
 }
 
-function DayRangeInput({ label, value, onChange }: { label: string; value: DayRange; onChange(r: DayRange): void }) {
+/** A range of days (both ends optional), as the view keeps it. */
+function DaysFilter({ label, value, onChange }: { label: string; value: DayRange; onChange(r: DayRange): void }) {
   return (
-    <DatePickerInput
-      type="range"
+    <DayRangeInput
+      label={label}
+      value={[value.from ?? null, value.to ?? null]}
+      onChange={([from, to]) => onChange({ ...(from ? { from } : {}), ...(to ? { to } : {}) })}
+    />
+  );
+}
+
+/** A filter by any of several values; none chosen matches all ("Any"). */
+function AnyOf({
+  label,
+  searchable = false,
+  data,
+  value,
+  onChange,
+}: {
+  label: string;
+  searchable?: boolean;
+  data: { value: string; label: string }[];
+  value: string[];
+  onChange(value: string[]): void;
+}) {
+  return (
+    <MultiSelect
       label={label}
       size="xs"
+      searchable={searchable}
       clearable
-      allowSingleDateInRange
-      valueFormat="D MMM YYYY"
-      placeholder="Any time"
-      value={[value.from ?? null, value.to ?? null]}
-      onChange={([from, to]) =>
-        onChange({ ...(from ? { from: String(from).slice(0, 10) } : {}), ...(to ? { to: String(to).slice(0, 10) } : {}) })
-      }
+      placeholder={value.length ? undefined : 'Any'}
+      data={data}
+      value={value}
+      onChange={onChange}
+    />
+  );
+}
+
+/** A filter by yes or no, or either ("Any"); `yes` and `no` name the two in words. */
+function YesNoFilter({
+  label,
+  yes,
+  no,
+  value,
+  onChange,
+}: {
+  label: string;
+  yes: string;
+  no: string;
+  value: boolean | undefined;
+  onChange(value: boolean | undefined): void;
+}) {
+  return (
+    <ChoiceSelect
+      label={label}
+      size="xs"
+      data={[
+        { value: 'any', label: 'Any' },
+        { value: 'yes', label: yes },
+        { value: 'no', label: no },
+      ]}
+      value={value === undefined ? 'any' : value ? 'yes' : 'no'}
+      onChange={(v) => onChange(v === 'yes' ? true : v === 'no' ? false : undefined)}
     />
   );
 }
@@ -74,73 +124,22 @@ export function ConsentFilters({
     (items ?? []).map((o) => ({ value: o.id, label: `${o.name ?? o.id} (${formatCount(o.count)})` }));
   const enums = (items: { value: string; count: number }[] | undefined) =>
     (items ?? []).map((o) => ({ value: o.value, label: `${enumText(o.value)} (${formatCount(o.count)})` }));
+  // A filter's value in the view, and the change that sets it.
+  const field = <K extends keyof ConsentView>(key: K) => ({
+    value: view[key],
+    onChange: (value: ConsentView[K]) => onChange({ [key]: value }),
+  });
   return (
     <SimpleGrid cols={{ base: 2, lg: 4 }} spacing="xs" verticalSpacing={6}>
-      <MultiSelect
-        label="Data holder"
-        size="xs"
-        searchable
-        clearable
-        placeholder={view.dataHolderBrandIds.length ? undefined : 'Any'}
-        data={counted(options?.dataHolders)}
-        value={view.dataHolderBrandIds}
-        onChange={(dataHolderBrandIds) => onChange({ dataHolderBrandIds })}
-      />
-      <MultiSelect
-        label="Use case"
-        size="xs"
-        searchable
-        clearable
-        placeholder={view.useCaseIds.length ? undefined : 'Any'}
-        data={counted(options?.useCases)}
-        value={view.useCaseIds}
-        onChange={(useCaseIds) => onChange({ useCaseIds })}
-      />
-      <MultiSelect
-        label="Access frequency"
-        size="xs"
-        clearable
-        placeholder={view.accessFrequencies.length ? undefined : 'Any'}
-        data={enums(options?.accessFrequencies)}
-        value={view.accessFrequencies}
-        onChange={(accessFrequencies) => onChange({ accessFrequencies })}
-      />
-      <MultiSelect
-        label="Post-usage action"
-        size="xs"
-        clearable
-        placeholder={view.postUsageActions.length ? undefined : 'Any'}
-        data={enums(options?.postUsageActions)}
-        value={view.postUsageActions}
-        onChange={(postUsageActions) => onChange({ postUsageActions })}
-      />
-      <Select
-        label="Direct marketing"
-        size="xs"
-        allowDeselect={false}
-        data={[
-          { value: 'any', label: 'Any' },
-          { value: 'yes', label: 'Allowed' },
-          { value: 'no', label: 'Not allowed' },
-        ]}
-        value={view.directMarketing === undefined ? 'any' : view.directMarketing ? 'yes' : 'no'}
-        onChange={(v) => onChange({ directMarketing: v === 'yes' ? true : v === 'no' ? false : undefined })}
-      />
-      <Select
-        label="Data collected"
-        size="xs"
-        allowDeselect={false}
-        data={[
-          { value: 'any', label: 'Any' },
-          { value: 'yes', label: 'At least once' },
-          { value: 'no', label: 'Never' },
-        ]}
-        value={view.collected === undefined ? 'any' : view.collected ? 'yes' : 'no'}
-        onChange={(v) => onChange({ collected: v === 'yes' ? true : v === 'no' ? false : undefined })}
-      />
-      <DayRangeInput label="Created" value={view.created} onChange={(created) => onChange({ created })} />
-      <DayRangeInput label="Sharing ends" value={view.sharingEnd} onChange={(sharingEnd) => onChange({ sharingEnd })} />
-      <DayRangeInput label="Revoked" value={view.revoked} onChange={(revoked) => onChange({ revoked })} />
+      <AnyOf label="Data holder" searchable data={counted(options?.dataHolders)} {...field('dataHolderBrandIds')} />
+      <AnyOf label="Use case" searchable data={counted(options?.useCases)} {...field('useCaseIds')} />
+      <AnyOf label="Access frequency" data={enums(options?.accessFrequencies)} {...field('accessFrequencies')} />
+      <AnyOf label="Post-usage action" data={enums(options?.postUsageActions)} {...field('postUsageActions')} />
+      <YesNoFilter label="Direct marketing" yes="Allowed" no="Not allowed" {...field('directMarketing')} />
+      <YesNoFilter label="Data collected" yes="At least once" no="Never" {...field('collected')} />
+      <DaysFilter label="Created" {...field('created')} />
+      <DaysFilter label="Sharing ends" {...field('sharingEnd')} />
+      <DaysFilter label="Revoked" {...field('revoked')} />
     </SimpleGrid>
   );
 }

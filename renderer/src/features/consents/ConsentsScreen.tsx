@@ -1,5 +1,5 @@
-import { Button, Collapse, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedCallback, useHotkeys } from '@mantine/hooks';
+import { Button, Collapse, Paper, Stack, TextInput } from '@mantine/core';
+import { useHotkeys } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -7,10 +7,13 @@ import { CONSENT_COLUMN_LABELS, DEFAULT_CONSENT_COLUMNS } from '../../../../shar
 import { CONSENT_SORT_FIELDS, MAX_BULK, type ConsentRow, type ConsentSortField } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ColumnChooser } from '../../ui/ColumnChooser.js';
-import { ExportMenu } from '../../ui/export.js';
+import { useDebouncedText } from '../../ui/fields.js';
+import { FilterRow } from '../../ui/FilterRow.js';
 import { formatCount, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
+import { SelectionBar } from '../../ui/SelectionBar.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
-import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { useWindowedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable } from '../../ui/table/WindowedTable.js';
 import { BulkRevokeDialog, CreateConsentDialog } from '../consent-actions/index.js';
 import { useSaveSettings, useSettings } from '../settings/settings.js';
@@ -38,16 +41,17 @@ export function ConsentsScreen() {
   // The box only follows the URL when the URL changed from elsewhere (Back, a saved view), never
   // to an older value of what is being typed. The pause is longer than between two keystrokes, so
   // the URL's re-render of the screen comes after a burst of typing, not inside each keystroke.
-  const [search, setSearch] = useState(view.search);
   const pushed = useRef(view.search);
+  const pushSearch = (q: string) => {
+    pushed.current = q;
+    setView({ search: q }, { replace: true });
+  };
+  const searchBox = useDebouncedText(view.search, pushSearch, 400);
+  const { value: search, setValue: setSearch } = searchBox;
   useEffect(() => {
     if (view.search !== pushed.current) setSearch(view.search);
     pushed.current = view.search;
-  }, [view.search]);
-  const pushSearch = useDebouncedCallback((q: string) => {
-    pushed.current = q;
-    setView({ search: q }, { replace: true });
-  }, 400);
+  }, [view.search, setSearch]);
   const filter = filterOf({ ...view, search });
   const columns = view.columns ?? settings?.consentColumns ?? [...DEFAULT_CONSENT_COLUMNS];
 
@@ -57,10 +61,12 @@ export function ConsentsScreen() {
     placeholderData: keepPreviousData,
   });
   const total = count.data?.total ?? 0;
-  const rows = useWindowedRows<ConsentRow>({
+  // The keyboard cursor belongs to one view: a new filter or sort starts it at the top again.
+  const { rows, table } = useWindowedList<ConsentRow>({
     key: ['consents:list', filter, view.sort],
     total: count.data?.total,
     fetch: async (offset, limit) => (await client.consentsList({ filter, sort: view.sort, offset, limit })).rows,
+    cursorKey: [filter, view.sort],
   });
 
   const searchRef = useRef<HTMLInputElement>(null);
@@ -75,11 +81,6 @@ export function ConsentsScreen() {
     staleTime: 60_000,
     enabled: filtersOpen,
   });
-  // The keyboard cursor belongs to one view: a new filter or sort starts it at the top again.
-  const viewKey = JSON.stringify([filter, view.sort]);
-  const [cursor, setCursor] = useState({ viewKey, index: 0 });
-  const active = cursor.viewKey === viewKey ? cursor.index : 0;
-  const setActive = (index: number) => setCursor({ viewKey, index });
 
   // Selection: explicit ids, kept across filter changes; "all matching" adds the filter's ids (≤ 10,000).
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -121,55 +122,55 @@ export function ConsentsScreen() {
   };
   const [createOpen, setCreateOpen] = useState(false);
   const filtersSet = activeFilterCount(view);
+  const filtered = !!(filtersSet || search.trim() || view.statuses.length);
+  // New consent, bulk revoke and revoke selected: unavailable offline or without credentials, and why.
+  const actionState = { disabled: !actions.available, title: actions.reason ?? undefined };
 
   return (
     <Stack h="100%" gap="xs">
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Consents
-          </Title>
-          <Text size="sm" c="dimmed" data-testid="consent-range" aria-live="polite">
-            {!count.data
-              ? 'Reading the cache…'
-              : count.isPlaceholderData
-                ? // The previous view's count, kept while this one is read, would claim the wrong matches.
-                  'Counting the matches…'
-                : filtersSet || search.trim() || view.statuses.length
-                  ? `${formatCount(total)} of ${formatCount(cached ?? total)} cached consents match this view`
-                  : `${plural(total, 'consent')} in the cache`}
-          </Text>
-        </div>
-        <Group gap="xs" wrap="nowrap">
-          <Button size="xs" onClick={() => setCreateOpen(true)} disabled={!actions.available} title={actions.reason ?? undefined}>
-            New consent
-          </Button>
-          <Button
-            size="xs"
-            variant="default"
-            onClick={() => setBulkOpen('paste')}
-            disabled={!actions.available}
-            title={actions.reason ?? undefined}
-          >
-            Bulk revoke…
-          </Button>
-          <SavedViews view={view} columns={columns} onOpen={(v) => navigate({ search: paramsFromView(v).toString() })} />
-          <ColumnChooser
-            all={CONSENT_SORT_FIELDS.map((id) => ({ id, label: CONSENT_COLUMN_LABELS[id] }))}
-            value={columns}
-            onChange={(cols) => {
-              setView({ columns: cols }, { replace: true });
-              saveSettings.mutate({ consentColumns: cols });
-            }}
-            onReset={() => setView({ columns: null }, { replace: true })}
-          />
-          <ExportMenu
-            label={`Export all ${formatCount(total)} consents of this view`}
-            start={(format) => client.consentsExport({ filter, sort: view.sort, columns, format })}
-          />
-        </Group>
-      </Group>
-      <Group gap="sm" wrap="nowrap">
+      <ListHeader
+        title="Consents"
+        range={
+          !count.data
+            ? undefined
+            : count.isPlaceholderData
+              ? // The previous view's count, kept while this one is read, would claim the wrong matches.
+                'Counting the matches…'
+              : filtered
+                ? `${formatCount(total)} of ${formatCount(cached ?? total)} cached consents match this view`
+                : `${plural(total, 'consent')} in the cache`
+        }
+        rangeId="consent-range"
+        actions={
+          <>
+            <Button size="xs" onClick={() => setCreateOpen(true)} {...actionState}>
+              New consent
+            </Button>
+            <Button size="xs" variant="default" onClick={() => setBulkOpen('paste')} {...actionState}>
+              Bulk revoke…
+            </Button>
+            <SavedViews view={view} columns={columns} onOpen={(v) => navigate({ search: paramsFromView(v).toString() })} />
+            <ColumnChooser
+              all={CONSENT_SORT_FIELDS.map((id) => ({ id, label: CONSENT_COLUMN_LABELS[id] }))}
+              value={columns}
+              onChange={(cols) => {
+                setView({ columns: cols }, { replace: true });
+                saveSettings.mutate({ consentColumns: cols });
+              }}
+              onReset={() => setView({ columns: null }, { replace: true })}
+            />
+          </>
+        }
+        exportMenu={{
+          label: `Export all ${formatCount(total)} consents of this view`,
+          start: (format) => client.consentsExport({ filter, sort: view.sort, columns, format }),
+        }}
+      />
+      <FilterRow
+        wrap="nowrap"
+        clearSize="sm"
+        onClear={filtered ? () => navigate({ search: view.columns ? `cols=${view.columns.join(',')}` : '' }) : undefined}
+      >
         <TextInput
           ref={searchRef}
           style={{ flex: 1 }}
@@ -177,21 +178,12 @@ export function ConsentsScreen() {
           type="search"
           aria-label="Search consents"
           placeholder="Search by consent id, arrangement id, external id, consumer id, e-mail or mobile — press / to focus"
-          value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
-            pushSearch(e.currentTarget.value);
-          }}
+          {...searchBox.input}
         />
         <Button size="sm" variant={filtersOpen ? 'light' : 'default'} onClick={() => setFiltersOpen((o) => !o)} aria-expanded={filtersOpen}>
           Filters{filtersSet ? ` (${filtersSet})` : ''}
         </Button>
-        {filtersSet || search.trim() || view.statuses.length ? (
-          <Button size="sm" variant="subtle" onClick={() => navigate({ search: view.columns ? `cols=${view.columns.join(',')}` : '' })}>
-            Clear all
-          </Button>
-        ) : null}
-      </Group>
+      </FilterRow>
       <StatusChips view={view} counts={count.data} onChange={(statuses) => setView({ statuses })} />
       <Collapse expanded={filtersOpen}>
         <Paper withBorder p="xs">
@@ -199,31 +191,25 @@ export function ConsentsScreen() {
         </Paper>
       </Collapse>
       {selected.size ? (
-        <Paper withBorder p={6} px="sm" bg="var(--mantine-primary-color-light)" role="region" aria-label="Selection">
-          <Group gap="sm">
-            <Text size="sm" fw={600}>
-              {plural(selected.size, 'consent')} selected
-            </Text>
-            {total > 0 && total <= MAX_BULK ? (
-              <Button size="compact-sm" variant="subtle" onClick={() => void selectAllMatching()}>
-                Select all {formatCount(total)} matching
-              </Button>
-            ) : null}
-            <Button size="compact-sm" variant="subtle" onClick={() => setSelected(new Set())}>
-              Clear selection
-            </Button>
-            <Button
-              size="compact-sm"
-              color="red"
-              ml="auto"
-              onClick={() => setBulkOpen('selection')}
-              disabled={!actions.available}
-              title={actions.reason ?? undefined}
-            >
+        <SelectionBar
+          label="Selection"
+          summary={`${plural(selected.size, 'consent')} selected`}
+          strong
+          buttonSize="compact-sm"
+          onClear={() => setSelected(new Set())}
+          clearLabel="Clear selection"
+          after={
+            <Button size="compact-sm" color="red" ml="auto" onClick={() => setBulkOpen('selection')} {...actionState}>
               Revoke selected…
             </Button>
-          </Group>
-        </Paper>
+          }
+        >
+          {total > 0 && total <= MAX_BULK ? (
+            <Button size="compact-sm" variant="subtle" onClick={() => void selectAllMatching()}>
+              Select all {formatCount(total)} matching
+            </Button>
+          ) : null}
+        </SelectionBar>
       ) : null}
       {count.error ? (
         <ErrorState title="The consent list could not be read" error={count.error} onRetry={() => void count.refetch()} />
@@ -231,8 +217,7 @@ export function ConsentsScreen() {
       {rows.error ? <ErrorState title="Some rows could not be read" error={rows.error} /> : null}
       <WindowedTable<ConsentRow>
         label="Consents"
-        total={total}
-        rows={rows}
+        {...table}
         columns={columns.map(consentColumn)}
         // 6 rows beyond the visible ones, not 15: a keystroke's redraw at 100k, p95 97 → 90 ms (driver's clock).
         overscan={6}
@@ -241,8 +226,6 @@ export function ConsentsScreen() {
         sort={view.sort}
         onSort={(field) => setView({ sort: nextSort(view.sort, field as ConsentSortField) })}
         onOpen={(row) => navigate(`/consents/${encodeURIComponent(row.consentId)}`)}
-        activeIndex={active}
-        onActiveChange={setActive}
         selection={{
           isSelected: (r) => selected.has(r.consentId),
           toggle: (i, r, range) => void toggle(i, r, range),
@@ -252,7 +235,7 @@ export function ConsentsScreen() {
         }}
         empty={
           count.data ? (
-            filtersSet || search.trim() || view.statuses.length ? (
+            filtered ? (
               <EmptyState title="No consent matches this view">Change the search or the filters, or clear them.</EmptyState>
             ) : (
               <EmptyState title="No consents in the cache yet">

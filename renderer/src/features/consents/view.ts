@@ -1,6 +1,4 @@
 import { addDays, format, isValid, parse } from 'date-fns';
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import {
   CONSENT_SORT_FIELDS,
   type ConsentFilter,
@@ -9,6 +7,7 @@ import {
   type SavedView,
   type TimeRange,
 } from '../../../../shared/ipc/contract.js';
+import { useUrlView } from '../../ui/url.js';
 
 /**
  * The consent list's view — search, filters, sort and columns — lives in the URL (the hash
@@ -185,15 +184,6 @@ export function nextSort(current: ConsentSort, field: ConsentSortField): Consent
 }
 
 /** The view in the URL, and a setter that writes it back (a new history entry, so Back works). */
-export function useConsentView(): [ConsentView, (change: Partial<ConsentView>, opts?: { replace?: boolean }) => void] {
-  const [params, setParams] = useSearchParams();
-  const key = params.toString();
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the query string is the identity of the view
-  const view = useMemo(() => viewFromParams(params), [key]);
-  const update = useCallback(
-    (change: Partial<ConsentView>, opts?: { replace?: boolean }) =>
-      setParams((prev) => paramsFromView({ ...viewFromParams(prev), ...change }), { replace: opts?.replace ?? false }),
-    [setParams],
-  );
-  return [view, update];
+export function useConsentView() {
+  return useUrlView(viewFromParams, paramsFromView);
 }

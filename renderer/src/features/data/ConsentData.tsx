@@ -1,6 +1,6 @@
-import { Alert, Anchor, Badge, Button, Chip, Drawer, Group, MultiSelect, Select, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Chip, Drawer, Group, MultiSelect, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import {
@@ -12,12 +12,15 @@ import {
 } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelLineChart } from '../../ui/ChartPanel.js';
-import { ExportMenu } from '../../ui/export.js';
+import { FilterRow } from '../../ui/FilterRow.js';
 import { enumText, formatCount, formatLocalDateTime, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
+import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
-import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { usePagedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
+import { useQueryParams } from '../../ui/url.js';
 import { RecordSource } from '../products/RecordSource.js';
 import { ProductTerms, ShapeBadge, type Note } from '../products/terms.js';
 import { SyncJob, useDataSync } from './data-sync.js';
@@ -70,15 +73,11 @@ export function ConsentData({ consentId }: { consentId: string }) {
   const lastRetention = m.retention.at(-1);
   return (
     <Stack h="100%" gap="xs">
-      <Anchor component={Link} to="/data" size="sm">
-        ← All cached data
-      </Anchor>
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div>
-          <Title order={2} size="h3">
-            Data of {c?.consumerEmail ?? c?.consumerId ?? 'a consent'}
-          </Title>
-          <Text size="sm" c="dimmed">
+      <ScreenHeader
+        back={{ to: '/data', label: 'All cached data' }}
+        title={`Data of ${c?.consumerEmail ?? c?.consumerId ?? 'a consent'}`}
+        description={
+          <>
             Consent{' '}
             <Anchor component={Link} to={`/consents/${encodeURIComponent(consentId)}`} size="sm" underline="always">
               {consentId}
@@ -86,32 +85,35 @@ export function ConsentData({ consentId }: { consentId: string }) {
             {c
               ? ` · ${c.dataHolderName ?? c.dataHolderBrandId ?? 'unknown data holder'} · ${enumText(c.status)} · post-usage action ${enumText(c.postUsageAction)}`
               : ' (not in the cache)'}
-          </Text>
-          <Text size="sm" data-testid="data-fetched">
-            {m.lastFetchedAt ? (
-              <>
-                Fetched <Time iso={m.lastFetchedAt} focusable /> (its last data sync) from consent {consentId}.
-              </>
-            ) : (
-              'No data of this consent is cached.'
-            )}{' '}
-            {stale ? (
-              <Badge color="orange" variant="light">
-                {plural(stale, 'stale record')}: fetched by an earlier sync
-              </Badge>
-            ) : null}
-          </Text>
-        </div>
-        <Button
-          size="xs"
-          variant="default"
-          disabled={sync.running || c?.status !== 'ACTIVE'}
-          title={c?.status !== 'ACTIVE' ? 'Data is fetched for ACTIVE consents only' : undefined}
-          onClick={() => void sync.start({ consentIds: [consentId] })}
-        >
-          Sync this consent’s data
-        </Button>
-      </Group>
+          </>
+        }
+        actions={
+          <Button
+            size="xs"
+            variant="default"
+            disabled={sync.running || c?.status !== 'ACTIVE'}
+            title={c?.status !== 'ACTIVE' ? 'Data is fetched for ACTIVE consents only' : undefined}
+            onClick={() => void sync.start({ consentIds: [consentId] })}
+          >
+            Sync this consent’s data
+          </Button>
+        }
+      >
+        <Text size="sm" data-testid="data-fetched">
+          {m.lastFetchedAt ? (
+            <>
+              Fetched <Time iso={m.lastFetchedAt} focusable /> (its last data sync) from consent {consentId}.
+            </>
+          ) : (
+            'No data of this consent is cached.'
+          )}{' '}
+          {stale ? (
+            <Badge color="orange" variant="light">
+              {plural(stale, 'stale record')}: fetched by an earlier sync
+            </Badge>
+          ) : null}
+        </Text>
+      </ScreenHeader>
       <SyncJob sync={sync} />
       {lastRetention ? (
         <Alert
@@ -167,21 +169,13 @@ export function retentionTitle(r: DataConsentMeta['retention'][number]): string 
 
 function RecordsView({ consentId, kind, meta }: { consentId: string; kind: DataView; meta: DataConsentMeta }) {
   const client = useClient();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const filter = useMemo(() => (kind === 'transactions' ? txFilterOf(params) : undefined), [kind, params]);
   const input = { consentId, kind, ...(filter && Object.keys(filter).length ? { filter } : {}) };
-  const head = useQuery({
-    queryKey: ['data:records', input, 'head'],
-    queryFn: () => client.dataRecords({ ...input, offset: 0, limit: 1 }),
-    placeholderData: keepPreviousData,
-  });
-  const total = head.data?.total ?? 0;
-  const rows = useWindowedRows<DataRecordRow>({
+  const { head, total, table } = usePagedList({
     key: ['data:records', input],
-    total,
-    fetch: async (offset, limit) => (await client.dataRecords({ ...input, offset, limit })).rows,
+    read: (offset, limit) => client.dataRecords({ ...input, offset, limit }),
   });
-  const [cursor, setCursor] = useState(0);
   const [open, setOpen] = useState<DataRecordRow | null>(null);
   const k = meta.kinds.find((x) => x.kind === kind);
   // Transactions of several accounts: which account each is on.
@@ -198,36 +192,36 @@ function RecordsView({ consentId, kind, meta }: { consentId: string; kind: DataV
   }, [kind, meta.accounts]);
   return (
     <Stack gap="xs" style={{ flex: 1, minHeight: 0 }}>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed" aria-live="polite" data-testid="records-range">
-          {head.data ? `${plural(total, 'record')}${filter && Object.keys(filter).length ? ' match these filters' : ''}` : 'Reading…'}
-          {k?.fetchedAt ? (
-            <>
-              {' '}
-              · fetched <Time iso={k.fetchedAt} /> from consent {consentId}
-            </>
-          ) : null}
-          {k?.stale ? ` · ${plural(k.stale, 'stale record')}` : ''}
-        </Text>
-        <ExportMenu
-          label={`Export all ${formatCount(total)} ${VIEW_LABEL[kind].toLowerCase()} of this view`}
-          start={(format) => client.dataExport({ ...input, format })}
-        />
-      </Group>
-      {kind === 'transactions' ? <TransactionFilters meta={meta} params={params} setParams={setParams} /> : null}
+      <ListHeader
+        range={
+          <>
+            {head.data ? `${plural(total, 'record')}${filter && Object.keys(filter).length ? ' match these filters' : ''}` : 'Reading…'}
+            {k?.fetchedAt ? (
+              <>
+                {' '}
+                · fetched <Time iso={k.fetchedAt} /> from consent {consentId}
+              </>
+            ) : null}
+            {k?.stale ? ` · ${plural(k.stale, 'stale record')}` : ''}
+          </>
+        }
+        rangeId="records-range"
+        exportMenu={{
+          label: `Export all ${formatCount(total)} ${VIEW_LABEL[kind].toLowerCase()} of this view`,
+          start: (format) => client.dataExport({ ...input, format }),
+        }}
+      />
+      {kind === 'transactions' ? <TransactionFilters meta={meta} /> : null}
       {kind === 'usage' ? <UsageChart consentId={consentId} /> : null}
       {head.error ? <ErrorState title="The records could not be read" error={head.error} /> : null}
       <WindowedTable<DataRecordRow>
         label={VIEW_LABEL[kind]}
-        total={total}
-        rows={rows}
+        {...table}
         columns={columns}
         rowId={(r) => r.recordId}
         rowLabel={(r) => rowLabel(kind, r)}
         rowTone={(r) => (r.stale ? 'warning' : undefined)}
         onOpen={(r) => setOpen(r)}
-        activeIndex={cursor}
-        onActiveChange={setCursor}
         empty={head.data ? <EmptyState title="No record matches">Change the filters.</EmptyState> : null}
       />
       <Drawer
@@ -265,36 +259,35 @@ function RecordDetail({ row }: { row: DataRecordRow }) {
   );
 }
 
-function TransactionFilters({
-  meta,
-  params,
-  setParams,
-}: {
-  meta: DataConsentMeta;
-  params: URLSearchParams;
-  setParams: ReturnType<typeof useSearchParams>[1];
-}) {
-  const set = (key: string, value: string | null | undefined, replace = false) =>
-    setParams(
-      (prev) => {
-        const n = new URLSearchParams(prev);
-        if (value) n.set(key, value);
-        else n.delete(key);
-        return n;
-      },
-      { replace },
-    );
+/** The amount boxes of the transaction filters: typed freely, sent once they read as an amount. */
+const AMOUNTS = [
+  { key: 'min', label: 'Min amount', placeholder: '-100', example: 'e.g. -12.50' },
+  { key: 'max', label: 'Max amount', placeholder: '0', example: 'e.g. 250' },
+] as const;
+const amountOk = (v: string) => v.trim() === '' || /^-?\d{1,12}(\.\d{1,2})?$/.test(v.trim());
+
+function TransactionFilters({ meta }: { meta: DataConsentMeta }) {
+  const [params, update] = useQueryParams();
+  const set = (key: string, value: string | null | undefined, replace = false) => update({ [key]: value }, { replace });
   const [text, setText] = useState({ q: params.get('q') ?? '', min: params.get('min') ?? '', max: params.get('max') ?? '' });
   const push = useDebouncedCallback((key: string, value: string) => set(key, value.trim() || null, true), 250);
-  const amountOk = (v: string) => v.trim() === '' || /^-?\d{1,12}(\.\d{1,2})?$/.test(v.trim());
   const typed = (key: 'q' | 'min' | 'max', value: string) => {
     setText((t) => ({ ...t, [key]: value }));
     if (key === 'q' || amountOk(value)) push(key, value);
   };
   const statuses = (params.get('status') ?? '').split(',').filter(Boolean);
-  const any = ['q', 'account', 'from', 'to', 'min', 'max', 'type', 'status'].some((k) => params.get(k));
+  const keys = ['q', 'account', 'from', 'to', 'min', 'max', 'type', 'status'];
+  const clear = () => {
+    setText({ q: '', min: '', max: '' });
+    update(Object.fromEntries(keys.map((k) => [k, null])));
+  };
   return (
-    <Group gap="sm" align="flex-end" role="search" aria-label="Filter transactions">
+    <FilterRow
+      role="search"
+      aria-label="Filter transactions"
+      onClear={keys.some((k) => params.get(k)) ? clear : undefined}
+      clearLabel="Clear filters"
+    >
       <TextInput
         size="xs"
         w={220}
@@ -314,40 +307,29 @@ function TransactionFilters({
         onChange={(v) => set('account', v)}
         data={meta.accounts.map((a) => ({ value: a.accountId, label: a.label }))}
       />
-      <TextInput
-        size="xs"
-        w={140}
-        type="date"
-        label="From day"
-        value={params.get('from') ?? ''}
-        onChange={(e) => set('from', e.currentTarget.value)}
-      />
-      <TextInput
-        size="xs"
-        w={140}
-        type="date"
-        label="To day"
-        value={params.get('to') ?? ''}
-        onChange={(e) => set('to', e.currentTarget.value)}
-      />
-      <TextInput
-        size="xs"
-        w={110}
-        label="Min amount"
-        placeholder="-100"
-        value={text.min}
-        error={amountOk(text.min) ? undefined : 'e.g. -12.50'}
-        onChange={(e) => typed('min', e.currentTarget.value)}
-      />
-      <TextInput
-        size="xs"
-        w={110}
-        label="Max amount"
-        placeholder="0"
-        value={text.max}
-        error={amountOk(text.max) ? undefined : 'e.g. 250'}
-        onChange={(e) => typed('max', e.currentTarget.value)}
-      />
+      {(['from', 'to'] as const).map((key) => (
+        <TextInput
+          key={key}
+          size="xs"
+          w={140}
+          type="date"
+          label={key === 'from' ? 'From day' : 'To day'}
+          value={params.get(key) ?? ''}
+          onChange={(e) => set(key, e.currentTarget.value)}
+        />
+      ))}
+      {AMOUNTS.map(({ key, label, placeholder, example }) => (
+        <TextInput
+          key={key}
+          size="xs"
+          w={110}
+          label={label}
+          placeholder={placeholder}
+          value={text[key]}
+          error={amountOk(text[key]) ? undefined : example}
+          onChange={(e) => typed(key, e.currentTarget.value)}
+        />
+      ))}
       <MultiSelect
         size="xs"
         w={240}
@@ -367,23 +349,7 @@ function TransactionFilters({
           ))}
         </Group>
       </Chip.Group>
-      {any ? (
-        <Button
-          size="xs"
-          variant="subtle"
-          onClick={() => {
-            setText({ q: '', min: '', max: '' });
-            setParams((prev) => {
-              const n = new URLSearchParams();
-              for (const k of ['consent', 'view']) if (prev.get(k)) n.set(k, prev.get(k)!);
-              return n;
-            });
-          }}
-        >
-          Clear filters
-        </Button>
-      ) : null}
-    </Group>
+    </FilterRow>
   );
 }
 

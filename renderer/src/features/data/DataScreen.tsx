@@ -1,15 +1,19 @@
-import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Alert, Anchor, Badge, Button, Group, SegmentedControl, Stack, Table, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import type { DataConsentRow } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { useDebouncedText } from '../../ui/fields.js';
+import { FilterRow } from '../../ui/FilterRow.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
+import { SelectionBar, useChosen } from '../../ui/SelectionBar.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
-import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { usePagedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
+import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
+import { withParams } from '../../ui/url.js';
 import { ConsentData } from './ConsentData.js';
 import { NoCachedDataYet, SyncJob, useDataSync } from './data-sync.js';
 
@@ -60,20 +64,7 @@ function DataNavigator() {
   const by = (params.get('by') ?? 'consent') as 'consent' | 'consumer' | 'holder';
   const consumer = params.get('consumer') ?? undefined;
   const holder = params.get('holder') ?? undefined;
-  const [search, setSearch] = useState(params.get('q') ?? '');
-  const pushSearch = useDebouncedCallback(
-    (q: string) =>
-      setParams(
-        (p) => {
-          const n = new URLSearchParams(p);
-          if (q.trim()) n.set('q', q.trim());
-          else n.delete('q');
-          return n;
-        },
-        { replace: true },
-      ),
-    200,
-  );
+  const search = useDebouncedText(params.get('q') ?? '', (q) => setParams((p) => withParams(p, { q: q.trim() }), { replace: true }), 200);
   const q = params.get('q') ?? undefined;
   const go = (next: Record<string, string | undefined>) =>
     setParams(() => {
@@ -86,47 +77,41 @@ function DataNavigator() {
     ...(holder ? { dataHolderBrandId: holder } : {}),
     ...(q ? { search: q } : {}),
   };
-  const head = useQuery({
-    queryKey: ['data:consents', listInput, 'head'],
-    queryFn: () => client.dataConsents({ ...listInput, offset: 0, limit: 1 }),
-    enabled: by === 'consent',
-    placeholderData: keepPreviousData,
-  });
-  const total = head.data?.total ?? 0;
-  const rows = useWindowedRows<DataConsentRow>({
+  const { head, total, table } = usePagedList({
     key: ['data:consents', listInput],
-    total: by === 'consent' ? total : 0,
-    fetch: async (offset, limit) => (await client.dataConsents({ ...listInput, offset, limit })).rows,
+    read: (offset, limit) => client.dataConsents({ ...listInput, offset, limit }),
+    enabled: by === 'consent',
   });
   const groups = useQuery({
     queryKey: ['data:groups', by, q],
     queryFn: () => client.dataGroups({ by: by as 'consumer' | 'holder', ...(q ? { search: q } : {}) }),
     enabled: by !== 'consent',
   });
-  const [cursor, setCursor] = useState(0);
-  const [chosen, setChosen] = useState<string[]>([]);
+  const { chosen, clear, selection } = useChosen<DataConsentRow>((c) => c.consentId, {
+    headerLabel: 'Clear the chosen consents',
+    most: 1000,
+  });
   const sync = useDataSync();
 
   return (
     <Stack h="100%" gap="xs">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div>
-          <Title order={2} size="h3">
-            Data
-          </Title>
-          <Text size="sm" c="dimmed" aria-live="polite" data-testid="data-range">
+      <ListHeader
+        title="Data"
+        range={
+          <>
             Customer data from the cache — readable offline.{' '}
             {by === 'consent' && head.data ? `${plural(total, 'consent')} with cached data in this view.` : ''}
-          </Text>
-        </div>
-        <Group gap="xs">
+          </>
+        }
+        rangeId="data-range"
+        actions={
           <Button size="xs" variant="default" disabled={sync.running} onClick={() => void sync.start({ allActive: true })}>
             Sync data of all active consents
           </Button>
-        </Group>
-      </Group>
+        }
+      />
       <SyncJob sync={sync} />
-      <Group gap="sm" align="flex-end">
+      <FilterRow>
         <SegmentedControl
           size="xs"
           aria-label="Browse by"
@@ -144,11 +129,7 @@ function DataNavigator() {
           type="search"
           label={by === 'consent' ? 'Find a consent' : by === 'consumer' ? 'Find a consumer' : 'Find a data holder'}
           placeholder={by === 'consent' ? 'Consent id, e-mail or data holder' : 'Name, e-mail or id'}
-          value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
-            pushSearch(e.currentTarget.value);
-          }}
+          {...search.input}
         />
         {consumer || holder ? (
           <Group gap={4}>
@@ -158,44 +139,28 @@ function DataNavigator() {
             </Button>
           </Group>
         ) : null}
-      </Group>
+      </FilterRow>
       {by === 'consent' ? (
         <>
           {chosen.length ? (
-            <Paper withBorder p={6} px="sm" role="region" aria-label="Chosen consents">
-              <Group gap="sm">
-                <Text size="sm">{plural(chosen.length, 'consent')} chosen</Text>
-                <Button size="xs" disabled={sync.running} onClick={() => void sync.start({ consentIds: chosen })}>
-                  Sync data of {plural(chosen.length, 'chosen consent')}
-                </Button>
-                <Button size="xs" variant="subtle" onClick={() => setChosen([])}>
-                  Clear
-                </Button>
-              </Group>
-            </Paper>
+            <SelectionBar label="Chosen consents" summary={`${plural(chosen.length, 'consent')} chosen`} onClear={clear}>
+              <Button size="xs" disabled={sync.running} onClick={() => void sync.start({ consentIds: chosen.map((c) => c.consentId) })}>
+                Sync data of {plural(chosen.length, 'chosen consent')}
+              </Button>
+            </SelectionBar>
           ) : null}
           {head.error ? <ErrorState title="The cache could not be read" error={head.error} /> : null}
           <WindowedTable<DataConsentRow>
             label="Consents with cached data"
-            total={total}
-            rows={rows}
+            {...table}
             columns={CONSENT_COLUMNS}
             rowId={(c) => c.consentId}
             rowLabel={(c) => `${c.consentId} of ${c.consumerEmail ?? 'unknown consumer'}`}
             onOpen={(c) => go({ consent: c.consentId })}
-            activeIndex={cursor}
-            onActiveChange={setCursor}
-            selection={{
-              isSelected: (c) => chosen.includes(c.consentId),
-              toggle: (_i, c) =>
-                setChosen((x) => (x.includes(c.consentId) ? x.filter((y) => y !== c.consentId) : [...x, c.consentId].slice(0, 1000))),
-              headerState: chosen.length ? 'some' : 'none',
-              toggleAll: () => setChosen([]),
-              headerLabel: 'Clear the chosen consents',
-            }}
+            selection={selection}
             empty={
               head.data ? (
-                search || consumer || holder ? (
+                search.value || consumer || holder ? (
                   <EmptyState title="No cached data in this view">
                     Data is fetched for ACTIVE consents: change or clear the search, sync all active consents here, or one from its consent
                     page (Cached data).
@@ -211,7 +176,7 @@ function DataNavigator() {
         <>
           {groups.error ? <ErrorState title="The cache could not be read" error={groups.error} /> : null}
           {groups.data && groups.data.groups.length === 0 ? (
-            search ? (
+            search.value ? (
               <EmptyState title="No cached data in this view">Change or clear the search.</EmptyState>
             ) : (
               <NoCachedDataYet what="customer data" sync={sync} syncAbove />
@@ -225,14 +190,7 @@ function DataNavigator() {
               withTableBorder
               aria-label={by === 'consumer' ? 'Consumers with cached data' : 'Data holders with cached data'}
             >
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{by === 'consumer' ? 'Consumer' : 'Data holder'}</Table.Th>
-                  <Table.Th>Consents</Table.Th>
-                  <Table.Th>Records</Table.Th>
-                  <Table.Th>Last fetched</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <TableHead columns={[by === 'consumer' ? 'Consumer' : 'Data holder', 'Consents', 'Records', 'Last fetched']} />
               <Table.Tbody>
                 {groups.data.groups.map((g) => (
                   <Table.Tr key={g.id}>

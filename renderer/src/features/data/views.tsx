@@ -3,7 +3,7 @@ import type { DataRecordRow, DataView } from '../../../../shared/ipc/contract.js
 import { enumText } from '../../ui/format.js';
 import type { Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
-import { money } from '../products/terms.js';
+import { money } from '../products/terms-text.js';
 import { dayText, recurrenceText } from './recurrence.js';
 
 /** The data browser's views, their names and their columns. */

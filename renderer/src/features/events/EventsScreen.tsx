@@ -1,21 +1,22 @@
-import { Anchor, Badge, Button, Chip, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
-import { useDebouncedCallback } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { addDays, format, parse } from 'date-fns';
-import { useState } from 'react';
+import { Anchor, Badge, Button, Chip, Group, Stack, Text, TextInput } from '@mantine/core';
+import { format, parse } from 'date-fns';
 import { Link, useNavigate } from 'react-router';
 import type { EventListRow } from '../../../../shared/ipc/contract.js';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
-import { fillDays } from '../../ui/days.js';
-import { ExportMenu } from '../../ui/export.js';
+import { CountChip } from '../../ui/CountChip.js';
+import { DayRangeInput } from '../../ui/DayRangeInput.js';
+import { daysOfPeriod, fillDays, periodOfDays } from '../../ui/days.js';
+import { useDebouncedText } from '../../ui/fields.js';
+import { FilterRow } from '../../ui/FilterRow.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
-import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
+import { useWindowedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
+import { useEventsCount, useEventsDays } from './queries.js';
 import { eventFilterOf, useEventView, WEBHOOK_FAILURES } from './view.js';
 
 /**
@@ -33,7 +34,6 @@ const COLOUR: Record<string, string> = {
 };
 const SERIES_COLOURS = ['indigo.6', 'teal.6', 'red.7', 'orange.7', 'grape.6', 'cyan.7', 'lime.8', 'pink.6', 'yellow.8', 'gray.6'];
 
-const localDay = (iso: string | undefined) => (iso ? format(new Date(iso), 'yyyy-MM-dd') : null);
 const dayStart = (day: string) => parse(day, 'yyyy-MM-dd', new Date());
 
 export const EVENT_COLUMNS: Column<EventListRow>[] = [
@@ -73,101 +73,50 @@ export function EventsScreen() {
   const navigate = useNavigate();
   const [view, setView] = useEventView();
   const filter = eventFilterOf(view);
-  const count = useQuery({
-    queryKey: ['events:count', filter],
-    queryFn: () => client.eventsCount({ filter }),
-    placeholderData: keepPreviousData,
-  });
-  const days = useQuery({
-    queryKey: ['events:days', filter],
-    queryFn: () => client.eventsDays({ filter, days: 30 }),
-    placeholderData: keepPreviousData,
-  });
+  const count = useEventsCount(filter);
+  const days = useEventsDays(filter, 30);
   const total = count.data?.total ?? 0;
-  const rows = useWindowedRows<EventListRow>({
+  const { table } = useWindowedList<EventListRow>({
     key: ['events:list', filter],
     total,
     fetch: async (offset, limit) => (await client.eventsList({ filter, offset, limit })).rows,
+    cursorKey: filter,
   });
-  const [cursor, setCursor] = useState({ key: '', index: 0 });
-  const key = JSON.stringify(filter);
-  const [consent, setConsent] = useState(view.consentId);
-  const pushConsent = useDebouncedCallback((consentId: string) => setView({ consentId }, { replace: true }), 200);
+  const consent = useDebouncedText(view.consentId, (consentId) => setView({ consentId }, { replace: true }), 200);
 
   const allTypes = [...new Set([...(count.data?.types.map((t) => t.type) ?? []), ...view.types])].sort();
   const countOf = (t: string) => count.data?.types.find((x) => x.type === t)?.count ?? 0;
   const dayRows = days.data?.length ? fillDays(days.data) : []; // quiet days too, oldest first
   const chartTypes = [...new Set(dayRows.flatMap((d) => Object.keys(d.counts)))].sort();
   const chartData = dayRows.map((d) => ({ day: format(dayStart(d.day), 'd MMM'), ...d.counts }));
-  const range: [string | null, string | null] = [
-    localDay(view.from),
-    view.to ? localDay(addDays(new Date(view.to), -1).toISOString()) : null,
-  ];
 
   return (
     <Stack h="100%" gap="xs">
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Events
-          </Title>
-          <Text size="sm" c="dimmed" data-testid="events-range" aria-live="polite">
-            {count.data ? `${plural(total, 'event')} match this view` : 'Reading the cache…'}
-          </Text>
-        </div>
-        <ExportMenu
-          label={`Export all ${formatCount(total)} events of this view`}
-          start={(format) => client.eventsExport({ filter, format })}
-        />
-      </Group>
-      <Group gap="sm" align="flex-end">
-        <TextInput
-          label="Consent id"
-          size="xs"
-          w={320}
-          value={consent}
-          onChange={(e) => {
-            setConsent(e.currentTarget.value);
-            pushConsent(e.currentTarget.value);
-          }}
-          placeholder="All consents"
-        />
-        <DatePickerInput
-          type="range"
-          label="Days"
-          size="xs"
-          w={260}
-          clearable
-          allowSingleDateInRange
-          valueFormat="D MMM YYYY"
-          placeholder="Any time"
-          value={range}
-          onChange={([from, to]) =>
-            setView({
-              from: from ? dayStart(String(from).slice(0, 10)).toISOString() : undefined,
-              to: to ? addDays(dayStart(String(to).slice(0, 10)), 1).toISOString() : undefined,
-            })
-          }
-        />
-        {view.types.length || view.consentId || view.from || view.to ? (
-          <Button size="xs" variant="subtle" onClick={() => navigate({ search: '' })}>
-            Clear all
-          </Button>
-        ) : null}
-      </Group>
+      <ListHeader
+        title="Events"
+        range={count.data ? `${plural(total, 'event')} match this view` : undefined}
+        rangeId="events-range"
+        exportMenu={{
+          label: `Export all ${formatCount(total)} events of this view`,
+          start: (format) => client.eventsExport({ filter, format }),
+        }}
+      />
+      <FilterRow onClear={view.types.length || view.consentId || view.from || view.to ? () => navigate({ search: '' }) : undefined}>
+        <TextInput label="Consent id" size="xs" w={320} {...consent.input} placeholder="All consents" />
+        <DayRangeInput w={260} value={daysOfPeriod(view)} onChange={(picked) => setView(periodOfDays(picked))} />
+      </FilterRow>
       <Group gap={6} role="group" aria-label="Event types">
         <Chip.Group multiple value={view.types} onChange={(types) => setView({ types })}>
           {allTypes.map((t) => (
-            <Chip
+            <CountChip
               key={t}
               value={t}
-              size="xs"
-              variant="light"
+              label={enumText(t)}
+              name={t}
+              count={countOf(t)}
+              noun="events"
               color={FAILURES.has(t) ? 'red' : 'indigo'}
-              aria-label={`${t}: ${formatCount(countOf(t))} events`}
-            >
-              {enumText(t)} {formatCount(countOf(t))}
-            </Chip>
+            />
           ))}
         </Chip.Group>
       </Group>
@@ -205,12 +154,7 @@ export function EventsScreen() {
             .filter((d) => d.total > 0)
             .slice(-10)
             .map((d) => (
-              <Button
-                key={d.day}
-                size="compact-xs"
-                variant="default"
-                onClick={() => setView({ from: dayStart(d.day).toISOString(), to: addDays(dayStart(d.day), 1).toISOString() })}
-              >
+              <Button key={d.day} size="compact-xs" variant="default" onClick={() => setView(periodOfDays([d.day, d.day]))}>
                 {format(dayStart(d.day), 'd MMM')} ({formatCount(d.total)})
               </Button>
             ))}
@@ -219,15 +163,12 @@ export function EventsScreen() {
       {count.error ? <ErrorState title="The events could not be read" error={count.error} /> : null}
       <WindowedTable<EventListRow>
         label="Events"
-        total={total}
-        rows={rows}
+        {...table}
         columns={EVENT_COLUMNS}
         rowId={(e) => e.eventId}
         rowLabel={(e) => `${e.eventType} of ${e.consumerEmail ?? e.consentId}`}
         rowTone={(e) => (FAILURES.has(e.eventType) ? 'danger' : undefined)}
         onOpen={(e) => navigate(`/consents/${encodeURIComponent(e.consentId)}?tab=timeline`)}
-        activeIndex={cursor.key === key ? cursor.index : 0}
-        onActiveChange={(index) => setCursor({ key, index })}
         empty={
           count.data ? <EmptyState title="No event matches this view">Change the filters, or sync to fetch new events.</EmptyState> : null
         }

@@ -1,6 +1,5 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import type { EventFilter } from '../../../../shared/ipc/contract.js';
+import { useUrlView } from '../../ui/url.js';
 
 /**
  * The view of the Events and Webhook failures screens, in the URL: types, consent, and a time
@@ -54,15 +53,6 @@ export function eventsLink(path: '/events' | '/webhook-failures', v: Partial<Eve
   return `${path}${p ? `?${p}` : ''}`;
 }
 
-export function useEventView(): [EventView, (change: Partial<EventView>, opts?: { replace?: boolean }) => void] {
-  const [params, setParams] = useSearchParams();
-  const key = params.toString();
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the query string is the identity of the view
-  const view = useMemo(() => eventViewOf(params), [key]);
-  const update = useCallback(
-    (change: Partial<EventView>, opts?: { replace?: boolean }) =>
-      setParams((prev) => eventParams({ ...eventViewOf(prev), ...change }), { replace: opts?.replace ?? false }),
-    [setParams],
-  );
-  return [view, update];
+export function useEventView() {
+  return useUrlView(eventViewOf, eventParams);
 }

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { addDays, addWeeks, format, startOfISOWeek } from 'date-fns';
 import { useState } from 'react';
@@ -7,10 +7,13 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { fillDays } from '../../ui/days.js';
 import { formatAgo, formatCount } from '../../ui/format.js';
+import { Panel } from '../../ui/Panel.js';
+import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState } from '../../ui/states.js';
 import { ink } from '../../ui/ink.js';
 import { useSession } from '../../stores/session.js';
 import { StatTile } from '../../ui/StatTile.js';
+import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 import { consentsLink, filterOf, type ConsentView } from '../consents/index.js';
 import { eventsLink, WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../events/index.js';
@@ -140,14 +143,10 @@ export function OverviewScreen() {
 
   return (
     <Stack gap="md" pb="xl">
-      <div>
-        <Title order={2} size="h3">
-          Overview
-        </Title>
-        <Text size="sm" c="dimmed">
-          From the local cache{summary ? `, as of the sync ${formatAgo(summary.finishedAt)}` : ''}. Every number opens the list it counts.
-        </Text>
-      </div>
+      <ScreenHeader
+        title="Overview"
+        description={`From the local cache${summary ? `, as of the sync ${formatAgo(summary.finishedAt)}` : ''}. Every number opens the list it counts.`}
+      />
       {all.error ? <ErrorState title="The cache could not be read" error={all.error} /> : null}
       {last.data === null && all.data?.total === 0 ? <EmptyCache /> : null}
       <section aria-label="Consents by status">
@@ -243,29 +242,23 @@ export function OverviewScreen() {
           }
         />
       </SimpleGrid>
-      <Paper withBorder p="sm" component="section" aria-label="Last sync">
-        <Group justify="space-between" mb="xs">
-          <Title order={3} size="h5">
-            Last sync
-          </Title>
-          {summary ? (
+      <Panel
+        title="Last sync"
+        aside={
+          summary ? (
             <Badge color={summary.failures.length ? 'orange' : 'teal'} variant="light">
               {summary.failures.length ? `${summary.failures.length} part(s) failed` : 'Every part succeeded'}
             </Badge>
-          ) : null}
-        </Group>
+          ) : null
+        }
+      >
         {!summary ? (
           <Text size="sm" c="dimmed">
             No sync has finished with this cache yet: use Sync now in the status bar.
           </Text>
         ) : (
           <Table fz="sm" withTableBorder aria-label="Last sync of each part">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Part</Table.Th>
-                <Table.Th>Result</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Part', 'Result']} />
             <Table.Tbody>
               {[
                 [
@@ -298,7 +291,7 @@ export function OverviewScreen() {
             </Table.Tbody>
           </Table>
         )}
-      </Paper>
+      </Panel>
     </Stack>
   );
 }

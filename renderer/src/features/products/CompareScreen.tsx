@@ -1,10 +1,11 @@
-import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Table, Text } from '@mantine/core';
 import { useQueries } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { useClient } from '../../bridge/ClientContext.js';
 import { enumText } from '../../ui/format.js';
+import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
-import { feeMethodText, percent, durationText } from './terms.js';
+import { durationText, feeMethodText, percent } from './terms-text.js';
 import classes from './compare.module.css';
 
 /**
@@ -70,16 +71,7 @@ export function CompareScreen() {
     queries: ids.map((recordId) => ({ queryKey: ['products:get', recordId], queryFn: () => client.productsGet({ recordId }) })),
   });
   const error = results.find((r) => r.error)?.error;
-  const heading = (
-    <>
-      <Anchor component={Link} to="/products" size="sm">
-        ← Products
-      </Anchor>
-      <Title order={2} size="h3">
-        Compare products
-      </Title>
-    </>
-  );
+  const heading = <ScreenHeader back={{ to: '/products', label: 'Products' }} title="Compare products" />;
   if (ids.length < 2)
     return (
       <Stack>

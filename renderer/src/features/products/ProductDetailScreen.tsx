@@ -1,11 +1,13 @@
-import { Anchor, Badge, Button, Group, Select, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Select, Stack, Table, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { diffVersions, valueText } from '../../../../shared/consents/diff.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { enumText, formatLocalDateTime } from '../../ui/format.js';
+import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
+import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 import { RecordSource } from './RecordSource.js';
 import { ExternalLink, ProductTerms, ShapeBadge, type Note } from './terms.js';
@@ -28,27 +30,26 @@ export function ProductDetailScreen() {
   const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
   return (
     <Stack gap="sm">
-      <Anchor component={Link} to="/products" size="sm">
-        ← Products
-      </Anchor>
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            {s(r.name) ?? s(r.productId)}
-          </Title>
-          <Text size="sm" c="dimmed">
+      <ScreenHeader
+        back={{ to: '/products', label: 'Products' }}
+        title={s(r.name) ?? s(r.productId)}
+        description={
+          <>
             {s(r.brandName) ?? s(r.brand)} · {enumText(s(r.productCategory))} · fetched <Time iso={p.fetchedAt} focusable />
-          </Text>
-        </div>
-        <Group gap="xs">
-          <ShapeBadge shape={p.shape} />
-          {notes.length ? (
-            <Badge variant="outline" color="gray">
-              {notes.length} normaliser note{notes.length === 1 ? '' : 's'}
-            </Badge>
-          ) : null}
-        </Group>
-      </Group>
+          </>
+        }
+        wrap
+        actions={
+          <>
+            <ShapeBadge shape={p.shape} />
+            {notes.length ? (
+              <Badge variant="outline" color="gray">
+                {notes.length} normaliser note{notes.length === 1 ? '' : 's'}
+              </Badge>
+            ) : null}
+          </>
+        }
+      />
       {s(r.description) ? <Text size="sm">{s(r.description)}</Text> : null}
       <Group gap="md">
         {s(r.effectiveFrom) ? (
@@ -122,14 +123,7 @@ function Versions({ recordId, versions }: { recordId: string; versions: { seenAt
       {a && b ? (
         changes.length ? (
           <Table fz="sm" withTableBorder aria-label="What changed between the two versions">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Field</Table.Th>
-                <Table.Th>Change</Table.Th>
-                <Table.Th>Before</Table.Th>
-                <Table.Th>After</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Field', 'Change', 'Before', 'After']} />
             <Table.Tbody>
               {changes.map((c) => (
                 <Table.Tr key={c.path} data-testid="version-change">

@@ -1,15 +1,18 @@
-import { Badge, Button, Chip, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Badge, Button, Chip, Group, Select, Stack, TextInput } from '@mantine/core';
+import { useMemo } from 'react';
+import { useNavigate } from 'react-router';
 import type { ProductFilter, ProductRow } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
-import { ExportMenu } from '../../ui/export.js';
+import { CountChip } from '../../ui/CountChip.js';
+import { useDebouncedText } from '../../ui/fields.js';
+import { FilterRow } from '../../ui/FilterRow.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
+import { SelectionBar, useChosen } from '../../ui/SelectionBar.js';
+import { usePagedList } from '../../ui/table/useWindowedList.js';
+import { useQueryParams } from '../../ui/url.js';
 import { NoCachedDataYet, SyncJob, useDataSync } from '../data/data-sync.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
-import { useWindowedRows } from '../../ui/table/useWindowedRows.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
 import { ShapeBadge } from './terms.js';
@@ -46,66 +49,31 @@ export function productFilterOf(p: URLSearchParams): ProductFilter {
 export function ProductsScreen() {
   const client = useClient();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useQueryParams();
   const filter = useMemo(() => productFilterOf(params), [params]);
-  const set = (key: string, value: string | null) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (value) next.set(key, value);
-        else next.delete(key);
-        return next;
-      },
-      { replace: key === 'q' },
-    );
-  const [search, setSearch] = useState(params.get('q') ?? '');
+  const set = (key: string, value: string | null) => update({ [key]: value });
+  const search = useDebouncedText(params.get('q') ?? '', (q) => update({ q: q.trim() }, { replace: true }), 200);
   const sync = useDataSync();
-  const pushSearch = useDebouncedCallback((q: string) => set('q', q.trim() || null), 200);
-  const head = useQuery({
-    queryKey: ['products:list', filter, 'head'],
-    queryFn: () => client.productsList({ filter, offset: 0, limit: 1 }),
-    placeholderData: keepPreviousData,
-  });
-  const total = head.data?.total ?? 0;
-  const rows = useWindowedRows<ProductRow>({
+  const { head, total, table } = usePagedList({
     key: ['products:list', filter],
-    total,
-    fetch: async (offset, limit) => (await client.productsList({ filter, offset, limit })).rows,
+    read: (offset, limit) => client.productsList({ filter, offset, limit }),
   });
-  const [cursor, setCursor] = useState(0);
-  const [chosen, setChosen] = useState<ProductRow[]>([]);
-  const isChosen = (p: ProductRow) => chosen.some((c) => c.recordId === p.recordId);
+  const { chosen, clear, selection } = useChosen<ProductRow>((p) => p.recordId, { headerLabel: 'Clear the products chosen to compare' });
   const categoryTotal = head.data?.categories.reduce((a, c) => a + c.count, 0) ?? 0;
 
   return (
     <Stack h="100%" gap="xs">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div>
-          <Title order={2} size="h3">
-            Products
-          </Title>
-          <Text size="sm" c="dimmed" data-testid="products-range" aria-live="polite">
-            {head.data ? `${plural(total, 'product')} in this view, in the Data API 2.0.0 form` : 'Reading the cache…'}
-          </Text>
-        </div>
-        <ExportMenu
-          label={`Export all ${formatCount(total)} products of this view`}
-          start={(format) => client.productsExport({ filter, format })}
-        />
-      </Group>
-      <Group gap="sm" align="flex-end">
-        <TextInput
-          label="Search by name"
-          size="xs"
-          w={260}
-          type="search"
-          value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
-            pushSearch(e.currentTarget.value);
-          }}
-          placeholder="e.g. saver"
-        />
+      <ListHeader
+        title="Products"
+        range={head.data ? `${plural(total, 'product')} in this view, in the Data API 2.0.0 form` : undefined}
+        rangeId="products-range"
+        exportMenu={{
+          label: `Export all ${formatCount(total)} products of this view`,
+          start: (format) => client.productsExport({ filter, format }),
+        }}
+      />
+      <FilterRow>
+        <TextInput label="Search by name" size="xs" w={260} type="search" {...search.input} placeholder="e.g. saver" />
         <Select
           label="Data holder"
           size="xs"
@@ -117,68 +85,52 @@ export function ProductsScreen() {
           onChange={(v) => set('holder', v)}
           data={(head.data?.dataHolders ?? []).map((h) => ({ value: h.id, label: `${h.name || h.id} (${formatCount(h.count)})` }))}
         />
-      </Group>
+      </FilterRow>
       <Group gap={6} role="group" aria-label="Categories">
         <Chip size="xs" variant="light" checked={!params.get('category')} onChange={() => set('category', null)}>
           All {formatCount(categoryTotal)}
         </Chip>
         {(head.data?.categories ?? []).map((c) => (
-          <Chip
+          <CountChip
             key={c.category}
-            size="xs"
-            variant="light"
+            label={enumText(c.category)}
+            count={c.count}
+            noun="products"
             checked={params.get('category') === c.category}
             onChange={() => set('category', params.get('category') === c.category ? null : c.category)}
-            aria-label={`${enumText(c.category)}: ${formatCount(c.count)} products`}
-          >
-            {enumText(c.category)} {formatCount(c.count)}
-          </Chip>
+          />
         ))}
       </Group>
       {chosen.length ? (
-        <Paper withBorder p={6} px="sm" role="region" aria-label="Chosen to compare">
-          <Group gap="sm">
-            <Text size="sm">
-              {plural(chosen.length, 'product')} chosen to compare{chosen.length > 4 ? ' (at most 4)' : ''}:
-            </Text>
-            {chosen.map((c) => (
-              <Badge key={c.recordId} variant="light">
-                {c.name} · {c.brandName}
-              </Badge>
-            ))}
-            <Button
-              size="xs"
-              disabled={chosen.length < 2 || chosen.length > 4}
-              onClick={() => navigate(`/products/compare?ids=${chosen.map((c) => encodeURIComponent(c.recordId)).join(',')}`)}
-            >
-              Compare {chosen.length}
-            </Button>
-            <Button size="xs" variant="subtle" onClick={() => setChosen([])}>
-              Clear
-            </Button>
-          </Group>
-        </Paper>
+        <SelectionBar
+          label="Chosen to compare"
+          summary={`${plural(chosen.length, 'product')} chosen to compare${chosen.length > 4 ? ' (at most 4)' : ''}:`}
+          onClear={clear}
+        >
+          {chosen.map((c) => (
+            <Badge key={c.recordId} variant="light">
+              {c.name} · {c.brandName}
+            </Badge>
+          ))}
+          <Button
+            size="xs"
+            disabled={chosen.length < 2 || chosen.length > 4}
+            onClick={() => navigate(`/products/compare?ids=${chosen.map((c) => encodeURIComponent(c.recordId)).join(',')}`)}
+          >
+            Compare {chosen.length}
+          </Button>
+        </SelectionBar>
       ) : null}
       <SyncJob sync={sync} />
       {head.error ? <ErrorState title="The products could not be read" error={head.error} /> : null}
       <WindowedTable<ProductRow>
         label="Products"
-        total={total}
-        rows={rows}
+        {...table}
         columns={COLUMNS}
         rowId={(p) => p.recordId}
         rowLabel={(p) => `${p.name ?? p.productId} of ${p.brandName ?? 'unknown data holder'}`}
         onOpen={(p) => navigate(`/products/${encodeURIComponent(p.recordId)}`)}
-        activeIndex={cursor}
-        onActiveChange={setCursor}
-        selection={{
-          isSelected: isChosen,
-          toggle: (_i, p) =>
-            setChosen((c) => (c.some((x) => x.recordId === p.recordId) ? c.filter((x) => x.recordId !== p.recordId) : [...c, p])),
-          headerState: chosen.length ? 'some' : 'none',
-          toggleAll: () => setChosen([]),
-          headerLabel: 'Clear the products chosen to compare',
-        }}
+        selection={selection}
         empty={
           head.data ? (
             Object.keys(filter).length ? (

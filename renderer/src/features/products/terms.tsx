@@ -1,84 +1,37 @@
-import { Anchor, Badge, Group, List, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Group, List, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { isAllowedExternalUrl } from '../../../../shared/security/csp.js';
 import { enumText } from '../../ui/format.js';
+import { Panel } from '../../ui/Panel.js';
+import { TableHead } from '../../ui/TableHead.js';
+import {
+  boundText,
+  discountMethodText,
+  durationText,
+  feeMethodText,
+  type Json,
+  list,
+  money,
+  obj,
+  percent,
+  periodText,
+  str,
+} from './terms-text.js';
 
 /**
  * A banking product's or account's terms in the Data API 2.0.0 form, drawn the same way in the
  * product detail, the comparison and the data browser's account detail: fees grouped by type with
  * their method, discounts, deposit and lending rates with tiers and every applicability condition,
  * instalments, eligibility, constraints, features, bundles, card art, links — and the normaliser's
- * notes beside the fields they concern.
+ * notes beside the fields they concern. Their words (rates, amounts, periods, methods) come from
+ * terms-text.ts.
  */
-type Json = Record<string, unknown>;
 export interface Note {
   path: string;
   kind: string;
   action: string;
   reason: string;
   original?: unknown;
-}
-
-const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x): x is Json => !!x && typeof x === 'object') : []);
-const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
-
-/** "0.0525" → "5.25%" (rates are fractions in the Data API); text that is not a number is shown as written. */
-export function percent(rate: unknown): string {
-  const s = str(rate);
-  if (s === undefined) return '—';
-  const n = Number(s);
-  if (!Number.isFinite(n)) return s;
-  return `${(n * 100).toFixed(4).replace(/\.?0+$/, '')}%`;
-}
-
-/** "12.5" → "$12.50" (AUD unless another currency is given). */
-export function money(amount: unknown, currency?: unknown): string {
-  const s = str(amount);
-  if (s === undefined) return '—';
-  const n = Number(s);
-  if (!Number.isFinite(n)) return s;
-  const c = str(currency) ?? 'AUD';
-  const text = Math.abs(n).toLocaleString('en-AU', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return `${n < 0 ? '-' : ''}${c === 'AUD' ? '$' : `${c} `}${text}`;
-}
-
-const UNITS: Record<string, string> = { D: 'day', W: 'week', M: 'month', Y: 'year', H: 'hour' };
-/** An ISO 8601 duration in words: P1M → "1 month", P2W → "2 weeks", P1Y6M → "1 year 6 months"; else as written. */
-export function durationText(value: unknown): string {
-  const s = str(value);
-  if (!s) return '—';
-  const m = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?)?$/.exec(s);
-  if (!m || m.slice(1).every((x) => x === undefined)) return s;
-  return (['Y', 'M', 'W', 'D', 'H'] as const)
-    .map((u, i) => (m[i + 1] ? `${m[i + 1]} ${UNITS[u]}${m[i + 1] === '1' ? '' : 's'}` : ''))
-    .filter(Boolean)
-    .join(' ');
-}
-
-/** A period after "every" or "per": P1M → "month", P2W → "2 weeks". */
-export function periodText(value: unknown): string {
-  return durationText(value).replace(/^1 (\w+)$/, '$1');
-}
-
-/** A tier bound with its unit: numbers formatted by unit; text shown exactly as written (quoted). */
-export function boundText(value: unknown, unit: unknown): string {
-  const s = str(value);
-  if (s === undefined) return 'no limit';
-  const n = Number(s);
-  if (!Number.isFinite(n) || s.trim() === '') return `“${s}”`;
-  switch (str(unit)) {
-    case 'DOLLAR':
-      return money(s);
-    case 'PERCENT':
-      return percent(s);
-    case 'MONTH':
-      return `${s} month${n === 1 ? '' : 's'}`;
-    case 'DAY':
-      return `${s} day${n === 1 ? '' : 's'}`;
-    default:
-      return `${s}${str(unit) ? ` (${enumText(str(unit))})` : ''}`;
-  }
 }
 
 /** The notes whose path is this field or inside it. */
@@ -129,49 +82,12 @@ export function ExternalLink({ href, children }: { href: string; children: React
   );
 }
 
-/** A fee's method in words. */
-export function feeMethodText(fee: Json): string {
-  const method = str(fee.feeMethodUType);
-  const currency = fee.currency;
-  if (method === 'fixedAmount') return `Fixed ${money(obj(fee.fixedAmount)?.amount, currency)}`;
-  if (method === 'rateBased') {
-    const r = obj(fee.rateBased) ?? {};
-    const range = obj(r.amountRange);
-    const parts = [`${percent(r.rate)} of the ${enumText(str(r.rateType) ?? 'amount').toLowerCase()}`];
-    if (str(r.accrualFrequency)) parts.push(`accrued every ${periodText(r.accrualFrequency)}`);
-    if (range && (str(range.feeMinimum) || str(range.feeMaximum)))
-      parts.push(
-        `min ${range.feeMinimum !== undefined ? money(range.feeMinimum, currency) : 'none'}, max ${range.feeMaximum !== undefined ? money(range.feeMaximum, currency) : 'none'}`,
-      );
-    return `Rate-based: ${parts.join('; ')}`;
-  }
-  if (method === 'variable') {
-    const v = obj(fee.variable) ?? {};
-    if (!str(v.feeMinimum) && !str(v.feeMaximum)) return 'Variable (no bounds given)';
-    return `Variable: from ${str(v.feeMinimum) ? money(v.feeMinimum, currency) : 'no minimum'} to ${str(v.feeMaximum) ? money(v.feeMaximum, currency) : 'no maximum'}`;
-  }
-  return method ? `${method} (unknown method)` : 'No method given';
-}
-
-export function discountMethodText(d: Json): string {
-  const method = str(d.discountMethodUType);
-  if (method === 'fixedAmount') return `${money(obj(d.fixedAmount)?.amount)} off`;
-  if (method === 'rateBased') {
-    const r = obj(d.rateBased) ?? {};
-    return `${percent(r.rate)} of the ${enumText(str(r.rateType) ?? 'fee').toLowerCase()} off`;
-  }
-  return method ? `${method} (unknown method)` : 'No method given';
-}
-
+/** A titled section of the terms, with how many items it lists. */
 function Section({ title, children, count }: { title: string; children: ReactNode; count?: number }) {
   return (
-    <Paper withBorder p="sm" component="section" aria-label={title}>
-      <Title order={3} size="h5" mb={6}>
-        {title}
-        {count !== undefined ? ` (${count})` : ''}
-      </Title>
+    <Panel title={count !== undefined ? `${title} (${count})` : title} label={title} gap={6}>
       {children}
-    </Paper>
+    </Panel>
   );
 }
 
@@ -330,16 +246,7 @@ export function RateList({
               <Conditions conditions={list(rate.applicabilityConditionList)} label="Applicability conditions" />
               {tiers.length ? (
                 <Table fz="xs" withTableBorder mt={4} aria-label={`Tiers of the ${rateTitle(rate, kind)} rate`}>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Tier</Table.Th>
-                      <Table.Th>From</Table.Th>
-                      <Table.Th>To</Table.Th>
-                      <Table.Th>Unit</Table.Th>
-                      <Table.Th>Applied</Table.Th>
-                      <Table.Th>Conditions</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
+                  <TableHead columns={['Tier', 'From', 'To', 'Unit', 'Applied', 'Conditions']} />
                   <Table.Tbody>
                     {tiers.map((t, ti) => (
                       <Table.Tr key={ti} data-testid="tier">

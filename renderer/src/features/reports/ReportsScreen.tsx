@@ -1,12 +1,16 @@
-import { Anchor, Button, Group, Menu, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
+import { Anchor, Button, Menu, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { addDays, addMonths, addQuarters, format, parse, startOfMonth, startOfQuarter } from 'date-fns';
 import { Link, useSearchParams } from 'react-router';
 import { useClient } from '../../bridge/ClientContext.js';
+import { DayRangeInput } from '../../ui/DayRangeInput.js';
 import { useExport } from '../../ui/export.js';
+import { FilterRow } from '../../ui/FilterRow.js';
 import { formatCount } from '../../ui/format.js';
+import { Panel } from '../../ui/Panel.js';
+import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
+import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 import { eventsLink } from '../events/index.js';
 
@@ -51,29 +55,25 @@ export function ReportsScreen() {
 
   return (
     <Stack gap="md" pb="xl">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Compliance reports
-          </Title>
-          <Text size="sm" c="dimmed">
-            Counts for the CDR reports and records (rules 9.3 and 9.4), from the cache and the audit log, for the days chosen (local time,
-            both days included).
-          </Text>
-        </div>
-        <Menu position="bottom-end">
-          <Menu.Target>
-            <Button size="xs" variant="default" loading={exportCsv.busy || exportHtml.busy}>
-              Export
-            </Button>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Item onClick={() => void exportCsv.run('csv')}>CSV (spreadsheets)</Menu.Item>
-            <Menu.Item onClick={() => void exportHtml.run('csv')}>Printable report (HTML)</Menu.Item>
-          </Menu.Dropdown>
-        </Menu>
-      </Group>
-      <Group gap="sm" align="flex-end">
+      <ScreenHeader
+        title="Compliance reports"
+        description="Counts for the CDR reports and records (rules 9.3 and 9.4), from the cache and the audit log, for the days chosen (local time, both days included)."
+        wrap
+        actions={
+          <Menu position="bottom-end">
+            <Menu.Target>
+              <Button size="xs" variant="default" loading={exportCsv.busy || exportHtml.busy}>
+                Export
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item onClick={() => void exportCsv.run('csv')}>CSV (spreadsheets)</Menu.Item>
+              <Menu.Item onClick={() => void exportHtml.run('csv')}>Printable report (HTML)</Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        }
+      />
+      <FilterRow>
         <SegmentedControl
           size="xs"
           aria-label="Period"
@@ -87,41 +87,31 @@ export function ReportsScreen() {
             ...(preset === 'custom' ? [{ value: 'custom', label: 'Custom' }] : []),
           ]}
         />
-        <DatePickerInput
-          type="range"
-          label="Days"
-          size="xs"
+        <DayRangeInput
           w={260}
-          allowSingleDateInRange
-          valueFormat="D MMM YYYY"
+          clearable={false}
           value={[fromDay, toDay]}
           onChange={([f, t]) => {
-            if (f && t) setPeriod(String(f).slice(0, 10), String(t).slice(0, 10));
+            if (f && t) setPeriod(f, t);
           }}
         />
-      </Group>
+      </FilterRow>
       {report.error ? <ErrorState title="The report could not be made" error={report.error} /> : null}
       {!report.data ? (
         <LoadingState label="Counting…" />
       ) : (
         <>
-          <Paper withBorder p="sm" component="section" aria-label="Consents in the period">
-            <Group justify="space-between" mb="xs">
-              <Title order={3} size="h5">
-                Consents, {format(dayStart(fromDay), 'd MMM yyyy')} – {format(dayStart(toDay), 'd MMM yyyy')}
-              </Title>
+          <Panel
+            title={`Consents, ${format(dayStart(fromDay), 'd MMM yyyy')} – ${format(dayStart(toDay), 'd MMM yyyy')}`}
+            label="Consents in the period"
+            aside={
               <Text size="xs" c="dimmed">
                 Made <Time iso={report.data.generatedAt} seconds />
               </Text>
-            </Group>
+            }
+          >
             <Table fz="sm" withTableBorder aria-label="Compliance counts">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Measure</Table.Th>
-                  <Table.Th w={110}>Count</Table.Th>
-                  <Table.Th>Note</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <TableHead columns={['Measure', ['Count', 110], 'Note']} />
               <Table.Tbody>
                 {report.data.counts.map((c) => (
                   <Table.Tr key={c.key} data-testid={`report-${c.key}`}>
@@ -146,20 +136,12 @@ export function ReportsScreen() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Paper>
+          </Panel>
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-            <Paper withBorder p="sm" component="section" aria-label="Collections per data holder">
-              <Title order={3} size="h5" mb="xs">
-                Data collections per data holder
-              </Title>
+            <Panel title="Data collections per data holder" label="Collections per data holder">
               {report.data.collectionsByHolder.length ? (
                 <Table fz="sm" withTableBorder striped aria-label="Collections per data holder">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Data holder</Table.Th>
-                      <Table.Th w={110}>Collections</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
+                  <TableHead columns={['Data holder', ['Collections', 110]]} />
                   <Table.Tbody>
                     {report.data.collectionsByHolder.map((c) => (
                       <Table.Tr key={c.dataHolderName}>
@@ -174,20 +156,11 @@ export function ReportsScreen() {
                   No data collections in the period.
                 </Text>
               )}
-            </Paper>
-            <Paper withBorder p="sm" component="section" aria-label="Retention in the period">
-              <Title order={3} size="h5" mb="xs">
-                Deletion and de-identification
-              </Title>
+            </Panel>
+            <Panel title="Deletion and de-identification" label="Retention in the period">
               {report.data.retention.length ? (
                 <Table fz="sm" withTableBorder aria-label="Retention in the period">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Action</Table.Th>
-                      <Table.Th>Consents</Table.Th>
-                      <Table.Th>Records</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
+                  <TableHead columns={['Action', 'Consents', 'Records']} />
                   <Table.Tbody>
                     {report.data.retention.map((r) => (
                       <Table.Tr key={r.action}>
@@ -203,7 +176,7 @@ export function ReportsScreen() {
                   Retention did not delete or de-identify any consent’s data in the period.
                 </Text>
               )}
-            </Paper>
+            </Panel>
           </SimpleGrid>
         </>
       )}

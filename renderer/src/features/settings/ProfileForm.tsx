@@ -1,8 +1,11 @@
-import { Alert, Button, Checkbox, Group, Modal, PasswordInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Checkbox, Modal, PasswordInput, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ProfileInput, ProfileSummary } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
+import { DialogFooter } from '../../ui/DialogFooter.js';
+import { bindChecked, bindText, MONOSPACE_INPUT } from '../../ui/fields.js';
 
 /**
  * Adding or editing a connection profile. The client secret (or the private key) is typed here and
@@ -73,7 +76,7 @@ export function ProfileForm({ editing, opened, onClose }: { editing: ProfileSumm
       <form onSubmit={submit} autoComplete="off">
         <Stack gap="sm">
           <SimpleGrid cols={2} spacing="sm">
-            <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={80} data-autofocus />
+            <TextInput label="Name" required {...bindText(name, setName)} maxLength={80} data-autofocus />
             <TextInput
               label="Id"
               description={
@@ -83,63 +86,45 @@ export function ProfileForm({ editing, opened, onClose }: { editing: ProfileSumm
               onChange={(e) => setId(e.currentTarget.value)}
               disabled={!!editing}
             />
-            <Select
+            <ChoiceSelect
               label="Environment"
-              allowDeselect={false}
               data={[
                 { value: 'nonprod', label: 'Non-production' },
                 { value: 'prod', label: 'Production (https required; revocations ask for confirmation)' },
               ]}
               value={environment}
-              onChange={(v) => v && setEnvironment(v as 'nonprod' | 'prod')}
-              comboboxProps={{ withinPortal: true }}
+              onChange={setEnvironment}
             />
-            <TextInput label="Client id" required value={clientId} onChange={(e) => setClientId(e.currentTarget.value)} />
+            <TextInput label="Client id" required {...bindText(clientId, setClientId)} />
             <TextInput
               label="Consent API base URL"
               required
               placeholder="https://intermediary.example/"
-              value={consentApiBaseUrl}
-              onChange={(e) => setConsentUrl(e.currentTarget.value)}
+              {...bindText(consentApiBaseUrl, setConsentUrl)}
             />
-            <TextInput
-              label="Data API base URL"
-              description="The Consent API's when empty."
-              value={dataApiBaseUrl}
-              onChange={(e) => setDataUrl(e.currentTarget.value)}
-            />
+            <TextInput label="Data API base URL" description="The Consent API's when empty." {...bindText(dataApiBaseUrl, setDataUrl)} />
             <TextInput
               label="Token URL"
               required
               placeholder="https://auth.intermediary.example/oauth2/token"
-              value={tokenUrl}
-              onChange={(e) => setTokenUrl(e.currentTarget.value)}
+              {...bindText(tokenUrl, setTokenUrl)}
             />
-            <Select
+            <ChoiceSelect
               label="Client authentication"
-              allowDeselect={false}
               data={[
                 { value: 'client_secret_basic', label: 'Client secret (HTTP Basic)' },
                 { value: 'client_secret_post', label: 'Client secret (form fields)' },
                 { value: 'private_key_jwt', label: 'Private key JWT' },
               ]}
               value={authMethod}
-              onChange={(v) => v && setAuthMethod(v as ProfileInput['authMethod'])}
-              comboboxProps={{ withinPortal: true }}
+              onChange={setAuthMethod}
             />
           </SimpleGrid>
           {usesKey ? (
             <>
               <SimpleGrid cols={2} spacing="sm">
-                <TextInput label="Key id" required value={keyId} onChange={(e) => setKeyId(e.currentTarget.value)} />
-                <Select
-                  label="Algorithm"
-                  allowDeselect={false}
-                  data={['PS256', 'ES256', 'RS256']}
-                  value={algorithm}
-                  onChange={(v) => v && setAlgorithm(v as 'PS256')}
-                  comboboxProps={{ withinPortal: true }}
-                />
+                <TextInput label="Key id" required {...bindText(keyId, setKeyId)} />
+                <ChoiceSelect label="Algorithm" data={['PS256', 'ES256', 'RS256']} value={algorithm} onChange={setAlgorithm} />
               </SimpleGrid>
               <Textarea
                 label="Private key (PEM, PKCS#8)"
@@ -150,9 +135,8 @@ export function ProfileForm({ editing, opened, onClose }: { editing: ProfileSumm
                 }
                 autosize
                 minRows={3}
-                value={secret}
-                onChange={(e) => setSecret(e.currentTarget.value)}
-                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
+                {...bindText(secret, setSecret)}
+                styles={MONOSPACE_INPUT}
                 required={!editing?.hasCredential}
               />
             </>
@@ -164,49 +148,28 @@ export function ProfileForm({ editing, opened, onClose }: { editing: ProfileSumm
                   ? 'A secret is stored. Type a new one to replace it; leave empty to keep it.'
                   : 'Kept in the encrypted vault; never shown again.'
               }
-              value={secret}
-              onChange={(e) => setSecret(e.currentTarget.value)}
+              {...bindText(secret, setSecret)}
               autoComplete="new-password"
               required={!editing?.hasCredential}
             />
           )}
-          <TextInput label="Scopes" description="Separated by spaces." value={scopes} onChange={(e) => setScopes(e.currentTarget.value)} />
+          <TextInput label="Scopes" description="Separated by spaces." {...bindText(scopes, setScopes)} />
           <SimpleGrid cols={2} spacing="sm">
-            <TextInput
-              label="Software product id"
-              value={softwareProductId}
-              onChange={(e) => setSoftwareProductId(e.currentTarget.value)}
-            />
+            <TextInput label="Software product id" {...bindText(softwareProductId, setSoftwareProductId)} />
             <TextInput
               label="Redirect URI"
               description="Where the data holder sends the consumer back after an authorisation."
-              value={redirectUri}
-              onChange={(e) => setRedirectUri(e.currentTarget.value)}
+              {...bindText(redirectUri, setRedirectUri)}
             />
           </SimpleGrid>
-          <Checkbox
-            label="Open this profile at start (default)"
-            checked={makeDefault}
-            onChange={(e) => setMakeDefault(e.currentTarget.checked)}
-          />
-          {save.error ? (
-            <Alert color="red" title="Not saved" role="alert">
-              {save.error.message}
-            </Alert>
-          ) : null}
-          {editing?.isCurrent ? (
-            <Text size="xs" c="dimmed">
-              This profile is open: changes apply when it is opened again (switch to it, or restart).
-            </Text>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Save profile
-            </Button>
-          </Group>
+          <Checkbox label="Open this profile at start (default)" {...bindChecked(makeDefault, setMakeDefault)} />
+          <DialogFooter mutation={save} errorTitle="Not saved" onCancel={onClose} action="Save profile">
+            {editing?.isCurrent ? (
+              <Text size="xs" c="dimmed">
+                This profile is open: changes apply when it is opened again (switch to it, or restart).
+              </Text>
+            ) : null}
+          </DialogFooter>
         </Stack>
       </form>
     </Modal>

@@ -4,16 +4,12 @@ import {
   Button,
   Group,
   List,
-  Modal,
-  Paper,
   SegmentedControl,
-  Select,
   Stack,
   Switch,
   Table,
   Text,
   TextInput,
-  Title,
   useMantineColorScheme,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -22,7 +18,12 @@ import { useState, type FormEvent } from 'react';
 import type { ProfileSummary } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { useSession } from '../../stores/session.js';
+import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { Panel } from '../../ui/Panel.js';
+import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
+import { TableHead } from '../../ui/TableHead.js';
 import { ENVIRONMENT_LABEL } from '../status/StatusBar.js';
 import { ProfileForm } from './ProfileForm.js';
 import { useSaveSettings, useSettings } from './settings.js';
@@ -106,15 +107,14 @@ function Profiles() {
   });
 
   return (
-    <Paper withBorder p="sm" component="section" aria-label="Connection profiles">
-      <Group justify="space-between" mb="xs">
-        <Title order={3} size="h5">
-          Connection profiles
-        </Title>
+    <Panel
+      title="Connection profiles"
+      aside={
         <Button size="xs" onClick={() => setEditing('new')}>
           Add profile
         </Button>
-      </Group>
+      }
+    >
       {switched && !switched.ok ? (
         <Alert color="red" mb="xs" role="alert" title="The profile did not open">
           {switched.message}
@@ -125,16 +125,7 @@ function Profiles() {
         <LoadingState label="Reading the profiles…" />
       ) : (
         <Table fz="sm" withTableBorder verticalSpacing={6} aria-label="Profiles">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Profile</Table.Th>
-              <Table.Th>Intermediary</Table.Th>
-              <Table.Th>Client</Table.Th>
-              <Table.Th>Credential</Table.Th>
-              <Table.Th w={260}>Connection</Table.Th>
-              <Table.Th w={220}>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead columns={['Profile', 'Intermediary', 'Client', 'Credential', ['Connection', 260], ['Actions', 220]]} />
           <Table.Tbody>
             {profiles.data.map((p) => (
               <Table.Tr key={p.id} data-testid={`profile-${p.id}`}>
@@ -243,23 +234,18 @@ function Profiles() {
         </Alert>
       ) : null}
       {editing ? <ProfileForm editing={editing === 'new' ? null : editing} opened onClose={() => setEditing(null)} /> : null}
-      <Modal opened={removing !== null} onClose={() => setRemoving(null)} title="Remove this profile?" size="sm">
-        <Stack gap="sm">
-          <Text size="sm">
-            “{removing?.name}” and its stored credential are removed. Its cache stays in the data directory until you delete it.
-          </Text>
-          {remove.error ? <Alert color="red">{remove.error.message}</Alert> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setRemoving(null)}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={() => removing && remove.mutate(removing.id)} loading={remove.isPending}>
-              Remove profile
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </Paper>
+      <ConfirmDialog
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        title="Remove this profile?"
+        size="sm"
+        action="Remove profile"
+        onConfirm={() => removing && remove.mutate(removing.id)}
+        mutation={remove}
+      >
+        “{removing?.name}” and its stored credential are removed. Its cache stays in the data directory until you delete it.
+      </ConfirmDialog>
+    </Panel>
   );
 }
 
@@ -311,25 +297,16 @@ export function SettingsScreen() {
 
   return (
     <Stack gap="md" pb="xl">
-      <Title order={2} size="h3">
-        Settings
-      </Title>
+      <ScreenHeader title="Settings" />
       <Profiles />
-      <Paper withBorder p="sm" component="section" aria-label="You">
-        <Title order={3} size="h5" mb="xs">
-          You
-        </Title>
+      <Panel title="You">
         <OperatorName />
-      </Paper>
-      <Paper withBorder p="sm" component="section" aria-label="Sync and appearance">
-        <Title order={3} size="h5" mb="xs">
-          Sync and appearance
-        </Title>
+      </Panel>
+      <Panel title="Sync and appearance">
         <Stack gap="sm">
-          <Select
+          <ChoiceSelect
             label="Sync on a schedule"
             w={320}
-            allowDeselect={false}
             data={[
               { value: '0', label: 'Never (only Sync now)' },
               { value: '5', label: 'Every 5 minutes' },
@@ -338,7 +315,7 @@ export function SettingsScreen() {
               { value: '240', label: 'Every 4 hours' },
             ]}
             value={String(settings?.syncEveryMinutes ?? 15)}
-            onChange={(v) => v !== null && save.mutate({ syncEveryMinutes: Number(v) })}
+            onChange={(v) => save.mutate({ syncEveryMinutes: Number(v) })}
           />
           <Switch
             label="Also sync Data API records (accounts, transactions, energy data) of active consents"
@@ -365,11 +342,8 @@ export function SettingsScreen() {
             />
           </div>
         </Stack>
-      </Paper>
-      <Paper withBorder p="sm" component="section" aria-label="Cache">
-        <Title order={3} size="h5" mb="xs">
-          Cache
-        </Title>
+      </Panel>
+      <Panel title="Cache">
         <Text size="sm" mb="xs">
           The open profile’s cache is encrypted on this computer. Resetting it moves the file aside (kept, renamed) and starts an empty one,
           filled again by the next sync; the intermediary loses nothing.
@@ -377,24 +351,19 @@ export function SettingsScreen() {
         <Button color="red" variant="light" onClick={() => setConfirmReset(true)}>
           Reset the cache…
         </Button>
-      </Paper>
-      <Modal opened={confirmReset} onClose={() => setConfirmReset(false)} title="Reset the cache?" size="md">
-        <Stack gap="sm">
-          <Text size="sm">
-            The console closes the cache, moves the file aside and opens an empty one. Consents, events and data come back with the next
-            sync. The audit log of the old cache stays in the moved file.
-          </Text>
-          {reset.error ? <Alert color="red">{reset.error.message}</Alert> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmReset(false)}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={() => reset.mutate()} loading={reset.isPending}>
-              Move the cache aside and start empty
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      </Panel>
+      <ConfirmDialog
+        opened={confirmReset}
+        onClose={() => setConfirmReset(false)}
+        title="Reset the cache?"
+        size="md"
+        action="Move the cache aside and start empty"
+        onConfirm={() => reset.mutate()}
+        mutation={reset}
+      >
+        The console closes the cache, moves the file aside and opens an empty one. Consents, events and data come back with the next sync.
+        The audit log of the old cache stays in the moved file.
+      </ConfirmDialog>
     </Stack>
   );
 }

@@ -1,11 +1,12 @@
-import { Avatar, Badge, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Avatar, Badge, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { UseCase } from '../../../../shared/schemas/consent.js';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
-import { enumText, plural } from '../../ui/format.js';
+import { enumText, initials, plural } from '../../ui/format.js';
+import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
+import { ScopesTable } from './ScopesTable.js';
 
 /**
  * The use cases of the software product, from the cache: what each asks the consumer for (scopes
@@ -14,44 +15,6 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
  * standards let a data holder show together) beside the separate one: which scopes merge, and how
  * many fewer entries the consumer reads.
  */
-const initials = (name: string | null | undefined) =>
-  (name ?? '?')
-    .split(/\s+/)
-    .map((w) => w[0])
-    .join('')
-    .slice(0, 2)
-    .toUpperCase();
-
-function Scopes({ scopes, label }: { scopes: UseCase['scopes']; label: string }) {
-  return (
-    <Table fz="sm" withTableBorder aria-label={label}>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th w="34%">Scope</Table.Th>
-          <Table.Th>Purpose</Table.Th>
-          <Table.Th w="22%">Claims</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {(scopes ?? []).map((s) => (
-          <Table.Tr key={s.id} data-testid="scope-row">
-            <Table.Td>
-              <Text size="sm" fw={500}>
-                {s.name ?? s.id}
-              </Text>
-              <Text size="xs" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                {s.id}
-              </Text>
-            </Table.Td>
-            <Table.Td>{s.purpose ? visibleText(s.purpose) : '—'}</Table.Td>
-            <Table.Td>{s.claims?.length ? s.claims.join(', ') : 'None listed'}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  );
-}
-
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div>
@@ -74,27 +37,24 @@ export function UseCasesScreen() {
   const combinedById = new Map(combinedUseCases.map((u) => [u.id, u]));
   return (
     <Stack gap="md" pb="xl">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Use cases
-          </Title>
-          <Text size="sm" c="dimmed">
-            {plural(useCases.length, 'use case')} of the software product, as last synced.
-          </Text>
-        </div>
-        <SegmentedControl
-          size="xs"
-          aria-label="Scopes shown"
-          value={mode}
-          onChange={(v) => setMode(v as 'separate' | 'both')}
-          data={[
-            { value: 'separate', label: 'Separate scopes' },
-            { value: 'both', label: 'Separate and combined' },
-          ]}
-          disabled={combinedUseCases.length === 0}
-        />
-      </Group>
+      <ScreenHeader
+        title="Use cases"
+        description={`${plural(useCases.length, 'use case')} of the software product, as last synced.`}
+        wrap
+        actions={
+          <SegmentedControl
+            size="xs"
+            aria-label="Scopes shown"
+            value={mode}
+            onChange={(v) => setMode(v as 'separate' | 'both')}
+            data={[
+              { value: 'separate', label: 'Separate scopes' },
+              { value: 'both', label: 'Separate and combined' },
+            ]}
+            disabled={combinedUseCases.length === 0}
+          />
+        }
+      />
       {useCases.length === 0 ? (
         <EmptyState title="No use cases in the cache yet">Sync to fetch them from the intermediary.</EmptyState>
       ) : null}
@@ -161,18 +121,18 @@ export function UseCasesScreen() {
                   <Text size="sm" fw={600} mb={4}>
                     Separate: {plural(u.scopes?.length ?? 0, 'entry', 'entries')}
                   </Text>
-                  <Scopes scopes={u.scopes} label={`Scopes of ${u.name ?? u.id}, separate`} />
+                  <ScopesTable scopes={u.scopes} label={`Scopes of ${u.name ?? u.id}, separate`} />
                 </div>
                 <div>
                   <Text size="sm" fw={600} mb={4}>
                     Combined: {plural(combined.scopes?.length ?? 0, 'entry', 'entries')}
                     {fewer > 0 ? ` — ${plural(fewer, 'entry', 'entries')} fewer for the consumer to read` : ' — nothing merges'}
                   </Text>
-                  <Scopes scopes={combined.scopes} label={`Scopes of ${u.name ?? u.id}, combined`} />
+                  <ScopesTable scopes={combined.scopes} label={`Scopes of ${u.name ?? u.id}, combined`} />
                 </div>
               </SimpleGrid>
             ) : (
-              <Scopes scopes={u.scopes} label={`Scopes of ${u.name ?? u.id}`} />
+              <ScopesTable scopes={u.scopes} label={`Scopes of ${u.name ?? u.id}`} />
             )}
           </Paper>
         );

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Code, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Code, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { format, parse } from 'date-fns';
 import { Link, useSearchParams } from 'react-router';
@@ -7,11 +7,13 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { fillDays } from '../../ui/days.js';
 import { Copy } from '../../ui/Copy.js';
-import { ExportMenu } from '../../ui/export.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
+import { ListHeader } from '../../ui/ListHeader.js';
+import { Panel } from '../../ui/Panel.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
+import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
-import { useEventView, WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../events/index.js';
+import { useEventsCount, useEventsDays, useEventView, WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../events/index.js';
 
 /**
  * Webhook-failure triage, across consents: failed attempts against deliveries per day (the failure
@@ -39,17 +41,9 @@ export function WebhookFailuresScreen() {
     queryFn: () => client.webhooksSummary({ filter }),
     placeholderData: keepPreviousData,
   });
-  const count = useQuery({
-    queryKey: ['events:count', filter],
-    queryFn: () => client.eventsCount({ filter }),
-    placeholderData: keepPreviousData,
-  });
-  const days = useQuery({
-    queryKey: ['events:days', deliveriesFilter],
-    // A year at most: "All" draws every day of it.
-    queryFn: () => client.eventsDays({ filter: deliveriesFilter, days: 366 }),
-    placeholderData: keepPreviousData,
-  });
+  const count = useEventsCount(filter);
+  // A year at most: "All" draws every day of it.
+  const days = useEventsDays(deliveriesFilter, 366);
   // The preset that set the period, when one did (the period itself is the instant in `from`).
   const [params, setParams] = useSearchParams();
   const selected = from ? (params.get('range') ?? 'custom') : 'all';
@@ -76,20 +70,17 @@ export function WebhookFailuresScreen() {
 
   return (
     <Stack gap="md" pb="xl">
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Webhook failures
-          </Title>
-          <Text size="sm" c="dimmed" data-testid="webhook-range" aria-live="polite">
-            {total === undefined
-              ? 'Reading the cache…'
-              : `${plural(total, 'failed delivery', 'failed deliveries')} ${from ? `since ${format(new Date(from), 'd MMM yyyy, HH:mm')}` : 'in the cache'}${
-                  summary.data ? `, ${plural(summary.data.consentsAffected, 'consent')} affected` : ''
-                }`}
-          </Text>
-        </div>
-        <Group gap="xs">
+      <ListHeader
+        title="Webhook failures"
+        range={
+          total === undefined
+            ? undefined
+            : `${plural(total, 'failed delivery', 'failed deliveries')} ${from ? `since ${format(new Date(from), 'd MMM yyyy, HH:mm')}` : 'in the cache'}${
+                summary.data ? `, ${plural(summary.data.consentsAffected, 'consent')} affected` : ''
+              }`
+        }
+        rangeId="webhook-range"
+        actions={
           <SegmentedControl
             size="xs"
             aria-label="Period"
@@ -104,12 +95,12 @@ export function WebhookFailuresScreen() {
             }}
             data={selected === 'custom' ? [...RANGES, { value: 'custom', label: 'Custom' }] : RANGES}
           />
-          <ExportMenu
-            label={`Export all ${formatCount(total ?? 0)} failures of this period`}
-            start={(format) => client.eventsExport({ filter, format })}
-          />
-        </Group>
-      </Group>
+        }
+        exportMenu={{
+          label: `Export all ${formatCount(total ?? 0)} failures of this period`,
+          start: (format) => client.eventsExport({ filter, format }),
+        }}
+      />
       {summary.error ? <ErrorState title="The webhook failures could not be read" error={summary.error} /> : null}
       <ChartPanel
         title="Deliveries and failures per day"
@@ -141,29 +132,18 @@ export function WebhookFailuresScreen() {
           />
         }
       />
-      <Paper withBorder p="sm" component="section" aria-label="Failures by response">
-        <Title order={3} size="h5" mb={4}>
-          By response
-        </Title>
-        <Text size="xs" c="dimmed" mb="xs">
-          What the webhook target answered, with ids, numbers and times masked so the same error groups together; the latest message in full
-          below each.
-        </Text>
+      <Panel
+        title="By response"
+        label="Failures by response"
+        description="What the webhook target answered, with ids, numbers and times masked so the same error groups together; the latest message in full below each."
+      >
         {!summary.data ? (
           <LoadingState label="Grouping the failures…" />
         ) : summary.data.byMessage.length === 0 ? (
           <EmptyState title="No webhook failures in this period" />
         ) : (
           <Table fz="sm" withTableBorder verticalSpacing={6} aria-label="Failures grouped by response">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Response</Table.Th>
-                <Table.Th w={80}>Failures</Table.Th>
-                <Table.Th w={90}>Consents</Table.Th>
-                <Table.Th w={170}>First seen</Table.Th>
-                <Table.Th w={170}>Last seen</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Response', ['Failures', 80], ['Consents', 90], ['First seen', 170], ['Last seen', 170]]} />
             <Table.Tbody>
               {summary.data.byMessage.map((g) => (
                 <Table.Tr key={g.key} data-testid="failure-group">
@@ -204,22 +184,11 @@ export function WebhookFailuresScreen() {
             </Table.Tbody>
           </Table>
         )}
-      </Paper>
-      <Paper withBorder p="sm" component="section" aria-label="Failures by consent">
-        <Title order={3} size="h5" mb="xs">
-          By consent
-        </Title>
+      </Panel>
+      <Panel title="By consent" label="Failures by consent">
         {summary.data?.byConsent.length ? (
           <Table fz="sm" withTableBorder striped aria-label="Consents with webhook failures">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Consent</Table.Th>
-                <Table.Th>Data holder</Table.Th>
-                <Table.Th w={90}>Failures</Table.Th>
-                <Table.Th w={150}>Retries exhausted</Table.Th>
-                <Table.Th w={170}>Last failure</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Consent', 'Data holder', ['Failures', 90], ['Retries exhausted', 150], ['Last failure', 170]]} />
             <Table.Tbody>
               {summary.data.byConsent.map((c) => (
                 <Table.Tr key={c.consentId}>
@@ -251,7 +220,7 @@ export function WebhookFailuresScreen() {
             No consent had a failed delivery in this period.
           </Text>
         )}
-      </Paper>
+      </Panel>
     </Stack>
   );
 }

@@ -8,6 +8,7 @@ import { enumText, formatCount } from '../format.js';
 import { Time } from '../Time.js';
 import { isEnded } from './jobs-store.js';
 import { ink } from '../ink.js';
+import { TableHead } from '../TableHead.js';
 
 /**
  * One job as it runs: a progress bar, its counts, pause / resume / cancel, the rate (for
@@ -136,14 +137,7 @@ function JobItems({ job }: { job: Job }) {
   return (
     <Stack gap={6}>
       <Table fz="xs" striped withTableBorder aria-label="Results, consent by consent" stickyHeader>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th w={50}>#</Table.Th>
-            <Table.Th>Consent id</Table.Th>
-            <Table.Th w={130}>Outcome</Table.Th>
-            <Table.Th>Detail</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead columns={[['#', 50], 'Consent id', ['Outcome', 130], 'Detail']} />
         <Table.Tbody>
           {(items.data?.items ?? []).map((i) => (
             <Table.Tr key={i.seq}>

@@ -1,0 +1,56 @@
+import { Group, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { ExportMenu, type StartResult } from './export.js';
+import { ScreenHeader } from './ScreenHeader.js';
+
+/**
+ * The top of a list screen: the title, the live range line under it ("1,234 events match this
+ * view"; until the count is read, "Reading the cache…"), the screen's actions and, last, the export
+ * of the whole view. The range line is announced politely as the view changes; `rangeId` is its
+ * test id.
+ *
+ * Without a title it is the head of a list inside a screen (a tab's list): the range line and the
+ * export on one line, centred on each other.
+ */
+export function ListHeader({
+  title,
+  range,
+  rangeId,
+  reading = 'Reading the cache…',
+  actions,
+  exportMenu,
+}: {
+  title?: ReactNode;
+  /** The range line; undefined while the count is being read. */
+  range: ReactNode;
+  rangeId: string;
+  reading?: string;
+  actions?: ReactNode;
+  exportMenu?: { label: string; start(format: 'csv' | 'json'): Promise<StartResult> };
+}) {
+  const line = range === undefined ? reading : range;
+  const exporter = exportMenu ? <ExportMenu label={exportMenu.label} start={exportMenu.start} /> : null;
+  if (title === undefined)
+    return (
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed" aria-live="polite" data-testid={rangeId}>
+          {line}
+        </Text>
+        {actions}
+        {exporter}
+      </Group>
+    );
+  return (
+    <ScreenHeader
+      title={title}
+      description={line}
+      descriptionProps={{ 'data-testid': rangeId, 'aria-live': 'polite' }}
+      actions={
+        <>
+          {actions}
+          {exporter}
+        </>
+      }
+    />
+  );
+}
