@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { CoreError } from '../../electron/ipc/router.js';
-import { parseIds } from '../../renderer/src/features/consent-actions/BulkRevokeDialog.js';
+import { BulkRevokeDialog, parseIds } from '../../renderer/src/features/consent-actions/BulkRevokeDialog.js';
 import { filterOf, paramsFromView, viewFromParams } from '../../renderer/src/features/consents/view.js';
-import { memoryClient, renderRoute } from './harness.js';
+import { memoryClient, renderRoute, renderWithClient } from './harness.js';
 
 const rows = () => screen.getAllByTestId('table-row');
 const columnText = (index: number) => rows().map((r) => within(r).getAllByRole('cell')[index]!.textContent ?? '');
@@ -167,5 +167,27 @@ describe('the consent view in the URL', () => {
       invalid: ['../etc/passwd', '<script>'],
       duplicates: 1,
     });
+  });
+});
+
+describe('Bulk revoke dialog', () => {
+  it('says why the ids could not be checked, and lets the user try again', async () => {
+    let fail = true;
+    const { client, cache } = memoryClient(20, {
+      'consents:resolve': async ({ consentIds }) => {
+        if (fail) throw new CoreError('CACHE', 'The cache could not be read: disk I/O error.');
+        return { known: consentIds.map((consentId) => ({ consentId, status: 'ACTIVE' })), unknown: [] };
+      },
+    });
+    renderWithClient(<BulkRevokeDialog opened onClose={() => undefined} />, client);
+    const ids = cache.consents.slice(0, 2).map((c) => c.consentId);
+    await userEvent.type(await screen.findByRole('textbox', { name: /Consent ids/ }), ids.join('\n'));
+    await userEvent.click(screen.getByRole('button', { name: 'Check 2 ids' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Not checked');
+    expect(alert).toHaveTextContent('disk I/O error');
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Check 2 ids' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('2 consents found in the cache.');
   });
 });

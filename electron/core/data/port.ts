@@ -38,13 +38,7 @@ export interface DataStore {
   /** Raw records of one kind, a page at a time (the older data:list channel). */
   list(opts: { kind: ChannelInput<'data:list'>['kind']; consentId?: string; page: number; pageSize: number }): Promise<DataKindListing>;
   /** The consents that have data (or had it before retention), for the data browser's navigation. */
-  consents(input: {
-    consumerId?: string | undefined;
-    dataHolderBrandId?: string | undefined;
-    search?: string | undefined;
-    offset: number;
-    limit: number;
-  }): Promise<ChannelOutput<'data:consents'>>;
+  consents(input: ChannelInput<'data:consents'>): Promise<ChannelOutput<'data:consents'>>;
   groups(by: 'consumer' | 'holder', search?: string): Promise<ChannelOutput<'data:groups'>>;
   /** What the store holds of one consent's data: kinds, counts, when fetched, what retention did. */
   meta(consentId: string): Promise<ChannelOutput<'data:meta'>>;

@@ -126,7 +126,8 @@ export function BulkRevokeDialog({
               onCancel={close}
               action={`Check ${plural(parsed.ids.length, 'id')}`}
               onAction={() => resolve.mutate(parsed.ids)}
-              busy={resolve.isPending}
+              mutation={resolve}
+              errorTitle="Not checked"
               disabled={parsed.ids.length === 0 || parsed.ids.length > MAX_BULK}
             />
           ) : (

@@ -21,7 +21,7 @@ export function useEventsCount(filter: EventFilter) {
 export function useEventsDays(filter: EventFilter, days: number) {
   const client = useClient();
   return useQuery({
-    queryKey: ['events:days', filter],
+    queryKey: ['events:days', filter, days],
     queryFn: () => client.eventsDays({ filter, days }),
     placeholderData: keepPreviousData,
   });
