@@ -352,7 +352,7 @@ try {
   row('command line: consents --limit 20', cli, 'ms', {
     baseline: { what: 'the same command line printing --help (start-up, no cache)', values: cliBase },
     target: { on: 'value', op: '≤', limit: 1000 },
-    note: 'node --import tsx electron/cli/cli.ts …; `npm run -s cli` adds npm’s own start (~0.15 s)',
+    note: 'node build/cli.mjs … (the bundled command line `npm run -s cli` runs); npm’s own start adds ~0.15–0.3 s',
   });
 } finally {
   await sandbox.stop();
@@ -557,15 +557,11 @@ function measureCli(dataDir: string, args: string[], times: number, coldFile?: s
   for (let i = 0; i < times; i++) {
     if (coldFile) for (const f of [coldFile, `${coldFile}-wal`]) dropFromOsCache(f);
     const t = performance.now();
-    const r = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'electron/cli/cli.ts'), '--data-dir', dataDir, '--profile', PROFILE, ...args],
-      {
-        cwd: root,
-        env: { ...process.env, CDR_CONSOLE_CLIENT_SECRET: 'sandbox-secret', CDR_CONSOLE_DATA_DIR: '' },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
+    const r = spawnSync(process.execPath, [join(root, 'build/cli.mjs'), '--data-dir', dataDir, '--profile', PROFILE, ...args], {
+      cwd: root,
+      env: { ...process.env, CDR_CONSOLE_CLIENT_SECRET: 'sandbox-secret', CDR_CONSOLE_DATA_DIR: '' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (r.status !== 0) throw new Error(`cli ${args.join(' ')} exited ${r.status}`);
     out.push(performance.now() - t);
   }

@@ -1,0 +1,41 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp.js';
+
+/**
+ * `npm run cli` runs the command line from its bundle (build/cli.mjs → dist/electron/cli.mjs), and
+ * rebuilds the bundle first when a source is newer: a script never runs yesterday's code.
+ */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bundle = join(root, 'dist/electron/cli.mjs');
+const run = (args: string[]) =>
+  spawnSync(process.execPath, [join(root, 'build/cli.mjs'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' },
+  });
+
+describe('npm run cli (the bundled command line)', () => {
+  it('runs from the bundle, and rebuilds it first when the sources are newer', () => {
+    const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    const first = run(['--version']);
+    expect(first.status).toBe(0);
+    expect(first.stdout.trim()).toBe(version);
+    // A bundle older than every source, as after a checkout: the launcher builds it again before it runs.
+    utimesSync(bundle, new Date(0), new Date(0));
+    const again = run(['--data-dir', tempDir(), 'profiles', 'list', '--json']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual([expect.objectContaining({ id: 'sandbox', default: 'yes' })]);
+    expect(statSync(bundle).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('keeps the command line’s exit codes and its errors on stderr', () => {
+    const bad = run(['--data-dir', tempDir(), 'consent', 'not an id']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/Consent id/);
+    expect(bad.stdout).toBe('');
+  });
+});
