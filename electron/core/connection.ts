@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { CoreError } from '../ipc/router.js';
-import { SANDBOX_DEFAULTS, startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/server.js';
+import type { RunningSandbox, SandboxOptions } from '../sandbox/server.js';
 import { createClientCredentialsTokenSource, type TokenSource } from './auth/token-source.js';
 import { SANDBOX_CLIENT_SECRET, type Profile } from './config/profiles.js';
 import type { Logger } from './log.js';
@@ -87,6 +87,9 @@ export async function openConnection(opts: {
   let tokenUrl: string;
   let secret: string;
   if (profile.embedded) {
+    // Loaded only for the embedded profile: the sandbox (its generator, faker's data) is most of the
+    // bundle, and a command-line read of another profile's cache never needs it.
+    const { SANDBOX_DEFAULTS, startSandbox } = await import('../sandbox/server.js');
     const seed = opts.sandbox?.seed ?? SANDBOX_DEFAULTS.seed;
     const count = opts.sandbox?.consents ?? SANDBOX_DEFAULTS.consents;
     const sandboxOptions: SandboxOptions = {
