@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Select, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import type { AuditFilter } from '../../../../shared/ipc/contract.js';
+import type { AuditFilter, ChannelOutput } from '../../../../shared/ipc/contract.js';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { DayRangeInput } from '../../ui/DayRangeInput.js';
@@ -21,16 +21,8 @@ import { useQueryParams } from '../../ui/url.js';
  * filtered by operator, action, target and time, with the hash chain's verification at the top
  * (the entry where it breaks, if it does) and an export that is itself audited.
  */
-interface Row {
-  seq: number;
-  at: string;
-  operator: string;
-  action: string;
-  target: string | null;
-  reason: string | null;
-  result: string;
-  hash: string;
-}
+/** An entry of the log, as the audit:query channel gives it. */
+type Row = ChannelOutput<'audit:query'>['rows'][number];
 
 const COLUMNS: Column<Row>[] = [
   { id: 'seq', header: '#', width: 70, cell: (r) => r.seq },
