@@ -22,10 +22,10 @@ import { applyRetention, retentionLog } from './retention.js';
 
 /**
  * The SQLite adapter: every storage port of the core (storage.ts) over one better-sqlite3
- * connection to the encrypted cache. The only place above cache/ that SQL, rowids and
- * `data_version` reach is nowhere: the read indexes (consent-index.ts, event-index.ts) live in
- * here, behind ConsentQuery and EventQuery, and follow the cache through SQLite's data_version
- * (read-index.ts); callers of the ports only see answers.
+ * connection to the encrypted cache. SQL, rowids and `data_version` stay in cache/: the read
+ * indexes (consent-index.ts, event-index.ts) live here, behind ConsentQuery and EventQuery, and
+ * follow the cache through SQLite's data_version (read-index.ts); callers of the ports only see
+ * answers.
  *
  * better-sqlite3 is synchronous: each port method does its work at once and returns a settled
  * promise, so a method's transaction never spans an await. Atomic work that the domains need
@@ -61,7 +61,7 @@ export interface SqliteStorageOptions {
   onFirstLoadFinished?: () => void;
 }
 
-/** Windows of a synchronous generator as an async iterable, yielding to the event loop between windows. */
+/** Windows of a synchronous generator as an async iterable (the exports yield to the event loop between windows). */
 async function* windowsOf<T>(windows: Iterable<T[]>): AsyncIterable<T[]> {
   for (const w of windows) yield w;
 }
