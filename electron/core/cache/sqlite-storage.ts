@@ -1,5 +1,4 @@
 import type { AuditFilter, EventFilter, ProductFilter } from '../../../shared/ipc/contract.js';
-import type { Consent, ConsentEvent } from '../../../shared/schemas/consent.js';
 import type { AuditEntry, AuditRecord, AuditStore } from '../audit/port.js';
 import type { ActionChange, ActionStore, ConsentStore, ReferenceStore } from '../consents/port.js';
 import type { DataStore, RecordsInput, RetentionEntry } from '../data/port.js';
@@ -110,8 +109,8 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   const actions: ActionStore = {
     record: async (change: ActionChange) =>
       db.transaction((): AuditRecord => {
-        if (change.consents?.length) consentsRepo.upsertPage(change.consents as Consent[], now().toISOString());
-        if (change.events?.length) eventsRepo.upsertPage(change.events as ConsentEvent[], contentId);
+        if (change.consents?.length) consentsRepo.upsertPage(change.consents, now().toISOString());
+        if (change.events?.length) eventsRepo.upsertPage(change.events, contentId);
         return audit.append(change.audit);
       })(),
   };

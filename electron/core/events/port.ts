@@ -1,4 +1,4 @@
-import type { ChannelInput, ChannelOutput, DayCounts, EventFilter, EventListRow, WebhookSummary } from '../../../shared/ipc/contract.js';
+import type { ChannelOutput, DayCounts, EventFilter, EventListRow, WebhookSummary } from '../../../shared/ipc/contract.js';
 
 /**
  * The events domain's storage port: the intermediary's consent events across consents, for the
@@ -32,5 +32,3 @@ export interface EventStore {
   /** Every event of a filter, newest first, a window at a time (exports). */
   windows(filter: EventFilter): AsyncIterable<EventListRow[]>;
 }
-
-export type EventListInput = ChannelInput<'events:list'>;
