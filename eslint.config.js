@@ -24,10 +24,13 @@ const electronFolder = {
 };
 const rendererFolder = { regex: '(^|/)renderer/', message: 'Only the renderer imports renderer/.' };
 const storageEngine = {
-  paths: [{ name: 'better-sqlite3-multiple-ciphers', message: 'The domains speak to storage through their ports (port.ts).' }],
-  regex: '(^|/)cache/',
+  paths: [
+    { name: 'better-sqlite3-multiple-ciphers', message: 'The domains speak to storage through their ports (port.ts).' },
+    { name: 'pg', message: 'The domains speak to storage through their ports (port.ts).' },
+  ],
+  regex: '(^|/)(cache|postgres)/',
   message:
-    'The domains speak to storage through their ports (port.ts); only the composition root (console-core.ts) picks the adapter in cache/.',
+    'The domains speak to storage through their ports (port.ts); only the composition root (console-core.ts) picks the adapter (cache/ or postgres/).',
 };
 
 function restrict(...patterns) {

@@ -27,6 +27,8 @@ export default defineConfig(({ mode }) => ({
           name: 'node',
           include: ['test/{unit,integration,lint,contract}/**/*.test.ts'],
           environment: 'node',
+          // One real PostgreSQL server for the run (the team store's tests): test/helpers/pg-global.ts.
+          globalSetup: ['test/helpers/pg-global.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { wellFormed } from '../../../shared/text/well-formed.js';
 import type { AuditEntry, AuditRecord, AuditVerification } from '../audit/port.js';
+import { GENESIS_HASH, nextRecord, walkChain, type ChainProblem } from '../audit/chain.js';
 import { toRecord, type StoredAuditRow } from './audit-query.js';
 import type { Db } from './db.js';
 import type { AnchorIncident, AuditAnchorFile } from '../audit/audit-anchor.js';
@@ -30,22 +29,12 @@ export interface AuditAnchorOptions {
   fresh: boolean;
 }
 
-interface Problem {
-  seq: number;
-  text: string;
-}
+type Problem = ChainProblem;
 
 const short = (hash: string) => `${hash.slice(0, 12)}…`;
 const range = (from: number, to: number) => (from === to ? `entry ${from} was` : `entries ${from}–${to} were`);
 
-export const GENESIS_HASH = '0'.repeat(64);
-
-/** The hash of an entry: its fields and the previous hash, in a fixed order. */
-export function entryHash(e: Omit<AuditRecord, 'hash'>): string {
-  return createHash('sha256')
-    .update(JSON.stringify([e.seq, e.at, e.operator, e.action, e.target, e.reason, e.result, e.prevHash]))
-    .digest('hex');
-}
+export { GENESIS_HASH, entryHash } from '../audit/chain.js';
 
 export class AuditLog {
   private anchorScheduled = false;
@@ -69,15 +58,7 @@ export class AuditLog {
    */
   append(entry: AuditEntry): AuditRecord {
     const last = this.db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1').get();
-    const clean: AuditEntry = {
-      operator: wellFormed(entry.operator),
-      action: wellFormed(entry.action),
-      target: entry.target === null ? null : wellFormed(entry.target),
-      reason: entry.reason === null ? null : wellFormed(entry.reason),
-      result: wellFormed(entry.result),
-    };
-    const partial = { ...clean, seq: (last?.seq ?? 0) + 1, at: this.now().toISOString(), prevHash: last?.hash ?? GENESIS_HASH };
-    const record: AuditRecord = { ...partial, hash: entryHash(partial) };
+    const record = nextRecord(entry, last, this.now().toISOString());
     this.db
       .prepare(
         'INSERT INTO audit_log (seq, at, operator, action, target, reason, result, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -216,22 +197,7 @@ export class AuditLog {
       for (const i of read.anchor.incidents)
         problems.push({ seq: i.seq, text: `${i.problem} (found ${i.found}; entries recorded since are checked)` });
     }
-    let prev = GENESIS_HASH;
-    let expectedSeq = 1;
-    for (const e of all) {
-      if (e.seq !== expectedSeq) {
-        problems.push({
-          seq: expectedSeq,
-          text: expectedSeq === e.seq - 1 ? `entry ${expectedSeq} is missing` : `entries ${expectedSeq}–${e.seq - 1} are missing`,
-        });
-      } else if (e.prevHash !== prev) {
-        problems.push({ seq: e.seq, text: `entry ${e.seq} does not follow entry ${e.seq - 1}` });
-      }
-      const { hash, ...rest } = e;
-      if (entryHash(rest) !== hash) problems.push({ seq: e.seq, text: `entry ${e.seq} was changed after it was written` });
-      prev = hash;
-      expectedSeq = e.seq + 1;
-    }
+    problems.push(...walkChain(all));
     if (read?.state === 'valid') {
       const p = this.anchorProblem(read.anchor);
       if (p) problems.push(p);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GENESIS_HASH } from '../../../electron/core/cache/audit-log.js';
+import { GENESIS_HASH } from '../../../electron/core/audit/chain.js';
 import { drain, withStore, type OpenFixture } from '../fixture.js';
 
 /** The audit domain's port: AuditStore. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GENESIS_HASH } from '../../../electron/core/cache/audit-log.js';
+import { GENESIS_HASH } from '../../../electron/core/audit/chain.js';
 import { withStore, type OpenFixture } from '../fixture.js';
 import { sampleWorld, SYNCED_AT } from '../world.js';
 

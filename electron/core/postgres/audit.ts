@@ -1,0 +1,182 @@
+import type { AuditFilter } from '../../../shared/ipc/contract.js';
+import { GENESIS_HASH, nextRecord, walkChain } from '../audit/chain.js';
+import type { AuditEntry, AuditRecord, AuditStore, AuditVerification } from '../audit/port.js';
+import type { PgDb, Sql, Tx } from './db.js';
+
+/**
+ * The team's audit log in PostgreSQL: the same hash-linked chain as solo mode (audit/chain.ts), so
+ * `verify` and an imported solo log are checked the same way. Append-only at the database level:
+ * a trigger refuses UPDATE, DELETE and TRUNCATE for everyone, and the server's role is given no
+ * such privilege (see roles.ts). One writer at a time: an append takes a transaction-level advisory
+ * lock before it reads the head, so concurrent actions on any number of servers never fork the
+ * chain.
+ *
+ * `chain` separates the team's own chain ('team') from solo logs imported into it (each its own
+ * chain, verifiable as it was written, marked with where it came from).
+ */
+export const AUDIT_SCHEMA = `
+CREATE TABLE audit_log (
+  chain     text NOT NULL DEFAULT 'team',
+  seq       bigint NOT NULL,
+  at        text NOT NULL,
+  operator  text NOT NULL,
+  action    text NOT NULL,
+  target    text,
+  reason    text,
+  result    text NOT NULL,
+  prev_hash text NOT NULL,
+  hash      text NOT NULL,
+  client    text,
+  PRIMARY KEY (chain, seq)
+);
+CREATE INDEX audit_log_by_target ON audit_log (target, chain, seq);
+CREATE INDEX audit_log_by_at ON audit_log (at);
+CREATE TABLE audit_chains (
+  chain       text PRIMARY KEY,
+  origin      text NOT NULL,
+  imported_at timestamptz NOT NULL DEFAULT now(),
+  entries     bigint NOT NULL,
+  head_hash   text NOT NULL
+);
+CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'the audit log is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
+END $$;
+CREATE TRIGGER audit_log_no_update BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+`;
+
+/** The advisory lock an append holds until its transaction ends ("cdr-audit"). */
+export const AUDIT_LOCK = 0x63646175;
+
+const TEAM = 'team';
+
+interface Row {
+  seq: number;
+  at: string;
+  operator: string;
+  action: string;
+  target: string | null;
+  reason: string | null;
+  result: string;
+  prev_hash: string;
+  hash: string;
+}
+
+const COLUMNS = 'seq, at, operator, action, target, reason, result, prev_hash, hash';
+
+const toRecord = (r: Row): AuditRecord => ({
+  seq: r.seq,
+  at: r.at,
+  operator: r.operator,
+  action: r.action,
+  target: r.target,
+  reason: r.reason,
+  result: r.result,
+  prevHash: r.prev_hash,
+  hash: r.hash,
+});
+
+/**
+ * Appends an entry to the team chain inside the caller's transaction: the lock serialises writers
+ * (and is released at its commit or rollback), then the head is read and the entry linked to it.
+ */
+export async function appendAudit(tx: Tx, entry: AuditEntry, now: () => Date, client: string | null = null): Promise<AuditRecord> {
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_LOCK]);
+  const head = await tx.one<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE chain = $1 ORDER BY seq DESC LIMIT 1', [
+    TEAM,
+  ]);
+  const record = nextRecord(entry, head, now().toISOString());
+  await tx.query(`INSERT INTO audit_log (chain, ${COLUMNS}, client) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
+    TEAM,
+    record.seq,
+    record.at,
+    record.operator,
+    record.action,
+    record.target,
+    record.reason,
+    record.result,
+    record.prevHash,
+    record.hash,
+    client,
+  ]);
+  return record;
+}
+
+function whereOf(f: AuditFilter, params: unknown[]): string {
+  const parts = [`chain = $${params.push(TEAM)}`];
+  if (f.operator) parts.push(`operator = $${params.push(f.operator)}`);
+  // "retention" finds retention:deleted and retention:de-identified alike.
+  if (f.action)
+    parts.push(`(action = $${params.push(f.action)} OR action LIKE $${params.push(f.action.replace(/[\\%_]/g, '\\$&') + ':%')})`);
+  if (f.target) parts.push(`target = $${params.push(f.target)}`);
+  // Entries' times are ISO 8601 UTC with milliseconds: text order is time order.
+  if (f.from) parts.push(`at >= $${params.push(new Date(f.from).toISOString())}`);
+  if (f.to) parts.push(`at < $${params.push(new Date(f.to).toISOString())}`);
+  return `WHERE ${parts.join(' AND ')}`;
+}
+
+/** Entries of a filter oldest first, a window at a time along the primary key. */
+async function* windowsOf(sql: Sql, filter: AuditFilter, window = 1000): AsyncIterable<AuditRecord[]> {
+  for (let last = 0; ;) {
+    const params: unknown[] = [];
+    const where = whereOf(filter, params);
+    const rows = (
+      await sql.query<Row>(
+        `SELECT ${COLUMNS} FROM audit_log ${where} AND seq > $${params.push(last)} ORDER BY seq LIMIT $${params.push(window)}`,
+        params,
+      )
+    ).map(toRecord);
+    if (rows.length) yield rows;
+    if (rows.length < window) return;
+    last = rows.at(-1)!.seq;
+  }
+}
+
+export function pgAuditStore(db: PgDb, now: () => Date): AuditStore {
+  return {
+    append: (entry) => db.tx((tx) => appendAudit(tx, entry, now)),
+    entries: async (o = {}) => {
+      const params: unknown[] = [TEAM];
+      const target = o.target ? `AND target = $${params.push(o.target)}` : '';
+      const rows = await db.query<Row>(
+        `SELECT ${COLUMNS} FROM audit_log WHERE chain = $1 ${target} ORDER BY seq LIMIT $${params.push(o.limit ?? 1_000_000)}`,
+        params,
+      );
+      return rows.map(toRecord);
+    },
+    verify: async (): Promise<AuditVerification> => {
+      const state = { prev: GENESIS_HASH, expectedSeq: 1 };
+      const problems = [];
+      let entries = 0;
+      for await (const w of windowsOf(db, {}, 5000)) {
+        problems.push(...walkChain(w, state));
+        entries += w.length;
+      }
+      if (!problems.length) return { ok: true, entries };
+      const ordered = [...problems].sort((a, b) => a.seq - b.seq);
+      return { ok: false, entries, brokenAt: ordered[0]!.seq, problem: ordered[0]!.text, problems: ordered.map((p) => p.text) };
+    },
+    query: async (filter, offset, limit) => {
+      const params: unknown[] = [];
+      const where = whereOf(filter, params);
+      const rows = await db.query<Row>(
+        `SELECT ${COLUMNS} FROM audit_log ${where} ORDER BY seq DESC LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`,
+        params,
+      );
+      const count: unknown[] = [];
+      const total = (await db.one<{ n: number }>(`SELECT count(*) AS n FROM audit_log ${whereOf(filter, count)}`, count))!.n;
+      return { rows: rows.map(toRecord), total };
+    },
+    options: async () => {
+      const col = async (c: 'operator' | 'action') =>
+        (
+          await db.query<{ v: string }>(`SELECT DISTINCT ${c} COLLATE "C" AS v FROM audit_log WHERE chain = $1 ORDER BY v LIMIT 1000`, [
+            TEAM,
+          ])
+        ).map((r) => r.v);
+      return { operators: await col('operator'), actions: await col('action') };
+    },
+    windows: (filter) => windowsOf(db, filter),
+  };
+}

@@ -1,0 +1,81 @@
+import type { PgDb, Tx } from './db.js';
+import { AUDIT_SCHEMA } from './audit.js';
+import { CONSENTS_SCHEMA } from './consents.js';
+import { DATA_SCHEMA } from './data.js';
+import { EVENTS_SCHEMA } from './events.js';
+import { JOBS_SCHEMA } from './jobs.js';
+import { SYNC_SCHEMA } from './sync-state.js';
+
+/**
+ * The team store's schema, versioned. Migrations run when a server starts, all pending ones in one
+ * transaction under an advisory lock (two servers starting together migrate once); a database whose
+ * schema is newer than this code is refused, never downgraded. `cdr_schema` records each version
+ * applied, when, and by which code.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  up: string | ((tx: Tx) => Promise<void>);
+}
+
+export const PG_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'the team store: consents, events, reference, data, audit, jobs, sync state',
+    up: [CONSENTS_SCHEMA, EVENTS_SCHEMA, DATA_SCHEMA, AUDIT_SCHEMA, JOBS_SCHEMA, SYNC_SCHEMA].join('\n'),
+  },
+];
+
+export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
+
+/** Held while migrating: a constant advisory lock key ("cdr-schema"). */
+const MIGRATION_LOCK = 0x63647273;
+
+export class SchemaError extends Error {
+  constructor(
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(
+      `The database's schema is version ${found}, newer than this CDR Console knows (version ${known}): a newer CDR Console upgraded it. ` +
+        'Run that version or a newer one on this database; the schema is never downgraded.',
+    );
+    this.name = 'SchemaError';
+  }
+}
+
+/** The schema version a database has (0 when it has none yet). */
+export async function schemaVersion(db: Pick<PgDb, 'one'>): Promise<number> {
+  const exists = await db.one<{ t: string | null }>("SELECT to_regclass('cdr_schema')::text AS t");
+  if (!exists?.t) return 0;
+  return (await db.one<{ v: number | null }>('SELECT max(version) AS v FROM cdr_schema'))?.v ?? 0;
+}
+
+/**
+ * Brings the schema up to this code's version: every pending migration, in order, in one
+ * transaction. Returns the versions before and after.
+ */
+export async function migrate(
+  db: PgDb,
+  opts: { code?: string; migrations?: readonly Migration[] } = {},
+): Promise<{ from: number; to: number }> {
+  const migrations = opts.migrations ?? PG_MIGRATIONS;
+  const known = migrations.length;
+  return db.tx(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS cdr_schema (
+      version    integer PRIMARY KEY,
+      name       text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now(),
+      code       text NOT NULL
+    )`);
+    const from = (await tx.one<{ v: number | null }>('SELECT max(version) AS v FROM cdr_schema'))?.v ?? 0;
+    if (from > known) throw new SchemaError(from, known);
+    for (const m of migrations.slice(from)) {
+      if (typeof m.up === 'string') await tx.query(m.up);
+      else await m.up(tx);
+      await tx.query('INSERT INTO cdr_schema (version, name, code) VALUES ($1, $2, $3)', [m.version, m.name, opts.code ?? 'cdr-console']);
+    }
+    return { from, to: Math.max(from, known) };
+  });
+}

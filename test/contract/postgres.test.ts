@@ -1,0 +1,58 @@
+import { afterAll, describe } from 'vitest';
+import { storeConsents, storeReference } from '../../electron/core/postgres/consents.js';
+import { storeData } from '../../electron/core/postgres/data.js';
+import { PgDb } from '../../electron/core/postgres/db.js';
+import { storeEvents } from '../../electron/core/postgres/events.js';
+import { migrate } from '../../electron/core/postgres/migrations.js';
+import { postgresStorage } from '../../electron/core/postgres/postgres-storage.js';
+import { freshDatabase, type TestDatabase } from '../helpers/pg.js';
+import type { OpenFixture } from './fixture.js';
+import { auditStoreSuite } from './ports/audit.js';
+import { consentStoreSuite } from './ports/consents.js';
+import { dataStoreSuite } from './ports/data.js';
+import { eventStoreSuite } from './ports/events.js';
+import { bulkJobStoreSuite } from './ports/jobs.js';
+import { reportStoreSuite } from './ports/reports.js';
+import { syncStateStoreSuite } from './ports/sync-state.js';
+
+/**
+ * The storage contract suites on the PostgreSQL adapter: a real PostgreSQL server (the run's, see
+ * helpers/pg-global.ts), a fresh database per test, migrated to the current schema and loaded the
+ * way the team server's sync loads it.
+ */
+const databases: TestDatabase[] = [];
+afterAll(async () => {
+  await Promise.all(databases.map((d) => d.drop()));
+});
+
+const openPostgres: OpenFixture = async () => {
+  const database = await freshDatabase();
+  databases.push(database);
+  const db = new PgDb(database.url, { max: 4 });
+  await migrate(db);
+  const storage = postgresStorage(db);
+  return {
+    storage,
+    load: {
+      consents: (consents, syncedAt) => db.tx((tx) => storeConsents(tx, consents, syncedAt)),
+      events: (events) => db.tx((tx) => storeEvents(tx, events)),
+      reference: (useCases, holders) => db.tx((tx) => storeReference(tx, useCases, holders, '2026-11-01T00:00:00.000Z')),
+      data: (kind, records, fetchedAt) => db.tx((tx) => storeData(tx, kind, records, fetchedAt)),
+    },
+    settled: async () => undefined,
+    close: async () => {
+      await db.close();
+      await database.drop();
+    },
+  };
+};
+
+describe('PostgreSQL adapter', () => {
+  consentStoreSuite(openPostgres);
+  eventStoreSuite(openPostgres);
+  dataStoreSuite(openPostgres);
+  auditStoreSuite(openPostgres);
+  reportStoreSuite(openPostgres);
+  bulkJobStoreSuite(openPostgres);
+  syncStateStoreSuite(openPostgres);
+});
