@@ -1,13 +1,56 @@
+import { createHash } from 'node:crypto';
 import type { Consent, UseCase } from '../../../shared/schemas/consent.js';
 import type { ConsentStore, ReferenceStore } from '../consents/port.js';
 import type { PgDb, Tx } from './db.js';
 
-/** Consents, their versions, use cases and data holders (part of schema version 1). */
+/**
+ * Consents, their versions, use cases and data holders (part of schema version 1). A consent's
+ * payload is kept whole (jsonb); the columns lists filter and sort on are generated from it.
+ */
+const col = (name: string, expr: string, type = 'text') => `${name} ${type} GENERATED ALWAYS AS (${expr}) STORED`;
+
 export const CONSENTS_SCHEMA = `
 CREATE TABLE consents (
-  consent_id text PRIMARY KEY,
+  consent_id   text PRIMARY KEY,
+  payload      jsonb NOT NULL,
+  payload_hash text NOT NULL,
+  synced_at    text NOT NULL,
+  ${col('status', "payload->>'status'")},
+  ${col('consumer_email', "payload->>'consumerEmail'")},
+  ${col('data_holder_name', "payload->>'dataHolderName'")},
+  ${col('data_holder_brand_id', "payload->>'dataHolderBrandId'")},
+  ${col('use_case_id', "payload->'useCase'->>'id'")},
+  ${col('use_case_name', "payload->'useCase'->>'name'")},
+  ${col('created', "payload->>'created'")},
+  ${col('sharing_end_date', "payload->>'sharingEndDate'")},
+  ${col('revoked', "payload->>'revoked'")},
+  ${col('version', "(payload->>'version')::integer", 'integer')},
+  ${col('cdr_arrangement_id', "payload->>'cdrArrangementId'")},
+  ${col('consumer_id', "payload->>'consumerId'")},
+  ${col('consumer_mobile', "payload->>'consumerMobileNumber'")},
+  ${col('external_id', "payload->>'externalId'")},
+  ${col('post_usage_action', "payload->>'postUsageAction'")}
+);
+CREATE INDEX consents_by_created ON consents (created, consent_id);
+CREATE TABLE consent_versions (
+  consent_id text NOT NULL,
+  version    integer,
+  hash       text NOT NULL,
   payload    jsonb NOT NULL,
-  synced_at  timestamptz NOT NULL
+  seen_at    text NOT NULL,
+  PRIMARY KEY (consent_id, hash)
+);
+CREATE TABLE use_cases (
+  id        text PRIMARY KEY,
+  payload   jsonb NOT NULL,
+  combined  jsonb,
+  synced_at text NOT NULL
+);
+CREATE TABLE data_holders (
+  data_holder_brand_id text PRIMARY KEY,
+  brand_name           text,
+  logo_uri             text,
+  synced_at            text NOT NULL
 );
 `;
 
@@ -19,17 +62,54 @@ export function pgReferenceStore(_db: PgDb): ReferenceStore {
   return new Proxy({}, { get: () => () => Promise.reject(new Error('not yet')) }) as ReferenceStore;
 }
 
-/** Stores a page of consents as a sync does (a new version for each that changed). */
-export async function storeConsents(_tx: Tx, _consents: readonly Consent[], _syncedAt: string): Promise<void> {
-  throw new Error('not yet');
+/**
+ * Stores a page of consents as a sync does, in one statement: new ones inserted, changed ones
+ * updated and given a new version, unchanged ones left as they were (their synced_at too, as in
+ * the SQLite adapter). The last of several copies of one consent in a page wins.
+ */
+export async function storeConsents(tx: Tx, consents: readonly Consent[], syncedAt: string): Promise<void> {
+  const byId = new Map<string, { id: string; hash: string; version: number | null; payload: Consent }>();
+  for (const c of consents)
+    byId.set(c.consentId, {
+      id: c.consentId,
+      hash: createHash('sha1').update(JSON.stringify(c)).digest('hex'),
+      version: c.version ?? null,
+      payload: c,
+    });
+  if (!byId.size) return;
+  await tx.query(
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, hash text, version integer, payload jsonb)
+     ), written AS (
+       INSERT INTO consents (consent_id, payload, payload_hash, synced_at)
+       SELECT id, payload, hash, $2 FROM input
+       ON CONFLICT (consent_id) DO UPDATE SET payload = excluded.payload, payload_hash = excluded.payload_hash, synced_at = excluded.synced_at
+       WHERE consents.payload_hash <> excluded.payload_hash
+       RETURNING consent_id
+     )
+     INSERT INTO consent_versions (consent_id, version, hash, payload, seen_at)
+     SELECT id, version, hash, payload, $2 FROM input WHERE id IN (SELECT consent_id FROM written)
+     ON CONFLICT (consent_id, hash) DO NOTHING`,
+    [JSON.stringify([...byId.values()]), syncedAt],
+  );
 }
 
 /** Replaces the use cases and data holders, as a sync does. */
 export async function storeReference(
-  _tx: Tx,
-  _useCases: readonly UseCase[],
-  _holders: readonly { dataHolderBrandId: string; brandName: string; logoUri?: string | null }[],
-  _at: string,
+  tx: Tx,
+  useCases: readonly UseCase[],
+  holders: readonly { dataHolderBrandId: string; brandName: string; logoUri?: string | null }[],
+  at: string,
 ): Promise<void> {
-  throw new Error('not yet');
+  await tx.query('DELETE FROM use_cases');
+  await tx.query(`INSERT INTO use_cases (id, payload, synced_at) SELECT u->>'id', u, $2 FROM jsonb_array_elements($1::jsonb) AS u`, [
+    JSON.stringify(useCases),
+    at,
+  ]);
+  await tx.query('DELETE FROM data_holders');
+  await tx.query(
+    `INSERT INTO data_holders (data_holder_brand_id, brand_name, logo_uri, synced_at)
+     SELECT h->>'dataHolderBrandId', h->>'brandName', h->>'logoUri', $2 FROM jsonb_array_elements($1::jsonb) AS h`,
+    [JSON.stringify(holders), at],
+  );
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { contentId } from './event-id.js';
 import type { SyncProgress, SyncSummary } from '../../../shared/ipc/contract.js';
 import type { Consent, ConsentEvent } from '../../../shared/schemas/consent.js';
 import type { ConsentClient } from '../api/consent-client.js';
@@ -79,12 +80,7 @@ export function emptySyncSummary(startedAt: string): SyncSummary {
   };
 }
 
-/** An id for an event that came without one: its content, so the same event always gets the same id. */
-export const contentId = (e: ConsentEvent) =>
-  `content:${createHash('sha256')
-    .update(JSON.stringify([e.consentId, e.eventType, e.timestamp, e.eventDetail ?? null]))
-    .digest('hex')
-    .slice(0, 32)}`;
+export { contentId };
 
 export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
   const now = deps.now ?? (() => new Date());
