@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { PgDb } from './db.js';
+
+/**
+ * Who may do what in the team store. The server reads and writes through an application role that
+ * does not own the tables: on `audit_log` it has SELECT and INSERT only (no UPDATE, DELETE or
+ * TRUNCATE), cannot disable its triggers, and cannot take ownership. The trigger refuses edits for
+ * everyone else (the owner included), so the chain can only grow; `verify` and the head anchor
+ * outside the database catch what a superuser could still do.
+ *
+ * Where the server may create roles (the embedded cluster; a --database-url whose user has
+ * CREATEROLE), `prepareAppRole` makes `<database>_app` and returns a URL for it. Where it may not,
+ * the URL's own role serves: it gives up UPDATE, DELETE and TRUNCATE on audit_log, the trigger still
+ * refuses edits, and `cli team status` says the table's owner is the server's own role.
+ */
+export interface AppRole {
+  /** The URL the server serves with. */
+  url: string;
+  role: string;
+  /** False when the serving role owns the tables (no role could be created). */
+  separate: boolean;
+}
+
+const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+export async function prepareAppRole(ownerUrl: string, password?: string): Promise<AppRole> {
+  const owner = new PgDb(ownerUrl, { max: 1 });
+  try {
+    const me = (await owner.one<{ db: string; user: string; can: boolean }>(
+      `SELECT current_database() AS db, current_user AS "user",
+              (SELECT rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = current_user) AS can`,
+    ))!;
+    if (!me.can) {
+      await owner.query('REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM CURRENT_USER');
+      return { url: ownerUrl, role: me.user, separate: false };
+    }
+    const role = `${me.db}_app`;
+    const secret = password ?? randomBytes(24).toString('base64url');
+    await owner.tx(async (tx) => {
+      const exists = await tx.one('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+      // The password is a literal in the statement (roles take no parameters): base64url only.
+      if (!/^[A-Za-z0-9_-]+$/.test(secret)) throw new Error('the application role password must be base64url');
+      await tx.query(
+        `${exists ? 'ALTER' : 'CREATE'} ROLE ${quoteIdent(role)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD '${secret}'`,
+      );
+      await tx.query(`GRANT CONNECT ON DATABASE ${quoteIdent(me.db)} TO ${quoteIdent(role)}`);
+      await tx.query(`GRANT USAGE ON SCHEMA public TO ${quoteIdent(role)}`);
+      await tx.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${quoteIdent(role)}`);
+      await tx.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${quoteIdent(role)}`);
+      await tx.query(`REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM ${quoteIdent(role)}`);
+      await tx.query(`REVOKE ALL ON cdr_schema FROM ${quoteIdent(role)}`);
+      await tx.query(`GRANT SELECT ON cdr_schema TO ${quoteIdent(role)}`);
+    });
+    const url = new URL(ownerUrl);
+    url.username = role;
+    url.password = secret;
+    return { url: url.toString(), role, separate: true };
+  } finally {
+    await owner.close();
+  }
+}

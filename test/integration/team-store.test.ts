@@ -1,0 +1,160 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../electron/core/audit/port.js';
+import { PgDb } from '../../electron/core/postgres/db.js';
+import { migrate, PG_SCHEMA_VERSION, schemaVersion, SchemaError, type Migration } from '../../electron/core/postgres/migrations.js';
+import { postgresStorage } from '../../electron/core/postgres/postgres-storage.js';
+import { prepareAppRole } from '../../electron/core/postgres/roles.js';
+import { freshDatabase, type TestDatabase } from '../helpers/pg.js';
+
+/**
+ * The team store on a real PostgreSQL: migrations (from empty, again, concurrently, refusing a newer
+ * schema), the audit log append-only at the database level, and one chain whatever the number of
+ * writers.
+ */
+const open: { db: PgDb; database: TestDatabase }[] = [];
+afterAll(async () => {
+  for (const o of open) {
+    await o.db.close().catch(() => undefined);
+    await o.database.drop();
+  }
+});
+
+async function database(max = 4) {
+  const database = await freshDatabase();
+  const db = new PgDb(database.url, { max });
+  open.push({ db, database });
+  return { db, database };
+}
+
+const entry = (i: number): AuditEntry => ({
+  operator: `op${i % 3}`,
+  action: 'revoke',
+  target: `consent-${i}`,
+  reason: 'asked',
+  result: 'revoked',
+});
+
+describe('team store migrations', () => {
+  it('migrates an empty database to the current version, once, and again does nothing', async () => {
+    const { db } = await database();
+    expect(await schemaVersion(db)).toBe(0);
+    expect(await migrate(db)).toEqual({ from: 0, to: PG_SCHEMA_VERSION });
+    expect(await schemaVersion(db)).toBe(PG_SCHEMA_VERSION);
+    expect(await migrate(db)).toEqual({ from: PG_SCHEMA_VERSION, to: PG_SCHEMA_VERSION });
+    const rows = await db.query<{ version: number }>('SELECT version FROM cdr_schema ORDER BY version');
+    expect(rows.map((r) => r.version)).toEqual(Array.from({ length: PG_SCHEMA_VERSION }, (_, i) => i + 1));
+  });
+
+  it('migrates once when several servers start together', async () => {
+    const { db } = await database(8);
+    const results = await Promise.all(Array.from({ length: 4 }, () => migrate(db)));
+    expect(results.filter((r) => r.from === 0)).toHaveLength(1);
+    expect(await schemaVersion(db)).toBe(PG_SCHEMA_VERSION);
+  });
+
+  it('brings an older schema up, step by step, in one transaction: a failing step leaves the version where it was', async () => {
+    const { db } = await database();
+    const steps: Migration[] = [
+      { version: 1, name: 'one', up: 'CREATE TABLE t1 (a integer)' },
+      { version: 2, name: 'two', up: 'ALTER TABLE t1 ADD COLUMN b text' },
+      { version: 3, name: 'three', up: 'ALTER TABLE t1 ADD COLUMN c text; SELECT no_such_function()' },
+    ];
+    expect(await migrate(db, { migrations: steps.slice(0, 1) })).toEqual({ from: 0, to: 1 });
+    await expect(migrate(db, { migrations: steps })).rejects.toThrow(/no_such_function/);
+    expect(await schemaVersion(db)).toBe(1);
+    const columns = await db.query<{ column_name: string }>(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 't1' ORDER BY 1",
+    );
+    expect(columns.map((c) => c.column_name)).toEqual(['a']);
+    expect(await migrate(db, { migrations: steps.slice(0, 2) })).toEqual({ from: 1, to: 2 });
+  });
+
+  it('refuses a schema newer than the code, with a clear message, and changes nothing', async () => {
+    const { db } = await database();
+    await migrate(db);
+    await db.query("INSERT INTO cdr_schema (version, name, code) VALUES ($1, 'from the future', 'cdr-console 9')", [PG_SCHEMA_VERSION + 1]);
+    const error = await migrate(db).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SchemaError);
+    expect((error as Error).message).toContain(
+      `schema is version ${PG_SCHEMA_VERSION + 1}, newer than this CDR Console knows (version ${PG_SCHEMA_VERSION})`,
+    );
+    expect(await schemaVersion(db)).toBe(PG_SCHEMA_VERSION + 1);
+  });
+});
+
+describe('team audit log', () => {
+  it('is append-only for the server’s role (no UPDATE, DELETE or TRUNCATE) and, by a trigger, for the owner too', async () => {
+    const { db, database: d } = await database();
+    await migrate(db);
+    const app = await prepareAppRole(d.url);
+    expect(app.separate).toBe(true);
+    const served = new PgDb(app.url, { max: 2 });
+    try {
+      const storage = postgresStorage(served);
+      for (let i = 1; i <= 3; i++) await storage.audit.append(entry(i));
+      for (const statement of ["UPDATE audit_log SET reason = 'edited'", 'DELETE FROM audit_log WHERE seq = 2', 'TRUNCATE audit_log'])
+        await expect(served.query(statement), statement).rejects.toThrow(/permission denied/);
+      for (const statement of ["UPDATE audit_log SET reason = 'edited'", 'DELETE FROM audit_log WHERE seq = 2', 'TRUNCATE audit_log'])
+        await expect(db.query(statement), statement).rejects.toThrow(/the audit log is append-only/);
+      // The server's role reads and writes everything else.
+      await storage.syncState.set('k', 'v');
+      expect(await storage.syncState.get('k')).toBe('v');
+      expect(await storage.audit.verify()).toEqual({ ok: true, entries: 3 });
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('never forks under concurrent writers: 4 servers × 25 actions make one chain of 100', async () => {
+    const { db, database: d } = await database();
+    await migrate(db);
+    const servers = Array.from({ length: 4 }, () => new PgDb(d.url, { max: 3 }));
+    try {
+      await Promise.all(
+        servers.map((s, k) => {
+          const storage = postgresStorage(s);
+          return Promise.all(Array.from({ length: 25 }, (_, i) => storage.audit.append(entry(k * 25 + i))));
+        }),
+      );
+      const storage = postgresStorage(db);
+      expect(await storage.audit.verify()).toEqual({ ok: true, entries: 100 });
+      const all = await storage.audit.entries();
+      expect(all.map((e) => e.seq)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+      expect(new Set(all.map((e) => e.target)).size).toBe(100);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+    }
+  });
+
+  it('finds each kind of tampering a superuser could still do: an edit, a deletion, a reordering', async () => {
+    const { db } = await database();
+    await migrate(db);
+    const storage = postgresStorage(db);
+    for (let i = 1; i <= 6; i++) await storage.audit.append(entry(i));
+    const tamper = async (sql: string) => {
+      await db.tx(async (tx) => {
+        await tx.query('ALTER TABLE audit_log DISABLE TRIGGER USER');
+        await tx.query(sql);
+        await tx.query('ALTER TABLE audit_log ENABLE TRIGGER USER');
+      });
+    };
+    await tamper("UPDATE audit_log SET reason = 'nothing happened' WHERE seq = 2");
+    let v = await storage.audit.verify();
+    expect(v).toMatchObject({ ok: false, brokenAt: 2, problem: 'entry 2 was changed after it was written' });
+    await tamper('DELETE FROM audit_log WHERE seq = 4');
+    v = await storage.audit.verify();
+    expect(v.ok || v.problems).toEqual(['entry 2 was changed after it was written', 'entry 4 is missing']);
+    // Swap two entries' places: each then sits after the wrong entry.
+    await tamper(
+      'UPDATE audit_log SET seq = -5 WHERE seq = 5; UPDATE audit_log SET seq = 5 WHERE seq = 6; UPDATE audit_log SET seq = 6 WHERE seq = -5',
+    );
+    v = await storage.audit.verify();
+    expect(v.ok || v.problems).toEqual([
+      'entry 2 was changed after it was written',
+      'entry 4 is missing',
+      'entry 5 was changed after it was written',
+      'entry 6 does not follow entry 5',
+      'entry 6 was changed after it was written',
+    ]);
+  });
+});
