@@ -3,7 +3,7 @@ import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
 import { ConsentsRepo, DEFERRED_KEY } from '../../electron/core/cache/consents-repo.js';
 import { openCache, type Db } from '../../electron/core/cache/database.js';
 import { startCore } from '../../electron/core/console-core.js';
-import { syncConsents } from '../../electron/core/sync/consent-sync.js';
+import { syncConsentsToSqlite as syncConsents } from '../../electron/core/cache/sqlite-sync-store.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import type { Consent } from '../../shared/schemas/consent.js';
 import { openRemoteCache, writeRemoteProfile } from '../helpers/remote.js';

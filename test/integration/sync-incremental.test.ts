@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsentClient } from '../../electron/core/api/consent-client.js';
 import { openCache } from '../../electron/core/cache/database.js';
-import { syncConsents } from '../../electron/core/sync/consent-sync.js';
+import { syncConsentsToSqlite as syncConsents } from '../../electron/core/cache/sqlite-sync-store.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import type { Consent } from '../../shared/schemas/consent.js';
 import { mutate } from '../helpers/mutate.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { openCache, type Db } from '../../electron/core/cache/database.js';
-import { syncConsents } from '../../electron/core/sync/consent-sync.js';
+import { syncConsentsToSqlite as syncConsents } from '../../electron/core/cache/sqlite-sync-store.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import { expectWholeIndexes, sandboxClient, syncDepsOn } from '../helpers/truth.js';
 

@@ -57,11 +57,7 @@ export class BatchWriter<E extends string> {
    * `pageEnd` false: more of the same page follows, so the transaction must not commit yet.
    */
   write<T>(entity: E, write: () => { result: T; rows: number; changed: number }, pageEnd = true): T {
-    if (!this.open) {
-      this.db.exec('BEGIN IMMEDIATE');
-      this.open = true;
-      this.startedMs = Date.now();
-    }
+    this.begin();
     let done: { result: T; rows: number; changed: number };
     try {
       done = write();
@@ -69,6 +65,31 @@ export class BatchWriter<E extends string> {
       this.rollback();
       throw error;
     }
+    return this.account(entity, done, pageEnd);
+  }
+
+  /** `write` for a step that is asynchronous (the sync store's steps: sync-store.ts). */
+  async writeAsync<T>(entity: E, write: () => Promise<{ result: T; rows: number; changed: number }>, pageEnd = true): Promise<T> {
+    this.begin();
+    let done: { result: T; rows: number; changed: number };
+    try {
+      done = await write();
+    } catch (error) {
+      this.rollback();
+      throw error;
+    }
+    return this.account(entity, done, pageEnd);
+  }
+
+  private begin(): void {
+    if (!this.open) {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.open = true;
+      this.startedMs = Date.now();
+    }
+  }
+
+  private account<T>(entity: E, done: { result: T; rows: number; changed: number }, pageEnd: boolean): T {
     this.rows += done.rows;
     this.changed.set(entity, (this.changed.get(entity) ?? 0) + done.changed);
     if (pageEnd && (this.rows >= this.limits.rows || Date.now() - this.startedMs >= this.limits.ms)) this.commit();

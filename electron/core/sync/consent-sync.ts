@@ -1,14 +1,10 @@
-import { createHash } from 'node:crypto';
 import { contentId } from './event-id.js';
 import type { SyncProgress, SyncSummary } from '../../../shared/ipc/contract.js';
-import type { Consent, ConsentEvent } from '../../../shared/schemas/consent.js';
+import type { Consent } from '../../../shared/schemas/consent.js';
 import type { ConsentClient } from '../api/consent-client.js';
 import { ApiError } from '../api/errors.js';
-import type { ConsentsRepo, SyncStateRepo, UpsertCounts } from '../cache/consents-repo.js';
-import type { Db } from '../cache/db.js';
-import type { EventsRepo, ReferenceRepo } from '../cache/events-repo.js';
-import { BatchWriter, DEFAULT_BATCH, type BatchLimits, type Checkpointer } from './batch.js';
 import { prefetch, rateAndEta, yieldToEventLoop } from './prefetch.js';
+import type { SyncStore, SyncWrites, UpsertCounts } from './sync-store.js';
 
 /**
  * Sync of the Consent API into the cache.
@@ -21,22 +17,18 @@ import { prefetch, rateAndEta, yieldToEventLoop } from './prefetch.js';
  * A change that makes no event (an update made through another client) is caught by the next full
  * reconcile, every `reconcileEveryMs` (6 hours by default).
  *
- * Writes go in few large transactions (batch.ts), each page with the cursor that says where to
+ * Writes go in few large transactions (the store's batches: sync-store.ts), each page with the cursor that says where to
  * continue, so a crash or kill at any point resumes where it stopped, without loss and without
  * duplicates. Fetching the next page overlaps storing this one. Progress after every page;
  * cancellable.
  */
 export interface SyncDeps {
-  /** A connection only the sync writes with while it runs (see batch.ts). */
-  db: Db;
+  /** The store, written by this sync only while it runs (its own connection: see sync-store.ts). */
+  store: SyncStore;
   client: ConsentClient;
-  consents: ConsentsRepo;
-  events: EventsRepo;
-  reference: ReferenceRepo;
-  state: SyncStateRepo;
   onProgress?: (progress: SyncProgress) => void;
-  /** After each commit: how many rows of an entity were new or changed. */
-  onPageStored?: (entity: 'consents' | 'events' | 'reference', count: number) => void;
+  /** After the reference lists are stored: how many (the store tells of its commits itself). */
+  onPageStored?: (entity: 'reference', count: number) => void;
   signal?: AbortSignal;
   pageSize?: number;
   now?: () => Date;
@@ -46,10 +38,6 @@ export interface SyncDeps {
   full?: boolean;
   /** How often the consents are listed in full even when the events feed says nothing changed. */
   reconcileEveryMs?: number;
-  /** When the open transaction commits (rows, age). */
-  batch?: BatchLimits;
-  /** Copies a large WAL into the database on another thread (else the sync's thread does). */
-  checkpointer?: Checkpointer;
 }
 
 export const LAST_SYNC_KEY = 'consents.lastSyncAt';
@@ -81,6 +69,7 @@ export function emptySyncSummary(startedAt: string): SyncSummary {
 }
 
 export { contentId };
+export type { UpsertCounts };
 
 export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
   const now = deps.now ?? (() => new Date());
@@ -89,12 +78,7 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
   const summary = emptySyncSummary(now().toISOString());
   const progress = (p: SyncProgress) => deps.onProgress?.(p);
   const signalOpt = deps.signal ? { signal: deps.signal } : {};
-  const batch = new BatchWriter(
-    deps.db,
-    deps.batch ?? DEFAULT_BATCH,
-    (entity: 'consents' | 'events', n) => deps.onPageStored?.(entity, n),
-    deps.checkpointer,
-  );
+  const batch = deps.store;
   const addCounts = (c: UpsertCounts) => {
     summary.consents.new += c.new;
     summary.consents.changed += c.changed;
@@ -105,16 +89,21 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
    * arriving (and the intermediary keeps sending) while this one is written. The page's extra
    * writes (its resume cursor) go with its last slice; the transaction commits only after it.
    */
-  async function storeSliced<T>(entity: 'consents' | 'events', items: T[], write: (slice: T[]) => UpsertCounts, extra?: () => void) {
+  async function storeSliced<T>(
+    entity: 'consents' | 'events',
+    items: T[],
+    write: (w: SyncWrites, slice: T[]) => Promise<UpsertCounts>,
+    extra?: (w: SyncWrites) => Promise<void>,
+  ) {
     const total: UpsertCounts = { new: 0, changed: 0, unchanged: 0 };
     for (let i = 0; i < items.length || i === 0; i += SLICE) {
       const slice = items.slice(i, i + SLICE);
       const last = i + SLICE >= items.length;
-      const c = batch.write(
+      const c = await batch.write(
         entity,
-        () => {
-          const counts = write(slice);
-          if (last) extra?.();
+        async (w) => {
+          const counts = await write(w, slice);
+          if (last) await extra?.(w);
           return { result: counts, rows: slice.length, changed: counts.new + counts.changed };
         },
         last,
@@ -126,16 +115,14 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     }
     return total;
   }
-  const storeConsents = (consents: Consent[], extra?: () => void) =>
-    storeSliced('consents', consents, (slice) => deps.consents.upsertPage(slice, now().toISOString()), extra);
+  const storeConsents = (consents: Consent[], extra?: (w: SyncWrites) => Promise<void>) =>
+    storeSliced('consents', consents, (w, slice) => w.consents(slice, now().toISOString()), extra);
 
-  const resumePage = Number(deps.state.get(RESUME_PAGE) ?? '1');
-  const resumable = deps.state.get(RESUME_SIZE) === String(pageSize) && resumePage > 1;
-  const lastFull = Date.parse(deps.state.get(LAST_FULL_KEY) ?? '');
-  const full =
-    Boolean(deps.full) ||
-    deps.state.get(RESUME_PAGE) !== null ||
-    !(now().getTime() - lastFull < (deps.reconcileEveryMs ?? RECONCILE_EVERY_MS));
+  const savedPage = await batch.state(RESUME_PAGE);
+  const resumePage = Number(savedPage ?? '1');
+  const resumable = (await batch.state(RESUME_SIZE)) === String(pageSize) && resumePage > 1;
+  const lastFull = Date.parse((await batch.state(LAST_FULL_KEY)) ?? '');
+  const full = Boolean(deps.full) || savedPage !== null || !(now().getTime() - lastFull < (deps.reconcileEveryMs ?? RECONCILE_EVERY_MS));
   summary.mode = full ? 'full' : 'incremental';
 
   /** Every consent page, resuming an interrupted listing from its saved page (same page size, or it restarts). */
@@ -144,17 +131,17 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     summary.resumed = startPage > 1;
     progress({ phase: 'consents', done: 0, total: null, state: 'running' });
     // Into an empty cache (or one a killed first load left), the secondary indexes are built at the end.
-    const firstLoad = deps.consents.beginFirstLoad();
+    const firstLoad = await batch.beginFirstLoad();
     try {
       await listPages(startPage, firstLoad);
     } catch (error) {
       if (firstLoad) {
         // What was stored stays, indexed; the next sync resumes it as an ordinary listing.
         try {
-          batch.commit();
-          deps.consents.finishFirstLoad();
+          await batch.commit();
+          await batch.finishFirstLoad();
         } catch {
-          batch.rollback(); // the next start or sync builds them (beginFirstLoad wrote down what)
+          await batch.rollback(); // the next start or sync builds them (beginFirstLoad wrote down what)
         }
       }
       throw error;
@@ -165,9 +152,9 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     const t0 = Date.now();
     for await (const page of prefetch(deps.client.listConsentPages({ pageSize, startPage, ...signalOpt }))) {
       addCounts(
-        await storeConsents(page.consents, () => {
-          deps.state.set(RESUME_PAGE, String(page.page + 1));
-          deps.state.set(RESUME_SIZE, String(pageSize));
+        await storeConsents(page.consents, async (w) => {
+          await w.setState(RESUME_PAGE, String(page.page + 1));
+          await w.setState(RESUME_SIZE, String(pageSize));
         }),
       );
       summary.consents.fetched += page.consents.length;
@@ -180,11 +167,11 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
         ...rateAndEta(summary.consents.fetched, page.totalRecords - skipped, t0),
       });
     }
-    batch.write('consents', () => {
-      deps.state.delete(RESUME_PAGE);
-      deps.state.delete(RESUME_SIZE);
-      deps.state.set(LAST_FULL_KEY, now().toISOString());
-      if (firstLoad) deps.consents.finishFirstLoad();
+    await batch.write('consents', async (w) => {
+      await w.deleteState(RESUME_PAGE);
+      await w.deleteState(RESUME_SIZE);
+      await w.setState(LAST_FULL_KEY, now().toISOString());
+      if (firstLoad) await w.finishFirstLoad();
       return { result: undefined, rows: 0, changed: 0 };
     });
   }
@@ -192,7 +179,7 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
   /** The consents the events feed named (an expiry is an EXPIRED event), then the new ones. */
   async function readChanged(touched: Set<string>): Promise<void> {
     const ids = [...touched];
-    const since = deps.consents.newestCreated();
+    const since = await batch.newestCreated();
     progress({ phase: 'consents', done: 0, total: ids.length, state: 'running' });
     const t0 = Date.now();
     let done = 0;
@@ -232,14 +219,14 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
 
   /** Events after the newest cached (inclusive: same-millisecond events are not missed; the id drops duplicates). */
   async function syncEvents(touched?: Set<string>): Promise<void> {
-    const since = deps.full ? null : deps.events.newest();
+    const since = deps.full ? null : await batch.newestEvent();
     progress({ phase: 'events', done: 0, total: null, state: 'running' });
     try {
       const t0 = Date.now();
       for await (const page of prefetch(deps.client.listEventPages({ pageSize, filter: since ? { oldest: since } : {}, ...signalOpt }))) {
         const added = (
-          await storeSliced('events', page.items, (slice) => {
-            const { new: n, changed } = deps.events.upsertPage(slice, contentId, touched);
+          await storeSliced('events', page.items, async (w, slice) => {
+            const { new: n, changed } = await w.events(slice, touched);
             return { new: n, changed, unchanged: slice.length - n - changed };
           })
         ).new;
@@ -253,12 +240,12 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
           ...rateAndEta(summary.events.fetched, page.totalRecords, t0),
         });
       }
-      batch.commit();
+      await batch.commit();
       progress({ phase: 'events', done: summary.events.fetched, total: summary.events.fetched, state: 'finished' });
     } catch (error) {
       // Only the intermediary's failures are partial; no token, a bug or a cancellation stops the sync.
       if (deps.signal?.aborted || !(error instanceof ApiError) || error.endpoint === TOKEN_ENDPOINT) throw error;
-      batch.commit();
+      await batch.commit();
       summary.failures.push({ phase: 'events', reason: (error as Error).message });
       progress({ phase: 'events', done: summary.events.fetched, total: null, state: 'failed', message: (error as Error).message });
     }
@@ -270,13 +257,13 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
    * listing from its saved page; an incremental one becomes full, since the consents the events
    * named were not all read again). A failure to get a token, a bug or a cancellation stops the sync.
    */
-  function consentsFailed(error: unknown): void {
+  async function consentsFailed(error: unknown): Promise<void> {
     const message = (error as Error).message;
     progress({ phase: 'consents', done: summary.consents.fetched, total: null, state: 'failed', message });
-    batch.commit();
+    await batch.commit();
     if (deps.signal?.aborted || !(error instanceof ApiError) || error.endpoint === TOKEN_ENDPOINT) throw error;
-    batch.write('consents', () => (deps.state.delete(LAST_FULL_KEY), { result: undefined, rows: 0, changed: 0 }));
-    batch.commit();
+    await batch.write('consents', async (w) => (await w.deleteState(LAST_FULL_KEY), { result: undefined, rows: 0, changed: 0 }));
+    await batch.commit();
     consentsOk = false;
     summary.failures.push({ phase: 'consents', reason: message });
   }
@@ -286,10 +273,10 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     if (parts.consents && full) {
       try {
         await listAll();
-        batch.commit();
+        await batch.commit();
         progress({ phase: 'consents', done: summary.consents.fetched, total: summary.consents.fetched, state: 'finished' });
       } catch (error) {
-        consentsFailed(error);
+        await consentsFailed(error);
       }
     }
 
@@ -299,26 +286,29 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
 
     if (touched) {
       try {
-        if (touched.size > Math.max(MAX_SINGLE_READS, deps.consents.count() / 20)) {
+        if (touched.size > Math.max(MAX_SINGLE_READS, (await batch.consentCount()) / 20)) {
           summary.mode = 'full';
           await listAll();
         } else await readChanged(touched);
-        batch.commit();
+        await batch.commit();
         progress({ phase: 'consents', done: summary.consents.fetched, total: summary.consents.fetched, state: 'finished' });
       } catch (error) {
-        consentsFailed(error);
+        await consentsFailed(error);
       }
     }
     if (parts.consents && consentsOk)
-      batch.write('consents', () => (deps.state.set(LAST_SYNC_KEY, now().toISOString()), { result: 0, rows: 0, changed: 0 }));
+      await batch.write(
+        'consents',
+        async (w) => (await w.setState(LAST_SYNC_KEY, now().toISOString()), { result: 0, rows: 0, changed: 0 }),
+      );
     await batch.finish();
   } catch (error) {
     // Whole pages written before an error between pages are kept; a half-written one was rolled back.
     // If the commit fails too (the disk is full), the original error is the one to report.
     try {
-      batch.commit();
+      await batch.commit();
     } catch {
-      batch.rollback();
+      await batch.rollback();
     }
     throw error;
   }
@@ -333,14 +323,14 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
         if (deps.signal?.aborted || !(error instanceof ApiError)) throw error;
         return undefined;
       });
-      deps.reference.replaceUseCases(useCases, now().toISOString(), combined);
+      await batch.replaceUseCases(useCases, now().toISOString(), combined);
       summary.useCases = useCases.length;
       progress({ phase: 'use-cases', done: useCases.length, total: useCases.length, state: 'finished' });
       const productId = useCases.find((u) => u.softwareProductId)?.softwareProductId;
       if (productId) {
         progress({ phase: 'data-holders', done: 0, total: null, state: 'running' });
         const holders = await deps.client.listDataHolders(productId, deps.signal);
-        deps.reference.replaceDataHolders(holders, now().toISOString());
+        await batch.replaceDataHolders(holders, now().toISOString());
         summary.dataHolders = holders.length;
         progress({ phase: 'data-holders', done: holders.length, total: holders.length, state: 'finished' });
       }

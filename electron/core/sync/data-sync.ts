@@ -1,10 +1,8 @@
 import type { SyncProgress } from '../../../shared/ipc/contract.js';
 import { DATA_KINDS, type DataClient, type DataKind } from '../api/data-client.js';
 import { ApiError } from '../api/errors.js';
-import type { SyncStateRepo } from '../cache/consents-repo.js';
-import type { DataRepo } from '../cache/data-repo.js';
-import type { Db } from '../cache/db.js';
 import { prefetch, rateAndEta } from './prefetch.js';
+import type { SyncStore } from './sync-store.js';
 
 /**
  * Sync of the Data API into the cache, kind by kind (accounts, balances, transactions, payees,
@@ -13,10 +11,8 @@ import { prefetch, rateAndEta } from './prefetch.js';
  * refuses (a missing scope, say) is reported and the others go on.
  */
 export interface DataSyncDeps {
-  db: Db;
+  store: SyncStore;
   client: DataClient;
-  data: DataRepo;
-  state: SyncStateRepo;
   kinds?: readonly DataKind[];
   consentIds?: string[];
   pageSize?: number;
@@ -42,7 +38,7 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
   const fetchedAt = now().toISOString();
   for (const kind of kinds) {
     const cursor = `data.${kind}.resumePage`;
-    const startPage = resumable ? Number(deps.state.get(cursor) ?? '1') : 1;
+    const startPage = resumable ? Number((await deps.store.state(cursor)) ?? '1') : 1;
     let done = 0;
     deps.onProgress?.({ phase: 'data', done: 0, total: null, state: 'running', message: kind });
     try {
@@ -55,10 +51,13 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
           ...(deps.signal ? { signal: deps.signal } : {}),
         }),
       )) {
-        deps.db.transaction(() => {
-          done += deps.data.upsertPage(kind, page.records, fetchedAt);
-          if (resumable) deps.state.set(cursor, String(page.page + 1));
-        })();
+        // A page and its cursor in one transaction of their own.
+        done += await deps.store.write('data', async (w) => {
+          const n = await w.data(kind, page.records, fetchedAt);
+          if (resumable) await w.setState(cursor, String(page.page + 1));
+          return { result: n, rows: n, changed: 0 };
+        });
+        await deps.store.commit();
         deps.onProgress?.({
           phase: 'data',
           done,
@@ -68,9 +67,13 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
           ...rateAndEta(done, page.totalRecords, t0),
         });
       }
-      if (resumable) deps.state.delete(cursor);
+      if (resumable) {
+        await deps.store.write('data', async (w) => (await w.deleteState(cursor), { result: 0, rows: 0, changed: 0 }));
+        await deps.store.commit();
+      }
       summary.records[kind] = done;
     } catch (error) {
+      await deps.store.rollback();
       // No token (nothing else would work), a bug or a cancellation stops the sync.
       if (deps.signal?.aborted || !(error instanceof ApiError) || error.endpoint === 'POST token') throw error;
       summary.failures.push({ phase: `data:${kind}`, reason: error.message });

@@ -4,13 +4,12 @@ import { DataClient } from '../api/data-client.js';
 import { ApiError, type ApiErrorKind } from '../api/errors.js';
 import type { RetryPolicy } from '../api/retry.js';
 import { createClientCredentialsTokenSource, type TokenSourceOptions } from '../auth/token-source.js';
-import { ConsentsRepo, SyncStateRepo } from '../cache/consents-repo.js';
-import { DataRepo } from '../cache/data-repo.js';
 import type { Db } from '../cache/db.js';
-import { EventsRepo, ReferenceRepo } from '../cache/events-repo.js';
+import { sqliteSyncStore } from '../cache/sqlite-sync-store.js';
 import type { BatchLimits, Checkpointer } from './batch.js';
 import { emptySyncSummary, syncConsents } from './consent-sync.js';
 import { syncData } from './data-sync.js';
+import type { SyncStore } from './sync-store.js';
 
 /**
  * One sync as the console runs it, described by plain data so it can run on the worker thread
@@ -50,19 +49,31 @@ export interface SyncJobHooks {
   checkpointer?: Checkpointer;
 }
 
-export async function runSyncJob(job: SyncJob, db: Db, hooks: SyncJobHooks): Promise<SyncSummary> {
+/** A sync job on a SQLite cache (the worker's connection, or a test's). */
+export function runSyncJob(job: SyncJob, db: Db, hooks: SyncJobHooks): Promise<SyncSummary> {
+  const store = sqliteSyncStore(db, {
+    ...(job.batch ? { batch: job.batch } : {}),
+    ...(hooks.checkpointer ? { checkpointer: hooks.checkpointer } : {}),
+    onCommit: (entity, n) => entity !== 'data' && hooks.onStored(entity, n),
+  });
+  return runSync(job, store, hooks);
+}
+
+/** A sync job on any store (sync-store.ts); the store tells `hooks.onStored` of its commits itself. */
+export async function runSync(
+  job: Omit<SyncJob, 'file' | 'key' | 'batch'>,
+  store: SyncStore,
+  hooks: Omit<SyncJobHooks, 'checkpointer'>,
+): Promise<SyncSummary> {
   // Every retry (token included) is counted for the summary.
   let retries = 0;
   const onRetry = () => void retries++;
   const tokens = createClientCredentialsTokenSource({ ...job.tokens, onRetry });
-  const state = new SyncStateRepo(db);
   const dataSync = (consentIds?: string[]) =>
     syncData({
-      db,
+      store,
       client: new DataClient({ baseUrl: job.dataApiBaseUrl, tokens, retry: SYNC_RETRY, onRetry }),
       ...(job.pageSize ? { pageSize: job.pageSize } : {}),
-      data: new DataRepo(db),
-      state,
       signal: hooks.signal,
       onProgress: hooks.onProgress,
       ...(consentIds ? { consentIds } : {}),
@@ -87,20 +98,14 @@ export async function runSyncJob(job: SyncJob, db: Db, hooks: SyncJobHooks): Pro
     };
   }
   const summary = await syncConsents({
-    db,
+    store,
     client: new ConsentClient({ baseUrl: job.consentApiBaseUrl, tokens, retry: SYNC_RETRY, onRetry }),
-    consents: new ConsentsRepo(db),
-    events: new EventsRepo(db),
-    reference: new ReferenceRepo(db),
-    state,
     onProgress: hooks.onProgress,
     onPageStored: hooks.onStored,
     signal: hooks.signal,
     ...(job.full ? { full: true } : {}),
     ...(job.reconcileEveryMs !== undefined ? { reconcileEveryMs: job.reconcileEveryMs } : {}),
     ...(job.pageSize ? { pageSize: job.pageSize } : {}),
-    ...(job.batch ? { batch: job.batch } : {}),
-    ...(hooks.checkpointer ? { checkpointer: hooks.checkpointer } : {}),
   });
   if (job.data) {
     const data = await dataSync();
