@@ -6,7 +6,7 @@ import { createRouter, CoreError } from '../ipc/router.js';
 import { ConsentClient } from './api/consent-client.js';
 import { appHandlers } from './app/handlers.js';
 import { auditHandlers } from './audit/handlers.js';
-import { openProfileCache } from './cache/profile-cache.js';
+import { sqliteStoreOpener } from './cache/profile-cache.js';
 import { loadProfiles, pickProfile } from './config/profiles.js';
 import { openConnection } from './connection.js';
 import { ConsentActions } from './consents/actions.js';
@@ -27,7 +27,6 @@ import { SecretVault } from './secrets/vault.js';
 import { SettingsStore } from './settings.js';
 import { syncHandlers } from './sync/handlers.js';
 import { SyncService } from './sync/service.js';
-import { workerSyncEngine } from './worker/sync-engine.js';
 
 export { cacheFileOf, checkCache, resetCache } from './cache/profile-cache.js';
 export { errorCodeFor } from './sync/service.js';
@@ -49,10 +48,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   restrictToOwner(opts.dataDir); // owner-only, whatever the umask or an earlier version left (see data-dir.ts)
   const connection = await openConnection({ ...opts, profile, profileDir, vault });
   const damage = { problem: null as string | null };
-  let cache: ReturnType<typeof openProfileCache>;
+  let cache: Awaited<ReturnType<typeof sqliteStoreOpener>>;
   try {
     const onDamage = (problem: { message: string }) => void (damage.problem = problem.message);
-    cache = openProfileCache({ dataDir: opts.dataDir, profileId: profile.id, vault, log: opts.log, onDamage });
+    cache = await (opts.store ?? sqliteStoreOpener)({ dataDir: opts.dataDir, profile, vault, log: opts.log, onDamage });
   } catch (error) {
     await connection.sandbox?.close();
     throw error;
@@ -83,8 +82,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     audit: stores.audit,
     operator: () => operators.get(),
   });
-  const engine = workerSyncEngine({
-    ...cache.syncTarget,
+  const engine = cache.engine({
     tokens: connection.tokenOptions,
     consentApiBaseUrl: connection.baseUrl,
     dataApiBaseUrl: connection.dataApiBaseUrl,
@@ -162,7 +160,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       if (!r.ok) throw new CoreError(r.error.code, r.error.message);
       return r.value as SyncSummary;
     },
-    cache: { ...stores.sqlite, releaseMemory: stores.releaseMemory, indexesReady: stores.indexesReady },
+    get cache() {
+      const sqlite = cache.sqlite;
+      if (!sqlite) throw new Error('This core keeps no SQLite cache (a team server stores in PostgreSQL).');
+      return { ...sqlite.sqlite, releaseMemory: sqlite.releaseMemory, indexesReady: sqlite.indexesReady };
+    },
     jobs,
     recordExport: async (written, input) => {
       await stores.audit.append({
@@ -178,7 +180,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       await jobs.close();
       await syncService.stop();
       await engine.close();
-      cache.close();
+      await cache.close();
       await connection.sandbox?.close();
     },
   };

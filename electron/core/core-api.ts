@@ -11,6 +11,7 @@ import type { JobRegistry } from './jobs/jobs.js';
 import type { Logger } from './log.js';
 import type { SecretCipher } from './secrets/cipher.js';
 import type { Storage } from './storage.js';
+import type { StoreOpener } from './store-opener.js';
 
 /**
  * The console's core, free of Electron: one profile's connection, cache, sync and the IPC
@@ -39,6 +40,8 @@ export interface CoreOptions {
    * swap cores while it runs (core-host.ts); absent for the command line.
    */
   reopen?: (change: { profileId?: string; resetCache?: boolean }) => void;
+  /** Where the core keeps what it syncs (default: the profile's SQLite cache; a team server gives PostgreSQL's). */
+  store?: StoreOpener;
   /** Where exported files go: a save dialog (Electron), a download (browser host); a folder of the data directory by default. */
   files?: FileSink;
   log: Logger;

@@ -6,7 +6,9 @@ import { loadProfiles, pickProfile } from '../config/profiles.js';
 import type { Logger } from '../log.js';
 import { createKeyFileCipher } from '../secrets/cipher.js';
 import { secretNames, SecretVault } from '../secrets/vault.js';
+import type { StoreOpener } from '../store-opener.js';
 import type { SyncJob } from '../sync/sync-job.js';
+import { workerSyncEngine } from '../worker/sync-engine.js';
 import {
   cacheErrorOf,
   checkIntegrity,
@@ -114,3 +116,22 @@ export function openProfileCache(opts: {
     },
   };
 }
+
+/** Solo mode's store: the profile's SQLite cache, synced by a worker thread with its own connection. */
+export const sqliteStoreOpener: StoreOpener = async (ctx) => {
+  const cache = openProfileCache({
+    dataDir: ctx.dataDir,
+    profileId: ctx.profile.id,
+    vault: ctx.vault,
+    log: ctx.log,
+    onDamage: ctx.onDamage,
+  });
+  return {
+    storage: cache.storage,
+    sqlite: cache.storage,
+    engine: (target) => workerSyncEngine({ ...cache.syncTarget, ...target }),
+    mapError: (error) => cache.mapError(error),
+    storeFailure: (error) => cache.storeFailure(error),
+    close: async () => cache.close(),
+  };
+};

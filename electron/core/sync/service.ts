@@ -139,6 +139,8 @@ export class SyncService {
         });
         throw new CoreError('CANCELLED', 'Sync cancelled. What was stored so far is kept; the next sync continues from there.');
       }
+      // The engine's own refusal (another team server is syncing): said as it is, not a failure.
+      if (error instanceof CoreError) throw error;
       const store = this.deps.storeFailure?.(error);
       if (store && 'damage' in store) throw error;
       if (store) {
