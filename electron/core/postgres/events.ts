@@ -23,7 +23,11 @@ export function pgEventStore(_db: PgDb): EventStore {
 }
 
 /** Stores a page of events as a sync does (an event already stored is kept once). */
-export async function storeEvents(tx: Tx, events: readonly ConsentEvent[]): Promise<void> {
+export async function storeEvents(
+  tx: Tx,
+  events: readonly ConsentEvent[],
+  touched?: Set<string>,
+): Promise<{ new: number; changed: number }> {
   const byId = new Map<string, { id: string; at: string; payload: ConsentEvent }>();
   for (const e of events) {
     const ms = Date.parse(e.timestamp);
@@ -33,14 +37,18 @@ export async function storeEvents(tx: Tx, events: readonly ConsentEvent[]): Prom
       payload: e,
     });
   }
-  if (!byId.size) return;
-  await tx.query(
+  if (!byId.size) return { new: 0, changed: 0 };
+  const written = await tx.query<{ consent_id: string; inserted: boolean }>(
     `INSERT INTO events (event_id, consent_id, event_type, at, event_detail, payload)
      SELECT id, payload->>'consentId', payload->>'eventType', at, payload->>'eventDetail', payload
      FROM jsonb_to_recordset($1::jsonb) AS x(id text, at timestamptz, payload jsonb)
      ON CONFLICT (event_id) DO UPDATE SET consent_id = excluded.consent_id, event_type = excluded.event_type, at = excluded.at,
        event_detail = excluded.event_detail, payload = excluded.payload
-     WHERE events.payload <> excluded.payload`,
+     WHERE events.payload <> excluded.payload
+     RETURNING consent_id, xmax = 0 AS inserted`,
     [JSON.stringify([...byId.values()])],
   );
+  for (const r of written) touched?.add(r.consent_id);
+  const added = written.filter((r) => r.inserted).length;
+  return { new: added, changed: written.length - added };
 }

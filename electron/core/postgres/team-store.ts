@@ -1,0 +1,159 @@
+import { hostname, userInfo } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { CoreError } from '../../ipc/router.js';
+import type { StoreOpener } from '../store-opener.js';
+import type { SyncEngine } from '../sync/port.js';
+import { runSync, type SyncJob } from '../sync/sync-job.js';
+import type { PgDb } from './db.js';
+import { postgresStorage } from './postgres-storage.js';
+import { pgSyncStore } from './sync-store.js';
+
+/**
+ * The team server's store: the team's PostgreSQL behind the storage ports, one sync at a time
+ * across every server on the database, and the servers' registry (who is connected, who syncs).
+ */
+
+/** The session-level advisory lock the syncing server holds ("cdr-sync"): released when its connection ends, killed or not. */
+export const SYNC_LOCK = 0x63647379;
+/** A server not seen for this long is gone (killed, or its host lost). */
+export const INSTANCE_GONE_MS = 30_000;
+
+export interface TeamInstance {
+  id: string;
+  host: string;
+  pid: number;
+  account: string;
+}
+
+export function thisInstance(): TeamInstance {
+  let account = 'unknown';
+  try {
+    account = userInfo().username;
+  } catch {
+    // No account name (a container without one): the pid and host still tell the servers apart.
+  }
+  return { id: randomUUID(), host: hostname(), pid: process.pid, account };
+}
+
+export const describeInstance = (i: { host: string; pid: number }) => `the team server on ${i.host} (process ${i.pid})`;
+
+/** Registers this server and refreshes its `seen` time until stopped. */
+export async function registerInstance(
+  db: PgDb,
+  me: TeamInstance,
+  url: string | null,
+  everyMs = 5_000,
+): Promise<{ stop(): Promise<void> }> {
+  await db.query(
+    `INSERT INTO team_instances (instance_id, host, pid, account, url, started, seen) VALUES ($1, $2, $3, $4, $5, now(), now())
+     ON CONFLICT (instance_id) DO UPDATE SET seen = now(), url = excluded.url`,
+    [me.id, me.host, me.pid, me.account, url],
+  );
+  const timer = setInterval(() => {
+    void db.query('UPDATE team_instances SET seen = now() WHERE instance_id = $1', [me.id]).catch(() => undefined);
+  }, everyMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await db.query('DELETE FROM team_instances WHERE instance_id = $1', [me.id]).catch(() => undefined);
+    },
+  };
+}
+
+export interface InstanceRow {
+  instanceId: string;
+  host: string;
+  pid: number;
+  account: string;
+  url: string | null;
+  started: string;
+  seen: string;
+  syncing: boolean;
+}
+
+/** The servers seen lately, oldest first. */
+export async function liveInstances(db: Pick<PgDb, 'query'>): Promise<InstanceRow[]> {
+  return db.query<InstanceRow>(
+    `SELECT instance_id AS "instanceId", host, pid, account, url, started, seen, syncing FROM team_instances
+     WHERE seen > now() - make_interval(secs => $1) ORDER BY started, instance_id`,
+    [INSTANCE_GONE_MS / 1000],
+  );
+}
+
+/**
+ * The sync engine of a team server: the sync runs in this process, writing to the team store
+ * through its own connection, and only while this server holds the sync lock; another server's
+ * request is refused with who syncs (that server's progress reaches every console).
+ */
+export function pgSyncEngine(
+  db: PgDb,
+  base: Pick<SyncJob, 'tokens' | 'consentApiBaseUrl' | 'dataApiBaseUrl'>,
+  me: TeamInstance,
+): SyncEngine {
+  const running = new Set<Promise<unknown>>();
+  return {
+    run(request, onMessage) {
+      const controller = new AbortController();
+      const result = (async () => {
+        const lock = await db.pool.connect();
+        let held = false;
+        try {
+          held = (await lock.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [SYNC_LOCK])).rows[0]!.ok;
+          if (!held) {
+            const other = (await liveInstances(db)).find((i) => i.syncing && i.instanceId !== me.id);
+            throw new CoreError(
+              'BUSY',
+              `A sync is already running on ${other ? describeInstance(other) : 'another team server'}; its progress shows here.`,
+            );
+          }
+          await db.query('UPDATE team_instances SET syncing = true WHERE instance_id = $1', [me.id]);
+          const store = pgSyncStore(db, { onCommit: (entity, count) => onMessage({ type: 'stored', entity, count }) });
+          try {
+            return await runSync({ ...base, ...request }, store, {
+              signal: controller.signal,
+              onProgress: (progress) => onMessage({ type: 'progress', progress }),
+              onStored: (entity, count) => onMessage({ type: 'stored', entity, count }),
+            });
+          } finally {
+            store.close();
+            await db.query('UPDATE team_instances SET syncing = false WHERE instance_id = $1', [me.id]).catch(() => undefined);
+          }
+        } finally {
+          if (held) await lock.query('SELECT pg_advisory_unlock($1)', [SYNC_LOCK]).catch(() => undefined);
+          lock.release();
+        }
+      })();
+      running.add(result);
+      void result.catch(() => undefined).finally(() => running.delete(result));
+      return { result, cancel: (reason) => controller.abort(new Error(reason)) };
+    },
+    async close() {
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+/** What a PostgreSQL error means to the console, in words, when it is about reaching or writing the store. */
+export function teamStoreProblem(error: unknown): string | undefined {
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006'].includes(code))
+    return `The team database cannot be reached (${(error as Error).message}). What was stored is kept; the sync continues from there once it is back.`;
+  if (code === '53100')
+    return 'The team database’s disk is full: nothing more could be stored. Free some space; the sync continues from there.';
+  return undefined;
+}
+
+/** The team store as the core's store (store-opener.ts); the pool belongs to the server, which closes it. */
+export function teamStoreOpener(db: PgDb, me: TeamInstance): StoreOpener {
+  return async () => ({
+    storage: postgresStorage(db),
+    engine: (target) => pgSyncEngine(db, target, me),
+    mapError: () => undefined,
+    storeFailure: (error) => {
+      const problem = teamStoreProblem(error);
+      return problem ? { problem } : undefined;
+    },
+    close: async () => undefined,
+  });
+}

@@ -1,0 +1,52 @@
+import { createKeyFileCipher } from '../core/secrets/cipher.js';
+import { SecretVault } from '../core/secrets/vault.js';
+import { PgDb } from '../core/postgres/db.js';
+import { registerInstance, teamStoreOpener, thisInstance } from '../core/postgres/team-store.js';
+import type { ServeAs } from '../host/run.js';
+import { openTeamDatabase } from './database.js';
+
+/**
+ * The team server: the browser host's console over the team store instead of a profile's SQLite
+ * cache. Every server started with the same data directory and database serves one team: one sync
+ * at a time among them, one audit log, the same data.
+ */
+export const APP_ROLE_SECRET = 'team.appRolePassword';
+
+export function teamServer(opts: { databaseUrl?: string; version: string }): ServeAs {
+  return {
+    label: 'team server',
+    async store(dataDir, log) {
+      const vault = new SecretVault(dataDir, createKeyFileCipher(dataDir));
+      const database = await openTeamDatabase({
+        dataDir,
+        ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
+        appPassword: vault.getOrCreate(APP_ROLE_SECRET),
+        code: `cdr-console ${opts.version}`,
+        log: (line) => log.info(line),
+      });
+      console.log(`Team store: ${database.description}`);
+      if (!database.role.separate)
+        console.log(
+          `Note: the server connects as ${database.role.role}, which owns the tables; it gave up UPDATE, DELETE and TRUNCATE on the audit log and a trigger refuses them, but an owner could take them back. See the README (team server, a separate role).`,
+        );
+      const db = new PgDb(database.appUrl, {
+        max: 16,
+        applicationName: 'cdr-console team server',
+        onError: (e) => log.error('the team database dropped a connection', e),
+      });
+      const me = thisInstance();
+      let registration: { stop(): Promise<void> } | undefined;
+      return {
+        store: teamStoreOpener(db, me),
+        async started(url) {
+          registration = await registerInstance(db, me, url);
+        },
+        async close() {
+          await registration?.stop();
+          await db.close();
+          await database.stop();
+        },
+      };
+    },
+  };
+}
