@@ -7,6 +7,7 @@ import { startCoreHost } from '../core/core-host.js';
 import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js';
 import { createFileLogger, type Logger } from '../core/log.js';
 import type { StoreOpener } from '../core/store-opener.js';
+import type { EventBus } from '../ipc/event-bus.js';
 import { Downloads } from './downloads.js';
 import { startBrowserHost } from './server.js';
 import { dataRecordTotal } from '../../shared/ipc/contract.js';
@@ -59,7 +60,10 @@ export interface HostCliOptions {
 /** What a team server adds to the browser host: its store, its name in the banner, what to stop after. */
 export interface ServeAs {
   label: string;
-  store: (dataDir: string, log: Logger) => Promise<{ store: StoreOpener; started(url: string): Promise<void>; close(): Promise<void> }>;
+  store: (
+    dataDir: string,
+    log: Logger,
+  ) => Promise<{ store: StoreOpener; started(url: string, events: EventBus): Promise<void>; close(): Promise<void> }>;
 }
 
 export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, reason?: string, serveAs?: ServeAs): Promise<void> {
@@ -114,7 +118,7 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
   console.log(
     `Profile: ${core.profile.name} (${core.profile.environment})${core.sandboxUrl ? `, embedded sandbox at ${core.sandboxUrl}` : ''}`,
   );
-  await team?.started(host.launchUrl.split('?')[0]!);
+  await team?.started(host.launchUrl.split('?')[0]!, cores.events);
   console.log(`CDR Console${serveAs ? ` ${serveAs.label}` : ''} at ${host.launchUrl}`);
 
   if (opts.sync) {

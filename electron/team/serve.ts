@@ -1,6 +1,7 @@
 import { createKeyFileCipher } from '../core/secrets/cipher.js';
 import { SecretVault } from '../core/secrets/vault.js';
 import { PgDb } from '../core/postgres/db.js';
+import { RELAYED, startTeamLive, type TeamLive } from '../core/postgres/live.js';
 import { registerInstance, teamStoreOpener, thisInstance } from '../core/postgres/team-store.js';
 import type { ServeAs } from '../host/run.js';
 import { openTeamDatabase } from './database.js';
@@ -36,12 +37,36 @@ export function teamServer(opts: { databaseUrl?: string; version: string }): Ser
       });
       const me = thisInstance();
       let registration: { stop(): Promise<void> } | undefined;
+      let live: TeamLive | undefined;
       return {
         store: teamStoreOpener(db, me),
-        async started(url) {
+        async started(url, events) {
           registration = await registerInstance(db, me, url);
+          // What this server's core tells its consoles goes to the other servers' consoles, and theirs
+          // come here (live.ts); a notice re-emitted here is not published again.
+          let relaying = false;
+          live = await startTeamLive({
+            url: database.appUrl,
+            db,
+            origin: me.id,
+            onNotice: (event, payload) => {
+              relaying = true;
+              try {
+                events.emit(event, payload as never);
+              } finally {
+                relaying = false;
+              }
+            },
+            onStatus: (s) => log.info(s.connected ? 'live link to the other team servers is up' : `live link down: ${s.problem}`),
+            log: (line) => log.info(line),
+          });
+          events.subscribe((event, payload) => {
+            if (!relaying && RELAYED.has(event))
+              void live?.publish(event, payload).catch((e: Error) => log.error('a live notice was not sent', e));
+          });
         },
         async close() {
+          await live?.close();
           await registration?.stop();
           await db.close();
           await database.stop();

@@ -21,6 +21,15 @@ CREATE TABLE team_instances (
   seen        timestamptz NOT NULL,
   syncing     boolean NOT NULL DEFAULT false
 );
+-- What one server tells the others' consoles (live.ts): NOTIFY carries the sequence number only,
+-- and a server that reconnects catches up from here (NOTIFY has no replay). Kept a few minutes.
+CREATE TABLE team_notices (
+  seq     bigserial PRIMARY KEY,
+  origin  text NOT NULL,
+  event   text NOT NULL,
+  payload jsonb NOT NULL,
+  at      timestamptz NOT NULL DEFAULT now()
+);
 `;
 
 export function pgSyncStateStore(db: PgDb): SyncStateStore {
