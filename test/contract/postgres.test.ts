@@ -34,8 +34,8 @@ const openPostgres: OpenFixture = async () => {
   return {
     storage,
     load: {
-      consents: (consents, syncedAt) => db.tx((tx) => storeConsents(tx, consents, syncedAt)),
-      events: (events) => db.tx((tx) => storeEvents(tx, events)),
+      consents: async (consents, syncedAt) => void (await db.tx((tx) => storeConsents(tx, consents, syncedAt))),
+      events: async (events) => void (await db.tx((tx) => storeEvents(tx, events))),
       reference: (useCases, holders) => db.tx((tx) => storeReference(tx, useCases, holders, '2026-11-01T00:00:00.000Z')),
       data: (kind, records, fetchedAt) => db.tx((tx) => storeData(tx, kind, records, fetchedAt)),
     },
