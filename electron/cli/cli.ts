@@ -9,6 +9,7 @@ import { runNormalize } from './normalize.js';
 import { badIdentifier, oneLineUsageErrors } from './usage.js';
 import { dataDirOf, EXIT, Exit, exitFor, identifier, positiveInt, readStdin, reasonOf, table, version, withCore } from './common.js';
 import { addProfileCommands } from './profiles.js';
+import { addTeamCommands } from './team.js';
 import { CONSENT_SORT_FIELDS, ConsentSort, type ConsentFilter } from '../../shared/ipc/contract.js';
 import { exportConsents } from '../core/exports/consents-export.js';
 import { auditText } from '../core/exports/log-exports.js';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
     .exitOverride();
 
   addProfileCommands(program);
+  addTeamCommands(program);
 
   program
     .command('sync')

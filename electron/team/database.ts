@@ -76,6 +76,44 @@ function runningPort(clusterDir: string): number | undefined {
   return Number(port) || undefined;
 }
 
+/**
+ * The owner's URL of a data directory's team store without migrating anything (the command line's
+ * `team` commands): the --database-url one, or the embedded cluster (the running one, or started
+ * for the command and stopped after).
+ */
+export async function connectTeamDatabase(opts: {
+  dataDir: string;
+  databaseUrl?: string;
+  log?: (line: string) => void;
+}): Promise<{ url: string; description: string; stop(): Promise<void> }> {
+  if (opts.databaseUrl) {
+    const url = checkDatabaseUrl(opts.databaseUrl);
+    return {
+      url: url.toString(),
+      description: `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`,
+      stop: async () => undefined,
+    };
+  }
+  const dir = join(opts.dataDir, 'team-postgres');
+  if (!existsSync(join(dir, 'cluster', 'PG_VERSION')))
+    throw new Error(
+      `There is no team store in ${opts.dataDir}: start one with npm run team -- --data-dir ${opts.dataDir}, or name it with --database-url.`,
+    );
+  const port = runningPort(join(dir, 'cluster'));
+  const at = (p: number, secret: string) => `postgres://cdr_owner:${encodeURIComponent(secret)}@127.0.0.1:${p}/${EMBEDDED_DATABASE}`;
+  if (port) {
+    const secret = readFileSync(join(dir, 'owner.secret'), 'utf8').trim();
+    return { url: at(port, secret), description: `the embedded PostgreSQL in ${dir} (running, port ${port})`, stop: async () => undefined };
+  }
+  const embedded = await startEmbeddedPostgres({ dir, ...(opts.log ? { log: opts.log } : {}) });
+  const secret = readFileSync(join(dir, 'owner.secret'), 'utf8').trim();
+  return {
+    url: at(embedded.port, secret),
+    description: `the embedded PostgreSQL in ${dir} (started for this command)`,
+    stop: () => embedded.stop(),
+  };
+}
+
 export async function openTeamDatabase(opts: {
   dataDir: string;
   databaseUrl?: string;
