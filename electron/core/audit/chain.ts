@@ -75,3 +75,46 @@ export function walkChain(
   }
   return problems;
 }
+
+const short = (hash: string) => `${hash.slice(0, 12)}…`;
+const range = (from: number, to: number) => (from === to ? `entry ${from} was` : `entries ${from}–${to} were`);
+
+/**
+ * What is wrong between a valid head anchor (kept outside the store) and the store: its newest
+ * entry `head`, and the hash of the anchored entry as the store has it (undefined: no such entry).
+ * Null when they agree (the anchor may be behind the head: entries after it chain to it).
+ */
+export function anchorProblem(
+  a: { seq: number; hash: string },
+  head: { seq: number; hash: string },
+  anchoredHash: string | undefined,
+): ChainProblem | null {
+  if (a.seq === 0) return null;
+  if (head.seq === 0)
+    return {
+      seq: 1,
+      text: `the audit table is empty, but the head anchor says it held ${a.seq} entries (the newest with hash ${short(a.hash)}): every entry was deleted`,
+    };
+  if (anchoredHash === undefined && head.seq < a.seq)
+    return {
+      seq: head.seq + 1,
+      text: `the head anchor says the log reached entry ${a.seq} (hash ${short(a.hash)}), but the table ends at entry ${head.seq}: ${range(head.seq + 1, a.seq)} deleted`,
+    };
+  if (anchoredHash === undefined) return { seq: a.seq, text: `entry ${a.seq}, the newest when the head anchor was written, is missing` };
+  if (anchoredHash !== a.hash)
+    return {
+      seq: a.seq,
+      text: `entry ${a.seq} does not match the head anchor (anchored hash ${short(a.hash)}, found ${short(anchoredHash)}): entries up to it were deleted and others written in their place, or the table was replaced`,
+    };
+  return null;
+}
+
+/** What an anchor file that cannot be used means (`invalid`: why it is not valid; null: it is missing). */
+export function unusableAnchor(invalid: string | null, expectMissing: boolean): ChainProblem | null {
+  if (invalid !== null) return { seq: 1, text: `the head anchor file was altered or replaced: ${invalid}` };
+  if (expectMissing) return null;
+  return {
+    seq: 1,
+    text: 'the head anchor file is missing: it was deleted, so the newest entries cannot be checked up to the time it was written again',
+  };
+}

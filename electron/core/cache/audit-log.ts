@@ -1,5 +1,5 @@
 import type { AuditEntry, AuditRecord, AuditVerification } from '../audit/port.js';
-import { GENESIS_HASH, nextRecord, walkChain, type ChainProblem } from '../audit/chain.js';
+import { anchorProblem, GENESIS_HASH, nextRecord, unusableAnchor, walkChain, type ChainProblem } from '../audit/chain.js';
 import { toRecord, type StoredAuditRow } from './audit-query.js';
 import type { Db } from './db.js';
 import type { AnchorIncident, AuditAnchorFile } from '../audit/audit-anchor.js';
@@ -30,9 +30,6 @@ export interface AuditAnchorOptions {
 }
 
 type Problem = ChainProblem;
-
-const short = (hash: string) => `${hash.slice(0, 12)}…`;
-const range = (from: number, to: number) => (from === to ? `entry ${from} was` : `entries ${from}–${to} were`);
 
 export { GENESIS_HASH, entryHash } from '../audit/chain.js';
 
@@ -144,36 +141,14 @@ export class AuditLog {
   }
 
   private unusableAnchor(invalid: string | null): Problem | null {
-    if (invalid !== null) return { seq: 1, text: `the head anchor file was altered or replaced: ${invalid}` };
-    if (this.expectMissingAnchor) return null;
-    return {
-      seq: 1,
-      text: 'the head anchor file is missing: it was deleted, so the newest entries cannot be checked up to the time it was written again',
-    };
+    return unusableAnchor(invalid, this.expectMissingAnchor);
   }
 
   /** What is wrong between a valid anchor and the table, or null. */
   private anchorProblem(a: { seq: number; hash: string }): Problem | null {
     if (a.seq === 0) return null;
-    const head = this.head();
     const row = this.db.prepare<[number], { hash: string }>('SELECT hash FROM audit_log WHERE seq = ?').get(a.seq);
-    if (head.seq === 0)
-      return {
-        seq: 1,
-        text: `the audit table is empty, but the head anchor says it held ${a.seq} entries (the newest with hash ${short(a.hash)}): every entry was deleted`,
-      };
-    if (!row && head.seq < a.seq)
-      return {
-        seq: head.seq + 1,
-        text: `the head anchor says the log reached entry ${a.seq} (hash ${short(a.hash)}), but the table ends at entry ${head.seq}: ${range(head.seq + 1, a.seq)} deleted`,
-      };
-    if (!row) return { seq: a.seq, text: `entry ${a.seq}, the newest when the head anchor was written, is missing` };
-    if (row.hash !== a.hash)
-      return {
-        seq: a.seq,
-        text: `entry ${a.seq} does not match the head anchor (anchored hash ${short(a.hash)}, found ${short(row.hash)}): entries up to it were deleted and others written in their place, or the table was replaced`,
-      };
-    return null;
+    return anchorProblem(a, this.head(), row?.hash);
   }
 
   entries(opts: { target?: string; limit?: number } = {}): AuditRecord[] {

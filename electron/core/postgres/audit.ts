@@ -1,6 +1,7 @@
 import type { AuditFilter } from '../../../shared/ipc/contract.js';
 import { GENESIS_HASH, nextRecord, walkChain } from '../audit/chain.js';
 import type { AuditEntry, AuditRecord, AuditStore, AuditVerification } from '../audit/port.js';
+import type { PgAuditAnchor } from './audit-anchor.js';
 import type { PgDb, Sql, Tx } from './db.js';
 
 /**
@@ -133,9 +134,13 @@ async function* windowsOf(sql: Sql, filter: AuditFilter, window = 1000): AsyncIt
   }
 }
 
-export function pgAuditStore(db: PgDb, now: () => Date): AuditStore {
+export function pgAuditStore(db: PgDb, now: () => Date, anchor?: PgAuditAnchor): AuditStore {
   return {
-    append: (entry) => db.tx((tx) => appendAudit(tx, entry, now)),
+    append: async (entry) => {
+      const record = await db.tx((tx) => appendAudit(tx, entry, now));
+      anchor?.schedule();
+      return record;
+    },
     entries: async (o = {}) => {
       const params: unknown[] = [TEAM];
       const target = o.target ? `AND target = $${params.push(o.target)}` : '';
@@ -147,7 +152,8 @@ export function pgAuditStore(db: PgDb, now: () => Date): AuditStore {
     },
     verify: async (): Promise<AuditVerification> => {
       const state = { prev: GENESIS_HASH, expectedSeq: 1 };
-      const problems = [];
+      // The anchor before the table (see audit-anchor.ts).
+      const problems = anchor ? await anchor.problems() : [];
       let entries = 0;
       for await (const w of windowsOf(db, {}, 5000)) {
         problems.push(...walkChain(w, state));

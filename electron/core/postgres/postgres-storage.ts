@@ -1,9 +1,12 @@
+import type { AuditAnchorFile } from '../audit/audit-anchor.js';
+import type { AuditEntry } from '../audit/port.js';
 import type { ActionStore } from '../consents/port.js';
 import type { Storage } from '../storage.js';
+import { PgAuditAnchor } from './audit-anchor.js';
 import { appendAudit, pgAuditStore } from './audit.js';
 import { pgConsentStore, pgReferenceStore, storeConsents } from './consents.js';
 import { pgDataStore } from './data.js';
-import type { PgDb } from './db.js';
+import type { PgDb, Tx } from './db.js';
 import { pgEventStore, storeEvents } from './events.js';
 import { pgBulkJobStore } from './jobs.js';
 import { pgReportStore } from './reports.js';
@@ -17,20 +20,31 @@ import { pgSyncStateStore } from './sync-state.js';
  */
 export interface PostgresStorage extends Storage {
   db: PgDb;
+  /** The audit anchor moved to the newest entry if an append is waiting for it (before closing). */
+  flush(): Promise<void>;
 }
 
 export interface PostgresStorageOptions {
   now?: () => Date;
+  /** The audit chain's head anchor, a signed file outside the database; none in tests that do not check it. */
+  anchor?: { file: AuditAnchorFile; fresh: boolean };
 }
 
 export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): PostgresStorage {
   const now = opts.now ?? (() => new Date());
+  const anchor = opts.anchor ? new PgAuditAnchor(db, opts.anchor.file, opts.anchor.fresh, now) : undefined;
+  void anchor?.update();
+  /** An entry appended inside a transaction: the anchor follows once it has committed. */
+  const audited = (tx: Tx, entry: AuditEntry) => {
+    anchor?.schedule();
+    return appendAudit(tx, entry, now);
+  };
   const actions: ActionStore = {
     record: (change) =>
       db.tx(async (tx) => {
         if (change.consents?.length) await storeConsents(tx, change.consents, now().toISOString());
         if (change.events?.length) await storeEvents(tx, change.events);
-        return appendAudit(tx, change.audit, now);
+        return audited(tx, change.audit);
       }),
   };
   return {
@@ -40,9 +54,10 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
     actions,
     bulk: pgBulkJobStore(db),
     events: pgEventStore(db),
-    data: pgDataStore(db, { now, audit: (tx, entry) => appendAudit(tx, entry, now) }),
-    audit: pgAuditStore(db, now),
+    data: pgDataStore(db, { now, audit: audited }),
+    audit: pgAuditStore(db, now, anchor),
     reports: pgReportStore(db),
     syncState: pgSyncStateStore(db),
+    flush: async () => anchor?.flush(),
   };
 }
