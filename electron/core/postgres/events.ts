@@ -175,7 +175,7 @@ const byCountThenType = (a: { type: string; count: number }, b: { type: string; 
 /** The machine's time zone: SQLite's days are the local calendar's ('localtime'). */
 const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-/** Rows of an export: this many per window. */
+/** Rows of an export: this many per window (the SQLite adapter's). */
 const WINDOW = 1000;
 
 /** Data collections in [from, to) per data holder, most first (then by name, bytewise). */
@@ -189,7 +189,8 @@ export function collectionsByHolder(db: Sql, from: string, to: string): Promise<
   );
 }
 
-export function pgEventStore(db: PgDb): EventStore {
+export function pgEventStore(db: PgDb, opts: { window?: number } = {}): EventStore {
+  const window = opts.window ?? WINDOW;
   return {
     list: async ({ filter, offset, limit }) => (await listRecords(db, filter, offset, limit)).map(toListRow),
 
@@ -310,9 +311,9 @@ export function pgEventStore(db: PgDb): EventStore {
     async *windows(filter) {
       let before: { at: string; seq: number } | undefined;
       for (;;) {
-        const rows = await listRecords(db, filter, 0, WINDOW, before);
+        const rows = await listRecords(db, filter, 0, window, before);
         if (rows.length) yield rows.map(toListRow);
-        if (rows.length < WINDOW) return;
+        if (rows.length < window) return;
         const last = rows.at(-1)!;
         before = { at: last.timestamp, seq: last.seq };
       }
