@@ -154,7 +154,7 @@ describe('PostgreSQL EventStore and ReportStore answer as the SQLite adapter', (
         await both((s) => s.events.failuresByConsent(filter, 1 + (offset % 60)));
         await both((s) => s.events.failuresByMessage(filter, 1 + (limit % 20)));
       }),
-      { numRuns: 400 },
+      { numRuns: 200 },
     );
   });
 

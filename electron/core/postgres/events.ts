@@ -1,4 +1,4 @@
-import type { EventFilter, EventListRow } from '../../../shared/ipc/contract.js';
+import type { EventFilter, EventListRow, WebhookSummary } from '../../../shared/ipc/contract.js';
 import type { ConsentEvent } from '../../../shared/schemas/consent.js';
 import { maskMessage } from '../cache/event-query.js';
 import { isoMillis } from '../cache/payload-codec.js';
@@ -39,6 +39,7 @@ CREATE TABLE events (
 CREATE INDEX events_by_time ON events (at, seq) INCLUDE (event_type);
 CREATE INDEX events_by_type ON events (event_type, at, seq) INCLUDE (consent_id);
 CREATE INDEX events_by_consent ON events (consent_id, at, seq);
+CREATE INDEX events_failures ON events (detail_key, at, seq) INCLUDE (consent_id, event_type) WHERE detail_key IS NOT NULL;
 `;
 
 const FAILURE_TYPES: readonly string[] = WEBHOOK_FAILURES;
@@ -119,24 +120,37 @@ function conditions(f: Conditions, p: Params, a = ''): string[] {
 
 const whereOf = (parts: string[]) => (parts.length ? `WHERE ${parts.join(' AND ')}` : '');
 
-/** The filter's conditions with its types as one list (for aggregates over them all). */
-function whereAll(f: Conditions & { types?: readonly string[] | undefined }, p: Params): string {
+/** The filter's conditions with its types as one list (for aggregates over them all), and any more. */
+function whereAll(f: Conditions & { types?: readonly string[] | undefined }, p: Params, more: string[] = []): string {
   const parts = conditions(f, p);
   const types = distinct(f.types);
   if (types.length) parts.unshift(`event_type = ANY(${p.add(types)}::text[])`);
-  return whereOf(parts);
+  return whereOf([...parts, ...more]);
 }
 
 /**
- * The events of a filter, newest first (ties: stored last first), `limit` from `offset`: with types,
- * one index scan per type merged in order (an IN list would read and sort every event of them).
+ * The events of a filter in an order, `limit` from `offset`. With types, each type's newest
+ * `offset + limit` (an ordered scan of its index range, stopped there) are merged and ordered: an IN
+ * list, or a UNION ALL ordered as a whole, reads and sorts every event of the types.
  */
-function newestFirst(columns: string, f: Conditions & { types?: readonly string[] | undefined }, p: Params, limit: number, offset: number) {
+function ordered(
+  columns: string,
+  f: Conditions & { types?: readonly string[] | undefined },
+  p: Params,
+  limit: number,
+  offset: number,
+  order = 'at DESC, seq DESC',
+) {
   const types = distinct(f.types);
-  const page = `ORDER BY at DESC, seq DESC LIMIT ${p.add(limit < 0 ? null : limit)}::bigint OFFSET ${p.add(Math.max(0, offset))}::bigint`;
+  const start = Math.max(0, offset);
+  const page = `ORDER BY ${order} LIMIT ${p.add(limit < 0 ? null : limit)}::bigint OFFSET ${p.add(start)}::bigint`;
   if (!types.length) return `SELECT ${columns} FROM events ${whereOf(conditions(f, p))} ${page}`;
-  const branches = types.map((t) => `SELECT ${columns} FROM events ${whereOf([`event_type = ${p.add(t)}`, ...conditions(f, p)])}`);
-  return `${branches.join(' UNION ALL ')} ${page}`;
+  const enough = p.add(limit < 0 ? null : start + limit);
+  const branches = types.map(
+    (t) =>
+      `(SELECT ${columns} FROM events ${whereOf([`event_type = ${p.add(t)}`, ...conditions(f, p)])} ORDER BY ${order} LIMIT ${enough}::bigint)`,
+  );
+  return `SELECT * FROM (${branches.join(' UNION ALL ')}) u ${page}`;
 }
 
 // ---- rows
@@ -157,7 +171,7 @@ async function listRecords(
   before?: { at: string; seq: number },
 ): Promise<ListRecord[]> {
   const p = new Params();
-  const inner = newestFirst(LIST_COLUMNS, { ...filter, before }, p, limit, offset);
+  const inner = ordered(LIST_COLUMNS, { ...filter, before }, p, limit, offset);
   return db.query<ListRecord>(
     `SELECT ${LIST_SELECT} FROM (${inner}) e LEFT JOIN consents c ON c.consent_id = e.consent_id ORDER BY e.at DESC, e.seq DESC`,
     p.values,
@@ -207,13 +221,36 @@ export function pgEventStore(db: PgDb, opts: { window?: number } = {}): EventSto
     },
 
     async days(filter, days) {
-      const p = new Params();
-      const zone = p.add(localZone());
-      const rows = await db.query<{ day: string; type: string; n: number }>(
-        `SELECT to_char(at AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS day, event_type AS type, count(*)::int AS n
-         FROM events ${whereAll(filter, p)} GROUP BY 1, 2 ORDER BY 1 DESC, 2`,
-        p.values,
-      );
+      const zone = localZone();
+      const p0 = new Params();
+      const newest = (await db.one<{ t: string | null }>(`SELECT max(at) AS t FROM events ${whereAll(filter, p0)}`, p0.values))?.t;
+      if (!newest) return [];
+      /** The local midnight `span` days before the newest event's day. */
+      const since = (p: Params, span: number) => {
+        const z = p.add(zone);
+        return `(date_trunc('day', ${p.add(newest)}::timestamptz AT TIME ZONE ${z}) - make_interval(days => ${p.add(span)}::int)) AT TIME ZONE ${z}`;
+      };
+      // The newest days only (most of a million events are older), reaching further back while
+      // fewer days than asked have events and older events remain.
+      let rows: { day: string; type: string; n: number }[] = [];
+      for (let span = Math.max(0, days - 1); ; span = span * 4 + 1) {
+        const p = new Params();
+        const z = p.add(zone);
+        rows = await db.query<{ day: string; type: string; n: number }>(
+          `SELECT to_char(d, 'YYYY-MM-DD') AS day, type, n FROM (
+             SELECT (at AT TIME ZONE ${z})::date AS d, event_type AS type, count(*)::int AS n
+             FROM events ${whereAll(filter, p, [`at >= ${since(p, span)}`])} GROUP BY 1, 2
+           ) x ORDER BY d DESC, type COLLATE "C"`,
+          p.values,
+        );
+        if (new Set(rows.map((r) => r.day)).size >= days) break;
+        const q = new Params();
+        const older = await db.one<{ e: boolean }>(
+          `SELECT EXISTS (SELECT 1 FROM events ${whereAll(filter, q, [`at < ${since(q, span)}`])}) AS e`,
+          q.values,
+        );
+        if (!older!.e) break;
+      }
       const byDay = new Map<string, Record<string, number>>();
       for (const r of rows) {
         const counts = byDay.get(r.day) ?? {};
@@ -227,17 +264,10 @@ export function pgEventStore(db: PgDb, opts: { window?: number } = {}): EventSto
       const list = distinct(types);
       if (!list.length) return { rows: [], total: 0 };
       const p = new Params();
-      const limit = p.add(pageSize < 0 ? null : pageSize);
-      const offset = p.add(Math.max(0, (page - 1) * pageSize));
-      const branches = list.map(
-        (t) => `SELECT seq, event_id, consent_id, event_type, at, event_detail FROM events WHERE event_type = ${p.add(t)}`,
-      );
+      const columns = 'event_id, consent_id, event_type, at, event_detail';
+      const inner = ordered(columns, { types: list }, p, pageSize, (page - 1) * pageSize, 'at DESC, event_id COLLATE "C" DESC');
       const [rows, total] = await Promise.all([
-        db.query<EventRow>(
-          `SELECT ${ROW} FROM (${branches.join(' UNION ALL ')}) e
-           ORDER BY at DESC, event_id COLLATE "C" DESC LIMIT ${limit}::bigint OFFSET ${offset}::bigint`,
-          p.values,
-        ),
+        db.query<EventRow>(`SELECT ${ROW} FROM (${inner}) e ORDER BY at DESC, event_id COLLATE "C" DESC`, p.values),
         db.one<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE event_type = ANY($1::text[])', [list]),
       ]);
       return { rows, total: total!.n };
@@ -250,30 +280,26 @@ export function pgEventStore(db: PgDb, opts: { window?: number } = {}): EventSto
       ]),
 
     async failuresByMessage(filter, limit) {
-      const p = new Params();
-      const where = whereAll({ ...filter, types: FAILURE_TYPES }, p);
       // Groups most first, then latest first, then in the order first met oldest first (the SQLite
       // adapter's stable sort of its groups); each group's sample is its latest message (of two at the
-      // same instant, the one stored last).
-      const rows = await db.query<{
-        key: string;
-        sample: string | null;
-        count: number;
-        consents: number;
-        firstSeen: string;
-        lastSeen: string;
-        types: string[];
-      }>(
-        `SELECT detail_key AS key, (array_agg(event_detail ORDER BY at DESC, seq DESC))[1] AS sample, count(*)::int AS count,
-           count(DISTINCT consent_id)::int AS consents, min(at) AS "firstSeen", max(at) AS "lastSeen",
-           array_agg(DISTINCT event_type COLLATE "C" ORDER BY event_type COLLATE "C") AS types
-         FROM events ${where}
-         GROUP BY detail_key
-         ORDER BY count DESC, max(at) DESC, min(at), (array_agg(seq ORDER BY at, seq))[1]
-         LIMIT ${p.add(limit < 0 ? null : limit)}::bigint`,
+      // same instant, the one stored last). Over the failures' own index (events_failures), the sample
+      // and the first one met looked up per group.
+      const p = new Params();
+      const where = whereAll({ ...filter, types: FAILURE_TYPES }, p, ['detail_key IS NOT NULL']);
+      const same = whereAll({ ...filter, types: FAILURE_TYPES }, p, ['detail_key = g.key']);
+      return db.query<WebhookSummary['byMessage'][number]>(
+        `SELECT g.key, s.event_detail AS sample, g.count, g.consents, g.first_at AS "firstSeen", g.last_at AS "lastSeen", g.types
+         FROM (
+           SELECT g.*, f.seq AS first_seq FROM (
+             SELECT detail_key AS key, count(*)::int AS count, count(DISTINCT consent_id)::int AS consents, min(at) AS first_at, max(at) AS last_at,
+               array_agg(DISTINCT event_type COLLATE "C" ORDER BY event_type COLLATE "C") AS types
+             FROM events ${where} GROUP BY detail_key
+           ) g CROSS JOIN LATERAL (SELECT seq FROM events ${same} ORDER BY at, seq LIMIT 1) f
+           ORDER BY g.count DESC, g.last_at DESC, g.first_at, f.seq LIMIT ${p.add(limit < 0 ? null : limit)}::bigint
+         ) g CROSS JOIN LATERAL (SELECT event_detail FROM events ${same} ORDER BY at DESC, seq DESC LIMIT 1) s
+         ORDER BY g.count DESC, g.last_at DESC, g.first_at, g.first_seq`,
         p.values,
       );
-      return rows;
     },
 
     async failuresByConsent(filter, limit) {
