@@ -1,49 +1,85 @@
+import type { EventFilter, EventListRow, WebhookSummary } from '../../../shared/ipc/contract.js';
 import type { ConsentEvent } from '../../../shared/schemas/consent.js';
-import type { EventStore } from '../events/port.js';
+import { maskMessage } from '../cache/event-query.js';
+import { isoMillis } from '../cache/payload-codec.js';
+import { WEBHOOK_FAILURES, type EventRow, type EventStore } from '../events/port.js';
 import { contentId } from '../sync/event-id.js';
-import type { PgDb, Tx } from './db.js';
+import type { PgDb, Sql, Tx } from './db.js';
 
-/** The intermediary's consent events (part of schema version 1). */
+/**
+ * The intermediary's consent events (part of schema version 1), read as the SQLite adapter reads
+ * them (cache/event-query.ts on its SQL path, cache/events-repo.ts): the same rows, the same order,
+ * the same tie-breaks.
+ *
+ * - `seq` is the order events were first stored in, as SQLite's rowid: of two events at the same
+ *   instant, lists put the one stored last first, and a failure group's sample is the one stored last.
+ *   An update keeps it (as an UPDATE keeps a rowid).
+ * - `detail_key` is a webhook failure's response masked (maskMessage, the groups of the Webhook
+ *   failures screen), computed when the event is stored so the grouping is one aggregate in SQL; null
+ *   for other events. Should maskMessage ever change, a migration must compute it again.
+ * - Text that SQLite compares bytewise is compared COLLATE "C" here (the database's own collation may
+ *   be a locale's).
+ *
+ * Indexes: lists walk `events_by_time` (no type), `events_by_type` (one ordered scan per type, merged)
+ * or `events_by_consent`, newest first; counts per type and per day are index-only scans of
+ * `events_by_time` (which carries the type), reports' counts of `events_by_type` (which carries the
+ * consent, for the failures per consent).
+ */
 export const EVENTS_SCHEMA = `
 CREATE TABLE events (
+  seq          bigint GENERATED ALWAYS AS IDENTITY,
   event_id     text PRIMARY KEY,
   consent_id   text NOT NULL,
   event_type   text NOT NULL,
   at           timestamptz NOT NULL,
   event_detail text,
+  detail_key   text,
   payload      jsonb NOT NULL
 );
-CREATE INDEX events_by_consent ON events (consent_id, at);
-CREATE INDEX events_by_type ON events (event_type, at);
-CREATE INDEX events_by_time ON events (at);
+CREATE INDEX events_by_time ON events (at, seq) INCLUDE (event_type);
+CREATE INDEX events_by_type ON events (event_type, at, seq) INCLUDE (consent_id);
+CREATE INDEX events_by_consent ON events (consent_id, at, seq);
+CREATE INDEX events_failures ON events (detail_key, at, seq) INCLUDE (consent_id, event_type) WHERE detail_key IS NOT NULL;
 `;
 
-export function pgEventStore(_db: PgDb): EventStore {
-  return new Proxy({}, { get: () => () => Promise.reject(new Error('not yet')) }) as EventStore;
-}
+const FAILURE_TYPES: readonly string[] = WEBHOOK_FAILURES;
 
-/** Stores a page of events as a sync does (an event already stored is kept once). */
+/** A failure's group key (maskMessage); null for events that are not webhook failures. */
+const detailKeyOf = (e: ConsentEvent): string | null =>
+  FAILURE_TYPES.includes(e.eventType) ? maskMessage((e.eventDetail as string | null | undefined) ?? null) : null;
+
+/**
+ * Stores a page of events as a sync does (an event already stored is kept once, and takes the new
+ * content if it differs). New events are numbered (`seq`) in the page's order; of several copies of
+ * one event in a page, the first one's place and the last one's content count, as in SQLite. How
+ * many were new or changed; the consents of those go into `touched` (an incremental sync reads them again).
+ */
 export async function storeEvents(
   tx: Tx,
   events: readonly ConsentEvent[],
   touched?: Set<string>,
 ): Promise<{ new: number; changed: number }> {
-  const byId = new Map<string, { id: string; at: string; payload: ConsentEvent }>();
+  const byId = new Map<string, { n: number; id: string; at: string; key: string | null; payload: ConsentEvent }>();
   for (const e of events) {
-    const ms = Date.parse(e.timestamp);
-    byId.set(e.eventId ?? contentId(e), {
-      id: e.eventId ?? contentId(e),
+    const id = e.eventId ?? contentId(e);
+    // The instant as SQLite's cache keeps it (event-columns.ts): an unreadable timestamp is the epoch.
+    const ms = isoMillis(e.timestamp);
+    byId.set(id, {
+      n: byId.get(id)?.n ?? byId.size,
+      id,
       at: new Date(Number.isFinite(ms) ? ms : 0).toISOString(),
+      key: detailKeyOf(e),
       payload: e,
     });
   }
   if (!byId.size) return { new: 0, changed: 0 };
   const written = await tx.query<{ consent_id: string; inserted: boolean }>(
-    `INSERT INTO events (event_id, consent_id, event_type, at, event_detail, payload)
-     SELECT id, payload->>'consentId', payload->>'eventType', at, payload->>'eventDetail', payload
-     FROM jsonb_to_recordset($1::jsonb) AS x(id text, at timestamptz, payload jsonb)
+    `INSERT INTO events (event_id, consent_id, event_type, at, event_detail, detail_key, payload)
+     SELECT id, payload->>'consentId', payload->>'eventType', at, payload->>'eventDetail', key, payload
+     FROM jsonb_to_recordset($1::jsonb) AS x(n integer, id text, at timestamptz, key text, payload jsonb)
+     ORDER BY n
      ON CONFLICT (event_id) DO UPDATE SET consent_id = excluded.consent_id, event_type = excluded.event_type, at = excluded.at,
-       event_detail = excluded.event_detail, payload = excluded.payload
+       event_detail = excluded.event_detail, detail_key = excluded.detail_key, payload = excluded.payload
      WHERE events.payload <> excluded.payload
      RETURNING consent_id, xmax = 0 AS inserted`,
     [JSON.stringify([...byId.values()])],
@@ -51,4 +87,271 @@ export async function storeEvents(
   for (const r of written) touched?.add(r.consent_id);
   const added = written.filter((r) => r.inserted).length;
   return { new: added, changed: written.length - added };
+}
+
+// ---- filters
+
+/** A filter's conditions, numbered from a parameter list the caller keeps adding to. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** An instant of a filter as the SQLite adapter compares it (milliseconds); null (nothing matches) if unreadable. */
+function instant(text: string): string | null {
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+}
+
+/** Distinct types, in their order (an IN list matches each once). */
+const distinct = (types: readonly string[] | undefined): string[] => [...new Set(types ?? [])];
+
+interface Conditions {
+  consentId?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  /** Before this (at, seq), newest first: the windows' keyset. */
+  before?: { at: string; seq: number } | undefined;
+}
+
+/** The conditions besides the type, ANDed (an empty string for none). */
+function conditions(f: Conditions, p: Params, a = ''): string[] {
+  const parts: string[] = [];
+  if (f.consentId) parts.push(`${a}consent_id = ${p.add(f.consentId)}`);
+  if (f.from) parts.push(`${a}at >= ${p.add(instant(f.from))}::timestamptz`);
+  if (f.to) parts.push(`${a}at < ${p.add(instant(f.to))}::timestamptz`);
+  if (f.before) parts.push(`(${a}at, ${a}seq) < (${p.add(f.before.at)}::timestamptz, ${p.add(f.before.seq)}::bigint)`);
+  return parts;
+}
+
+const whereOf = (parts: string[]) => (parts.length ? `WHERE ${parts.join(' AND ')}` : '');
+
+/** The filter's conditions with its types as one list (for aggregates over them all), and any more. */
+function whereAll(f: Conditions & { types?: readonly string[] | undefined }, p: Params, more: string[] = []): string {
+  const parts = conditions(f, p);
+  const types = distinct(f.types);
+  if (types.length) parts.unshift(`event_type = ANY(${p.add(types)}::text[])`);
+  return whereOf([...parts, ...more]);
+}
+
+/**
+ * The events of a filter in an order, `limit` from `offset`. With types, each type's newest
+ * `offset + limit` (an ordered scan of its index range, stopped there) are merged and ordered: an IN
+ * list, or a UNION ALL ordered as a whole, reads and sorts every event of the types.
+ */
+function ordered(
+  columns: string,
+  f: Conditions & { types?: readonly string[] | undefined },
+  p: Params,
+  limit: number,
+  offset: number,
+  order = 'at DESC, seq DESC',
+) {
+  const types = distinct(f.types);
+  const start = Math.max(0, offset);
+  const page = `ORDER BY ${order} LIMIT ${p.add(limit < 0 ? null : limit)}::bigint OFFSET ${p.add(start)}::bigint`;
+  if (!types.length) return `SELECT ${columns} FROM events ${whereOf(conditions(f, p))} ${page}`;
+  const enough = p.add(limit < 0 ? null : start + limit);
+  const branches = types.map(
+    (t) =>
+      `(SELECT ${columns} FROM events ${whereOf([`event_type = ${p.add(t)}`, ...conditions(f, p)])} ORDER BY ${order} LIMIT ${enough}::bigint)`,
+  );
+  return `SELECT * FROM (${branches.join(' UNION ALL ')}) u ${page}`;
+}
+
+// ---- rows
+
+interface ListRecord extends EventListRow {
+  seq: number;
+}
+
+const LIST_COLUMNS = 'seq, event_id, consent_id, event_type, at, event_detail';
+const LIST_SELECT = `e.seq, e.event_id AS "eventId", e.consent_id AS "consentId", e.event_type AS "eventType", e.at AS "timestamp",
+  e.event_detail AS "eventDetail", c.consumer_email AS "consumerEmail", c.data_holder_name AS "dataHolderName"`;
+
+async function listRecords(
+  db: Sql,
+  filter: EventFilter,
+  offset: number,
+  limit: number,
+  before?: { at: string; seq: number },
+): Promise<ListRecord[]> {
+  const p = new Params();
+  const inner = ordered(LIST_COLUMNS, { ...filter, before }, p, limit, offset);
+  return db.query<ListRecord>(
+    `SELECT ${LIST_SELECT} FROM (${inner}) e LEFT JOIN consents c ON c.consent_id = e.consent_id ORDER BY e.at DESC, e.seq DESC`,
+    p.values,
+  );
+}
+
+const toListRow = ({ seq: _seq, ...row }: ListRecord): EventListRow => row;
+
+const ROW = 'event_id AS "eventId", consent_id AS "consentId", event_type AS "eventType", at AS "timestamp", event_detail AS "eventDetail"';
+
+/** Type counts: most first, then by type (bytewise), as the SQLite adapter sorts them. */
+const byCountThenType = (a: { type: string; count: number }, b: { type: string; count: number }) =>
+  b.count - a.count || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0);
+
+/** The machine's time zone: SQLite's days are the local calendar's ('localtime'). */
+const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** Rows of an export: this many per window (the SQLite adapter's). */
+const WINDOW = 1000;
+
+/** Data collections in [from, to) per data holder, most first (then by name, bytewise). */
+export function collectionsByHolder(db: Sql, from: string, to: string): Promise<{ dataHolderName: string; count: number }[]> {
+  return db.query<{ dataHolderName: string; count: number }>(
+    `SELECT coalesce(c.data_holder_name, 'Unknown data holder') AS "dataHolderName", count(*)::int AS count
+     FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
+     WHERE e.event_type = 'DATA_COLLECTION_COMPLETED' AND e.at >= $1::timestamptz AND e.at < $2::timestamptz
+     GROUP BY 1 ORDER BY count(*) DESC, coalesce(c.data_holder_name, 'Unknown data holder') COLLATE "C"`,
+    [instant(from), instant(to)],
+  );
+}
+
+export function pgEventStore(db: PgDb, opts: { window?: number } = {}): EventStore {
+  const window = opts.window ?? WINDOW;
+  return {
+    list: async ({ filter, offset, limit }) => (await listRecords(db, filter, offset, limit)).map(toListRow),
+
+    async count(filter) {
+      const p = new Params();
+      const types = (
+        await db.query<{ type: string; count: number }>(
+          `SELECT event_type AS type, count(*)::int AS count FROM events ${whereAll({ ...filter, types: undefined }, p)} GROUP BY event_type`,
+          p.values,
+        )
+      ).sort(byCountThenType);
+      const chosen = filter.types?.length ? new Set(filter.types) : undefined;
+      return { total: types.filter((t) => !chosen || chosen.has(t.type)).reduce((n, t) => n + t.count, 0), types };
+    },
+
+    async days(filter, days) {
+      const zone = localZone();
+      const p0 = new Params();
+      const newest = (await db.one<{ t: string | null }>(`SELECT max(at) AS t FROM events ${whereAll(filter, p0)}`, p0.values))?.t;
+      if (!newest) return [];
+      /** The local midnight `span` days before the newest event's day. */
+      const since = (p: Params, span: number) => {
+        const z = p.add(zone);
+        return `(date_trunc('day', ${p.add(newest)}::timestamptz AT TIME ZONE ${z}) - make_interval(days => ${p.add(span)}::int)) AT TIME ZONE ${z}`;
+      };
+      // The newest days only (most of a million events are older), reaching further back while
+      // fewer days than asked have events and older events remain.
+      let rows: { day: string; type: string; n: number }[] = [];
+      for (let span = Math.max(0, days - 1); ; span = span * 4 + 1) {
+        const p = new Params();
+        const z = p.add(zone);
+        rows = await db.query<{ day: string; type: string; n: number }>(
+          `SELECT to_char(d, 'YYYY-MM-DD') AS day, type, n FROM (
+             SELECT (at AT TIME ZONE ${z})::date AS d, event_type AS type, count(*)::int AS n
+             FROM events ${whereAll(filter, p, [`at >= ${since(p, span)}`])} GROUP BY 1, 2
+           ) x ORDER BY d DESC, type COLLATE "C"`,
+          p.values,
+        );
+        if (new Set(rows.map((r) => r.day)).size >= days) break;
+        const q = new Params();
+        const older = await db.one<{ e: boolean }>(
+          `SELECT EXISTS (SELECT 1 FROM events ${whereAll(filter, q, [`at < ${since(q, span)}`])}) AS e`,
+          q.values,
+        );
+        if (!older!.e) break;
+      }
+      const byDay = new Map<string, Record<string, number>>();
+      for (const r of rows) {
+        const counts = byDay.get(r.day) ?? {};
+        counts[r.type] = r.n;
+        byDay.set(r.day, counts);
+      }
+      return [...byDay].slice(0, days).map(([day, counts]) => ({ day, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) }));
+    },
+
+    async ofTypes(types, page, pageSize) {
+      const list = distinct(types);
+      if (!list.length) return { rows: [], total: 0 };
+      const p = new Params();
+      const columns = 'event_id, consent_id, event_type, at, event_detail';
+      const inner = ordered(columns, { types: list }, p, pageSize, (page - 1) * pageSize, 'at DESC, event_id COLLATE "C" DESC');
+      const [rows, total] = await Promise.all([
+        db.query<EventRow>(`SELECT ${ROW} FROM (${inner}) e ORDER BY at DESC, event_id COLLATE "C" DESC`, p.values),
+        db.one<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE event_type = ANY($1::text[])', [list]),
+      ]);
+      return { rows, total: total!.n };
+    },
+
+    forConsent: (consentId, limit) =>
+      db.query<EventRow>(`SELECT ${ROW} FROM events WHERE consent_id = $1 ORDER BY at DESC, event_id COLLATE "C" DESC LIMIT $2::bigint`, [
+        consentId,
+        limit < 0 ? null : limit,
+      ]),
+
+    async failuresByMessage(filter, limit) {
+      // Groups most first, then latest first, then in the order first met oldest first (the SQLite
+      // adapter's stable sort of its groups); each group's sample is its latest message (of two at the
+      // same instant, the one stored last). Over the failures' own index (events_failures), the sample
+      // and the first one met looked up per group.
+      const p = new Params();
+      const where = whereAll({ ...filter, types: FAILURE_TYPES }, p, ['detail_key IS NOT NULL']);
+      const same = whereAll({ ...filter, types: FAILURE_TYPES }, p, ['detail_key = g.key']);
+      return db.query<WebhookSummary['byMessage'][number]>(
+        `SELECT g.key, s.event_detail AS sample, g.count, g.consents, g.first_at AS "firstSeen", g.last_at AS "lastSeen", g.types
+         FROM (
+           SELECT g.*, f.seq AS first_seq FROM (
+             SELECT detail_key AS key, count(*)::int AS count, count(DISTINCT consent_id)::int AS consents, min(at) AS first_at, max(at) AS last_at,
+               array_agg(DISTINCT event_type COLLATE "C" ORDER BY event_type COLLATE "C") AS types
+             FROM events ${where} GROUP BY detail_key
+           ) g CROSS JOIN LATERAL (SELECT seq FROM events ${same} ORDER BY at, seq LIMIT 1) f
+           ORDER BY g.count DESC, g.last_at DESC, g.first_at, f.seq LIMIT ${p.add(limit < 0 ? null : limit)}::bigint
+         ) g CROSS JOIN LATERAL (SELECT event_detail FROM events ${same} ORDER BY at DESC, seq DESC LIMIT 1) s
+         ORDER BY g.count DESC, g.last_at DESC, g.first_at, g.first_seq`,
+        p.values,
+      );
+    },
+
+    async failuresByConsent(filter, limit) {
+      const p = new Params();
+      const where = whereAll({ ...filter, types: FAILURE_TYPES }, p);
+      const order = (a: string) => `${a}max_retries > 0 DESC, ${a}failures DESC, ${a}last_at DESC, ${a}consent_id COLLATE "C"`;
+      return db.query(
+        `SELECT f.consent_id AS "consentId", c.consumer_email AS "consumerEmail", c.data_holder_name AS "dataHolderName",
+           f.failures, f.max_retries AS "maxRetries", f.last_at AS "lastAt"
+         FROM (
+           SELECT * FROM (
+             SELECT consent_id, count(*)::int AS failures,
+               count(*) FILTER (WHERE event_type = 'WEBHOOK_MAX_RETRIES_REACHED')::int AS max_retries, max(at) AS last_at
+             FROM events ${where} GROUP BY consent_id
+           ) g ORDER BY ${order('g.')} LIMIT ${p.add(limit < 0 ? null : limit)}::bigint
+         ) f LEFT JOIN consents c ON c.consent_id = f.consent_id
+         ORDER BY ${order('f.')}`,
+        p.values,
+      );
+    },
+
+    async consentsWithFailures(filter) {
+      const p = new Params();
+      const row = await db.one<{ n: number }>(
+        `SELECT count(DISTINCT consent_id)::int AS n FROM events ${whereAll({ ...filter, types: FAILURE_TYPES }, p)}`,
+        p.values,
+      );
+      return row!.n;
+    },
+
+    collectionsByHolder: (from, to) => collectionsByHolder(db, from, to),
+
+    // Windows by keyset (before the last row of the window before): the same rows as windows by
+    // offset while nothing is stored meanwhile, without reading the skipped rows again each window.
+    async *windows(filter) {
+      let before: { at: string; seq: number } | undefined;
+      for (;;) {
+        const rows = await listRecords(db, filter, 0, window, before);
+        if (rows.length) yield rows.map(toListRow);
+        if (rows.length < window) return;
+        const last = rows.at(-1)!;
+        before = { at: last.timestamp, seq: last.seq };
+      }
+    },
+  };
 }
