@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { AuditAnchorFile } from '../core/audit/audit-anchor.js';
 import { createKeyFileCipher } from '../core/secrets/cipher.js';
 import { SecretVault } from '../core/secrets/vault.js';
 import { PgDb } from '../core/postgres/db.js';
@@ -12,6 +14,9 @@ import { openTeamDatabase } from './database.js';
  * at a time among them, one audit log, the same data.
  */
 export const APP_ROLE_SECRET = 'team.appRolePassword';
+/** The key that signs the team audit log's head anchor, and where the anchor is kept. */
+export const AUDIT_ANCHOR_SECRET = 'team.auditAnchorKey';
+export const AUDIT_ANCHOR_FILE = 'team-audit.anchor';
 
 export function teamServer(opts: { databaseUrl?: string; version: string }): ServeAs {
   return {
@@ -36,10 +41,13 @@ export function teamServer(opts: { databaseUrl?: string; version: string }): Ser
         onError: (e) => log.error('the team database dropped a connection', e),
       });
       const me = thisInstance();
+      // No anchor can exist yet when its key is new (the first server of this data directory).
+      const fresh = !vault.has(AUDIT_ANCHOR_SECRET);
+      const anchor = { file: new AuditAnchorFile(join(dataDir, AUDIT_ANCHOR_FILE), vault.getOrCreate(AUDIT_ANCHOR_SECRET)), fresh };
       let registration: { stop(): Promise<void> } | undefined;
       let live: TeamLive | undefined;
       return {
-        store: teamStoreOpener(db, me),
+        store: teamStoreOpener(db, me, anchor),
         async started(url, events) {
           registration = await registerInstance(db, me, url);
           // What this server's core tells its consoles goes to the other servers' consoles, and theirs

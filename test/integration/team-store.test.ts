@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AuditAnchorFile } from '../../electron/core/audit/audit-anchor.js';
 import type { AuditEntry } from '../../electron/core/audit/port.js';
 import { PgDb } from '../../electron/core/postgres/db.js';
 import { migrate, PG_SCHEMA_VERSION, schemaVersion, SchemaError, type Migration } from '../../electron/core/postgres/migrations.js';
@@ -156,5 +160,41 @@ describe('team audit log', () => {
       'entry 6 does not follow entry 5',
       'entry 6 was changed after it was written',
     ]);
+  });
+
+  it('finds the newest entries deleted, or all of them, by the head anchor kept outside the database', async () => {
+    const { db } = await database();
+    await migrate(db);
+    const dir = mkdtempSync(join(tmpdir(), 'cdr-test-anchor-'));
+    try {
+      const anchor = { file: new AuditAnchorFile(join(dir, 'team-audit.anchor'), 'ab'.repeat(32)), fresh: true };
+      const storage = postgresStorage(db, { anchor });
+      for (let i = 1; i <= 5; i++) await storage.audit.append(entry(i));
+      await storage.flush();
+      expect(await storage.audit.verify()).toEqual({ ok: true, entries: 5 });
+      const superuser = async (sql: string) =>
+        db.tx(async (tx) => {
+          await tx.query('ALTER TABLE audit_log DISABLE TRIGGER USER');
+          await tx.query(sql);
+          await tx.query('ALTER TABLE audit_log ENABLE TRIGGER USER');
+        });
+      // What is left still links up; only the anchor knows the log was longer.
+      await superuser('DELETE FROM audit_log WHERE seq > 3');
+      let v = await storage.audit.verify();
+      expect(v).toMatchObject({ ok: false, entries: 3, brokenAt: 4 });
+      expect(v.ok || v.problem).toContain('the table ends at entry 3: entries 4–5 were deleted');
+      await superuser('TRUNCATE audit_log');
+      v = await storage.audit.verify();
+      expect(v.ok || v.problem).toContain('the audit table is empty, but the head anchor says it held 5 entries');
+      // A new server on the same store records the incident in the anchor, and keeps reporting it.
+      const next = postgresStorage(db, { anchor: { ...anchor, fresh: false } });
+      await next.flush(); // its first look at the anchor, as a server does before it serves
+      await next.audit.append(entry(9));
+      await next.flush();
+      v = await next.audit.verify();
+      expect(v.ok || v.problems.join('\n')).toContain('every entry was deleted (found');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

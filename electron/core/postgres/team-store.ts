@@ -5,7 +5,7 @@ import type { StoreOpener } from '../store-opener.js';
 import type { SyncEngine } from '../sync/port.js';
 import { runSync, type SyncJob } from '../sync/sync-job.js';
 import type { PgDb } from './db.js';
-import { postgresStorage } from './postgres-storage.js';
+import { postgresStorage, type PostgresStorageOptions } from './postgres-storage.js';
 import { pgSyncStore } from './sync-store.js';
 
 /**
@@ -145,15 +145,20 @@ export function teamStoreProblem(error: unknown): string | undefined {
 }
 
 /** The team store as the core's store (store-opener.ts); the pool belongs to the server, which closes it. */
-export function teamStoreOpener(db: PgDb, me: TeamInstance): StoreOpener {
-  return async () => ({
-    storage: postgresStorage(db),
-    engine: (target) => pgSyncEngine(db, target, me),
-    mapError: () => undefined,
-    storeFailure: (error) => {
-      const problem = teamStoreProblem(error);
-      return problem ? { problem } : undefined;
-    },
-    close: async () => undefined,
-  });
+export function teamStoreOpener(db: PgDb, me: TeamInstance, anchor?: PostgresStorageOptions['anchor']): StoreOpener {
+  return async () => {
+    const storage = postgresStorage(db, anchor ? { anchor } : {});
+    // The anchor checked against the table before serving (a break found now is recorded in it).
+    await storage.flush();
+    return {
+      storage,
+      engine: (target) => pgSyncEngine(db, target, me),
+      mapError: () => undefined,
+      storeFailure: (error) => {
+        const problem = teamStoreProblem(error);
+        return problem ? { problem } : undefined;
+      },
+      close: () => storage.flush(),
+    };
+  };
 }
