@@ -179,9 +179,13 @@ export function buildProgram(): Command {
       await withCore(program, async (core) => {
         const r = await core.router.handle('consents:revoke', { consentId: id, reason }, true);
         if (!r.ok) throw new CoreError(r.error.code, r.error.message);
-        const value = r.value as { outcome: string };
+        const value = r.value as { outcome: string; revokedBy?: { operator: string; at: string } };
         if (value.outcome === 'already-inactive') {
-          process.stdout.write(`Consent ${id} was already inactive at the data holder; the cache is up to date.\n`);
+          process.stdout.write(
+            value.revokedBy
+              ? `Consent ${id} was already revoked by ${value.revokedBy.operator} at ${value.revokedBy.at}; it was not sent again.\n`
+              : `Consent ${id} was already inactive at the data holder; the cache is up to date.\n`,
+          );
           throw new Exit(EXIT.alreadyInactive);
         }
         process.stdout.write(`Consent ${id} revoked.\n`);

@@ -7,6 +7,7 @@ import type { BulkJob, BulkJobStore, BulkStatus } from '../jobs/port.js';
 import type { ReportStore } from '../reports/port.js';
 import type { Storage } from '../storage.js';
 import type { SyncStateStore } from '../sync/port.js';
+import { keyedLock } from '../consents/keyed-lock.js';
 import { contentId } from '../sync/consent-sync.js';
 import { AuditLog, type AuditAnchorOptions } from './audit-log.js';
 import { AuditQuery } from './audit-query.js';
@@ -107,6 +108,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   };
 
   const actions: ActionStore = {
+    exclusive: keyedLock(),
     record: async (change: ActionChange) =>
       db.transaction((): AuditRecord => {
         if (change.consents?.length) consentsRepo.upsertPage(change.consents, now().toISOString());

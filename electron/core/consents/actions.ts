@@ -31,7 +31,12 @@ export interface ActionDeps {
   refreshEvents?: boolean;
 }
 
-export type RevokeResult = { outcome: 'revoked' | 'already-inactive'; consent: Consent };
+export type RevokeResult = {
+  outcome: 'revoked' | 'already-inactive';
+  consent: Consent;
+  /** Revoked by staff before (another console, at the same moment or earlier): who, and when. */
+  revokedBy?: { operator: string; at: string };
+};
 
 export interface DecodedResponse {
   header: Record<string, unknown>;
@@ -128,21 +133,37 @@ export class ConsentActions {
     throw error;
   }
 
+  /**
+   * Revokes a consent. One revocation of a consent at a time (the store's lock, across every team
+   * server): one that was already revoked by staff is not sent again; the caller is told who
+   * revoked it and when, and the attempt is audited.
+   */
   async revoke(consentId: string, reason: string): Promise<RevokeResult> {
     const why = checkReason(reason);
-    let outcome: RevokeResult['outcome'];
-    try {
-      outcome = await this.deps.client.revokeConsent(consentId);
-    } catch (error) {
-      return this.auditFailure('revoke', consentId, why, describeFailure(error, 'revocation'));
-    }
-    // 422: the consent was already inactive at the data holder; the cache catches up either way.
-    const consent = await this.refreshAndAudit(consentId, {
-      action: 'revoke',
-      reason: why,
-      result: outcome === 'revoked' ? 'revoked' : 'already inactive at the data holder',
+    return this.deps.store.exclusive(`revoke:${consentId}`, async () => {
+      const before = (await this.deps.audit.query({ action: 'revoke', target: consentId }, 0, 20)).rows.find((e) => e.result === 'revoked');
+      if (before) {
+        const consent = await this.refreshAndAudit(consentId, {
+          action: 'revoke',
+          reason: why,
+          result: `not sent: already revoked by ${before.operator} at ${before.at}`,
+        });
+        return { outcome: 'already-inactive' as const, consent, revokedBy: { operator: before.operator, at: before.at } };
+      }
+      let outcome: RevokeResult['outcome'];
+      try {
+        outcome = await this.deps.client.revokeConsent(consentId);
+      } catch (error) {
+        return this.auditFailure('revoke', consentId, why, describeFailure(error, 'revocation'));
+      }
+      // 422: the consent was already inactive at the data holder; the cache catches up either way.
+      const consent = await this.refreshAndAudit(consentId, {
+        action: 'revoke',
+        reason: why,
+        result: outcome === 'revoked' ? 'revoked' : 'already inactive at the data holder',
+      });
+      return { outcome, consent };
     });
-    return { outcome, consent };
   }
 
   async update(consentId: string, change: ConsentChangeRequest, reason?: string): Promise<Consent> {

@@ -53,4 +53,10 @@ export interface ActionChange {
 /** Where actions record what they did: the change and its audit entry, all or nothing. */
 export interface ActionStore {
   record(change: ActionChange): Promise<AuditRecord>;
+  /**
+   * Runs `fn` while no other action on the same key runs, in this process or (team store) on any
+   * server of the store: two staff revoking one consent at the same moment act one after the other,
+   * and the second sees what the first did.
+   */
+  exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
 }

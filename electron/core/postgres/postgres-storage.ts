@@ -1,5 +1,6 @@
 import type { AuditAnchorFile } from '../audit/audit-anchor.js';
 import type { AuditEntry } from '../audit/port.js';
+import { keyedLock } from '../consents/keyed-lock.js';
 import type { ActionStore } from '../consents/port.js';
 import type { Storage } from '../storage.js';
 import { PgAuditAnchor } from './audit-anchor.js';
@@ -18,6 +19,9 @@ import { pgSyncStateStore } from './sync-state.js';
  * (test/contract/). Atomic work is one transaction on one client: an action's change with its
  * audit entry, a retention step with its audit entry.
  */
+/** The first key of the two-key advisory locks of actions ("cdra"); the second is the action key's hash. */
+const ACTION_LOCK_SPACE = 0x63647261;
+
 export interface PostgresStorage extends Storage {
   db: PgDb;
   /** The audit anchor moved to the newest entry if an append is waiting for it (before closing). */
@@ -39,7 +43,24 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
     anchor?.schedule();
     return appendAudit(tx, entry, now);
   };
+  const local = keyedLock();
   const actions: ActionStore = {
+    // In this process first (one pool connection per key, not one per waiting request), then across
+    // servers: a session advisory lock on the key's hash, held on one connection for the action.
+    exclusive: (key, fn) =>
+      local(key, async () => {
+        const client = await db.pool.connect();
+        try {
+          await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [ACTION_LOCK_SPACE, key]);
+          try {
+            return await fn();
+          } finally {
+            await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [ACTION_LOCK_SPACE, key]);
+          }
+        } finally {
+          client.release();
+        }
+      }),
     record: (change) =>
       db.tx(async (tx) => {
         if (change.consents?.length) await storeConsents(tx, change.consents, now().toISOString());

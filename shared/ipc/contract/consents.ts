@@ -212,7 +212,12 @@ export const consentsChannels = {
   'sandbox:approve': { input: z.strictObject({ uri: z.url().max(4000) }), output: z.object({ response: z.string() }) },
   'consents:revoke': {
     input: z.strictObject({ consentId: ConsentId, reason: Reason }),
-    output: z.object({ outcome: z.enum(['revoked', 'already-inactive']), consent: ConsentPayload }),
+    output: z.object({
+      outcome: z.enum(['revoked', 'already-inactive']),
+      consent: ConsentPayload,
+      /** Revoked by staff before: who and when (the request was not sent again). */
+      revokedBy: z.object({ operator: z.string(), at: z.string() }).optional(),
+    }),
   },
   'consents:update': {
     input: z.strictObject({ consentId: ConsentId, change: ConsentChange, reason: Reason.optional() }),

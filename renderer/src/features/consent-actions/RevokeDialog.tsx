@@ -66,7 +66,16 @@ export function RevokeDialog({ consent, opened, onClose }: { consent: Consent; o
   ];
   return (
     <Modal opened={opened} onClose={close} title="Revoke this consent?" size="lg">
-      {already ? (
+      {already && revoke.data!.revokedBy ? (
+        <Stack gap="sm">
+          <Alert color="orange" title="Already revoked" role="alert">
+            {revoke.data!.revokedBy.operator} revoked this consent at <Time iso={revoke.data!.revokedBy.at} />. Nothing was sent to the
+            intermediary again; the consent is now shown as <strong>{revoke.data!.consent.status ?? 'unknown'}</strong>. Your attempt is in
+            the audit log.
+          </Alert>
+          <DialogFooter action="Close" onAction={close} />
+        </Stack>
+      ) : already ? (
         <Stack gap="sm">
           <Alert color="orange" title="Already inactive at the data holder" role="alert">
             The intermediary answered 422: no authorised consent exists at the data holder for this arrangement, so there was nothing to
