@@ -166,17 +166,38 @@ const LIST_COLUMNS = `consent_id, status, consumer_email, consumer_mobile, consu
   use_case_id, use_case_name, access_frequency, post_usage_action, direct_marketing, external_id, cdr_arrangement_id, created,
   sharing_end_date, revoked, first_data_collection, version`;
 
-/** FROM: the table, or the few matches of the filter's search (see FEW_MATCHES). */
-async function sourceOf(db: Sql, filter: ConsentFilter, where: Where, few: number): Promise<{ with: string; from: string; where: string }> {
-  const query = searchQuery(filter.search);
-  if (query) {
-    const probe = await db.one<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM consents WHERE search @@ $1::tsquery LIMIT $2) m`, [
-      query,
-      few,
-    ]);
-    if (probe!.n < few)
-      return { with: `WITH matches AS MATERIALIZED (SELECT ${LIST_COLUMNS} FROM consents ${where.sql})`, from: 'matches', where: '' };
+/**
+ * Whether a search's matches are few, by a probe of the search index, remembered a minute (a
+ * keystroke asks for the count and the first rows of one search; scrolling asks again). It only
+ * chooses the plan: an answer out of date makes a read slower, never different.
+ */
+class FewMatches {
+  private readonly known = new Map<string, { few: boolean; at: number }>();
+  constructor(
+    private readonly db: Sql,
+    private readonly below: number,
+  ) {}
+
+  async of(query: string): Promise<boolean> {
+    const now = Date.now();
+    const hit = this.known.get(query);
+    if (hit && now - hit.at < 60_000) return hit.few;
+    const probe = await this.db.one<{ n: number }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM consents WHERE search @@ $1::tsquery LIMIT $2) m',
+      [query, this.below],
+    );
+    const few = probe!.n < this.below;
+    if (this.known.size >= 100) this.known.delete(this.known.keys().next().value!);
+    this.known.set(query, { few, at: now });
+    return few;
   }
+}
+
+/** FROM: the table, or the few matches of the filter's search (see FEW_MATCHES). */
+async function sourceOf(filter: ConsentFilter, where: Where, few: FewMatches): Promise<{ with: string; from: string; where: string }> {
+  const query = searchQuery(filter.search);
+  if (query && (await few.of(query)))
+    return { with: `WITH matches AS MATERIALIZED (SELECT ${LIST_COLUMNS} FROM consents ${where.sql})`, from: 'matches', where: '' };
   return { with: '', from: 'consents', where: where.sql };
 }
 
@@ -187,7 +208,7 @@ function orderOf(sort: ConsentSort): string {
 
 /** `fewMatches`: see FEW_MATCHES (0: a search is always answered along the sort's index; the tests try both ways). */
 export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): ConsentStore {
-  const few = opts.fewMatches ?? FEW_MATCHES;
+  const few = new FewMatches(db, opts.fewMatches ?? FEW_MATCHES);
   return {
     async total() {
       return (await db.one<{ n: number }>('SELECT count(*) AS n FROM consents'))!.n;
@@ -195,7 +216,7 @@ export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): Co
 
     async list({ filter, sort, offset, limit }) {
       const where = whereOf(filter);
-      const src = await sourceOf(db, filter, where, few);
+      const src = await sourceOf(filter, where, few);
       const n = where.params.length;
       return db.query<ConsentRow>(
         `${src.with} SELECT ${ROW_COLUMNS} FROM ${src.from} ${src.where} ${orderOf(sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
@@ -244,7 +265,7 @@ export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): Co
 
     async ids(filter, sort, limit) {
       const where = whereOf(filter);
-      const src = await sourceOf(db, filter, where, few);
+      const src = await sourceOf(filter, where, few);
       const rows = await db.query<{ id: string }>(
         `${src.with} SELECT consent_id AS id FROM ${src.from} ${src.where} ${orderOf(sort)} LIMIT $${where.params.length + 1}`,
         [...where.params, limit],
