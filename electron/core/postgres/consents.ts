@@ -1,21 +1,66 @@
 import { createHash } from 'node:crypto';
+import type { ConsentFilter, ConsentRow, ConsentSort, ConsentSortField } from '../../../shared/ipc/contract.js';
 import type { Consent, UseCase } from '../../../shared/schemas/consent.js';
-import type { ConsentStore, ReferenceStore } from '../consents/port.js';
+import { byCountThenStatus, OptionCounts } from '../cache/consent-index.js';
+import type { ConsentStore, DataHolderRef, ReferenceStore } from '../consents/port.js';
 import type { UpsertCounts } from '../sync/sync-store.js';
-import type { PgDb, Tx } from './db.js';
+import type { PgDb, Sql, Tx } from './db.js';
+import { searchQuery, searchVector } from './consents-search.js';
 
 /**
  * Consents, their versions, use cases and data holders (part of schema version 1). A consent's
- * payload is kept whole (jsonb); the columns lists filter and sort on are generated from it.
+ * payload is kept whole (jsonb); the columns lists filter and sort on are generated from it. Text
+ * columns compare byte-wise (COLLATE "C", as SQLite's BINARY), whatever the database's locale; the
+ * sorts SQLite makes with NOCASE sort here on lower(…), which under "C" folds ASCII letters only, as
+ * NOCASE does.
+ *
+ * `search` is the consent's full-text search vector, written by storeConsents from the payload
+ * (consents-search.ts: FTS5's tokens, so a search finds what the SQLite cache finds).
+ *
+ * Every sort of the list has two indexes, one per direction: NULLs sort last in both (as in the
+ * SQLite adapter), which one index read backwards cannot give.
  */
-const col = (name: string, expr: string, type = 'text') => `${name} ${type} GENERATED ALWAYS AS (${expr}) STORED`;
+const col = (name: string, expr: string, type = 'text COLLATE "C"') => `${name} ${type} GENERATED ALWAYS AS (${expr}) STORED`;
+
+/** The list's sorts: the SQL each sorts on (the consent id breaks ties). */
+const SORT_COLUMNS: Record<ConsentSortField, string> = {
+  created: 'created',
+  sharingEndDate: 'sharing_end_date',
+  revoked: 'revoked',
+  firstDataCollection: 'first_data_collection',
+  status: 'status',
+  consumerEmail: 'lower(consumer_email)',
+  consumerMobile: 'consumer_mobile',
+  consumerId: 'consumer_id',
+  dataHolderName: 'lower(data_holder_name)',
+  useCaseName: 'lower(use_case_name)',
+  accessFrequency: 'access_frequency',
+  postUsageAction: 'post_usage_action',
+  directMarketingAllowed: 'direct_marketing',
+  externalId: 'lower(external_id)',
+  cdrArrangementId: 'cdr_arrangement_id',
+  consentId: 'consent_id',
+  version: 'version',
+};
+
+const sortIndexes = Object.entries(SORT_COLUMNS)
+  .filter(([field]) => field !== 'consentId')
+  .map(([field, expr]) => {
+    const name = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    return (
+      `CREATE INDEX consents_sort_${name}_asc ON consents ((${expr}) ASC NULLS LAST, consent_id ASC);\n` +
+      `CREATE INDEX consents_sort_${name}_desc ON consents ((${expr}) DESC NULLS LAST, consent_id DESC);`
+    );
+  })
+  .join('\n');
 
 export const CONSENTS_SCHEMA = `
 CREATE TABLE consents (
-  consent_id   text PRIMARY KEY,
+  consent_id   text COLLATE "C" PRIMARY KEY,
   payload      jsonb NOT NULL,
   payload_hash text NOT NULL,
   synced_at    text NOT NULL,
+  search       tsvector NOT NULL,
   ${col('status', "payload->>'status'")},
   ${col('consumer_email', "payload->>'consumerEmail'")},
   ${col('data_holder_name', "payload->>'dataHolderName'")},
@@ -25,42 +70,280 @@ CREATE TABLE consents (
   ${col('created', "payload->>'created'")},
   ${col('sharing_end_date', "payload->>'sharingEndDate'")},
   ${col('revoked', "payload->>'revoked'")},
-  ${col('version', "(payload->>'version')::integer", 'integer')},
+  ${col('version', "CASE WHEN jsonb_typeof(payload->'version') = 'number' AND payload->>'version' ~ '^-?[0-9]{1,9}$' THEN (payload->>'version')::integer END", 'integer')},
   ${col('cdr_arrangement_id', "payload->>'cdrArrangementId'")},
   ${col('consumer_id', "payload->>'consumerId'")},
   ${col('consumer_mobile', "payload->>'consumerMobileNumber'")},
   ${col('external_id', "payload->>'externalId'")},
-  ${col('post_usage_action', "payload->>'postUsageAction'")}
-);
-CREATE INDEX consents_by_created ON consents (created, consent_id);
+  ${col('post_usage_action', "payload->>'postUsageAction'")},
+  ${col('access_frequency', "payload->'useCase'->>'accessFrequency'")},
+  ${col('direct_marketing', "CASE WHEN jsonb_typeof(payload->'directMarketingAllowed') = 'boolean' THEN (payload->'directMarketingAllowed')::boolean END", 'boolean')},
+  ${col('first_data_collection', "payload->>'firstDataCollection'")}
+) WITH (toast_tuple_target = 1024);
+ALTER TABLE consents ALTER COLUMN search SET STORAGE MAIN;
+${sortIndexes}
+CREATE INDEX consents_by_holder_id ON consents (data_holder_brand_id);
+CREATE INDEX consents_by_use_case_id ON consents (use_case_id);
+CREATE INDEX consents_search ON consents USING gin (search);
 CREATE TABLE consent_versions (
-  consent_id text NOT NULL,
+  consent_id text COLLATE "C" NOT NULL,
   version    integer,
-  hash       text NOT NULL,
+  hash       text COLLATE "C" NOT NULL,
   payload    jsonb NOT NULL,
-  seen_at    text NOT NULL,
+  seen_at    text COLLATE "C" NOT NULL,
   PRIMARY KEY (consent_id, hash)
 );
 CREATE TABLE use_cases (
-  id        text PRIMARY KEY,
+  id        text COLLATE "C" PRIMARY KEY,
   payload   jsonb NOT NULL,
   combined  jsonb,
-  synced_at text NOT NULL
+  synced_at text NOT NULL,
+  ord       integer NOT NULL,
+  ${col('name', "payload->>'name'")}
 );
 CREATE TABLE data_holders (
-  data_holder_brand_id text PRIMARY KEY,
-  brand_name           text,
+  data_holder_brand_id text COLLATE "C" PRIMARY KEY,
+  brand_name           text COLLATE "C",
   logo_uri             text,
-  synced_at            text NOT NULL
+  synced_at            text NOT NULL,
+  ord                  integer NOT NULL
 );
 `;
 
-export function pgConsentStore(_db: PgDb): ConsentStore {
-  return new Proxy({}, { get: () => () => Promise.reject(new Error('not yet')) }) as ConsentStore;
+const ROW_COLUMNS = `consent_id AS "consentId", status, consumer_email AS "consumerEmail", consumer_mobile AS "consumerMobile",
+  consumer_id AS "consumerId", data_holder_name AS "dataHolderName", data_holder_brand_id AS "dataHolderBrandId",
+  use_case_id AS "useCaseId", use_case_name AS "useCaseName", access_frequency AS "accessFrequency",
+  post_usage_action AS "postUsageAction", direct_marketing AS "directMarketingAllowed", external_id AS "externalId",
+  cdr_arrangement_id AS "cdrArrangementId", created, sharing_end_date AS "sharingEndDate", revoked,
+  first_data_collection AS "firstDataCollection", version`;
+
+interface Where {
+  sql: string;
+  params: unknown[];
 }
 
-export function pgReferenceStore(_db: PgDb): ReferenceStore {
-  return new Proxy({}, { get: () => () => Promise.reject(new Error('not yet')) }) as ReferenceStore;
+/** The WHERE clause of a filter, as cache/consent-query.ts whereOf; `without` leaves the status part out (the status facets). */
+function whereOf(filter: ConsentFilter, without?: 'statuses'): Where {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  const param = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const anyOf = (column: string, values: readonly string[] | undefined) => {
+    if (values?.length) parts.push(`${column} = ANY(${param(values)}::text[])`);
+  };
+  if (without !== 'statuses') anyOf('status', filter.statuses);
+  anyOf('data_holder_brand_id', filter.dataHolderBrandIds);
+  anyOf('use_case_id', filter.useCaseIds);
+  anyOf('access_frequency', filter.accessFrequencies);
+  anyOf('post_usage_action', filter.postUsageActions);
+  if (filter.directMarketing !== undefined) parts.push(`direct_marketing = ${param(filter.directMarketing)}::boolean`);
+  if (filter.collected !== undefined) parts.push(`first_data_collection IS ${filter.collected ? 'NOT ' : ''}NULL`);
+  const range = (column: string, r: { from?: string | undefined; to?: string | undefined } | undefined) => {
+    // Stored times are ISO 8601 UTC with milliseconds, so text order is time order (as in SQLite).
+    if (r?.from) parts.push(`${column} >= ${param(new Date(r.from).toISOString())}::text`);
+    if (r?.to) parts.push(`${column} < ${param(new Date(r.to).toISOString())}::text`);
+  };
+  range('created', filter.created);
+  range('sharing_end_date', filter.sharingEnd);
+  range('revoked', filter.revoked);
+  const query = searchQuery(filter.search);
+  if (query === null) parts.push('false');
+  else if (query !== undefined) parts.push(`search @@ ${param(query)}::tsquery`);
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+}
+
+/**
+ * A search matching fewer consents than this is answered from its matches (the search index, then
+ * a sort of those few); more are answered along the sort's index, each row checked against the
+ * search, the first rows found soon. PostgreSQL cannot tell the two apart beforehand (its estimate
+ * of a prefix search is blind): at 100k, a search for one e-mail walked the list's order for 500 ms.
+ */
+const FEW_MATCHES = 1_000;
+
+/** The columns a list needs, gathered first when a search's matches are few. */
+const LIST_COLUMNS = `consent_id, status, consumer_email, consumer_mobile, consumer_id, data_holder_name, data_holder_brand_id,
+  use_case_id, use_case_name, access_frequency, post_usage_action, direct_marketing, external_id, cdr_arrangement_id, created,
+  sharing_end_date, revoked, first_data_collection, version`;
+
+/**
+ * Whether a search's matches are few, by a probe of the search index, remembered a minute (a
+ * keystroke asks for the count and the first rows of one search; scrolling asks again). It only
+ * chooses the plan: an answer out of date makes a read slower, never different.
+ */
+class FewMatches {
+  private readonly known = new Map<string, { few: boolean; at: number }>();
+  constructor(
+    private readonly db: Sql,
+    private readonly below: number,
+  ) {}
+
+  async of(query: string): Promise<boolean> {
+    const now = Date.now();
+    const hit = this.known.get(query);
+    if (hit && now - hit.at < 60_000) return hit.few;
+    const probe = await this.db.one<{ n: number }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM consents WHERE search @@ $1::tsquery LIMIT $2) m',
+      [query, this.below],
+    );
+    const few = probe!.n < this.below;
+    if (this.known.size >= 100) this.known.delete(this.known.keys().next().value!);
+    this.known.set(query, { few, at: now });
+    return few;
+  }
+}
+
+/** FROM: the table, or the few matches of the filter's search (see FEW_MATCHES). */
+async function sourceOf(filter: ConsentFilter, where: Where, few: FewMatches): Promise<{ with: string; from: string; where: string }> {
+  const query = searchQuery(filter.search);
+  if (query && (await few.of(query)))
+    return { with: `WITH matches AS MATERIALIZED (SELECT ${LIST_COLUMNS} FROM consents ${where.sql})`, from: 'matches', where: '' };
+  return { with: '', from: 'consents', where: where.sql };
+}
+
+function orderOf(sort: ConsentSort): string {
+  const dir = sort.direction === 'asc' ? 'ASC' : 'DESC';
+  return `ORDER BY ${SORT_COLUMNS[sort.field]} ${dir} NULLS LAST, consent_id ${dir}`;
+}
+
+/** `fewMatches`: see FEW_MATCHES (0: a search is always answered along the sort's index; the tests try both ways). */
+export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): ConsentStore {
+  const few = new FewMatches(db, opts.fewMatches ?? FEW_MATCHES);
+  return {
+    async total() {
+      return (await db.one<{ n: number }>('SELECT count(*) AS n FROM consents'))!.n;
+    },
+
+    async list({ filter, sort, offset, limit }) {
+      const where = whereOf(filter);
+      const src = await sourceOf(filter, where, few);
+      const n = where.params.length;
+      return db.query<ConsentRow>(
+        `${src.with} SELECT ${ROW_COLUMNS} FROM ${src.from} ${src.where} ${orderOf(sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...where.params, limit, offset],
+      );
+    },
+
+    async count(filter) {
+      const where = whereOf(filter, 'statuses');
+      const byStatus = (
+        await db.query<{ status: string | null; n: number }>(
+          `SELECT status, count(*) AS n FROM consents ${where.sql} GROUP BY status`,
+          where.params,
+        )
+      )
+        .map((s) => ({ status: s.status, count: s.n }))
+        .sort(byCountThenStatus);
+      const chosen = filter.statuses?.length ? new Set(filter.statuses) : undefined;
+      const total = byStatus.filter((s) => !chosen || (s.status !== null && chosen.has(s.status))).reduce((sum, s) => sum + s.count, 0);
+      return { total, statuses: byStatus };
+    },
+
+    async options() {
+      const counts = new OptionCounts();
+      const rows = await db.query<{
+        hid: string | null;
+        hname: string | null;
+        uid: string | null;
+        uname: string | null;
+        freq: string | null;
+        action: string | null;
+        n: number;
+      }>(
+        `SELECT data_holder_brand_id AS hid, data_holder_name AS hname, use_case_id AS uid, use_case_name AS uname,
+           access_frequency AS freq, post_usage_action AS action, count(*) AS n
+         FROM consents GROUP BY 1, 2, 3, 4, 5, 6`,
+      );
+      for (const r of rows) {
+        if (r.hid !== null) counts.named('holders', r.hid, r.hname, r.n);
+        if (r.uid !== null) counts.named('useCases', r.uid, r.uname, r.n);
+        if (r.freq !== null) counts.value('freqs', r.freq, r.n);
+        if (r.action !== null) counts.value('actions', r.action, r.n);
+      }
+      return counts.result();
+    },
+
+    async ids(filter, sort, limit) {
+      const where = whereOf(filter);
+      const src = await sourceOf(filter, where, few);
+      const rows = await db.query<{ id: string }>(
+        `${src.with} SELECT consent_id AS id FROM ${src.from} ${src.where} ${orderOf(sort)} LIMIT $${where.params.length + 1}`,
+        [...where.params, limit],
+      );
+      return rows.map((r) => r.id);
+    },
+
+    async resolve(ids) {
+      const rows = await db.query<{ id: string; status: string | null }>(
+        'SELECT consent_id AS id, status FROM consents WHERE consent_id = ANY($1::text[])',
+        [[...new Set(ids)]],
+      );
+      const status = new Map(rows.map((r) => [r.id, r.status]));
+      const known: { consentId: string; status: string | null }[] = [];
+      const unknown: string[] = [];
+      for (const id of ids) {
+        if (status.has(id)) known.push({ consentId: id, status: status.get(id)! });
+        else unknown.push(id);
+      }
+      return { known, unknown };
+    },
+
+    async get(consentId) {
+      return (await db.one<{ payload: Consent }>('SELECT payload FROM consents WHERE consent_id = $1', [consentId]))?.payload;
+    },
+
+    async syncedAt(consentId) {
+      return (await db.one<{ t: string }>('SELECT synced_at AS t FROM consents WHERE consent_id = $1', [consentId]))?.t ?? null;
+    },
+
+    async versions(consentId, limit) {
+      // Oldest first (seen, then version, NULLs first as SQLite orders them), the newest `limit`.
+      const rows = await db.query<{ version: number | null; seen_at: string; payload: Consent }>(
+        `SELECT version, seen_at, payload FROM consent_versions WHERE consent_id = $1
+         ORDER BY seen_at DESC, version DESC NULLS LAST, hash DESC LIMIT $2`,
+        [consentId, Math.max(0, limit)],
+      );
+      return rows.reverse().map((r) => ({ version: r.version, seenAt: r.seen_at, consent: r.payload }));
+    },
+  };
+}
+
+export function pgReferenceStore(db: Sql): ReferenceStore {
+  const holder = (r: { id: string; name: string | null; logo: string | null }): DataHolderRef => ({
+    dataHolderBrandId: r.id,
+    brandName: r.name,
+    logoUri: r.logo,
+  });
+  const holderColumns = 'data_holder_brand_id AS id, brand_name AS name, logo_uri AS logo';
+  return {
+    // In the SQLite adapter's orders: by name (NULLs first), ties in the order the sync stored them.
+    async useCases() {
+      return (await db.query<{ p: UseCase }>('SELECT payload AS p FROM use_cases ORDER BY name NULLS FIRST, ord')).map((r) => r.p);
+    },
+    async combinedUseCases() {
+      return (
+        await db.query<{ p: UseCase }>('SELECT combined AS p FROM use_cases WHERE combined IS NOT NULL ORDER BY name NULLS FIRST, ord')
+      ).map((r) => r.p);
+    },
+    async useCase(id) {
+      return (await db.one<{ p: UseCase }>('SELECT payload AS p FROM use_cases WHERE id = $1', [id]))?.p;
+    },
+    async dataHolders() {
+      return (
+        await db.query<{ id: string; name: string | null; logo: string | null }>(
+          `SELECT ${holderColumns} FROM data_holders ORDER BY lower(brand_name) NULLS FIRST, ord`,
+        )
+      ).map(holder);
+    },
+    async dataHolder(id) {
+      const r = await db.one<{ id: string; name: string | null; logo: string | null }>(
+        `SELECT ${holderColumns} FROM data_holders WHERE data_holder_brand_id = $1`,
+        [id],
+      );
+      return r ? holder(r) : undefined;
+    },
+  };
 }
 
 /**
@@ -69,22 +352,33 @@ export function pgReferenceStore(_db: PgDb): ReferenceStore {
  * the SQLite adapter). The last of several copies of one consent in a page wins.
  */
 export async function storeConsents(tx: Tx, consents: readonly Consent[], syncedAt: string): Promise<UpsertCounts> {
-  const byId = new Map<string, { id: string; hash: string; version: number | null; payload: Consent }>();
-  for (const c of consents)
+  const byId = new Map<string, { id: string; hash: string; version: number | null; payload: Consent; search: string }>();
+  for (const c of consents) {
+    const json = JSON.stringify(c);
     byId.set(c.consentId, {
       id: c.consentId,
-      hash: createHash('sha1').update(JSON.stringify(c)).digest('hex'),
-      version: c.version ?? null,
+      hash: createHash('sha1').update(json).digest('hex'),
+      version: typeof c.version === 'number' && Number.isInteger(c.version) && Math.abs(c.version) < 1e9 ? c.version : null,
       payload: c,
+      search: '',
     });
+  }
   if (!byId.size) return { new: 0, changed: 0, unchanged: consents.length };
+  // The search vector only for the new and changed ones (most pages of a resync change nothing).
+  const stored = await tx.query<{ id: string; hash: string }>(
+    'SELECT consent_id AS id, payload_hash AS hash FROM consents WHERE consent_id = ANY($1::text[])',
+    [[...byId.keys()]],
+  );
+  const unchanged = new Set(stored.filter((s) => byId.get(s.id)?.hash === s.hash).map((s) => s.id));
+  for (const entry of byId.values()) if (!unchanged.has(entry.id)) entry.search = searchVector(entry.payload);
   const written = await tx.query<{ inserted: boolean }>(
     `WITH input AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, hash text, version integer, payload jsonb)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, hash text, version integer, payload jsonb, search text)
      ), written AS (
-       INSERT INTO consents (consent_id, payload, payload_hash, synced_at)
-       SELECT id, payload, hash, $2 FROM input
-       ON CONFLICT (consent_id) DO UPDATE SET payload = excluded.payload, payload_hash = excluded.payload_hash, synced_at = excluded.synced_at
+       INSERT INTO consents (consent_id, payload, payload_hash, synced_at, search)
+       SELECT id, payload, hash, $2, search::tsvector FROM input
+       ON CONFLICT (consent_id) DO UPDATE SET payload = excluded.payload, payload_hash = excluded.payload_hash,
+         synced_at = excluded.synced_at, search = excluded.search
        WHERE consents.payload_hash <> excluded.payload_hash
        RETURNING consent_id, xmax = 0 AS inserted
      ), versions AS (
@@ -99,38 +393,39 @@ export async function storeConsents(tx: Tx, consents: readonly Consent[], synced
   return { new: added, changed: written.length - added, unchanged: consents.length - written.length };
 }
 
-/** Replaces the use cases and data holders, as a sync does. */
+type HolderInput = { dataHolderBrandId: string; brandName?: string | null | undefined; logoUri?: string | null | undefined };
+
+/**
+ * Replaces the use cases and data holders, as a sync does; `combined` is the same use cases as the
+ * combined-scopes view shows them, when synced (kept beside the use case of the same id).
+ */
 export async function storeReference(
   tx: Tx,
   useCases: readonly UseCase[],
-  holders: readonly { dataHolderBrandId: string; brandName?: string | null | undefined; logoUri?: string | null | undefined }[],
+  holders: readonly HolderInput[],
   at: string,
+  combined?: readonly UseCase[],
 ): Promise<void> {
-  await storeUseCases(tx, useCases, at);
+  await storeUseCases(tx, useCases, at, combined);
   await storeDataHolders(tx, holders, at);
 }
 
-/** Replaces the use cases (and their combined-scopes view, when the intermediary gave one). */
+/** Replaces the use cases (in the order given: ties in the lists keep it). */
 export async function storeUseCases(tx: Tx, useCases: readonly UseCase[], at: string, combined?: readonly UseCase[]): Promise<void> {
-  const combinedById = new Map((combined ?? []).map((u) => [u.id, u]));
   await tx.query('DELETE FROM use_cases');
   await tx.query(
-    `INSERT INTO use_cases (id, payload, combined, synced_at)
-     SELECT x.id, x.payload, x.combined, $2 FROM jsonb_to_recordset($1::jsonb) AS x(id text, payload jsonb, combined jsonb)`,
-    [JSON.stringify(useCases.map((u) => ({ id: u.id, payload: u, combined: combinedById.get(u.id) ?? null }))), at],
+    `INSERT INTO use_cases (id, payload, combined, synced_at, ord)
+     SELECT u->>'id', u, $2::jsonb->(u->>'id'), $3, n::integer FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(u, n)`,
+    [JSON.stringify(useCases), JSON.stringify(Object.fromEntries((combined ?? []).map((u) => [u.id, u]))), at],
   );
 }
 
-/** Replaces the data holders. */
-export async function storeDataHolders(
-  tx: Tx,
-  holders: readonly { dataHolderBrandId: string; brandName?: string | null | undefined; logoUri?: string | null | undefined }[],
-  at: string,
-): Promise<void> {
+/** Replaces the data holders (in the order given). */
+export async function storeDataHolders(tx: Tx, holders: readonly HolderInput[], at: string): Promise<void> {
   await tx.query('DELETE FROM data_holders');
   await tx.query(
-    `INSERT INTO data_holders (data_holder_brand_id, brand_name, logo_uri, synced_at)
-     SELECT h->>'dataHolderBrandId', h->>'brandName', h->>'logoUri', $2 FROM jsonb_array_elements($1::jsonb) AS h`,
+    `INSERT INTO data_holders (data_holder_brand_id, brand_name, logo_uri, synced_at, ord)
+     SELECT h->>'dataHolderBrandId', h->>'brandName', h->>'logoUri', $2, n::integer FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(h, n)`,
     [JSON.stringify(holders), at],
   );
 }
