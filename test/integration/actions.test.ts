@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/console-core.js';
 import { CHANNELS } from '../../shared/ipc/contract.js';
 import { ipcClient } from '../helpers/ipc.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDir, tokenFor } from '../helpers/temp.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- envelopes are read as loose JSON */
 
@@ -56,9 +56,39 @@ describe('actions through IPC', () => {
       result: 'revoked',
       operator: expect.stringContaining('(Sam Support)'),
     });
-    // Again: 422 at the intermediary → "already inactive", cache unchanged, attempt audited.
+    // Again: staff revoked it already, so nothing is sent; the second person is told by whom and
+    // when, and the attempt is audited.
+    const first = (await ok('consents:get', { consentId: row.consentId })).audit.at(-1);
     const again = await ok('consents:revoke', { consentId: row.consentId, reason: 'double click' });
+    expect(again).toMatchObject({ outcome: 'already-inactive', revokedBy: { operator: first.operator, at: first.at } });
+    expect((await ok('consents:get', { consentId: row.consentId })).audit.at(-1)).toMatchObject({
+      reason: 'double click',
+      result: `not sent: already revoked by ${first.operator} at ${first.at}`,
+    });
+  });
+
+  it('revokes once when two people revoke the same consent at the same moment: the other is told who did', async () => {
+    const [row] = await cached('ACTIVE');
+    const results = await Promise.all([
+      ok('consents:revoke', { consentId: row.consentId, reason: 'first caller' }),
+      ok('consents:revoke', { consentId: row.consentId, reason: 'second caller' }),
+    ]);
+    expect(results.map((r) => r.outcome).sort()).toEqual(['already-inactive', 'revoked']);
+    const audit = (await ok('consents:get', { consentId: row.consentId })).audit.filter((e: any) => e.action === 'revoke');
+    expect(audit.map((e: any) => e.result)).toEqual(['revoked', expect.stringMatching(/^not sent: already revoked by /)]);
+    expect(results.find((r) => r.outcome === 'already-inactive').revokedBy).toEqual({ operator: audit[0].operator, at: audit[0].at });
+  });
+
+  it('still reports 422 when the consent was ended at the data holder, not by staff', async () => {
+    const [row] = await cached('ACTIVE');
+    // The consumer withdrew it at the data holder: the sandbox ends it without a staff action.
+    await fetch(`${core.sandboxUrl}/consents/${row.consentId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${await tokenFor(core.sandboxUrl!)}` },
+    });
+    const again = await ok('consents:revoke', { consentId: row.consentId, reason: 'customer asked' });
     expect(again.outcome).toBe('already-inactive');
+    expect(again.revokedBy).toBeUndefined();
     expect((await ok('consents:get', { consentId: row.consentId })).audit.at(-1).result).toBe('already inactive at the data holder');
   });
 
