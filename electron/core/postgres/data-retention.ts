@@ -16,13 +16,15 @@ const ACTIONS = ['DELETION', 'DE_IDENTIFICATION'];
  * fields removed, a new key) if DE_IDENTIFICATION, each consent in its own transaction with its
  * retention log line and its audit entry. The consent's row is locked and the condition checked
  * again inside the transaction: two servers running retention at once treat each consent once.
+ * Consents are treated in the order SQLite's plan reads them (its index on status and sharing end
+ * date): expired before revoked, the longest ended first.
  */
 export async function applyRetention(db: PgDb, opts: PgDataOptions, operator: string): Promise<RetentionResult[]> {
   const due = await db.query<{ consent_id: string }>(
     `SELECT c.consent_id FROM consents c
      WHERE c.status = ANY($1::text[]) AND c.post_usage_action = ANY($2::text[])
        AND EXISTS (SELECT 1 FROM data_records d WHERE d.consent_id = c.consent_id AND NOT d.deidentified)
-     ORDER BY c.consent_id COLLATE "C"`,
+     ORDER BY c.status COLLATE "C", c.sharing_end_date COLLATE "C" NULLS FIRST, c.consent_id COLLATE "C"`,
     [ENDED, ACTIONS],
   );
   const results: RetentionResult[] = [];

@@ -22,7 +22,8 @@ function fold(text: string): string {
 
 /** The words of a description as FTS5's unicode61 tokenizer cuts them: letters and digits, folded. */
 export function descriptionWords(description: unknown): string[] {
-  const text = typeof description === 'string' ? description : description == null ? '' : JSON.stringify(description);
+  const text =
+    typeof description === 'string' ? description : description === null || description === undefined ? '' : JSON.stringify(description);
   const words = new Set<string>();
   for (const w of fold(text).split(/[^\p{L}\p{N}\p{Co}]+/u)) if (w) words.add(w.slice(0, MAX_WORD));
   return [...words];
