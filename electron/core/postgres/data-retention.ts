@@ -55,10 +55,10 @@ export async function applyRetention(db: PgDb, opts: PgDataOptions, operator: st
             [consentId, BATCH],
           );
           if (!rows.length) break;
-          // A new key too: some keys embed the consent id. The generated columns and the words go with the payload.
+          // A new key too: some keys embed the consent id. The transaction columns go with the payload.
           await tx.query(
             `UPDATE data_records d SET record_id = u.id, consent_id = NULL, raw = u.raw, normalized = u.normalized, notes = NULL,
-               deidentified = true, tx_words = NULL
+               deidentified = true, tx_words = NULL, tx_account = NULL, tx_status = NULL, tx_type = NULL, tx_at = NULL, tx_cents = NULL
              FROM json_to_recordset($1::json) AS u(kind text, old text, id text, raw json, normalized json)
              WHERE d.kind = u.kind AND d.record_id = u.old`,
             [

@@ -26,12 +26,13 @@ import type { PgDb, Sql, Tx } from './db.js';
  * - Text the browser sorts or compares is in the "C" collation (SQLite's BINARY: byte order),
  *   whatever the server's locale; NULLs sort as SQLite sorts them (first ascending, last descending).
  * - A transaction's columns the browser filters and sorts on (account, status, type, time, amount
- *   in cents) are generated from its payload, so de-identification, which rewrites the payload,
- *   clears them too. Description search is a tsvector of the words cut as FTS5 cuts them
- *   (data-text.ts), GIN-indexed; de-identification clears it.
+ *   in cents, the description's words) are taken from its payload when it is stored, as SQLite's
+ *   json_extract reads them (txColumns); de-identification clears them with the payload. (Generated
+ *   columns did the same but cut storing to a quarter: \`json\` is parsed anew for every field.)
+ *   Description search is a tsvector of the words cut as FTS5 cuts them (data-text.ts), GIN-indexed.
  */
 export const DATA_SCHEMA = `
--- SQLite's CAST(round(CAST(x AS REAL) * 100) AS INTEGER): the longest number at the start of the
+-- SQLite's CAST(round(CAST(x AS REAL) * 100) AS INTEGER) (balances; transactions' is sqliteCents): the longest number at the start of the
 -- text (0 when none), times 100 in double precision, rounded half away from zero.
 CREATE FUNCTION cdr_cents(t text) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURNS NULL ON NULL INPUT AS $$
   SELECT (sign(v) * trunc(abs(v) + 0.5))::bigint
@@ -52,14 +53,14 @@ CREATE TABLE data_records (
   notes        json,
   fetched_at   text COLLATE "C" NOT NULL,
   deidentified boolean NOT NULL DEFAULT false,
-  -- transactions only: the description's words (data-text.ts), and what the browser filters on
+  -- transactions only, set by storeData from the payload (txColumns), cleared by de-identification:
+  -- the description's words (data-text.ts) and what the browser filters and sorts on
   tx_words     tsvector,
-  tx_account   text COLLATE "C" GENERATED ALWAYS AS (CASE WHEN kind = 'transactions' THEN raw->>'accountId' END) STORED,
-  tx_status    text COLLATE "C" GENERATED ALWAYS AS (CASE WHEN kind = 'transactions' THEN raw->>'status' END) STORED,
-  tx_type      text COLLATE "C" GENERATED ALWAYS AS (CASE WHEN kind = 'transactions' THEN raw->>'type' END) STORED,
-  tx_at        text COLLATE "C" GENERATED ALWAYS AS (
-                 CASE WHEN kind = 'transactions' THEN coalesce(raw->>'postingDateTime', raw->>'executionDateTime', raw->>'valueDateTime') END) STORED,
-  tx_cents     bigint GENERATED ALWAYS AS (CASE WHEN kind = 'transactions' THEN cdr_cents(raw->>'amount') END) STORED,
+  tx_account   text COLLATE "C",
+  tx_status    text COLLATE "C",
+  tx_type      text COLLATE "C",
+  tx_at        text COLLATE "C",   -- postingDateTime, else executionDateTime, else valueDateTime
+  tx_cents     bigint,
   PRIMARY KEY (kind, record_id)
 );
 CREATE INDEX data_records_by_consent ON data_records (consent_id, kind, record_id) INCLUDE (fetched_at);
@@ -128,8 +129,15 @@ export async function storeData(tx: Tx, kind: DataKind, records: readonly Record
       notes = result.notes;
     }
     const recordId = DATA_KINDS[kind].key(record);
-    const words = kind === 'transactions' ? descriptionWords(record.description).join(' ') : null;
-    rows.set(recordId, { record_id: recordId, consent_id: consentOf(record), shape, raw: record, normalized, notes, words });
+    rows.set(recordId, {
+      record_id: recordId,
+      consent_id: consentOf(record),
+      shape,
+      raw: record,
+      normalized,
+      notes,
+      ...(kind === 'transactions' ? txColumns(record) : {}),
+    });
     if (kind === 'products') {
       const hash = createHash('sha256').update(JSON.stringify(record)).digest('hex');
       const key = `${recordId}\n${hash}`;
@@ -137,13 +145,16 @@ export async function storeData(tx: Tx, kind: DataKind, records: readonly Record
     }
   }
   await tx.query(
-    `INSERT INTO data_records (kind, record_id, consent_id, shape, raw, normalized, notes, fetched_at, deidentified, tx_words)
+    `INSERT INTO data_records (kind, record_id, consent_id, shape, raw, normalized, notes, fetched_at, deidentified,
+       tx_words, tx_account, tx_status, tx_type, tx_at, tx_cents)
      SELECT $2, record_id, consent_id, shape, raw, normalized, notes, $3, false,
-       CASE WHEN words IS NOT NULL THEN array_to_tsvector(string_to_array(words, ' ')) END
-     FROM json_to_recordset($1::json) AS x(record_id text, consent_id text, shape text, raw json, normalized json, notes json, words text)
+       CASE WHEN words IS NOT NULL THEN array_to_tsvector(string_to_array(words, ' ')) END, account, status, type, at, cents
+     FROM json_to_recordset($1::json) AS x(record_id text, consent_id text, shape text, raw json, normalized json, notes json,
+       words text, account text, status text, type text, at text, cents bigint)
      ON CONFLICT (kind, record_id) DO UPDATE SET consent_id = excluded.consent_id, shape = excluded.shape, raw = excluded.raw,
        normalized = excluded.normalized, notes = excluded.notes, fetched_at = excluded.fetched_at, deidentified = false,
-       tx_words = excluded.tx_words`,
+       tx_words = excluded.tx_words, tx_account = excluded.tx_account, tx_status = excluded.tx_status, tx_type = excluded.tx_type,
+       tx_at = excluded.tx_at, tx_cents = excluded.tx_cents`,
     [JSON.stringify([...rows.values()]), kind, fetchedAt],
   );
   if (versions.size)
@@ -156,6 +167,41 @@ export async function storeData(tx: Tx, kind: DataKind, records: readonly Record
        ON CONFLICT (record_id, hash) DO NOTHING`,
       [JSON.stringify([...versions.values()]), fetchedAt],
     );
+}
+
+/** A payload field as SQLite's json_extract gives it to a text comparison (numbers as their text). */
+function text(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/** SQLite's CAST(round(CAST(x AS REAL) * 100) AS INTEGER) of a payload field (json_extract's value). */
+export function sqliteCents(v: unknown): number | null {
+  if (v === null || v === undefined) return null;
+  let real: number;
+  if (typeof v === 'number') real = v;
+  else if (typeof v === 'boolean') real = v ? 1 : 0;
+  else {
+    // Text: the longest number at its start, 0 when none.
+    const m = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)/.exec(typeof v === 'string' ? v : JSON.stringify(v));
+    real = m ? Number(m[1]) : 0;
+  }
+  const x = real * 100;
+  // round(): half away from zero.
+  const rounded = Math.sign(x) * Math.trunc(Math.abs(x) + 0.5);
+  return Number.isFinite(rounded) ? rounded + 0 : null;
+}
+
+/** What the browser filters transactions on, from the payload (cache/data-query.ts reads the same with json_extract). */
+function txColumns(r: Json) {
+  return {
+    words: descriptionWords(r.description).join(' '),
+    account: text(r.accountId),
+    status: text(r.status),
+    type: text(r.type),
+    at: text(r.postingDateTime) ?? text(r.executionDateTime) ?? text(r.valueDateTime),
+    cents: sqliteCents(r.amount),
+  };
 }
 
 /* ---- reading ---- */
@@ -302,9 +348,12 @@ async function transactions(
          FROM data_records WHERE consent_id = ${consent} AND kind = 'balances' AND raw->>'currentBalance' IS NOT NULL
        ),
        ran AS (
+         -- The sum of the rows before this one, as the sum up to it less its own: PostgreSQL's window
+         -- ending at 1 PRECEDING is summed anew for every row, one ending at CURRENT ROW is kept running.
          SELECT tx.*, CASE WHEN tx.status = 'POSTED' AND b.balance_cents IS NOT NULL THEN
-           b.balance_cents - coalesce(sum(CASE WHEN tx.status = 'POSTED' THEN tx.amount_cents ELSE 0 END) OVER (
-             PARTITION BY tx.account_id ORDER BY tx.at DESC NULLS LAST, tx.record_id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+           b.balance_cents - (coalesce(sum(CASE WHEN tx.status = 'POSTED' THEN tx.amount_cents ELSE 0 END) OVER (
+             PARTITION BY tx.account_id ORDER BY tx.at DESC NULLS LAST, tx.record_id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW), 0)
+             - coalesce(tx.amount_cents, 0))
            END AS running
          FROM tx LEFT JOIN balances b ON b.account_id = tx.account_id
        ),
