@@ -62,7 +62,7 @@ describe.skipIf(!process.env.CDR_BENCH)('PostgreSQL DataStore: 50,000 transactio
     );
     await db.query('VACUUM ANALYZE data_records');
 
-    const time = async (name: string, fn: () => Promise<unknown>, runs = 30) => {
+    const time = async (name: string, fn: () => Promise<unknown>, runs = 20) => {
       await fn();
       const ms: number[] = [];
       for (let i = 0; i < runs; i++) {

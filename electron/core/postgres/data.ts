@@ -343,13 +343,13 @@ async function transactions(
   const [rows, total] = await Promise.all([
     db.query<RecordSqlRow>(
       `WITH tx AS (${tx}),
-       balances AS (
+       -- Materialised: each balance converted once, not once per transaction joined to it.
+       balances AS MATERIALIZED (
          SELECT (raw->>'accountId') COLLATE "C" AS account_id, cdr_cents(raw->>'currentBalance') AS balance_cents
          FROM data_records WHERE consent_id = ${consent} AND kind = 'balances' AND raw->>'currentBalance' IS NOT NULL
        ),
        ran AS (
-         -- The sum of the rows before this one, as the sum up to it less its own: PostgreSQL's window
-         -- ending at 1 PRECEDING is summed anew for every row, one ending at CURRENT ROW is kept running.
+         -- The sum of the posted rows before this one, as the running sum up to it less its own.
          SELECT tx.*, CASE WHEN tx.status = 'POSTED' AND b.balance_cents IS NOT NULL THEN
            b.balance_cents - (coalesce(sum(CASE WHEN tx.status = 'POSTED' THEN tx.amount_cents ELSE 0 END) OVER (
              PARTITION BY tx.account_id ORDER BY tx.at DESC NULLS LAST, tx.record_id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW), 0)
