@@ -26,6 +26,10 @@ export interface ConsoleOptions {
   /** Prepares the data directory before the console starts (profiles, the operator's name…). */
   setup?: (dataDir: string) => void;
   env?: Record<string, string>;
+  /** The team server (dist/electron/team.mjs, `npm run team`) instead of the browser host. */
+  team?: boolean;
+  /** An existing data directory (a second team server on the same one); kept on stop. */
+  dataDir?: string;
 }
 
 /** A fixed time for the embedded sandbox's clock: this minute, so tokens and JWTs it signs are current. */
@@ -39,11 +43,11 @@ export function knownOperator(name = 'Erin End-to-End') {
 }
 
 export async function startConsole(args: string[] = [], opts: ConsoleOptions = {}): Promise<ConsoleProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cdr-e2e-'));
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cdr-e2e-'));
   opts.setup?.(dataDir);
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(root, 'dist/electron/host.mjs'), '--port', '0', '--data-dir', dataDir, ...args],
+    [join(root, opts.team ? 'dist/electron/team.mjs' : 'dist/electron/host.mjs'), '--port', '0', '--data-dir', dataDir, ...args],
     {
       cwd: root,
       env: { ...process.env, CDR_CONSOLE_DATA_DIR: '', ...opts.env },
@@ -57,7 +61,7 @@ export async function startConsole(args: string[] = [], opts: ConsoleOptions = {
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       // Wait for the initial sync too, so the first screen has data to show.
-      const url = /CDR Console at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)?.[1];
+      const url = /CDR Console (?:team server )?at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)?.[1];
       if (url && (args.includes('--no-sync') || /Synced \d+ consents|Initial sync failed/.test(out))) {
         clearTimeout(timer);
         resolve(url);
@@ -79,7 +83,7 @@ export async function startConsole(args: string[] = [], opts: ConsoleOptions = {
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

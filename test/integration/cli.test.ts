@@ -133,12 +133,14 @@ describe('npm run cli', () => {
     ]);
   });
 
-  it('revoke: exit 0, then 3 when already inactive; both audited, and the chain verifies', async () => {
+  it('revoke: exit 0, then 3 when already revoked (not sent again, says by whom); both audited, and the chain verifies', async () => {
     const id = (await cli(['consents', '--status', 'ACTIVE', '--limit', '1', '--json'])).json()[0].consentId;
     expect((await cli(['revoke', id, '--reason', 'script: customer request'])).code).toBe(0);
     const again = await cli(['revoke', id, '--reason', 'script: retry']);
     expect(again.code).toBe(3);
-    expect(again.out).toMatch(/already inactive/);
+    expect(again.out).toMatch(
+      new RegExp(`^Consent ${id} was already revoked by .+ at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; it was not sent again\\.\\n$`),
+    );
     expect((await cli(['revoke', id])).code).toBe(2);
     const verify = await cli(['audit', 'verify']);
     expect(verify.code).toBe(0);

@@ -65,12 +65,16 @@ describe('a revocation whose answer is lost', () => {
       expect.objectContaining({ target: id, reason: 'Customer asked, ticket 1', result: 'revoked' }),
     ]);
 
-    // The operator tries again (the answer looked lost to them too): a second attempt, a second entry, the truth unchanged.
-    expect((await ok('consents:revoke', { consentId: id, reason: 'Trying again' })).outcome).toBe('already-inactive');
+    // The operator tries again (the answer looked lost to them too): not sent again, since the log
+    // says staff revoked it; a second entry saying so, the truth unchanged.
+    const retry = await ok('consents:revoke', { consentId: id, reason: 'Trying again' });
+    expect(retry.outcome).toBe('already-inactive');
     const again = await ok('consents:get', { consentId: id });
+    const [first] = again.audit.filter((a: any) => a.action === 'revoke');
+    expect(retry.revokedBy).toEqual({ operator: first.operator, at: first.at });
     expect(again.audit.filter((a: any) => a.action === 'revoke').map((a: any) => a.result)).toEqual([
       'revoked',
-      'already inactive at the data holder',
+      `not sent: already revoked by ${first.operator} at ${first.at}`,
     ]);
     expect(await revokedEvents(id!)).toBe(1);
   });

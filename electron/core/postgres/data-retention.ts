@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { deidentify } from '../cache/data-repo.js';
 import type { RetentionResult } from '../data/port.js';
-import type { PgDataOptions } from './data.js';
-import type { PgDb } from './db.js';
+import type { AuditEntry, AuditRecord } from '../audit/port.js';
+import type { PgDb, Tx } from './db.js';
+
+export interface PgDataOptions {
+  now: () => Date;
+  /** Appends an audit entry inside the caller's transaction (retention audits each consent it treats). */
+  audit: (tx: Tx, entry: AuditEntry) => Promise<AuditRecord>;
+}
 
 /** Records de-identified per statement. */
 const BATCH = 1000;

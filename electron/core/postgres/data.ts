@@ -9,10 +9,9 @@ import type {
   ProductVersion,
   TransactionFilter,
 } from '../../../shared/ipc/contract.js';
-import type { AuditEntry, AuditRecord } from '../audit/port.js';
 import { consentOf, DATA_KINDS, type DataKind } from '../api/data-client.js';
 import type { DataStore, RecordsInput, RetentionEntry } from '../data/port.js';
-import { applyRetention } from './data-retention.js';
+import { applyRetention, type PgDataOptions } from './data-retention.js';
 import { descriptionWords, searchQuery } from './data-text.js';
 import type { PgDb, Sql, Tx } from './db.js';
 
@@ -95,11 +94,7 @@ CREATE TABLE retention_log (
 CREATE INDEX retention_log_by_consent ON retention_log (consent_id, seq);
 `;
 
-export interface PgDataOptions {
-  now: () => Date;
-  /** Appends an audit entry inside the caller's transaction (retention audits each consent it treats). */
-  audit: (tx: Tx, entry: AuditEntry) => Promise<AuditRecord>;
-}
+export type { PgDataOptions };
 
 type Json = Record<string, unknown>;
 

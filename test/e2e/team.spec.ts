@@ -1,0 +1,77 @@
+import { expect, test, type Page } from '@playwright/test';
+import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './console-host.js';
+
+/**
+ * The team server end to end (`npm run team`: an embedded PostgreSQL in the data directory, the
+ * embedded sandbox as the intermediary): two people in two browser contexts on one team server.
+ * A revoke in one console shows REVOKED in the other without a reload, and both overviews count
+ * the same.
+ */
+let app: ConsoleProcess;
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  app = await startConsole(['--sandbox-seed', '23', '--sandbox-consents', '300', '--sandbox-clock', pinnedNow()], {
+    setup: knownOperator('Tess Team'),
+    team: true,
+  });
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+async function signIn(page: Page) {
+  await page.goto(app.launchUrl);
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+}
+
+const origin = () => new URL(app.launchUrl).origin;
+
+test('the console it serves says it is a team server’s, with the store in PostgreSQL', async () => {
+  expect(app.output()).toMatch(/Team store: an embedded PostgreSQL in .+team-postgres/);
+  expect(app.output()).toMatch(/Synced 300 consents/);
+});
+
+test('two consoles on one team server: a revoke in one is REVOKED in the other without a reload; the overviews agree', async ({
+  browser,
+}) => {
+  const [one, two] = [await browser.newContext(), await browser.newContext()];
+  try {
+    const a = await one.newPage();
+    const b = await two.newPage();
+    await signIn(a);
+    await signIn(b);
+    for (const status of ['ACTIVE', 'REVOKED', 'EXPIRED'])
+      await expect(b.getByTestId(`tile-${status}`)).toHaveText((await a.getByTestId(`tile-${status}`).textContent())!);
+    const activeBefore = Number((await a.getByTestId('tile-ACTIVE').textContent())!.replace(/,/g, ''));
+
+    await a.goto(`${origin()}/#/consents?status=ACTIVE&sort=created.asc`);
+    const row = a.getByTestId('table-row').first();
+    await expect(row).toBeVisible();
+    const id = (await row.getAttribute('data-row-id'))!;
+    await b.goto(`${origin()}/#/consents/${id}`);
+    await expect(b.getByTestId('status-sentence')).toHaveText(/^Active/);
+
+    await a.goto(`${origin()}/#/consents/${id}`);
+    await a.getByRole('button', { name: 'Revoke…' }).click();
+    const dialog = a.getByRole('dialog', { name: 'Revoke this consent?' });
+    await dialog.getByLabel(/^Reason/).click();
+    await a.getByRole('option', { name: 'Consumer asked to withdraw the consent' }).click();
+    await dialog.getByLabel('Details (ticket number, who asked)').fill('team ticket 77');
+    await dialog.getByRole('button', { name: 'Revoke consent' }).click();
+    await expect(a.getByTestId('status-sentence')).toHaveText(/^Revoked/);
+
+    // The other console, untouched: REVOKED within seconds, with the staff action in its timeline.
+    await expect(b.getByTestId('status-sentence')).toHaveText(/^Revoked/, { timeout: 5_000 });
+    await b.getByRole('tab', { name: /Timeline/ }).click();
+    await expect(b.getByTestId('timeline-entry').filter({ hasText: 'Staff: revoke' })).toContainText('Tess Team');
+    await b.screenshot({ path: 'test-results/screenshots/team-other-console.png' });
+
+    for (const page of [a, b]) await page.goto(`${origin()}/#/`);
+    await expect(a.getByTestId('tile-ACTIVE')).toHaveText(String(activeBefore - 1));
+    for (const status of ['ACTIVE', 'REVOKED', 'EXPIRED'])
+      await expect(b.getByTestId(`tile-${status}`)).toHaveText((await a.getByTestId(`tile-${status}`).textContent())!);
+  } finally {
+    await one.close();
+    await two.close();
+  }
+});
