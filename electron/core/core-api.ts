@@ -19,7 +19,7 @@ import type { StoreOpener } from './store-opener.js';
  */
 export interface CoreOptions {
   dataDir: string;
-  host: 'electron' | 'browser' | 'cli';
+  host: 'electron' | 'browser' | 'team' | 'cli';
   appVersion: string;
   profileId?: string;
   /** Settings of the embedded sandbox, when the profile is the embedded one. */

@@ -86,7 +86,7 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
   const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
   const cores = await startCoreHost({
     dataDir,
-    host: 'browser',
+    host: serveAs ? 'team' : 'browser',
     appVersion: version,
     log,
     ...(opts.profile ? { profileId: opts.profile } : {}),

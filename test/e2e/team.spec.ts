@@ -3,19 +3,20 @@ import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './c
 
 /**
  * The team server end to end (`npm run team`: an embedded PostgreSQL in the data directory, the
- * embedded sandbox as the intermediary): two people in two browser contexts on one team server.
- * A revoke in one console shows REVOKED in the other without a reload, and both overviews count
- * the same.
+ * embedded sandbox as the intermediary): two servers on one data directory and one database, and
+ * two people in two browser contexts, one on each. A revoke in one console shows REVOKED in the
+ * other without a reload (LISTEN/NOTIFY between the servers), and both overviews count the same.
  */
 let app: ConsoleProcess;
+let second: ConsoleProcess;
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  app = await startConsole(['--sandbox-seed', '23', '--sandbox-consents', '300', '--sandbox-clock', pinnedNow()], {
-    setup: knownOperator('Tess Team'),
-    team: true,
-  });
+  const sandbox = ['--sandbox-seed', '23', '--sandbox-consents', '300', '--sandbox-clock', pinnedNow()];
+  app = await startConsole(sandbox, { setup: knownOperator('Tess Team'), team: true });
+  second = await startConsole([...sandbox, '--no-sync'], { team: true, dataDir: app.dataDir });
 });
 test.afterAll(async () => {
+  await second?.stop();
   await app?.stop();
 });
 
@@ -26,12 +27,13 @@ async function signIn(page: Page) {
 
 const origin = () => new URL(app.launchUrl).origin;
 
-test('the console it serves says it is a team server’s, with the store in PostgreSQL', async () => {
+test('each server says where the team store is; the second shares the first one’s embedded PostgreSQL', async () => {
   expect(app.output()).toMatch(/Team store: an embedded PostgreSQL in .+team-postgres/);
   expect(app.output()).toMatch(/Synced 300 consents/);
+  expect(second.output()).toMatch(/Team store: the embedded PostgreSQL another server runs in .+team-postgres/);
 });
 
-test('two consoles on one team server: a revoke in one is REVOKED in the other without a reload; the overviews agree', async ({
+test('two consoles on two team servers of one store: a revoke in one is REVOKED in the other without a reload; the overviews agree', async ({
   browser,
 }) => {
   const [one, two] = [await browser.newContext(), await browser.newContext()];
@@ -39,7 +41,9 @@ test('two consoles on one team server: a revoke in one is REVOKED in the other w
     const a = await one.newPage();
     const b = await two.newPage();
     await signIn(a);
-    await signIn(b);
+    await b.goto(second.launchUrl);
+    await expect(b.getByRole('heading', { name: 'Overview' })).toBeVisible();
+    await expect(b.getByText(/team server$/)).toBeVisible();
     for (const status of ['ACTIVE', 'REVOKED', 'EXPIRED'])
       await expect(b.getByTestId(`tile-${status}`)).toHaveText((await a.getByTestId(`tile-${status}`).textContent())!);
     const activeBefore = Number((await a.getByTestId('tile-ACTIVE').textContent())!.replace(/,/g, ''));
@@ -48,7 +52,8 @@ test('two consoles on one team server: a revoke in one is REVOKED in the other w
     const row = a.getByTestId('table-row').first();
     await expect(row).toBeVisible();
     const id = (await row.getAttribute('data-row-id'))!;
-    await b.goto(`${origin()}/#/consents/${id}`);
+    const secondOrigin = new URL(second.launchUrl).origin;
+    await b.goto(`${secondOrigin}/#/consents/${id}`);
     await expect(b.getByTestId('status-sentence')).toHaveText(/^Active/);
 
     await a.goto(`${origin()}/#/consents/${id}`);
@@ -66,7 +71,8 @@ test('two consoles on one team server: a revoke in one is REVOKED in the other w
     await expect(b.getByTestId('timeline-entry').filter({ hasText: 'Staff: revoke' })).toContainText('Tess Team');
     await b.screenshot({ path: 'test-results/screenshots/team-other-console.png' });
 
-    for (const page of [a, b]) await page.goto(`${origin()}/#/`);
+    await a.goto(`${origin()}/#/`);
+    await b.goto(`${secondOrigin}/#/`);
     await expect(a.getByTestId('tile-ACTIVE')).toHaveText(String(activeBefore - 1));
     for (const status of ['ACTIVE', 'REVOKED', 'EXPIRED'])
       await expect(b.getByTestId(`tile-${status}`)).toHaveText((await a.getByTestId(`tile-${status}`).textContent())!);

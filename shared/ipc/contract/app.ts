@@ -3,7 +3,7 @@ import { Empty, Environment, type ChannelSchema } from './common.js';
 
 /** The console host and its status. */
 
-export const HostKind = z.enum(['electron', 'browser', 'cli']);
+export const HostKind = z.enum(['electron', 'browser', 'team', 'cli']);
 
 export const AppStatus = z.object({
   appVersion: z.string(),

@@ -59,6 +59,9 @@ function JobsIndicator() {
   );
 }
 
+/** How the status bar names what serves the console. */
+const HOST_NAMES: Record<string, string> = { browser: 'browser host', team: 'team server', electron: 'desktop', cli: 'command line' };
+
 export function StatusBar() {
   const client = useClient();
   const queries = useQueryClient();
@@ -167,7 +170,7 @@ export function StatusBar() {
         ) : null}
       </Group>
       <Text size="xs" c="dimmed">
-        {s ? `v${s.appVersion} · ${s.host === 'browser' ? 'browser host' : 'desktop'}` : ''}
+        {s ? `v${s.appVersion} · ${HOST_NAMES[s.host] ?? s.host}` : ''}
       </Text>
     </Group>
   );
