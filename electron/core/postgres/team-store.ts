@@ -107,7 +107,8 @@ export function pgSyncEngine(
               `A sync is already running on ${other ? describeInstance(other) : 'another team server'}; its progress shows here.`,
             );
           }
-          await db.query('UPDATE team_instances SET syncing = true WHERE instance_id = $1', [me.id]);
+          // Holding the lock, this server is the only one syncing: a server killed mid-sync left its flag set.
+          await db.query('UPDATE team_instances SET syncing = (instance_id = $1) WHERE syncing OR instance_id = $1', [me.id]);
           const store = pgSyncStore(db, { onCommit: (entity, count) => onMessage({ type: 'stored', entity, count }) });
           try {
             return await runSync({ ...base, ...request }, store, {

@@ -1,0 +1,40 @@
+// A team server's core in its own process, on a team store (PostgreSQL) and a remote profile, for
+// the tests that kill servers: it prints one line per sync progress report, "SYNCED <summary>"
+// when a sync finishes, and syncs on a schedule (TICK_MS) or once at start ("now").
+// Usage: team-child.ts DATA_DIR DATABASE_URL TICK_MS [now]
+import { startCore } from '../../electron/core/console-core.js';
+import { PgDb } from '../../electron/core/postgres/db.js';
+import { registerInstance, teamStoreOpener, thisInstance } from '../../electron/core/postgres/team-store.js';
+
+const [dataDir, url, tickMs, now] = process.argv.slice(2) as [string, string, string, string | undefined];
+const db = new PgDb(url, { max: 6 });
+const me = thisInstance();
+await registerInstance(db, me, null, 500);
+const core = await startCore({
+  dataDir,
+  host: 'team',
+  appVersion: 'test',
+  log: { info() {}, error() {} },
+  clientSecret: 'sandbox-secret',
+  store: teamStoreOpener(db, me),
+  syncEveryMinutes: Number(tickMs) / 60_000,
+});
+core.events.subscribe((event, payload) => {
+  if (event === 'sync:progress') process.stdout.write(`${JSON.stringify(payload)}\n`);
+});
+process.stdout.write(`READY ${me.id}\n`);
+const report = (p: Promise<unknown>) =>
+  p.then(
+    (s) => process.stdout.write(`SYNCED ${JSON.stringify(s)}\n`),
+    (e: Error) => process.stdout.write(`REFUSED ${e.message}\n`),
+  );
+if (now) void report(core.sync({ data: false }));
+// Scheduled syncs report through the bus only; say when one ended well.
+core.events.subscribe((event, payload) => {
+  if (
+    event === 'sync:progress' &&
+    (payload as { state: string }).state === 'finished' &&
+    (payload as { phase: string }).phase === 'data-holders'
+  )
+    process.stdout.write('SYNCED scheduled\n');
+});
