@@ -198,3 +198,29 @@ describe('team audit log', () => {
     }
   });
 });
+
+describe('team bulk jobs', () => {
+  it('are run by one server at a time: the other is refused until the holder releases the job or stops being heard from', async () => {
+    const { db } = await database();
+    await migrate(db);
+    const a = postgresStorage(db, { instanceId: 'server-a' });
+    const b = postgresStorage(db, { instanceId: 'server-b' });
+    await a.bulk.create({
+      jobId: 'job-1',
+      created: '2026-11-01T00:00:00.000Z',
+      operator: 'sam',
+      reason: 'incident 9',
+      consentIds: ['c1', 'c2'],
+    });
+    expect(await a.bulk.claim('job-1')).toBe(true);
+    expect(await b.bulk.claim('job-1')).toBe(false);
+    expect(await a.bulk.claim('job-1')).toBe(true); // still running: renewed
+    await a.bulk.release('job-1');
+    expect(await b.bulk.claim('job-1')).toBe(true);
+    // B is killed (no release): once it has not renewed for a while, A may take the job over.
+    expect(await a.bulk.claim('job-1')).toBe(false);
+    await db.query("UPDATE action_jobs SET owner_seen = now() - interval '1 minute' WHERE job_id = 'job-1'");
+    expect(await a.bulk.claim('job-1')).toBe(true);
+    expect(await b.bulk.claim('job-1')).toBe(false);
+  });
+});

@@ -157,6 +157,9 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
         .prepare<[], { job_id: string }>("SELECT DISTINCT job_id FROM action_job_items WHERE status = 'pending'")
         .all()
         .map((r) => r.job_id),
+    // One process writes a profile's cache: the job is always this process's to run.
+    claim: async () => true,
+    release: async () => undefined,
     setItem: async (jobId, seq, status, detail) =>
       void db.prepare('UPDATE action_job_items SET status = ?, detail = ? WHERE job_id = ? AND seq = ?').run(status, detail, jobId, seq),
   };

@@ -312,6 +312,25 @@ export class ConsentActions {
   ): Promise<BulkItem[]> {
     const job = await this.bulkJob(jobId);
     if (!job) throw new CoreError('NOT_FOUND', `No bulk revocation ${jobId}.`);
+    // Exactly one process runs a job (team servers share the store): it holds the job while it runs.
+    if (!(await this.deps.bulk.claim(jobId)))
+      throw new CoreError('BUSY', 'This bulk revocation is running on another team server; its progress shows here.');
+    const holding = setInterval(() => void this.deps.bulk.claim(jobId).catch(() => undefined), 10_000);
+    holding.unref();
+    try {
+      return await this.runClaimedBulk(jobId, job.reason, opts);
+    } finally {
+      clearInterval(holding);
+      await this.deps.bulk.release(jobId).catch(() => undefined);
+    }
+  }
+
+  private async runClaimedBulk(
+    jobId: string,
+    reason: string,
+    opts: Parameters<ConsentActions['runBulkRevoke']>[1] & object,
+  ): Promise<BulkItem[]> {
+    const job = { reason };
     const rate = () => (typeof opts.perSecond === 'function' ? opts.perSecond() : (opts.perSecond ?? 5));
     let last = 0;
     for (const item of (await this.bulkItems(jobId)).filter((i) => i.status === 'pending')) {

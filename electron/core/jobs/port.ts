@@ -24,4 +24,11 @@ export interface BulkJobStore {
   /** Jobs with items still pending: what a restart offers to resume. */
   pendingJobs(): Promise<string[]>;
   setItem(jobId: string, seq: number, status: BulkStatus, detail: string | null): Promise<void>;
+  /**
+   * Takes the job for this process while it runs it: false when another process of the store (a
+   * team server) holds it and was heard from lately. Called again to say it is still running;
+   * `release` gives it up. A store only one process writes to always says yes.
+   */
+  claim(jobId: string): Promise<boolean>;
+  release(jobId: string): Promise<void>;
 }

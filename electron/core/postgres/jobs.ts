@@ -30,8 +30,21 @@ CREATE INDEX action_job_items_pending ON action_job_items (job_id) WHERE status 
 
 const ITEMS = 'SELECT seq, consent_id AS "consentId", status, detail FROM action_job_items WHERE job_id = $1 ORDER BY seq';
 
-export function pgBulkJobStore(db: PgDb): BulkJobStore {
+/** A job's holder not heard from for this long is gone (killed): another server may take the job. */
+export const JOB_CLAIM_STALE_MS = 30_000;
+
+export function pgBulkJobStore(db: PgDb, owner: string): BulkJobStore {
   return {
+    claim: async (jobId) =>
+      (
+        await db.query(
+          `UPDATE action_jobs SET owner = $2, owner_seen = now()
+           WHERE job_id = $1 AND (owner IS NULL OR owner = $2 OR owner_seen < now() - make_interval(secs => $3)) RETURNING 1`,
+          [jobId, owner, JOB_CLAIM_STALE_MS / 1000],
+        )
+      ).length === 1,
+    release: async (jobId) =>
+      void (await db.query('UPDATE action_jobs SET owner = NULL, owner_seen = NULL WHERE job_id = $1 AND owner = $2', [jobId, owner])),
     create: ({ jobId, created, operator, reason, consentIds }) =>
       db.tx(async (tx) => {
         await tx.query('INSERT INTO action_jobs (job_id, kind, created, operator, reason) VALUES ($1, $2, $3, $4, $5)', [

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AuditAnchorFile } from '../audit/audit-anchor.js';
 import type { AuditEntry } from '../audit/port.js';
 import { keyedLock } from '../consents/keyed-lock.js';
@@ -30,6 +31,8 @@ export interface PostgresStorage extends Storage {
 
 export interface PostgresStorageOptions {
   now?: () => Date;
+  /** This server, as the holder of the bulk jobs it runs (a random id by default). */
+  instanceId?: string;
   /** The audit chain's head anchor, a signed file outside the database; none in tests that do not check it. */
   anchor?: { file: AuditAnchorFile; fresh: boolean };
 }
@@ -73,7 +76,7 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
     consents: pgConsentStore(db),
     reference: pgReferenceStore(db),
     actions,
-    bulk: pgBulkJobStore(db),
+    bulk: pgBulkJobStore(db, opts.instanceId ?? randomUUID()),
     events: pgEventStore(db),
     data: pgDataStore(db, { now, audit: audited }),
     audit: pgAuditStore(db, now, anchor),

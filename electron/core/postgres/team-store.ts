@@ -148,7 +148,7 @@ export function teamStoreProblem(error: unknown): string | undefined {
 /** The team store as the core's store (store-opener.ts); the pool belongs to the server, which closes it. */
 export function teamStoreOpener(db: PgDb, me: TeamInstance, anchor?: PostgresStorageOptions['anchor']): StoreOpener {
   return async () => {
-    const storage = postgresStorage(db, anchor ? { anchor } : {});
+    const storage = postgresStorage(db, { instanceId: me.id, ...(anchor ? { anchor } : {}) });
     // The anchor checked against the table before serving (a break found now is recorded in it).
     await storage.flush();
     return {
