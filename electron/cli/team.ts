@@ -24,4 +24,29 @@ export function addTeamCommands(program: Command): void {
         await db.stop();
       }
     });
+  team
+    .command('import-audit')
+    .description('import a solo console’s audit log into the team store, as a chain of its own, verified, marked with where it came from')
+    .requiredOption('--from <dir>', 'the solo console’s data directory')
+    .option('--from-profile <id>', 'its connection profile (default: the one its profiles.json names)')
+    .option('--database-url <url>', 'the team store’s PostgreSQL (default: the embedded one of the data directory)')
+    .option('--accept-broken', 'import a log that does not verify, as found, with its problems recorded')
+    .action(async (o: { from: string; fromProfile?: string; databaseUrl?: string; acceptBroken?: boolean }) => {
+      const { connectTeamDatabase } = await import('../team/database.js');
+      const { importSoloAudit } = await import('../team/import-audit.js');
+      const { OperatorStore, describeOperator } = await import('../core/operator.js');
+      const db = await connectTeamDatabase({ dataDir: dataDirOf(program), ...(o.databaseUrl ? { databaseUrl: o.databaseUrl } : {}) });
+      try {
+        const r = await importSoloAudit(
+          db.url,
+          { dataDir: o.from, ...(o.fromProfile ? { profileId: o.fromProfile } : {}) },
+          { operator: describeOperator(new OperatorStore(dataDirOf(program)).get()), ...(o.acceptBroken ? { acceptBroken: true } : {}) },
+        );
+        process.stdout.write(
+          `Imported ${r.entries} audit entries from ${r.origin} as chain ${r.chain} (head hash ${r.headHash}); ${r.verification.ok ? 'it verified before the import' : 'it did NOT verify: its problems are recorded with it'}.\n`,
+        );
+      } finally {
+        await db.stop();
+      }
+    });
 }

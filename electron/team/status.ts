@@ -1,4 +1,5 @@
 import { PgDb } from '../core/postgres/db.js';
+import { verifyImportedChains } from './import-audit.js';
 import { PG_SCHEMA_VERSION, schemaVersion } from '../core/postgres/migrations.js';
 import { describeInstance, liveInstances, type InstanceRow } from '../core/postgres/team-store.js';
 import { LAST_SYNC_KEY } from '../core/sync/consent-sync.js';
@@ -11,6 +12,8 @@ export interface TeamStatus {
   sync: { lastFinished: string | null; lastMode: string | null; runningOn: string | null };
   servers: InstanceRow[];
   audit: { entries: number; owner: string | null; tableOwnedByServerRole: boolean | null };
+  /** Solo logs imported (cli team import-audit), each checked again as stored now. */
+  imported: { chain: string; origin: string; entries: number; ok: boolean; problems: string[] }[];
 }
 
 export async function teamStatus(url: string, store: string): Promise<TeamStatus> {
@@ -24,6 +27,7 @@ export async function teamStatus(url: string, store: string): Promise<TeamStatus
         sync: { lastFinished: null, lastMode: null, runningOn: null },
         servers: [],
         audit: { entries: 0, owner: null, tableOwnedByServerRole: null },
+        imported: [],
       };
     const state = async (key: string) =>
       (await db.one<{ value: string }>('SELECT value FROM sync_state WHERE key = $1', [key]))?.value ?? null;
@@ -45,6 +49,7 @@ export async function teamStatus(url: string, store: string): Promise<TeamStatus
       },
       servers,
       audit: { entries: audit.n, owner: audit.owner, tableOwnedByServerRole: hasApp ? audit.owner === appRole : true },
+      imported: await verifyImportedChains(db),
     };
   } finally {
     await db.close();
@@ -61,6 +66,9 @@ export function statusText(s: TeamStatus): string {
       (i) => `  ${i.host} process ${i.pid} (${i.account}) ${i.url ?? ''} since ${i.started}, seen ${i.seen}${i.syncing ? ', syncing' : ''}`,
     ),
     `Audit log: ${s.audit.entries} entries${s.audit.owner ? `; table owned by ${s.audit.owner}${s.audit.tableOwnedByServerRole ? ' (the role the servers connect with: see the README)' : ', not the role the servers connect with'}` : ''}`,
+    ...s.imported.map(
+      (c) => `  imported ${c.chain}: ${c.entries} entries from ${c.origin}; ${c.ok ? 'verifies' : `BROKEN: ${c.problems.join('; ')}`}`,
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }
