@@ -65,9 +65,9 @@ export async function startCoreHost(opts: CoreOptions): Promise<CoreHost> {
   attach(await start(opts.profileId));
   return {
     router: {
-      async handle(channel, input, trusted) {
+      async handle(channel, input, trusted, request) {
         await switching;
-        return current.router.handle(channel, input, trusted);
+        return current.router.handle(channel, input, trusted, request);
       },
     },
     events,

@@ -1,3 +1,4 @@
+import type { RequestContext } from '../ipc/request-context.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -162,7 +163,9 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       socket.end(`HTTP/1.1 ${status} ${refused?.reason ?? 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serveIpc(ws, socket, opts, limits, log));
+    const ua = req.headers['user-agent'];
+    const client = { address: socket.remoteAddress ?? 'unknown', userAgent: typeof ua === 'string' ? ua : null };
+    wss.handleUpgrade(req, socket, head, (ws) => serveIpc(ws, socket, opts, limits, log, client));
   });
 
   const sockets = new Set<Socket>();
@@ -251,7 +254,14 @@ function refusal(code: 'TRANSPORT' | 'BUSY' | 'INTERNAL', message: string): Enve
 }
 
 /** One browser tab: requests in, envelopes and events out, within the connection's limits. */
-function serveIpc(ws: WebSocket, socket: Socket, opts: BrowserHostOptions, limits: IpcLimits, log: (message: string) => void): void {
+function serveIpc(
+  ws: WebSocket,
+  socket: Socket,
+  opts: BrowserHostOptions,
+  limits: IpcLimits,
+  log: (message: string) => void,
+  client: NonNullable<RequestContext['client']>,
+): void {
   const peer = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
   // ws closes a connection that breaks the protocol with the code only; give it its reason too.
   const close = ws.close.bind(ws);
@@ -341,7 +351,7 @@ function serveIpc(ws: WebSocket, socket: Socket, opts: BrowserHostOptions, limit
     inFlight++;
     // The socket was authenticated at upgrade (token cookie, Host, Origin): its sender is trusted.
     opts.router
-      .handle(channel, input, true)
+      .handle(channel, input, true, { client })
       .catch((error: unknown) => {
         log(`IPC ${String(channel).slice(0, 80)} failed in transport: ${(error as Error)?.message}`);
         return refusal('INTERNAL', 'Internal error while handling the request.');

@@ -1,3 +1,4 @@
+import { runWithRequest, type RequestContext } from './request-context.js';
 import type { z } from 'zod';
 import { contract, isChannel, type Channel, type ChannelOutput } from '../../shared/ipc/contract.js';
 import type { Envelope, IpcErrorBody, IpcErrorCode } from '../../shared/ipc/errors.js';
@@ -24,7 +25,8 @@ export class CoreError extends Error {
 }
 
 export interface Router {
-  handle(channel: unknown, input: unknown, senderTrusted: boolean): Promise<Envelope<unknown>>;
+  /** `request`: who sent it, as the transport knows (request-context.ts). */
+  handle(channel: unknown, input: unknown, senderTrusted: boolean, request?: RequestContext): Promise<Envelope<unknown>>;
 }
 
 export interface RouterOptions {
@@ -52,7 +54,7 @@ function zodFailure(code: IpcErrorCode, prefix: string, error: z.ZodError): IpcE
 
 export function createRouter({ handlers, onInternalError, mapError }: RouterOptions): Router {
   return {
-    async handle(channel, input, senderTrusted) {
+    async handle(channel, input, senderTrusted, request) {
       if (!senderTrusted) {
         return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: 'Request refused: it did not come from the console window.' } };
       }
@@ -81,7 +83,7 @@ export function createRouter({ handlers, onInternalError, mapError }: RouterOpti
       let value: unknown;
       try {
         const handler = handlers[channel] as (input: unknown) => Promise<unknown>;
-        value = await handler(parsed.data);
+        value = await runWithRequest(request, () => handler(parsed.data));
       } catch (thrown) {
         const error = thrown instanceof CoreError ? thrown : (mapError?.(thrown) ?? thrown);
         if (error instanceof CoreError) return { ok: false, error: { code: error.code, message: error.message } };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditAnchorFile } from '../../electron/core/audit/audit-anchor.js';
+import { runWithRequest } from '../../electron/ipc/request-context.js';
 import type { AuditEntry } from '../../electron/core/audit/port.js';
 import { PgDb } from '../../electron/core/postgres/db.js';
 import { migrate, PG_SCHEMA_VERSION, schemaVersion, SchemaError, type Migration } from '../../electron/core/postgres/migrations.js';
@@ -196,6 +197,27 @@ describe('team audit log', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('team audit entries know the client', () => {
+  it('records who sent the request (address, user agent), in the hash: editing it is found', async () => {
+    const { db } = await database();
+    await migrate(db);
+    const storage = postgresStorage(db);
+    const client = { address: '127.0.0.1', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/153' };
+    await runWithRequest({ client }, () => storage.audit.append(entry(1)));
+    await storage.audit.append(entry(2)); // no request: the command line, a schedule
+    const [first, second] = await storage.audit.entries();
+    expect(first!.client).toBe('127.0.0.1 Mozilla/5.0 (X11; Linux x86_64) Chrome/153');
+    expect(second!.client).toBeUndefined();
+    expect(await storage.audit.verify()).toEqual({ ok: true, entries: 2 });
+    await db.tx(async (tx) => {
+      await tx.query('ALTER TABLE audit_log DISABLE TRIGGER USER');
+      await tx.query("UPDATE audit_log SET client = '10.0.0.9 curl/8' WHERE seq = 1");
+      await tx.query('ALTER TABLE audit_log ENABLE TRIGGER USER');
+    });
+    expect(await storage.audit.verify()).toMatchObject({ ok: false, brokenAt: 1, problem: 'entry 1 was changed after it was written' });
   });
 });
 

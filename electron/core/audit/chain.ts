@@ -10,11 +10,14 @@ import type { AuditEntry, AuditRecord } from './port.js';
  */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** The hash of an entry: its fields and the previous hash, in a fixed order. */
+/**
+ * The hash of an entry: its fields and the previous hash, in a fixed order; the client (who sent
+ * the request: team mode) last, when there is one, so entries without one hash as they always did.
+ */
 export function entryHash(e: Omit<AuditRecord, 'hash'>): string {
-  return createHash('sha256')
-    .update(JSON.stringify([e.seq, e.at, e.operator, e.action, e.target, e.reason, e.result, e.prevHash]))
-    .digest('hex');
+  const fields: unknown[] = [e.seq, e.at, e.operator, e.action, e.target, e.reason, e.result, e.prevHash];
+  if (e.client) fields.push(e.client);
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
 /**
@@ -34,8 +37,19 @@ export function cleanEntry(entry: AuditEntry): AuditEntry {
 }
 
 /** The record that follows `head` (null: the first of a chain). */
-export function nextRecord(entry: AuditEntry, head: { seq: number; hash: string } | undefined, at: string): AuditRecord {
-  const partial = { ...cleanEntry(entry), seq: (head?.seq ?? 0) + 1, at, prevHash: head?.hash ?? GENESIS_HASH };
+export function nextRecord(
+  entry: AuditEntry,
+  head: { seq: number; hash: string } | undefined,
+  at: string,
+  client: string | null = null,
+): AuditRecord {
+  const partial = {
+    ...cleanEntry(entry),
+    seq: (head?.seq ?? 0) + 1,
+    at,
+    prevHash: head?.hash ?? GENESIS_HASH,
+    ...(client ? { client: wellFormed(client) } : {}),
+  };
   return { ...partial, hash: entryHash(partial) };
 }
 

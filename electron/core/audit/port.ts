@@ -18,6 +18,8 @@ export interface AuditRecord extends AuditEntry {
   at: string;
   prevHash: string;
   hash: string;
+  /** Who sent the request (address, user agent), where the store keeps it (the team store); in the hash when present. */
+  client?: string | null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { AuditFilter } from '../../../shared/ipc/contract.js';
+import { currentClient } from '../../ipc/request-context.js';
 import { GENESIS_HASH, nextRecord, walkChain } from '../audit/chain.js';
 import type { AuditEntry, AuditRecord, AuditStore, AuditVerification } from '../audit/port.js';
 import type { PgAuditAnchor } from './audit-anchor.js';
@@ -62,9 +63,10 @@ interface Row {
   result: string;
   prev_hash: string;
   hash: string;
+  client: string | null;
 }
 
-const COLUMNS = 'seq, at, operator, action, target, reason, result, prev_hash, hash';
+const COLUMNS = 'seq, at, operator, action, target, reason, result, prev_hash, hash, client';
 
 const toRecord = (r: Row): AuditRecord => ({
   seq: r.seq,
@@ -76,19 +78,25 @@ const toRecord = (r: Row): AuditRecord => ({
   result: r.result,
   prevHash: r.prev_hash,
   hash: r.hash,
+  ...(r.client ? { client: r.client } : {}),
 });
 
 /**
  * Appends an entry to the team chain inside the caller's transaction: the lock serialises writers
  * (and is released at its commit or rollback), then the head is read and the entry linked to it.
  */
-export async function appendAudit(tx: Tx, entry: AuditEntry, now: () => Date, client: string | null = null): Promise<AuditRecord> {
+export async function appendAudit(
+  tx: Tx,
+  entry: AuditEntry,
+  now: () => Date,
+  client: string | null = currentClient(),
+): Promise<AuditRecord> {
   await tx.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_LOCK]);
   const head = await tx.one<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE chain = $1 ORDER BY seq DESC LIMIT 1', [
     TEAM,
   ]);
-  const record = nextRecord(entry, head, now().toISOString());
-  await tx.query(`INSERT INTO audit_log (chain, ${COLUMNS}, client) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
+  const record = nextRecord(entry, head, now().toISOString(), client);
+  await tx.query(`INSERT INTO audit_log (chain, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
     TEAM,
     record.seq,
     record.at,
@@ -99,7 +107,7 @@ export async function appendAudit(tx: Tx, entry: AuditEntry, now: () => Date, cl
     record.result,
     record.prevHash,
     record.hash,
-    client,
+    record.client ?? null,
   ]);
   return record;
 }

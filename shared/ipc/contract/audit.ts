@@ -14,6 +14,8 @@ export const AuditRecord = z.object({
   result: z.string(),
   prevHash: z.string(),
   hash: z.string(),
+  /** Who sent the request (address, user agent): kept by the team store; part of the entry's hash. */
+  client: z.string().nullable().optional(),
 });
 export const Operator = z.object({ account: z.string(), displayName: z.string().nullable() });
 

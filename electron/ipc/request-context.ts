@@ -1,0 +1,31 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * Who sent the request being handled: the transport says (the browser host: the connection's
+ * address and the browser's user agent; the desktop window and the command line: nothing), and it
+ * follows the request through every await down to the store, which writes it into the audit entry
+ * of the action it causes (a bulk job started by a request carries it too). Team mode's sign-in
+ * adds the person here.
+ */
+export interface RequestContext {
+  client?: { address: string; userAgent: string | null };
+}
+
+const store = new AsyncLocalStorage<RequestContext>();
+
+export function runWithRequest<T>(request: RequestContext | undefined, fn: () => Promise<T>): Promise<T> {
+  return request ? store.run(request, fn) : fn();
+}
+
+/** The request being handled, if any. */
+export function currentRequest(): RequestContext | undefined {
+  return store.getStore();
+}
+
+/** The client of the request being handled, in one line for the audit log (address, user agent), or null. */
+export function currentClient(): string | null {
+  const c = store.getStore()?.client;
+  if (!c) return null;
+  const agent = c.userAgent ? ` ${c.userAgent.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 300)}` : '';
+  return `${c.address}${agent}`;
+}
