@@ -26,6 +26,7 @@ export function currentRequest(): RequestContext | undefined {
 export function currentClient(): string | null {
   const c = store.getStore()?.client;
   if (!c) return null;
-  const agent = c.userAgent ? ` ${c.userAgent.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 300)}` : '';
+  // Control characters (a hostile header) become spaces: the entry stays one line.
+  const agent = c.userAgent ? ` ${[...c.userAgent.slice(0, 300)].map((ch) => (ch < ' ' || ch === '\u007f' ? ' ' : ch)).join('')}` : '';
   return `${c.address}${agent}`;
 }
