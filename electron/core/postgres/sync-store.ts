@@ -3,7 +3,7 @@ import { DEFAULT_BATCH, type BatchLimits } from '../sync/batch.js';
 import type { SyncEntity, SyncStore, SyncWrites } from '../sync/sync-store.js';
 import { storeConsents, storeDataHolders, storeUseCases } from './consents.js';
 import { storeData } from './data.js';
-import { clientTx, type PgDb, type Tx } from './db.js';
+import { clientTx, type PgDb, type Sql, type Tx } from './db.js';
 import { storeEvents } from './events.js';
 
 /**
@@ -16,6 +16,68 @@ export interface PgSyncOptions {
   batch?: BatchLimits;
   /** After each commit: how many rows of an entity were new or changed. */
   onCommit?: (entity: SyncEntity, count: number) => void;
+}
+
+/**
+ * A first load (into empty tables) sets the secondary indexes of the consents and the events aside
+ * and builds them once at the end, from the loaded rows (a sort each), instead of maintaining
+ * about forty indexes row by row: what was dropped (name, table, definition) is written down here
+ * in the transaction that drops it, so a load that is killed is finished by the next sync (a full
+ * one's beginFirstLoad, or any one's finish). The primary keys (what ON CONFLICT relies on) stay.
+ * The consents' indexes are built when their listing ends (the events' page writes never read
+ * them); the events' when the sync finishes.
+ */
+export const DEFERRED_INDEXES_KEY = 'pg.firstLoad.deferredIndexes';
+const DEFERRABLE_TABLES = ['consents', 'events'] as const;
+
+interface DeferredIndex {
+  name: string;
+  table: string;
+  sql: string;
+}
+
+async function deferredIndexes(t: Sql): Promise<DeferredIndex[] | undefined> {
+  const row = await t.one<{ value: string }>('SELECT value FROM sync_state WHERE key = $1', [DEFERRED_INDEXES_KEY]);
+  return row ? (JSON.parse(row.value) as DeferredIndex[]) : undefined;
+}
+
+/** Drops the secondary indexes of the empty tables among the consents and events; false when the consents hold rows. */
+async function deferIndexes(t: Tx): Promise<boolean> {
+  if (await deferredIndexes(t)) return true;
+  const empty = (await t.one<{ consents: boolean; events: boolean }>(
+    'SELECT NOT EXISTS (SELECT 1 FROM consents) AS consents, NOT EXISTS (SELECT 1 FROM events) AS events',
+  ))!;
+  if (!empty.consents) return false;
+  const tables = DEFERRABLE_TABLES.filter((table) => empty[table]);
+  const indexes = await t.query<DeferredIndex>(
+    `SELECT i.indexrelid::regclass::text AS name, i.indrelid::regclass::text AS "table", pg_get_indexdef(i.indexrelid) AS sql
+     FROM pg_index i WHERE i.indrelid = ANY($1::regclass[]) AND NOT i.indisunique AND NOT i.indisprimary
+     ORDER BY 2, 1`,
+    [tables],
+  );
+  for (const i of indexes) await t.query(`DROP INDEX ${i.name}`);
+  await t.query('INSERT INTO sync_state (key, value) VALUES ($1, $2)', [DEFERRED_INDEXES_KEY, JSON.stringify(indexes)]);
+  return true;
+}
+
+/** Builds the deferred indexes of `tables` (all when omitted) that are missing, and writes down what remains. */
+async function buildDeferred(t: Tx, tables?: readonly string[]): Promise<void> {
+  const deferred = await deferredIndexes(t);
+  if (!deferred) return;
+  const now = deferred.filter((i) => !tables || tables.includes(i.table));
+  if (now.length) {
+    await t.query("SET LOCAL maintenance_work_mem = '256MB'");
+    const existing = new Set(
+      (await t.query<{ name: string }>('SELECT to_regclass(n)::text AS name FROM unnest($1::text[]) n', [now.map((i) => i.name)])).map(
+        (r) => r.name,
+      ),
+    );
+    for (const i of now) if (!existing.has(i.name)) await t.query(i.sql);
+    for (const table of new Set(now.map((i) => i.table))) await t.query(`ANALYZE ${table}`);
+  }
+  const rest = deferred.filter((i) => !now.includes(i));
+  if (rest.length) await t.query('UPDATE sync_state SET value = $2 WHERE key = $1', [DEFERRED_INDEXES_KEY, JSON.stringify(rest)]);
+  else await t.query('DELETE FROM sync_state WHERE key = $1', [DEFERRED_INDEXES_KEY]);
 }
 
 export function pgSyncStore(db: PgDb, opts: PgSyncOptions = {}): SyncStore & { close(): void } {
@@ -37,7 +99,8 @@ export function pgSyncStore(db: PgDb, opts: PgSyncOptions = {}): SyncStore & { c
         value,
       ])),
     deleteState: async (key) => void (await t.query('DELETE FROM sync_state WHERE key = $1', [key])),
-    finishFirstLoad: async () => undefined,
+    // The consents' listing is done: their indexes now (the events' wait for the events: see finish).
+    finishFirstLoad: () => buildDeferred(t, ['consents']),
   });
 
   async function begin(): Promise<Tx> {
@@ -84,14 +147,39 @@ export function pgSyncStore(db: PgDb, opts: PgSyncOptions = {}): SyncStore & { c
     for (const [entity, count] of done) if (count > 0) opts.onCommit?.(entity, count);
   }
 
+  /** Whatever a first load (this one, or one killed) left to build, in a transaction of its own. */
+  async function buildAll(): Promise<void> {
+    const t = await begin();
+    try {
+      await buildDeferred(t);
+    } catch (error) {
+      await rollback();
+      throw error;
+    }
+    await commit();
+  }
+
   return {
     state: async (key) => (await db.one<{ value: string }>('SELECT value FROM sync_state WHERE key = $1', [key]))?.value ?? null,
     consentCount: async () => (await db.one<{ n: number }>('SELECT count(*) AS n FROM consents'))!.n,
     newestCreated: async () => (await db.one<{ t: string | null }>('SELECT max(created) AS t FROM consents'))!.t,
     newestEvent: async () => (await db.one<{ t: string | null }>('SELECT max(at) AS t FROM events'))!.t,
-    // PostgreSQL builds its indexes as the rows arrive; nothing is deferred.
-    beginFirstLoad: async () => false,
-    finishFirstLoad: async () => undefined,
+    // In the batch's own transaction (never another connection's lock against it), committed at once.
+    async beginFirstLoad() {
+      let deferred;
+      try {
+        deferred = await deferIndexes(await begin());
+      } catch (error) {
+        await rollback();
+        throw error;
+      }
+      await commit();
+      return deferred;
+    },
+    async finishFirstLoad() {
+      await commit();
+      await buildAll();
+    },
     replaceUseCases: (useCases, at, combined) => db.tx((t) => storeUseCases(t, useCases, at, combined)),
     replaceDataHolders: (holders, at) => db.tx((t) => storeDataHolders(t, holders, at)),
     async write(entity, step, pageEnd = true) {
@@ -112,6 +200,7 @@ export function pgSyncStore(db: PgDb, opts: PgSyncOptions = {}): SyncStore & { c
     rollback,
     async finish() {
       await commit();
+      await buildAll();
       release();
     },
     close: () => release(),

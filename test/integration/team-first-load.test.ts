@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgDb } from '../../electron/core/postgres/db.js';
+import { migrate } from '../../electron/core/postgres/migrations.js';
+import { DEFERRED_INDEXES_KEY, pgSyncStore } from '../../electron/core/postgres/sync-store.js';
+import { pgSyncEngine, thisInstance } from '../../electron/core/postgres/team-store.js';
+import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
+import { freshDatabase, type TestDatabase } from '../helpers/pg.js';
+import { tokenOptions } from '../helpers/truth.js';
+
+/**
+ * A first sync into an empty team store sets the consents' and events' secondary indexes aside and
+ * builds them at the end: afterwards every index of the schema is there; a load killed midway is
+ * finished by the next sync.
+ */
+let sandbox: RunningSandbox;
+const databases: TestDatabase[] = [];
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 7, consents: 300 });
+});
+afterAll(async () => {
+  await Promise.all(databases.map((d) => d.drop()));
+  await sandbox.close();
+});
+
+async function migrated(): Promise<PgDb> {
+  const database = await freshDatabase();
+  databases.push(database);
+  const db = new PgDb(database.url, { max: 6 });
+  await migrate(db);
+  return db;
+}
+
+const indexes = async (db: PgDb) =>
+  (
+    await db.query<{ name: string; sql: string }>(
+      `SELECT indexrelid::regclass::text AS name, pg_get_indexdef(indexrelid) AS sql FROM pg_index
+       WHERE indrelid IN ('consents'::regclass, 'events'::regclass, 'consent_versions'::regclass) ORDER BY 1`,
+    )
+  ).map((r) => `${r.name}: ${r.sql}`);
+
+const target = () => ({ tokens: tokenOptions(sandbox.url), consentApiBaseUrl: sandbox.url, dataApiBaseUrl: sandbox.url });
+
+describe('a first load into PostgreSQL', () => {
+  it('ends with every index of the schema, and nothing left written down', async () => {
+    const db = await migrated();
+    const schema = await indexes(db);
+    expect(schema.length).toBeGreaterThan(30);
+    const summary = await pgSyncEngine(db, target(), thisInstance()).run({ full: true }, () => undefined).result;
+    expect(summary.consents.new).toBe(300);
+    expect(await indexes(db)).toEqual(schema);
+    expect(await db.one('SELECT value FROM sync_state WHERE key = $1', [DEFERRED_INDEXES_KEY])).toBeUndefined();
+    await db.close();
+  });
+
+  it('killed midway, is finished by the next sync', async () => {
+    const db = await migrated();
+    const schema = await indexes(db);
+    // A load that set the indexes aside and stored a page, then the process died.
+    const killed = pgSyncStore(db);
+    expect(await killed.beginFirstLoad()).toBe(true);
+    expect((await indexes(db)).length).toBeLessThan(schema.length);
+    killed.close();
+    // The next sync sees the load under way and ends with the indexes built.
+    const summary = await pgSyncEngine(db, target(), thisInstance()).run({}, () => undefined).result;
+    expect(summary.consents.new).toBe(300);
+    expect(await indexes(db)).toEqual(schema);
+    expect(await db.one('SELECT value FROM sync_state WHERE key = $1', [DEFERRED_INDEXES_KEY])).toBeUndefined();
+    // Into a store that holds consents, nothing is set aside.
+    const later = pgSyncStore(db);
+    expect(await later.beginFirstLoad()).toBe(false);
+    later.close();
+    expect(await indexes(db)).toEqual(schema);
+    await db.close();
+  });
+});
