@@ -51,4 +51,5 @@ export const bundleWorker = () =>
   build({ ...common, ...importMetaUrl, entryPoints: ['electron/core/worker/worker.ts'], outfile: 'dist/electron/worker.cjs', external });
 
 /** The command line (`npm run cli`, through build/cli.mjs). */
-export const bundleCli = () => build({ ...esm, entryPoints: ['electron/cli/cli.ts'], outfile: 'dist/electron/cli.mjs', external: teamExternal });
+export const bundleCli = () =>
+  build({ ...esm, entryPoints: ['electron/cli/cli.ts'], outfile: 'dist/electron/cli.mjs', external: teamExternal });
