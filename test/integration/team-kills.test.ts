@@ -98,7 +98,8 @@ async function expectEqualToTruth(db: PgDb): Promise<void> {
   expect((await db.query<{ id: string }>('SELECT id FROM use_cases ORDER BY id')).map((u) => u.id)).toEqual(truth.useCaseIds);
 }
 
-const synced = async (db: PgDb) => (await db.one("SELECT 1 FROM sync_state WHERE key = 'consents.lastSyncAt'")) !== undefined;
+/** A whole sync finished (its summary is kept last, after the reference lists and the deferred indexes). */
+const synced = async (db: PgDb) => (await db.one("SELECT 1 FROM sync_state WHERE key = 'sync.lastSummary'")) !== undefined;
 
 async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;
