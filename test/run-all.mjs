@@ -1,5 +1,5 @@
 // `npm test`: the whole suite, in order — static checks, the build and its SBOM's licence check,
-// vitest (unit, integration, renderer), the end-to-end tests in Chromium, a smoke run of the benchmark — and one closing line
+// vitest (unit, integration, renderer), the end-to-end tests in Chromium, smoke runs of the benchmarks (solo and team) — and one closing line
 // `N passed, N failed` for CI.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -112,6 +112,14 @@ if (build.code !== 0) {
   if (ok) results.passed++;
   else results.failed++;
   lines.push(`bench smoke: ${ok ? `ran, ${b.rows.length} figures` : `FAILED (exit ${bench.code})`} in ${bench.seconds} s`);
+  // The team store's benchmark (PostgreSQL), likewise at its smallest.
+  rmSync('test-results/bench-team-smoke.json', { force: true });
+  const team = run('team bench smoke', 'npm', ['run', '-s', 'bench:team', '--', '--smoke', '--out', 'test-results/bench-team-smoke.json']);
+  const t = readJson('test-results/bench-team-smoke.json');
+  const teamOk = team.code === 0 && t !== null && Array.isArray(t.rows) && t.rows.length > 0 && t.rows.every((r) => r.runs > 0);
+  if (teamOk) results.passed++;
+  else results.failed++;
+  lines.push(`team bench smoke: ${teamOk ? `ran, ${t.rows.length} figures` : `FAILED (exit ${team.code})`} in ${team.seconds} s`);
 }
 
 console.log('\n=== summary');
