@@ -105,21 +105,20 @@ if (build.code !== 0) {
 if (build.code !== 0) {
   lines.push('bench smoke: not run (the build failed)');
 } else {
-  rmSync('test-results/bench-smoke.json', { force: true });
-  const bench = run('bench smoke', 'npm', ['run', '-s', 'bench', '--', '--smoke', '--out', 'test-results/bench-smoke.json']);
-  const b = readJson('test-results/bench-smoke.json');
+  smoke('bench smoke', 'bench', 'test-results/bench-smoke.json');
+  // The team store's benchmark (PostgreSQL), likewise at its smallest.
+  smoke('team bench smoke', 'bench:team', 'test-results/bench-team-smoke.json');
+}
+
+/** A benchmark's smoke run: it must end well and write every figure it measures (none is judged). */
+function smoke(label, script, out) {
+  rmSync(out, { force: true });
+  const bench = run(label, 'npm', ['run', '-s', script, '--', '--smoke', '--out', out]);
+  const b = readJson(out);
   const ok = bench.code === 0 && b !== null && Array.isArray(b.rows) && b.rows.length > 0 && b.rows.every((r) => r.runs > 0);
   if (ok) results.passed++;
   else results.failed++;
-  lines.push(`bench smoke: ${ok ? `ran, ${b.rows.length} figures` : `FAILED (exit ${bench.code})`} in ${bench.seconds} s`);
-  // The team store's benchmark (PostgreSQL), likewise at its smallest.
-  rmSync('test-results/bench-team-smoke.json', { force: true });
-  const team = run('team bench smoke', 'npm', ['run', '-s', 'bench:team', '--', '--smoke', '--out', 'test-results/bench-team-smoke.json']);
-  const t = readJson('test-results/bench-team-smoke.json');
-  const teamOk = team.code === 0 && t !== null && Array.isArray(t.rows) && t.rows.length > 0 && t.rows.every((r) => r.runs > 0);
-  if (teamOk) results.passed++;
-  else results.failed++;
-  lines.push(`team bench smoke: ${teamOk ? `ran, ${t.rows.length} figures` : `FAILED (exit ${team.code})`} in ${team.seconds} s`);
+  lines.push(`${label}: ${ok ? `ran, ${b.rows.length} figures` : `FAILED (exit ${bench.code})`} in ${bench.seconds} s`);
 }
 
 console.log('\n=== summary');

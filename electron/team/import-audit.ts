@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { anchorFileOf, AuditAnchorFile } from '../core/audit/audit-anchor.js';
-import { walkChain } from '../core/audit/chain.js';
+import { recordOfRow, walkChain, type AuditRow } from '../core/audit/chain.js';
 import type { AuditRecord, AuditVerification } from '../core/audit/port.js';
 import { AuditLog } from '../core/cache/audit-log.js';
 import { openCache } from '../core/cache/database.js';
@@ -111,18 +111,11 @@ export async function verifyImportedChains(
   );
   const out = [];
   for (const c of chains) {
-    const rows = await db.query<{
-      seq: number;
-      at: string;
-      operator: string;
-      action: string;
-      target: string | null;
-      reason: string | null;
-      result: string;
-      prev_hash: string;
-      hash: string;
-    }>('SELECT seq, at, operator, action, target, reason, result, prev_hash, hash FROM audit_log WHERE chain = $1 ORDER BY seq', [c.chain]);
-    const problems = walkChain(rows.map((r) => ({ ...r, prevHash: r.prev_hash }))).map((p) => p.text);
+    const rows = await db.query<AuditRow>(
+      'SELECT seq, at, operator, action, target, reason, result, prev_hash, hash, client FROM audit_log WHERE chain = $1 ORDER BY seq',
+      [c.chain],
+    );
+    const problems = walkChain(rows.map(recordOfRow)).map((p) => p.text);
     if (rows.length !== c.entries) problems.push(`the import held ${c.entries} entries; ${rows.length} are left`);
     else if (rows.at(-1)?.hash !== c.head_hash) problems.push('its newest entry is not the one imported');
     out.push({ chain: c.chain, origin: c.origin, entries: rows.length, ok: problems.length === 0, problems });

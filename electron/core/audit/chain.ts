@@ -132,3 +132,30 @@ export function unusableAnchor(invalid: string | null, expectMissing: boolean): 
     text: 'the head anchor file is missing: it was deleted, so the newest entries cannot be checked up to the time it was written again',
   };
 }
+
+/** An audit row as both stores keep it (snake_case columns), as a record. */
+export interface AuditRow {
+  seq: number;
+  at: string;
+  operator: string;
+  action: string;
+  target: string | null;
+  reason: string | null;
+  result: string;
+  prev_hash: string;
+  hash: string;
+  client?: string | null;
+}
+
+export const recordOfRow = (r: AuditRow): AuditRecord => ({
+  seq: r.seq,
+  at: r.at,
+  operator: r.operator,
+  action: r.action,
+  target: r.target,
+  reason: r.reason,
+  result: r.result,
+  prevHash: r.prev_hash,
+  hash: r.hash,
+  ...(r.client ? { client: r.client } : {}),
+});

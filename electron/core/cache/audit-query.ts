@@ -1,4 +1,5 @@
 import type { AuditFilter } from '../../../shared/ipc/contract.js';
+import { recordOfRow, type AuditRow } from '../audit/chain.js';
 import type { AuditRecord } from '../audit/port.js';
 import type { Db } from './db.js';
 
@@ -8,28 +9,8 @@ import type { Db } from './db.js';
  * verifying the chain stay in audit-log.ts.
  */
 /** An audit_log row as SQLite returns it. */
-export interface StoredAuditRow {
-  seq: number;
-  at: string;
-  operator: string;
-  action: string;
-  target: string | null;
-  reason: string | null;
-  result: string;
-  prev_hash: string;
-  hash: string;
-}
-export const toRecord = (r: StoredAuditRow): AuditRecord => ({
-  seq: r.seq,
-  at: r.at,
-  operator: r.operator,
-  action: r.action,
-  target: r.target,
-  reason: r.reason,
-  result: r.result,
-  prevHash: r.prev_hash,
-  hash: r.hash,
-});
+export type StoredAuditRow = AuditRow;
+export const toRecord = recordOfRow;
 
 function whereOf(f: AuditFilter): { sql: string; params: string[] } {
   const parts: string[] = [];

@@ -1,6 +1,6 @@
 import type { AuditFilter } from '../../../shared/ipc/contract.js';
 import { currentClient } from '../../ipc/request-context.js';
-import { GENESIS_HASH, nextRecord, walkChain } from '../audit/chain.js';
+import { GENESIS_HASH, nextRecord, recordOfRow, walkChain, type AuditRow } from '../audit/chain.js';
 import type { AuditEntry, AuditRecord, AuditStore, AuditVerification } from '../audit/port.js';
 import type { PgAuditAnchor } from './audit-anchor.js';
 import type { PgDb, Sql, Tx } from './db.js';
@@ -53,33 +53,11 @@ export const AUDIT_LOCK = 0x63646175;
 
 const TEAM = 'team';
 
-interface Row {
-  seq: number;
-  at: string;
-  operator: string;
-  action: string;
-  target: string | null;
-  reason: string | null;
-  result: string;
-  prev_hash: string;
-  hash: string;
-  client: string | null;
-}
+type Row = AuditRow;
 
 const COLUMNS = 'seq, at, operator, action, target, reason, result, prev_hash, hash, client';
 
-const toRecord = (r: Row): AuditRecord => ({
-  seq: r.seq,
-  at: r.at,
-  operator: r.operator,
-  action: r.action,
-  target: r.target,
-  reason: r.reason,
-  result: r.result,
-  prevHash: r.prev_hash,
-  hash: r.hash,
-  ...(r.client ? { client: r.client } : {}),
-});
+const toRecord = recordOfRow;
 
 /**
  * Appends an entry to the team chain inside the caller's transaction: the lock serialises writers
