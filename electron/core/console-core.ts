@@ -113,6 +113,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         sync: syncService,
         link,
         sandboxUrl: connection.sandbox?.url,
+        team: cache.team,
         about: {
           appVersion: opts.appVersion,
           host: opts.host,

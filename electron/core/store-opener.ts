@@ -21,6 +21,8 @@ export interface OpenedStore {
   mapError(error: unknown): CoreError | undefined;
   /** Whether a sync's failure was the store's: damage, or a problem writing it (a full disk…, in words). */
   storeFailure(error: unknown): { damage: true } | { problem: string } | undefined;
+  /** A team store: how many servers serve the team, and which other one syncs now (the status bar says). */
+  team?: { status(): Promise<{ servers: number; syncingOn: string | null }> };
   /** The SQLite cache under the ports, in solo mode (tests, benchmarks and the command line read it). */
   sqlite?: SqliteStorage;
   close(): Promise<void>;

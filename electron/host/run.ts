@@ -121,16 +121,22 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
   await team?.started(host.launchUrl.split('?')[0]!, cores.events);
   console.log(`CDR Console${serveAs ? ` ${serveAs.label}` : ''} at ${host.launchUrl}`);
 
+  let synced = false;
   if (opts.sync) {
     const started = performance.now();
     await core.sync().then(
-      (s) =>
+      (s) => {
+        synced = true;
         console.log(
           `Synced ${s.consents.fetched} consents (${s.consents.new} new, ${s.consents.changed} changed)${s.data ? ` and ${dataRecordTotal(s)} Data API records` : ''} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-        ),
+        );
+      },
       (error: Error) => console.error(`Initial sync failed: ${error.message} (the console shows the cached data)`),
     );
   }
+  // A team server that did not sync (another server syncs, or --no-sync) still serves actions: it
+  // checks that it reaches the intermediary, so its consoles are not shown offline until a sync.
+  if (serveAs && !synced) await cores.router.handle('profiles:test', {}, true).catch(() => undefined);
 
   let stopping = false;
   const stop = () => {

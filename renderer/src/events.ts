@@ -36,6 +36,9 @@ export function bindMainEvents(client: ConsoleClient, queries: QueryClient): () 
       timer ??= setTimeout(flush, THROTTLE_MS);
     }),
     client.on('sync:progress', (progress) => {
+      // A sync that starts (here, or on another server of a team): the status says where it runs.
+      if (progress.state === 'running' && useSession.getState().syncProgress === null)
+        void queries.invalidateQueries({ queryKey: ['app:status'] });
       useSession.getState().setSyncProgress(progress.state === 'running' ? progress : null);
       if (progress.state !== 'running') {
         useSession.getState().setLastSyncEnd(progress);

@@ -44,6 +44,11 @@ test('two consoles on two team servers of one store: a revoke in one is REVOKED 
     await b.goto(second.launchUrl);
     await expect(b.getByRole('heading', { name: 'Overview' })).toBeVisible();
     await expect(b.getByText(/team server$/)).toBeVisible();
+    for (const page of [a, b]) {
+      await expect(page.getByTestId('status-team')).toHaveText('Team: 2 servers');
+      // The second server did not sync (the first did): it still reaches the intermediary, so its actions are on.
+      await expect(page.getByTestId('status-online')).toHaveText('● Online');
+    }
     for (const status of ['ACTIVE', 'REVOKED', 'EXPIRED'])
       await expect(b.getByTestId(`tile-${status}`)).toHaveText((await a.getByTestId(`tile-${status}`).textContent())!);
     const activeBefore = Number((await a.getByTestId('tile-ACTIVE').textContent())!.replace(/,/g, ''));
@@ -70,6 +75,8 @@ test('two consoles on two team servers of one store: a revoke in one is REVOKED 
     await b.getByRole('tab', { name: /Timeline/ }).click();
     await expect(b.getByTestId('timeline-entry').filter({ hasText: 'Staff: revoke' })).toContainText('Tess Team');
     await b.screenshot({ path: 'test-results/screenshots/team-other-console.png' });
+    await b.emulateMedia({ colorScheme: 'dark' });
+    await b.screenshot({ path: 'test-results/screenshots/team-other-console-dark.png' });
 
     await a.goto(`${origin()}/#/`);
     await b.goto(`${secondOrigin}/#/`);

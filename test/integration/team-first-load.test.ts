@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgDb } from '../../electron/core/postgres/db.js';
 import { migrate } from '../../electron/core/postgres/migrations.js';
+import { prepareAppRole } from '../../electron/core/postgres/roles.js';
 import { DEFERRED_INDEXES_KEY, pgSyncStore } from '../../electron/core/postgres/sync-store.js';
 import { pgSyncEngine, thisInstance } from '../../electron/core/postgres/team-store.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
@@ -10,7 +11,8 @@ import { tokenOptions } from '../helpers/truth.js';
 /**
  * A first sync into an empty team store sets the consents' and events' secondary indexes aside and
  * builds them at the end: afterwards every index of the schema is there; a load killed midway is
- * finished by the next sync.
+ * finished by the next sync. Only a role that owns the tables may do that: the team server's
+ * application role loads with the indexes in place.
  */
 let sandbox: RunningSandbox;
 const databases: TestDatabase[] = [];
@@ -71,5 +73,23 @@ describe('a first load into PostgreSQL', () => {
     later.close();
     expect(await indexes(db)).toEqual(schema);
     await db.close();
+  });
+
+  it('through the application role (which owns no table): nothing is set aside, and the load completes', async () => {
+    const db = await migrated();
+    const schema = await indexes(db);
+    const app = await prepareAppRole(databases.at(-1)!.url);
+    const served = new PgDb(app.url, { max: 6 });
+    try {
+      const store = pgSyncStore(served);
+      expect(await store.beginFirstLoad()).toBe(false);
+      store.close();
+      const summary = await pgSyncEngine(served, target(), thisInstance()).run({ full: true }, () => undefined).result;
+      expect(summary.consents.new).toBe(300);
+      expect(await indexes(db)).toEqual(schema);
+    } finally {
+      await served.close();
+      await db.close();
+    }
   });
 });

@@ -43,4 +43,30 @@ describe('Status bar', () => {
     expect(screen.getByTestId('status-sync')).toHaveTextContent('Syncing consents: 500 of 1,200');
     expect(screen.getByRole('button', { name: 'Cancel sync' })).toBeInTheDocument();
   });
+
+  it('on a team server: the number of servers, and a sync running on another one, which cannot be cancelled here', async () => {
+    useSession.setState({ connection: 'connected', syncProgress: { phase: 'events', done: 2000, total: 9000, state: 'running' } });
+    const { client } = memoryClient(3, {
+      'app:status': async () => ({
+        appVersion: '1',
+        host: 'team',
+        profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
+        lastSyncAt: null,
+        lastSyncError: null,
+        online: true,
+        syncing: false,
+        consentCount: 3,
+        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
+        team: { servers: 2, syncingOn: 'the team server on ops-2 (process 4242)' },
+      }),
+    });
+    renderWithClient(<StatusBar />, client);
+    expect(await screen.findByTestId('status-team')).toHaveTextContent('Team: 2 servers');
+    expect(screen.getByTestId('status-sync')).toHaveTextContent(
+      'Syncing events: 2,000 of 9,000 · on the team server on ops-2 (process 4242)',
+    );
+    const cancel = screen.getByRole('button', { name: 'Cancel sync (it runs on the team server on ops-2 (process 4242))' });
+    expect(cancel).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByText('v1 · team server')).toBeInTheDocument();
+  });
 });

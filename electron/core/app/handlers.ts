@@ -10,6 +10,8 @@ export interface AppContext extends Pick<CoreContext, 'stores'> {
   link: Reachability;
   /** The embedded sandbox's address, when the profile is the embedded one. */
   sandboxUrl: string | undefined;
+  /** A team server's team (store-opener.ts). */
+  team?: { status(): Promise<{ servers: number; syncingOn: string | null }> } | undefined;
 }
 
 /** The app as a whole: what the status bar shows, and the embedded sandbox's simulated approval. */
@@ -22,6 +24,7 @@ export function appHandlers(ctx: AppContext): HandlersOf<'app:status' | 'sandbox
       online: ctx.link.online,
       syncing: ctx.sync.syncing,
       consentCount: await ctx.stores.consents.total(),
+      ...(ctx.team ? { team: await ctx.team.status() } : {}),
     }),
     'sandbox:approve': async ({ uri }) => {
       if (!ctx.sandboxUrl) throw new CoreError('FORBIDDEN', 'Simulated approval exists only in the embedded sandbox.');

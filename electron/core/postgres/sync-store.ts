@@ -41,8 +41,21 @@ async function deferredIndexes(t: Sql): Promise<DeferredIndex[] | undefined> {
   return row ? (JSON.parse(row.value) as DeferredIndex[]) : undefined;
 }
 
+/**
+ * Whether this connection's role may drop and create the tables' indexes (it owns them). A team
+ * server serving through its application role does not: its first load keeps the indexes.
+ */
+async function ownsTables(t: Sql): Promise<boolean> {
+  const r = await t.one<{ owns: boolean }>(
+    `SELECT bool_and(pg_has_role(current_user, relowner, 'USAGE')) AS owns FROM pg_class WHERE oid = ANY($1::regclass[])`,
+    [DEFERRABLE_TABLES],
+  );
+  return r?.owns === true;
+}
+
 /** Drops the secondary indexes of the empty tables among the consents and events; false when the consents hold rows. */
 async function deferIndexes(t: Tx): Promise<boolean> {
+  if (!(await ownsTables(t))) return false;
   if (await deferredIndexes(t)) return true;
   const empty = (await t.one<{ consents: boolean; events: boolean }>(
     'SELECT NOT EXISTS (SELECT 1 FROM consents) AS consents, NOT EXISTS (SELECT 1 FROM events) AS events',
@@ -63,7 +76,8 @@ async function deferIndexes(t: Tx): Promise<boolean> {
 /** Builds the deferred indexes of `tables` (all when omitted) that are missing, and writes down what remains. */
 async function buildDeferred(t: Tx, tables?: readonly string[]): Promise<void> {
   const deferred = await deferredIndexes(t);
-  if (!deferred) return;
+  // Only an owner dropped them, and only an owner can build them again (the next sync by one does).
+  if (!deferred || !(await ownsTables(t))) return;
   const now = deferred.filter((i) => !tables || tables.includes(i.table));
   if (now.length) {
     await t.query("SET LOCAL maintenance_work_mem = '256MB'");

@@ -153,6 +153,13 @@ export function teamStoreOpener(db: PgDb, me: TeamInstance, anchor?: PostgresSto
     await storage.flush();
     return {
       storage,
+      team: {
+        async status() {
+          const servers = await liveInstances(db);
+          const other = servers.find((i) => i.syncing && i.instanceId !== me.id);
+          return { servers: servers.length, syncingOn: other ? describeInstance(other) : null };
+        },
+      },
       engine: (target) => pgSyncEngine(db, target, me),
       mapError: () => undefined,
       storeFailure: (error) => {

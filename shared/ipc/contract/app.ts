@@ -17,6 +17,8 @@ export const AppStatus = z.object({
   consentCount: z.number().int().nonnegative(),
   /** How secrets and the cache key are protected on this machine (the browser host says it is a key file). */
   keyStorage: z.object({ kind: z.enum(['os-keychain', 'key-file']), description: z.string() }),
+  /** A team server's view of its team: how many servers serve it, and which one syncs when it is another. */
+  team: z.object({ servers: z.number().int().nonnegative(), syncingOn: z.string().nullable() }).nullable().optional(),
 });
 export type AppStatus = z.infer<typeof AppStatus>;
 

@@ -107,6 +107,8 @@ export function StatusBar() {
       detail: s.lastSyncError ?? 'The intermediary has not been reached yet; showing cached data.',
     };
   const syncing = progress !== null || sync.isPending;
+  // A team server: the sync may run on another server of the team (its progress reaches every console).
+  const elsewhere = s?.team?.syncingOn ?? null;
 
   return (
     <Group h="100%" px="md" gap="md" wrap="nowrap" role="status" aria-label="Status bar" fz="xs">
@@ -126,6 +128,7 @@ export function StatusBar() {
               {progress.total !== null ? ` of ${formatCount(progress.total)}` : ''}
             </strong>
             {progress.rate ? ` · ${formatCount(Math.round(progress.rate))}/s${eta(progress.etaSeconds)}` : ''}
+            {elsewhere ? <span data-testid="status-sync-elsewhere"> · on {elsewhere}</span> : null}
           </>
         ) : (
           <>
@@ -133,7 +136,20 @@ export function StatusBar() {
           </>
         )}
       </Text>
-      {syncing ? (
+      {syncing && elsewhere ? (
+        <Tooltip label={`The sync runs on ${elsewhere}: it can be cancelled there.`} withArrow multiline w={320}>
+          <Button
+            size="compact-xs"
+            variant="default"
+            data-disabled
+            aria-disabled
+            aria-label={`Cancel sync (it runs on ${elsewhere})`}
+            onClick={(e) => e.preventDefault()}
+          >
+            Cancel sync
+          </Button>
+        </Tooltip>
+      ) : syncing ? (
         <Button size="compact-xs" variant="default" onClick={() => cancel.mutate()} loading={cancel.isPending}>
           Cancel sync
         </Button>
@@ -148,6 +164,11 @@ export function StatusBar() {
             Last sync failed: {s.lastSyncError}
           </Text>
         </Tooltip>
+      ) : null}
+      {s?.team ? (
+        <Text size="xs" data-testid="status-team">
+          Team: <strong>{s.team.servers === 1 ? '1 server' : `${s.team.servers} servers`}</strong>
+        </Text>
       ) : null}
       <JobsIndicator />
       {s ? (
