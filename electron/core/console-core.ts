@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SyncSummary } from '../../shared/ipc/contract.js';
 import { EventBus } from '../ipc/event-bus.js';
+import { outsideRequest } from '../ipc/request-context.js';
 import { createRouter, CoreError } from '../ipc/router.js';
 import { ConsentClient } from './api/consent-client.js';
 import { appHandlers } from './app/handlers.js';
@@ -98,8 +99,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const reschedule = () => {
     if (schedule) clearInterval(schedule);
     const minutes = settings.chosen().syncEveryMinutes ?? opts.syncEveryMinutes ?? 0;
+    // Set up outside the request that changed the schedule: a scheduled sync is nobody's request.
     schedule = minutes
-      ? setInterval(() => !syncService.syncing && void router.handle('sync:start', {}, true), minutes * 60_000)
+      ? outsideRequest(() => setInterval(() => !syncService.syncing && void router.handle('sync:start', {}, true), minutes * 60_000))
       : undefined;
     schedule?.unref();
   };

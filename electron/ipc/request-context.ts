@@ -13,8 +13,14 @@ export interface RequestContext {
 
 const store = new AsyncLocalStorage<RequestContext>();
 
+/** Runs `fn` as the handling of this request (none: a request from nobody, whatever ran before). */
 export function runWithRequest<T>(request: RequestContext | undefined, fn: () => Promise<T>): Promise<T> {
-  return request ? store.run(request, fn) : fn();
+  return store.run(request ?? {}, fn);
+}
+
+/** Runs `fn` outside any request: a timer it sets up (a schedule) is nobody's request. */
+export function outsideRequest<T>(fn: () => T): T {
+  return store.exit(fn);
 }
 
 /** The request being handled, if any. */

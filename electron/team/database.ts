@@ -28,11 +28,15 @@ export function checkDatabaseUrl(raw: string): URL {
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
     throw new Error(`--database-url must start with postgres:// (it starts with ${url.protocol}//)`);
-  const host = url.hostname || url.searchParams.get('host') || '';
+  // Every host the client may connect to: a `host` parameter overrides the URL's (pg's parser), and
+  // with neither, libpq's PGHOST decides.
+  const hosts = [url.hostname, ...url.searchParams.getAll('host').flatMap((h) => h.split(','))].filter((h) => h !== '');
+  if (!hosts.length) hosts.push(...(process.env.PGHOST ?? 'localhost').split(','));
   const sslmode = url.searchParams.get('sslmode');
-  if (!LOOPBACK.has(host) && !host.startsWith('/') && !sslmode)
+  const far = hosts.find((h) => !LOOPBACK.has(h) && !h.startsWith('/'));
+  if (far && !sslmode)
     throw new Error(
-      `--database-url names ${host}, beyond this machine, without TLS: CDR data would cross the network in clear. ` +
+      `--database-url names ${far}, beyond this machine, without TLS: CDR data would cross the network in clear. ` +
         'Add ?sslmode=verify-full (or require), or ?sslmode=disable to say explicitly that the network is trusted.',
     );
   return url;

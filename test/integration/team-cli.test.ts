@@ -107,6 +107,10 @@ describe('cli team', () => {
     const far = await cli(['team', 'status', '--database-url', 'postgres://cdr@db.example.com:5432/cdr']);
     expect(far.code).toBe(1);
     expect(far.err).toMatch(/names db\.example\.com, beyond this machine, without TLS.+sslmode=verify-full/);
+    // The host given as a parameter is the one the client would use: checked too.
+    const hidden = await cli(['team', 'status', '--database-url', 'postgres://cdr@localhost:5432/cdr?host=db.example.com']);
+    expect(hidden.code).toBe(1);
+    expect(hidden.err).toMatch(/names db\.example\.com, beyond this machine, without TLS/);
     const none = await cli(['team', 'status']);
     expect(none.code).toBe(1);
     expect(none.err).toMatch(/There is no team store in .+: start one with npm run team/);

@@ -141,7 +141,8 @@ export class ConsentActions {
   async revoke(consentId: string, reason: string): Promise<RevokeResult> {
     const why = checkReason(reason);
     return this.deps.store.exclusive(`revoke:${consentId}`, async () => {
-      const before = (await this.deps.audit.query({ action: 'revoke', target: consentId }, 0, 20)).rows.find((e) => e.result === 'revoked');
+      // The consent's own entries (a few, oldest first): the staff revocation, however many refused attempts followed.
+      const before = (await this.deps.audit.entries({ target: consentId })).find((e) => e.action === 'revoke' && e.result === 'revoked');
       if (before) {
         const consent = await this.refreshAndAudit(consentId, {
           action: 'revoke',

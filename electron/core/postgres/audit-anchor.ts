@@ -51,7 +51,7 @@ export class PgAuditAnchor {
     return this.running;
   }
 
-  /** An append committed (or is about to): the anchor follows shortly, once for a burst of appends. */
+  /** An append committed: the anchor follows shortly, once for a burst of appends. */
   schedule(): void {
     if (this.timer) return;
     this.timer = setTimeout(() => {

@@ -73,7 +73,17 @@ export async function appendAudit(
   const head = await tx.one<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE chain = $1 ORDER BY seq DESC LIMIT 1', [
     TEAM,
   ]);
-  const record = nextRecord(entry, head, now().toISOString(), client);
+  // PostgreSQL's text cannot hold NUL: it becomes U+FFFD before hashing, so the record of an action
+  // that already happened is never refused (SQLite keeps NUL as given).
+  const noNul = (t: string) => t.replace(/\0/g, '\ufffd');
+  const safe: AuditEntry = {
+    operator: noNul(entry.operator),
+    action: noNul(entry.action),
+    target: entry.target === null ? null : noNul(entry.target),
+    reason: entry.reason === null ? null : noNul(entry.reason),
+    result: noNul(entry.result),
+  };
+  const record = nextRecord(safe, head, now().toISOString(), client === null ? null : noNul(client));
   await tx.query(`INSERT INTO audit_log (chain, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
     TEAM,
     record.seq,

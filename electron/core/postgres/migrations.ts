@@ -29,7 +29,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
 
 /** Held while migrating: a constant advisory lock key ("cdr-schema"). */
-const MIGRATION_LOCK = 0x63647273;
+export const MIGRATION_LOCK = 0x63647273;
 
 export class SchemaError extends Error {
   constructor(

@@ -3,6 +3,7 @@ import type { AuditAnchorFile } from '../audit/audit-anchor.js';
 import type { AuditEntry } from '../audit/port.js';
 import { keyedLock } from '../consents/keyed-lock.js';
 import type { ActionStore } from '../consents/port.js';
+import type { DataStore } from '../data/port.js';
 import type { Storage } from '../storage.js';
 import { PgAuditAnchor } from './audit-anchor.js';
 import { appendAudit, pgAuditStore } from './audit.js';
@@ -41,35 +42,43 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
   const now = opts.now ?? (() => new Date());
   const anchor = opts.anchor ? new PgAuditAnchor(db, opts.anchor.file, opts.anchor.fresh, now) : undefined;
   void anchor?.update();
-  /** An entry appended inside a transaction: the anchor follows once it has committed. */
-  const audited = (tx: Tx, entry: AuditEntry) => {
-    anchor?.schedule();
-    return appendAudit(tx, entry, now);
-  };
+  /** An entry appended inside a transaction (the anchor follows once the caller's transaction has committed). */
+  const audited = (tx: Tx, entry: AuditEntry) => appendAudit(tx, entry, now);
   const local = keyedLock();
+  /** Holders of action locks at once: each holds a pool connection and needs another for its work. */
+  const lockSlots = semaphore(4);
   const actions: ActionStore = {
     // In this process first (one pool connection per key, not one per waiting request), then across
     // servers: a session advisory lock on the key's hash, held on one connection for the action.
     exclusive: (key, fn) =>
-      local(key, async () => {
-        const client = await db.pool.connect();
-        try {
-          await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [ACTION_LOCK_SPACE, key]);
+      local(key, () =>
+        lockSlots(async () => {
+          const client = await db.pool.connect();
+          let broken: Error | undefined;
           try {
-            return await fn();
+            await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [ACTION_LOCK_SPACE, key]);
+            try {
+              return await fn();
+            } finally {
+              // A failed unlock must not hide what the action did: the connection is dropped instead (its locks go with it).
+              await client
+                .query('SELECT pg_advisory_unlock($1, hashtext($2))', [ACTION_LOCK_SPACE, key])
+                .catch((e: Error) => void (broken = e));
+            }
           } finally {
-            await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [ACTION_LOCK_SPACE, key]);
+            client.release(broken);
           }
-        } finally {
-          client.release();
-        }
-      }),
-    record: (change) =>
-      db.tx(async (tx) => {
+        }),
+      ),
+    record: async (change) => {
+      const record = await db.tx(async (tx) => {
         if (change.consents?.length) await storeConsents(tx, change.consents, now().toISOString());
         if (change.events?.length) await storeEvents(tx, change.events);
         return audited(tx, change.audit);
-      }),
+      });
+      anchor?.schedule();
+      return record;
+    },
   };
   return {
     db,
@@ -78,10 +87,39 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
     actions,
     bulk: pgBulkJobStore(db, opts.instanceId ?? randomUUID()),
     events: pgEventStore(db),
-    data: pgDataStore(db, { now, audit: audited }),
+    data: withAnchorAfterRetention(pgDataStore(db, { now, audit: audited }), anchor),
     audit: pgAuditStore(db, now, anchor),
     reports: pgReportStore(db),
     syncState: pgSyncStateStore(db),
     flush: async () => anchor?.flush(),
+  };
+}
+
+/** Retention audits each consent it treats: the anchor follows once the run has committed. */
+function withAnchorAfterRetention(data: DataStore, anchor: PgAuditAnchor | undefined): DataStore {
+  return {
+    ...data,
+    applyRetention: async (operator) => {
+      const done = await data.applyRetention(operator);
+      if (done.length) anchor?.schedule();
+      return done;
+    },
+  };
+}
+
+/** At most `n` at once; the others wait their turn. */
+function semaphore(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
+  let free = n;
+  const waiting: (() => void)[] = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
   };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PgDb } from './db.js';
+import { MIGRATION_LOCK } from './migrations.js';
 
 /**
  * Who may do what in the team store. The server reads and writes through an application role that
@@ -37,6 +38,8 @@ export async function prepareAppRole(ownerUrl: string, password?: string): Promi
     const role = `${me.db}_app`;
     const secret = password ?? randomBytes(24).toString('base64url');
     await owner.tx(async (tx) => {
+      // Servers starting together prepare the role once (the migrations' lock).
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       const exists = await tx.one('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
       // The password is a literal in the statement (roles take no parameters): base64url only.
       if (!/^[A-Za-z0-9_-]+$/.test(secret)) throw new Error('the application role password must be base64url');
