@@ -9,6 +9,7 @@ import type {
   ProductVersion,
   TransactionFilter,
 } from '../../../shared/ipc/contract.js';
+import { CONSENT_SUMMARY_COLUMNS, consentSummaryOf } from '../data/consent-summary.js';
 import type { Db } from './db.js';
 
 /**
@@ -93,7 +94,7 @@ export class DataQuery {
   meta(consentId: string): DataConsentMeta {
     const consent = this.db
       .prepare<[string], Record<string, string | null>>(
-        `SELECT status, consumer_email, consumer_id, data_holder_name, data_holder_brand_id, use_case_name, post_usage_action, synced_at
+        `SELECT ${CONSENT_SUMMARY_COLUMNS}
          FROM consents WHERE consent_id = ?`,
       )
       .get(consentId);
@@ -127,18 +128,7 @@ export class DataQuery {
         .map((r) => r.v);
     return {
       consentId,
-      consent: consent
-        ? {
-            status: consent.status ?? null,
-            consumerEmail: consent.consumer_email ?? null,
-            consumerId: consent.consumer_id ?? null,
-            dataHolderName: consent.data_holder_name ?? null,
-            dataHolderBrandId: consent.data_holder_brand_id ?? null,
-            useCaseName: consent.use_case_name ?? null,
-            postUsageAction: consent.post_usage_action ?? null,
-            syncedAt: consent.synced_at ?? null,
-          }
-        : null,
+      consent: consentSummaryOf(consent),
       lastFetchedAt: last,
       kinds,
       retention,

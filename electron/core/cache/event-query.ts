@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { dayCounts } from '../events/day-counts.js';
 import type { WebhookSummary } from '../../../shared/ipc/contract.js';
 import { EventIndex, type ConsentFailures, type EventIndexFilter } from './event-index.js';
 import { CacheVersion, Rebuilder } from './read-index.js';
@@ -201,13 +202,7 @@ export class EventQuery {
          FROM events ${w.sql} GROUP BY day, type ORDER BY day DESC`,
       )
       .all(...w.params);
-    const byDay = new Map<string, Record<string, number>>();
-    for (const r of rows) {
-      const counts = byDay.get(r.day) ?? {};
-      counts[r.type] = r.n;
-      byDay.set(r.day, counts);
-    }
-    return [...byDay].slice(0, days).map(([day, counts]) => ({ day, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) }));
+    return dayCounts(rows, days);
   }
 
   /** Webhook failures grouped by the target's masked response: count, first and last seen, consents affected. */

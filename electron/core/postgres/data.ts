@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CONSENT_SUMMARY_COLUMNS, consentSummaryOf } from '../data/consent-summary.js';
 import { normalizeRecord } from '../../../shared/banking/index.js';
 import type { JsonObject } from '../../../shared/banking/values.js';
 import type {
@@ -535,7 +536,7 @@ export function pgDataStore(db: PgDb, opts: PgDataOptions): DataStore {
           .then((rows) => rows.map((r) => r.v));
       const [consent, kinds, retention, accounts, transactionTypes, transactionStatuses] = await Promise.all([
         db.one<Record<string, string | null>>(
-          `SELECT status, consumer_email, consumer_id, data_holder_name, data_holder_brand_id, use_case_name, post_usage_action, synced_at
+          `SELECT ${CONSENT_SUMMARY_COLUMNS}
            FROM consents WHERE consent_id = $1`,
           [consentId],
         ),
@@ -559,18 +560,7 @@ export function pgDataStore(db: PgDb, opts: PgDataOptions): DataStore {
       ]);
       return {
         consentId,
-        consent: consent
-          ? {
-              status: consent.status ?? null,
-              consumerEmail: consent.consumer_email ?? null,
-              consumerId: consent.consumer_id ?? null,
-              dataHolderName: consent.data_holder_name ?? null,
-              dataHolderBrandId: consent.data_holder_brand_id ?? null,
-              useCaseName: consent.use_case_name ?? null,
-              postUsageAction: consent.post_usage_action ?? null,
-              syncedAt: consent.synced_at ?? null,
-            }
-          : null,
+        consent: consentSummaryOf(consent),
         lastFetchedAt: last,
         kinds,
         retention,

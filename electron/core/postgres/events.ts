@@ -1,4 +1,5 @@
 import type { EventFilter, EventListRow, WebhookSummary } from '../../../shared/ipc/contract.js';
+import { dayCounts } from '../events/day-counts.js';
 import type { ConsentEvent } from '../../../shared/schemas/consent.js';
 import { maskMessage } from '../cache/event-query.js';
 import { isoMillis } from '../cache/payload-codec.js';
@@ -260,13 +261,7 @@ export function pgEventStore(db: PgDb, opts: { window?: number } = {}): EventSto
         );
         if (!older!.e) break;
       }
-      const byDay = new Map<string, Record<string, number>>();
-      for (const r of rows) {
-        const counts = byDay.get(r.day) ?? {};
-        counts[r.type] = r.n;
-        byDay.set(r.day, counts);
-      }
-      return [...byDay].slice(0, days).map(([day, counts]) => ({ day, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) }));
+      return dayCounts(rows, days);
     },
 
     async ofTypes(types, page, pageSize) {
