@@ -75,6 +75,32 @@ describe('a first load into PostgreSQL', () => {
     await db.close();
   });
 
+  it("builds only what this code's schema defines: a statement written into sync_state by anyone is never run", async () => {
+    const db = await migrated();
+    const schema = await indexes(db);
+    const killed = pgSyncStore(db);
+    expect(await killed.beginFirstLoad()).toBe(true);
+    killed.close();
+    // The application role may write sync_state; the owner builds. A planted statement, and the form an
+    // earlier version wrote ({name, table, sql} objects) with a definition that is not the schema's.
+    const names = JSON.parse(
+      (await db.one<{ value: string }>('SELECT value FROM sync_state WHERE key = $1', [DEFERRED_INDEXES_KEY]))!.value,
+    ) as string[];
+    expect(names).toContain('events_by_consent');
+    const planted = [
+      ...names.map((name) => ({ name, table: 'events', sql: 'CREATE TABLE planted_by_sync_state (x int)' })),
+      { name: 'planted; DROP TABLE audit_log', table: 'consents', sql: 'DROP TABLE audit_log' },
+    ];
+    await db.query('UPDATE sync_state SET value = $2 WHERE key = $1', [DEFERRED_INDEXES_KEY, JSON.stringify(planted)]);
+    const summary = await pgSyncEngine(db, target(), thisInstance()).run({}, () => undefined).result;
+    expect(summary.consents.new).toBe(300);
+    expect(await indexes(db)).toEqual(schema);
+    expect(await db.one("SELECT to_regclass('planted_by_sync_state')::text AS t")).toEqual({ t: null });
+    expect(await db.one("SELECT to_regclass('audit_log')::text AS t")).toEqual({ t: 'audit_log' });
+    expect(await db.one('SELECT value FROM sync_state WHERE key = $1', [DEFERRED_INDEXES_KEY])).toBeUndefined();
+    await db.close();
+  });
+
   it('through the application role (which owns no table): nothing is set aside, and the load completes', async () => {
     const db = await migrated();
     const schema = await indexes(db);

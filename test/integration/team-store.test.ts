@@ -50,6 +50,18 @@ describe('team store migrations', () => {
     expect(rows.map((r) => r.version)).toEqual(Array.from({ length: PG_SCHEMA_VERSION }, (_, i) => i + 1));
   });
 
+  it('reads and writes instants in UTC whatever zone the database defaults to', async () => {
+    const { db, database: d } = await database();
+    await db.query(`ALTER DATABASE ${d.name} SET TimeZone = 'Australia/Sydney'`);
+    await db.close();
+    const fresh = new PgDb(d.url, { max: 1 });
+    open.push({ db: fresh, database: { ...d, drop: async () => undefined } });
+    expect(await fresh.one("SELECT current_setting('TimeZone') AS z")).toEqual({ z: 'UTC' });
+    expect(await fresh.one("SELECT to_char('2026-11-26T23:30:00Z'::timestamptz, 'YYYY-MM-DD HH24:MI') AS t")).toEqual({
+      t: '2026-11-26 23:30',
+    });
+  });
+
   it('migrates once when several servers start together', async () => {
     const { db } = await database(8);
     const results = await Promise.all(Array.from({ length: 4 }, () => migrate(db)));

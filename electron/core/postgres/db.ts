@@ -78,6 +78,8 @@ export class PgDb implements Sql {
       connectionString,
       max: opts.max ?? 8,
       application_name: opts.applicationName ?? 'cdr-console',
+      // Instants read and written in UTC whatever the server's or the role's default zone is.
+      options: '-c TimeZone=UTC',
       types,
     });
     // An idle client's error (the server went away) must not crash the process: the pool drops it.

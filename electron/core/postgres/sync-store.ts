@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { DEFAULT_BATCH, type BatchLimits } from '../sync/batch.js';
 import type { SyncEntity, SyncStore, SyncWrites } from '../sync/sync-store.js';
-import { storeConsents, storeDataHolders, storeUseCases } from './consents.js';
+import { CONSENTS_SCHEMA, storeConsents, storeDataHolders, storeUseCases } from './consents.js';
 import { storeData } from './data.js';
 import { clientTx, type PgDb, type Sql, type Tx } from './db.js';
-import { storeEvents } from './events.js';
+import { EVENTS_SCHEMA, storeEvents } from './events.js';
 
 /**
  * The sync's store on the team's PostgreSQL: the same batches as on SQLite (a transaction kept
@@ -21,24 +21,42 @@ export interface PgSyncOptions {
 /**
  * A first load (into empty tables) sets the secondary indexes of the consents and the events aside
  * and builds them once at the end, from the loaded rows (a sort each), instead of maintaining
- * about forty indexes row by row: what was dropped (name, table, definition) is written down here
- * in the transaction that drops it, so a load that is killed is finished by the next sync (a full
+ * about forty indexes row by row. The names of those dropped are written down here in the
+ * transaction that drops them, so a load that is killed is finished by the next sync (a full
  * one's beginFirstLoad, or any one's finish). The primary keys (what ON CONFLICT relies on) stay.
  * The consents' indexes are built when their listing ends (the events' page writes never read
- * them); the events' when the sync finishes.
+ * them); the events' when the sync finishes. What is built comes from this code's schema, never
+ * from the database: sync_state is writable by the application role, and the owner builds.
  */
 export const DEFERRED_INDEXES_KEY = 'pg.firstLoad.deferredIndexes';
 const DEFERRABLE_TABLES = ['consents', 'events'] as const;
 
-interface DeferredIndex {
+interface DeferrableIndex {
   name: string;
   table: string;
   sql: string;
 }
 
-async function deferredIndexes(t: Sql): Promise<DeferredIndex[] | undefined> {
+/** The non-unique indexes the schema creates on the consents and the events, by name. */
+export const DEFERRABLE_INDEXES: ReadonlyMap<string, DeferrableIndex> = new Map(
+  [...[CONSENTS_SCHEMA, EVENTS_SCHEMA].join('\n').matchAll(/^CREATE INDEX (\w+) ON (\w+) [^;]*;/gm)]
+    .filter((m) => (DEFERRABLE_TABLES as readonly string[]).includes(m[2]!))
+    .map((m) => [m[1]!, { name: m[1]!, table: m[2]!, sql: m[0] }]),
+);
+
+/** The names written down (an earlier version wrote {name, …} objects); names the schema does not know are ignored. */
+async function deferredIndexes(t: Sql): Promise<DeferrableIndex[] | undefined> {
   const row = await t.one<{ value: string }>('SELECT value FROM sync_state WHERE key = $1', [DEFERRED_INDEXES_KEY]);
-  return row ? (JSON.parse(row.value) as DeferredIndex[]) : undefined;
+  if (!row) return undefined;
+  let names: unknown;
+  try {
+    names = JSON.parse(row.value);
+  } catch {
+    names = [];
+  }
+  return (Array.isArray(names) ? names : [])
+    .map((n: unknown) => DEFERRABLE_INDEXES.get(typeof n === 'string' ? n : String((n as { name?: unknown } | null)?.name)))
+    .filter((i): i is DeferrableIndex => i !== undefined);
 }
 
 /**
@@ -53,6 +71,9 @@ async function ownsTables(t: Sql): Promise<boolean> {
   return r?.owns === true;
 }
 
+const existingIndexes = async (t: Sql, names: string[]) =>
+  new Set((await t.query<{ name: string }>('SELECT to_regclass(n)::text AS name FROM unnest($1::text[]) n', [names])).map((r) => r.name));
+
 /** Drops the secondary indexes of the empty tables among the consents and events; false when the consents hold rows. */
 async function deferIndexes(t: Tx): Promise<boolean> {
   if (!(await ownsTables(t))) return false;
@@ -61,15 +82,14 @@ async function deferIndexes(t: Tx): Promise<boolean> {
     'SELECT NOT EXISTS (SELECT 1 FROM consents) AS consents, NOT EXISTS (SELECT 1 FROM events) AS events',
   ))!;
   if (!empty.consents) return false;
-  const tables = DEFERRABLE_TABLES.filter((table) => empty[table]);
-  const indexes = await t.query<DeferredIndex>(
-    `SELECT i.indexrelid::regclass::text AS name, i.indrelid::regclass::text AS "table", pg_get_indexdef(i.indexrelid) AS sql
-     FROM pg_index i WHERE i.indrelid = ANY($1::regclass[]) AND NOT i.indisunique AND NOT i.indisprimary
-     ORDER BY 2, 1`,
-    [tables],
+  const candidates = [...DEFERRABLE_INDEXES.values()].filter((i) => empty[i.table as (typeof DEFERRABLE_TABLES)[number]]);
+  const existing = await existingIndexes(
+    t,
+    candidates.map((i) => i.name),
   );
+  const indexes = candidates.filter((i) => existing.has(i.name));
   for (const i of indexes) await t.query(`DROP INDEX ${i.name}`);
-  await t.query('INSERT INTO sync_state (key, value) VALUES ($1, $2)', [DEFERRED_INDEXES_KEY, JSON.stringify(indexes)]);
+  await t.query('INSERT INTO sync_state (key, value) VALUES ($1, $2)', [DEFERRED_INDEXES_KEY, JSON.stringify(indexes.map((i) => i.name))]);
   return true;
 }
 
@@ -81,16 +101,16 @@ async function buildDeferred(t: Tx, tables?: readonly string[]): Promise<void> {
   const now = deferred.filter((i) => !tables || tables.includes(i.table));
   if (now.length) {
     await t.query("SET LOCAL maintenance_work_mem = '256MB'");
-    const existing = new Set(
-      (await t.query<{ name: string }>('SELECT to_regclass(n)::text AS name FROM unnest($1::text[]) n', [now.map((i) => i.name)])).map(
-        (r) => r.name,
-      ),
+    const existing = await existingIndexes(
+      t,
+      now.map((i) => i.name),
     );
     for (const i of now) if (!existing.has(i.name)) await t.query(i.sql);
     for (const table of new Set(now.map((i) => i.table))) await t.query(`ANALYZE ${table}`);
   }
   const rest = deferred.filter((i) => !now.includes(i));
-  if (rest.length) await t.query('UPDATE sync_state SET value = $2 WHERE key = $1', [DEFERRED_INDEXES_KEY, JSON.stringify(rest)]);
+  if (rest.length)
+    await t.query('UPDATE sync_state SET value = $2 WHERE key = $1', [DEFERRED_INDEXES_KEY, JSON.stringify(rest.map((i) => i.name))]);
   else await t.query('DELETE FROM sync_state WHERE key = $1', [DEFERRED_INDEXES_KEY]);
 }
 
