@@ -140,6 +140,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         link,
         clientSecret: opts.clientSecret,
         reopen: opts.reopen,
+        team: cache.team !== undefined,
         onScheduleChange: reschedule,
       }),
     },

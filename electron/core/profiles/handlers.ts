@@ -34,6 +34,11 @@ export interface ProfilesContext extends Pick<CoreContext, 'log'> {
   clientSecret?: string | undefined;
   /** Reopens the console on another profile or a new cache; absent where the host cannot (the command line). */
   reopen?: ((change: { profileId?: string; resetCache?: boolean }) => void) | undefined;
+  /**
+   * A team server: every server of the team serves one profile into one shared store, so no console
+   * switches the profile or resets the store under the others.
+   */
+  team?: boolean | undefined;
   /** Settings that change when the console syncs. */
   onScheduleChange: () => void;
 }
@@ -49,7 +54,8 @@ export function profileHandlers(ctx: ProfilesContext): HandlersOf<ProfileChannel
     return pickProfile(file, id);
   };
   /** The host that can swap cores, or a clear refusal where it cannot (the command line). */
-  const reopener = (refusal: string) => {
+  const reopener = (refusal: string, onTeam: string) => {
+    if (ctx.team) throw new CoreError('INVALID_INPUT', onTeam);
     if (!ctx.reopen) throw new CoreError('INVALID_INPUT', refusal);
     const run = ctx.reopen;
     return (change: { profileId?: string; resetCache?: boolean }) => {
@@ -75,12 +81,19 @@ export function profileHandlers(ctx: ProfilesContext): HandlersOf<ProfileChannel
       return profileSummaries(dataDir, vault, current);
     },
     'profiles:switch': async ({ id }) => {
-      const reopen = reopener('This host cannot switch profiles while it runs: restart it with --profile.');
+      const reopen = reopener(
+        'This host cannot switch profiles while it runs: restart it with --profile.',
+        'A team server serves one profile to the whole team, into one shared store: restart every server of the team with --profile to change it.',
+      );
       const target = profileById(id);
       if (!target.embedded) storedCredential(target, vault, ctx.clientSecret); // says which credential is missing, before anything closes
       return reopen({ profileId: id });
     },
-    'cache:reset': async () => reopener('Reset the cache from the command line here: npm run -s cli -- cache reset.')({ resetCache: true }),
+    'cache:reset': async () =>
+      reopener(
+        'Reset the cache from the command line here: npm run -s cli -- cache reset.',
+        "The team's store is the team's PostgreSQL database, shared by every server: it is not reset from a console.",
+      )({ resetCache: true }),
     'profiles:test': async ({ id }) => {
       if (id && id !== current) {
         // Another profile, before switching to it: its own token source, nothing else of it opened.

@@ -10,6 +10,7 @@ import {
   Table,
   Text,
   TextInput,
+  Tooltip,
   useMantineColorScheme,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -24,6 +25,7 @@ import { Panel } from '../../ui/Panel.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
 import { TableHead } from '../../ui/TableHead.js';
+import { useAppStatus } from '../status/app-status.js';
 import { ENVIRONMENT_LABEL } from '../status/StatusBar.js';
 import { ProfileForm } from './ProfileForm.js';
 import { useSaveSettings, useSettings } from './settings.js';
@@ -67,6 +69,9 @@ function ProfileTest({ profile }: { profile: ProfileSummary }) {
   );
 }
 
+const TEAM_PROFILE =
+  'A team server serves one profile to the whole team, into one shared store: to change it, restart every server of the team with --profile.';
+
 function Profiles() {
   const client = useClient();
   const queries = useQueryClient();
@@ -74,6 +79,7 @@ function Profiles() {
   const [editing, setEditing] = useState<ProfileSummary | 'new' | null>(null);
   const [removing, setRemoving] = useState<ProfileSummary | null>(null);
   const switched = useSession((s) => s.profileSwitch);
+  const team = useAppStatus().data?.host === 'team';
   const switchTo = useMutation({
     mutationFn: (id: string) => client.profilesSwitch({ id }),
     onSuccess: () => notifications.show({ message: 'Opening the profile…', loading: true, autoClose: 2000 }),
@@ -183,7 +189,15 @@ function Profiles() {
                 <Table.Td>{p.embedded ? <Text size="xs">Always reachable</Text> : <ProfileTest profile={p} />}</Table.Td>
                 <Table.Td>
                   <Group gap={4}>
-                    {!p.isCurrent ? (
+                    {!p.isCurrent && team ? (
+                      <Tooltip label={TEAM_PROFILE} multiline w={320} withArrow>
+                        <span tabIndex={0} aria-label={`Switch to ${p.name} — unavailable: ${TEAM_PROFILE}`}>
+                          <Button size="compact-xs" disabled>
+                            Switch to
+                          </Button>
+                        </span>
+                      </Tooltip>
+                    ) : !p.isCurrent ? (
                       <Button
                         size="compact-xs"
                         onClick={() => switchTo.mutate(p.id)}
@@ -293,6 +307,7 @@ export function SettingsScreen() {
   const save = useSaveSettings();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   const [confirmReset, setConfirmReset] = useState(false);
+  const team = useAppStatus().data?.host === 'team';
   const reset = useMutation({ mutationFn: () => client.cacheReset({}), onSuccess: () => setConfirmReset(false) });
 
   return (
@@ -344,11 +359,24 @@ export function SettingsScreen() {
         </Stack>
       </Panel>
       <Panel title="Cache">
-        <Text size="sm" mb="xs">
-          The open profile’s cache is encrypted on this computer. Resetting it moves the file aside (kept, renamed) and starts an empty one,
-          filled again by the next sync; the intermediary loses nothing.
-        </Text>
-        <Button color="red" variant="light" onClick={() => setConfirmReset(true)}>
+        {team ? (
+          <Text size="sm" mb="xs" id="team-store-note">
+            This team server keeps the team’s data in its PostgreSQL database, shared by every server and every console of the team: it is
+            not reset from a console.
+          </Text>
+        ) : (
+          <Text size="sm" mb="xs">
+            The open profile’s cache is encrypted on this computer. Resetting it moves the file aside (kept, renamed) and starts an empty
+            one, filled again by the next sync; the intermediary loses nothing.
+          </Text>
+        )}
+        <Button
+          color="red"
+          variant="light"
+          disabled={team}
+          aria-describedby={team ? 'team-store-note' : undefined}
+          onClick={() => setConfirmReset(true)}
+        >
           Reset the cache…
         </Button>
       </Panel>
