@@ -18,7 +18,8 @@ import { SecretVault, secretNames } from '../core/secrets/vault.js';
  * anchor), then copied as a chain of its own (`import:<id>`), entry for entry with its original
  * hashes, so it stays verifiable as it was written; `audit_chains` says where it came from. The
  * team's own chain records the import (what, from where, how many entries, the imported head's
- * hash), which anchors the imported chain in the team's.
+ * hash), which anchors the imported chain in the team's. The solo console's files are only read:
+ * a break found there is reported, not recorded in its anchor.
  */
 export interface ImportResult {
   chain: string;
@@ -44,7 +45,7 @@ export function readSoloAudit(
     const log = new AuditLog(
       db,
       () => new Date(),
-      anchorKey ? { file: new AuditAnchorFile(anchorFileOf(file), anchorKey), fresh: false } : undefined,
+      anchorKey ? { file: new AuditAnchorFile(anchorFileOf(file), anchorKey), fresh: false, readOnly: true } : undefined,
     );
     return {
       records: log.entries(),

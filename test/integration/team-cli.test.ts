@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +102,27 @@ describe('cli team', () => {
     expect(after.imported[0]).toMatchObject({ ok: false, problems: ['entry 1 was changed after it was written'] });
     const text = await cli(['team', 'status', '--database-url', database.url]);
     expect(text.out).toMatch(/imported import:\S+: \d+ entries from .+; BROKEN: entry 1 was changed after it was written/);
+  });
+
+  it('import-audit only reads the solo console: a log that does not verify is refused, and its files are left as they were', async () => {
+    const copy = tempDir();
+    cpSync(solo, copy, { recursive: true });
+    const anchors = readdirSync(copy, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.audit-anchor'));
+    expect(anchors).toHaveLength(1);
+    // The head anchor gone: the log no longer proves its newest entries are all there.
+    rmSync(join(copy, anchors[0]!));
+    // SQLite's own -wal and -shm files appear for any reader of a WAL database: not counted.
+    const files = () =>
+      readdirSync(copy, { recursive: true, encoding: 'utf8' })
+        .filter((f) => !/-(wal|shm)$/.test(f))
+        .sort();
+    const before = files();
+    const r = await cli(['team', 'import-audit', '--from', copy, '--database-url', database.url]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/does not verify \(.*anchor.*\)\. Nothing was imported\./);
+    // Nothing written into the solo console's directory: no new anchor recording the break there.
+    expect(files()).toEqual(before);
+    expect(existsSync(join(copy, anchors[0]!))).toBe(false);
   });
 
   it('refuses a database beyond this machine without TLS, and a data directory with no team store, saying what to do', async () => {

@@ -27,6 +27,8 @@ export interface AuditAnchorOptions {
    * missing anchor is then written, not reported.
    */
   fresh: boolean;
+  /** Only read, never written: a log opened to be read elsewhere (an import) records nothing in its anchor. */
+  readOnly?: boolean;
 }
 
 type Problem = ChainProblem;
@@ -45,7 +47,7 @@ export class AuditLog {
     private readonly anchor?: AuditAnchorOptions,
   ) {
     this.expectMissingAnchor = anchor?.fresh ?? false;
-    this.updateAnchor();
+    if (!anchor?.readOnly) this.updateAnchor();
   }
 
   /**
