@@ -149,12 +149,14 @@ export async function openTeamDatabase(opts: {
           '; started as root, so PostgreSQL runs as the unprivileged OS user "postgres" (it refuses to run as root)' +
           (embedded.opened.length ? `, and may now pass through (not list) ${embedded.opened.join(', ')}` : '');
     }
-    await ensureDatabase(ownerUrl, EMBEDDED_DATABASE);
-    const u = new URL(ownerUrl);
-    u.pathname = `/${EMBEDDED_DATABASE}`;
-    ownerUrl = u.toString();
   }
   try {
+    if (!opts.databaseUrl) {
+      await ensureDatabase(ownerUrl, EMBEDDED_DATABASE);
+      const u = new URL(ownerUrl);
+      u.pathname = `/${EMBEDDED_DATABASE}`;
+      ownerUrl = u.toString();
+    }
     const owner = new PgDb(ownerUrl, { max: 1 });
     try {
       await migrate(owner, { code: opts.code });
@@ -164,6 +166,7 @@ export async function openTeamDatabase(opts: {
     const role = await prepareAppRole(ownerUrl, opts.appPassword);
     return { appUrl: role.url, role, ...(embedded ? { embedded } : {}), description, stop: async () => embedded?.stop() };
   } catch (error) {
+    // A cluster this call started is stopped again: nothing is left running after a refusal.
     await embedded?.stop();
     throw error;
   }
