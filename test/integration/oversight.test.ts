@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCoreHost, type CoreHost } from '../../electron/core/core-host.js';
-import { maskMessage } from '../../electron/core/cache/event-query.js';
+import { maskMessage } from '../../electron/core/events/mask.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import { tempDir } from '../helpers/temp.js';
 

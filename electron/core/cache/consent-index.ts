@@ -7,6 +7,7 @@ import type {
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
 import type { Db } from './db.js';
+import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
 import { Interner, turn } from './read-index.js';
 
 /**
@@ -22,8 +23,8 @@ import { Interner, turn } from './read-index.js';
  *
  * Why over 500 lines: one data structure. The arrays, the sort orders and the window, count and
  * facet operations over them share invariants (codes, slices, NONE, the order of equal keys) that a
- * split would have to expose; the helpers that stand alone (OptionCounts, the text order) are at the
- * end.
+ * split would have to expose; the helpers that stand alone are at the end, and the facet counting
+ * both stores share (OptionCounts) is in consents/option-counts.ts.
  */
 const NONE = 0;
 
@@ -546,86 +547,10 @@ export class ConsentIndex {
   }
 }
 
-/**
- * The values each filter offers with how many consents have each, counted one consent at a time
- * (from the index, or from one pass over the table when it is stale), as the SQL would group them:
- * an id's name is its greatest, NULLs ignored; ids by name (NOCASE) then id, values in order.
- */
-export class OptionCounts {
-  private readonly holders = new Map<string, { count: number; name: string | null }>();
-  private readonly useCases = new Map<string, { count: number; name: string | null }>();
-  private readonly freqs = new Map<string, number>();
-  private readonly actions = new Map<string, number>();
-
-  /** One consent's values (the SQL path: a pass over the table). */
-  add(
-    holderId: string | null,
-    holderName: string | null,
-    useCaseId: string | null,
-    useCaseName: string | null,
-    freq: string | null,
-    action: string | null,
-  ): void {
-    if (holderId !== null) this.named('holders', holderId, holderName, 1);
-    if (useCaseId !== null) this.named('useCases', useCaseId, useCaseName, 1);
-    if (freq !== null) this.value('freqs', freq, 1);
-    if (action !== null) this.value('actions', action, 1);
-  }
-
-  /** `n` consents with this id, under this name (the greatest is kept, as SQL's max(): NULLs ignored). */
-  named(kind: 'holders' | 'useCases', id: string, name: string | null, n: number): void {
-    const by = this[kind];
-    const entry = by.get(id);
-    if (!entry) by.set(id, { count: n, name });
-    else {
-      entry.count += n;
-      if (name !== null && (entry.name === null || name > entry.name)) entry.name = name;
-    }
-  }
-
-  value(kind: 'freqs' | 'actions', value: string, n: number): void {
-    this[kind].set(value, (this[kind].get(value) ?? 0) + n);
-  }
-
-  result(): ConsentOptionsOutput {
-    const ids = (by: Map<string, { count: number; name: string | null }>) =>
-      [...by]
-        .map(([id, v]) => ({ id, name: v.name, count: v.count }))
-        .sort((a, b) => compareNoCase(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const values = (by: Map<string, number>) =>
-      [...by].map(([value, count]) => ({ value, count })).sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-    return {
-      dataHolders: ids(this.holders),
-      useCases: ids(this.useCases),
-      accessFrequencies: values(this.freqs),
-      postUsageActions: values(this.actions),
-    };
-  }
-}
-
 /** A UTF-16 surrogate: a character beyond U+FFFF, where JavaScript's string order and SQLite's differ. */
 const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** SQLite's NOCASE folding: ASCII letters only. */
 function foldAscii(text: string): string {
   return /[A-Z]/.test(text) ? text.replace(/[A-Z]/g, (c) => c.toLowerCase()) : text;
-}
-
-/** SQLite's NOCASE: ASCII letters folded, everything else compared as is; NULL first. */
-export function compareNoCase(a: string | null, b: string | null): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  const fa = a.replace(/[A-Z]/g, (c) => c.toLowerCase());
-  const fb = b.replace(/[A-Z]/g, (c) => c.toLowerCase());
-  return fa < fb ? -1 : fa > fb ? 1 : 0;
-}
-
-/** Status facets: most first, then by status (NULL last), the same in SQL and here. */
-export function byCountThenStatus(a: { status: string | null; count: number }, b: { status: string | null; count: number }): number {
-  if (a.count !== b.count) return b.count - a.count;
-  if (a.status === b.status) return 0;
-  if (a.status === null) return 1;
-  if (b.status === null) return -1;
-  return a.status < b.status ? -1 : 1;
 }

@@ -6,7 +6,8 @@ import type {
   ConsentSort,
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
-import { byCountThenStatus, ConsentIndex, INDEXED, OptionCounts } from './consent-index.js';
+import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
+import { ConsentIndex, INDEXED } from './consent-index.js';
 import type { Db } from './db.js';
 import { CacheVersion, Rebuilder } from './read-index.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RetentionResult } from '../data/port.js';
 import type { AuditLog } from './audit-log.js';
-import { deidentify } from './data-repo.js';
+import { deidentify } from '../data/deidentify.js';
 import type { Db } from './db.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ConsentFilter, ConsentRow, ConsentSort, ConsentSortField } from '../../../shared/ipc/contract.js';
 import type { Consent, UseCase } from '../../../shared/schemas/consent.js';
-import { byCountThenStatus, OptionCounts } from '../cache/consent-index.js';
+import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
 import type { ConsentStore, DataHolderRef, ReferenceStore } from '../consents/port.js';
 import type { UpsertCounts } from '../sync/sync-store.js';
 import type { PgDb, Sql, Tx } from './db.js';

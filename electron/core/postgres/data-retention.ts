@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { deidentify } from '../cache/data-repo.js';
+import { deidentify } from '../data/deidentify.js';
 import type { RetentionResult } from '../data/port.js';
 import type { AuditEntry, AuditRecord } from '../audit/port.js';
 import type { PgDb, Tx } from './db.js';

@@ -1,7 +1,7 @@
 import type { EventFilter, EventListRow, WebhookSummary } from '../../../shared/ipc/contract.js';
 import { dayCounts } from '../events/day-counts.js';
 import type { ConsentEvent } from '../../../shared/schemas/consent.js';
-import { maskMessage } from '../cache/event-query.js';
+import { maskMessage } from '../events/mask.js';
 import { isoMillis } from '../cache/payload-codec.js';
 import { WEBHOOK_FAILURES, type EventRow, type EventStore } from '../events/port.js';
 import { contentId } from '../sync/event-id.js';
