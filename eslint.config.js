@@ -2,7 +2,8 @@
 // - renderer/ never imports electron/, `electron`, or Node built-ins;
 // - shared/ imports neither side, nor `electron`, nor Node built-ins;
 // - only the Electron shell (electron/main.ts, electron/preload.ts, electron/shell/) imports `electron`;
-// - the core's domains reach storage only through their ports: never cache/ (the SQLite adapter) or the driver.
+// - the core's domains reach storage only through their ports: never cache/ (the SQLite adapter) or the driver;
+// - the PostgreSQL adapter (postgres/) never imports the SQLite adapter (cache/).
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -31,6 +32,12 @@ const storageEngine = {
   regex: '(^|/)(cache|postgres)/',
   message:
     'The domains speak to storage through their ports (port.ts); only the composition root (console-core.ts) picks the adapter (cache/ or postgres/).',
+};
+
+const sqliteAdapter = {
+  paths: [{ name: 'better-sqlite3-multiple-ciphers', message: 'The PostgreSQL adapter does not use SQLite.' }],
+  regex: '(^|/)cache/',
+  message: 'The PostgreSQL adapter shares nothing with the SQLite adapter (cache/): what both need lives in its domain.',
 };
 
 function restrict(...patterns) {
@@ -87,6 +94,10 @@ export default tseslint.config(
       'electron/core/{context,storage,connection}.ts',
     ],
     rules: { 'no-restricted-imports': restrict(electronModule, rendererFolder, storageEngine) },
+  },
+  {
+    files: ['electron/core/postgres/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(electronModule, rendererFolder, sqliteAdapter) },
   },
   {
     files: ['electron/main.ts', 'electron/preload.ts', 'electron/shell/**/*.ts'],

@@ -15,7 +15,7 @@ import { ConsentClient } from '../../electron/core/api/consent-client.js';
 import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
 import { maskMessage } from '../../electron/core/events/mask.js';
 import { WEBHOOK_FAILURES } from '../../electron/core/events/port.js';
-import { isoMillis } from '../../electron/core/cache/payload-codec.js';
+import { isoMillis } from '../../electron/core/events/instant.js';
 import { searchVector } from '../../electron/core/postgres/consents-search.js';
 import { copyLine, PgDb } from '../../electron/core/postgres/db.js';
 import { startEmbeddedPostgres } from '../../electron/core/postgres/embedded.js';

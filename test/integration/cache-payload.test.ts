@@ -6,7 +6,8 @@ import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { migrate, openCache } from '../../electron/core/cache/database.js';
 import { EventsRepo } from '../../electron/core/cache/events-repo.js';
 import { MIGRATIONS } from '../../electron/core/cache/migrations.js';
-import { isoMillis, PayloadCodec } from '../../electron/core/cache/payload-codec.js';
+import { PayloadCodec } from '../../electron/core/cache/payload-codec.js';
+import { isoMillis } from '../../electron/core/events/instant.js';
 import { createConsentGenerator } from '../../electron/sandbox/consents.js';
 import type { ConsentEvent } from '../../shared/schemas/consent.js';
 

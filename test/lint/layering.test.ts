@@ -33,6 +33,11 @@ describe('layering lint', () => {
     ['electron/host/Bad.ts', "import { theme } from '../../renderer/src/app/theme.js';\nvoid theme;", /Only the renderer/],
     ['electron/core/consents/Bad.ts', "import { openCache } from '../cache/database.js';\nvoid openCache;", /through their ports/],
     ['electron/core/sync/handlers.ts', "import type { Db } from '../cache/db.js';\nexport type X = Db;", /through their ports/],
+    [
+      'electron/core/postgres/Bad.ts',
+      "import { isoMillis } from '../cache/payload-codec.js';\nvoid isoMillis;",
+      /shares nothing with the SQLite adapter/,
+    ],
     ['electron/core/exports/Bad.ts', "import Database from 'better-sqlite3-multiple-ciphers';\nvoid Database;", /through their ports/],
   ])('fails %s importing across a boundary', async (file, code, message) => {
     const messages = await restrictedImports(file, code);

@@ -1,4 +1,5 @@
-import { isoMillis, type Columns } from './payload-codec.js';
+import { isoMillis } from '../events/instant.js';
+import type { Columns } from './payload-codec.js';
 
 /** An event as the API sent it (the shared schema's fields, and any others it had). */
 export type EventPayload = Record<string, unknown> & {

@@ -2,7 +2,7 @@ import type { EventFilter, EventListRow, WebhookSummary } from '../../../shared/
 import { dayCounts } from '../events/day-counts.js';
 import type { ConsentEvent } from '../../../shared/schemas/consent.js';
 import { maskMessage } from '../events/mask.js';
-import { isoMillis } from '../cache/payload-codec.js';
+import { isoMillis } from '../events/instant.js';
 import { WEBHOOK_FAILURES, type EventRow, type EventStore } from '../events/port.js';
 import { contentId } from '../sync/event-id.js';
 import type { PgDb, Sql, Tx } from './db.js';
