@@ -15,11 +15,11 @@ export interface EventStore {
   /** A window of a filtered list, newest first. */
   list(input: { filter: EventFilter; offset: number; limit: number }): Promise<EventListRow[]>;
   count(filter: EventFilter): Promise<{ total: number; types: { type: string; count: number }[] }>;
-  /** Counts per day (UTC) and type, the last `days` days up to the filter's end. */
+  /** Counts per day and type, the last `days` days up to the newest event; days in the serving process's time zone. */
   days(filter: EventFilter, days: number): Promise<DayCounts[]>;
   /** The events of some types, a page at a time, newest first. */
   ofTypes(types: readonly string[], page: number, pageSize: number): Promise<ChannelOutput<'events:failures'>>;
-  /** One consent's events, oldest first, up to `limit` (the consent's timeline). */
+  /** One consent's events, newest first, up to `limit` (the consent's timeline). */
   forConsent(consentId: string, limit: number): Promise<EventRow[]>;
   /** Webhook failures grouped by what the target answered (the first `limit` groups). */
   failuresByMessage(filter: EventFilter, limit: number): Promise<WebhookSummary['byMessage']>;
