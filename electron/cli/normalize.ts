@@ -126,5 +126,7 @@ export function runNormalize(argv: string[]): number {
   return failed ? 1 : 0;
 }
 
-// Run as a command (npm run normalize), not when imported by the console's command line.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = runNormalize(process.argv.slice(2));
+// Run as a command (npm run normalize), not when imported by the console's command line — nor when
+// bundled into it (dist/electron/cli.mjs), where this module's URL is the bundle's.
+if (process.argv[1] && /normalize\.[cm]?[jt]s$/.test(process.argv[1]) && import.meta.url === pathToFileURL(process.argv[1]).href)
+  process.exitCode = runNormalize(process.argv.slice(2));

@@ -38,4 +38,12 @@ describe('npm run cli (the bundled command line)', () => {
     expect(bad.stderr).toMatch(/Consent id/);
     expect(bad.stdout).toBe('');
   });
+
+  it('the bundle run directly is the command line alone (the normaliser bundled into it stays quiet)', () => {
+    run(['--version']); // built and current
+    const direct = spawnSync(process.execPath, [bundle, '--version'], { cwd: root, encoding: 'utf8' });
+    expect(direct.status).toBe(0);
+    expect(direct.stderr).toBe('');
+    expect(direct.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
 });
