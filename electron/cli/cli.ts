@@ -270,7 +270,10 @@ export function buildProgram(): Command {
     .description('every entry with its hashes')
     .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json']).default('json'))
     .action(async (o: { format: 'csv' | 'json' }) => {
-      await withCore(program, async (core) => void process.stdout.write(auditText(await core.stores.audit.entries(), o.format)));
+      await withCore(
+        program,
+        async (core) => void process.stdout.write(auditText(await core.stores.audit.entries(), o.format, core.stores.audit.keepsClient)),
+      );
     });
 
   const cache = program.command('cache').description("the profile's local cache");

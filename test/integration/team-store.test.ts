@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditAnchorFile } from '../../electron/core/audit/audit-anchor.js';
+import { entryHash } from '../../electron/core/audit/chain.js';
+import { auditText } from '../../electron/core/exports/log-exports.js';
 import { runWithRequest } from '../../electron/ipc/request-context.js';
 import type { AuditEntry } from '../../electron/core/audit/port.js';
 import { PgDb } from '../../electron/core/postgres/db.js';
@@ -224,6 +226,18 @@ describe('team audit entries know the client', () => {
     expect(first!.client).toBe('127.0.0.1 Mozilla/5.0 (X11; Linux x86_64) Chrome/153');
     expect(second!.client).toBeUndefined();
     expect(await storage.audit.verify()).toEqual({ ok: true, entries: 2 });
+    // The export carries the client (last column), so an auditor can check each hash from the CSV alone.
+    const [head, ...lines] = auditText(await storage.audit.entries(), 'csv', storage.audit.keepsClient)
+      .trim()
+      .split('\r\n');
+    const columns = head!.split(',');
+    // Every cell is quoted, a quote doubled (no cell here holds a line break).
+    const csv = lines.map((l) =>
+      Object.fromEntries([...l.matchAll(/"((?:[^"]|"")*)"/g)].map((m, i) => [columns[i]!, m[1]!.replaceAll('""', '"')])),
+    );
+    expect(Object.keys(csv[0]!).at(-1)).toBe('client');
+    for (const row of csv)
+      expect(entryHash({ ...row, seq: Number(row.seq), target: row.target || null, reason: row.reason || null } as never)).toBe(row.hash);
     await db.tx(async (tx) => {
       await tx.query('ALTER TABLE audit_log DISABLE TRIGGER USER');
       await tx.query("UPDATE audit_log SET client = '10.0.0.9 curl/8' WHERE seq = 1");

@@ -133,6 +133,29 @@ describe('Audit', () => {
     renderRoute('/audit', client);
     expect(await screen.findByRole('alert')).toHaveTextContent('Audit chain broken at entry 7entry 7 was changed after it was written');
   });
+
+  it('on a team server, says which client sent each action (address and browser); a solo console has no such column', async () => {
+    const entry = {
+      seq: 1,
+      at: '2026-11-20T01:02:03.000Z',
+      operator: 'sam (Sam)',
+      action: 'revoke',
+      target: 'c-1',
+      reason: 'complaint',
+      result: 'revoked',
+      prevHash: '0'.repeat(64),
+      hash: 'a'.repeat(64),
+      client: '10.1.2.3 Mozilla/5.0 (X11; Linux x86_64) Chrome/153',
+    };
+    const team = memoryClient(5, { 'audit:query': async () => ({ rows: [entry], total: 1 }) }, { status: { host: 'team' } });
+    const { unmount } = renderRoute('/audit', team.client);
+    expect(await screen.findByRole('columnheader', { name: 'Client' })).toBeInTheDocument();
+    expect(await screen.findByText('10.1.2.3 Mozilla/5.0 (X11; Linux x86_64) Chrome/153')).toBeInTheDocument();
+    unmount();
+    renderRoute('/audit', memoryClient(5, { 'audit:query': async () => ({ rows: [entry], total: 1 }) }).client);
+    expect(await screen.findByRole('columnheader', { name: 'Operator' })).toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Client' })).toBeNull();
+  });
 });
 
 describe('Compliance reports', () => {

@@ -13,7 +13,7 @@ export function auditHandlers(ctx: Pick<CoreContext, 'stores' | 'exports' | 'clo
     'audit:verify': async () => audit.verify(),
     'audit:export': async ({ format }) => {
       const all = await audit.entries();
-      return { content: auditText(all, format), entries: all.length };
+      return { content: auditText(all, format, audit.keepsClient), entries: all.length };
     },
     'audit:query': async ({ filter, offset, limit }) => audit.query(filter, offset, limit),
     'audit:options': async () => audit.options(),

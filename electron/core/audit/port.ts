@@ -30,6 +30,8 @@ export type AuditVerification =
   { ok: true; entries: number } | { ok: false; entries: number; brokenAt: number; problem: string; problems: string[] };
 
 export interface AuditStore {
+  /** Its entries carry the client that sent each request, hashed with the entry (the team store). */
+  readonly keepsClient?: boolean;
   /** Appends an entry on its own (an action that changed nothing else: a failure, an export). */
   append(entry: AuditEntry): Promise<AuditRecord>;
   /** Entries oldest first, of one target or all, up to `limit`. */

@@ -89,7 +89,12 @@ export async function writeEventsExport(query: EventStore, filter: EventFilter, 
   );
 }
 
-/** The audit log (or a filtered part of it) with the hashes, and the chain's verification at export time. */
+const AUDIT_COLUMNS = ['seq', 'at', 'operator', 'action', 'target', 'reason', 'result', 'prevHash', 'hash'] as const;
+
+/**
+ * The audit log (or a filtered part of it) with the hashes, and the chain's verification at export
+ * time. The team store's entries add a last column, client.
+ */
 export function writeAuditExport(
   query: AuditStore,
   verification: AuditVerification,
@@ -98,13 +103,25 @@ export function writeAuditExport(
   path: string,
   signal?: AbortSignal,
 ) {
-  const header = ['seq', 'at', 'operator', 'action', 'target', 'reason', 'result', 'prevHash', 'hash'];
+  // A store whose entries hash their client exports it too (last), so the CSV can be checked again.
+  const header = [...AUDIT_COLUMNS, ...(query.keepsClient ? (['client'] as const) : [])];
   return streamed(
     path,
     format,
     header,
     query.windows(filter),
-    (e) => [String(e.seq), e.at, e.operator, e.action, e.target ?? '', e.reason ?? '', e.result, e.prevHash, e.hash],
+    (e) => [
+      String(e.seq),
+      e.at,
+      e.operator,
+      e.action,
+      e.target ?? '',
+      e.reason ?? '',
+      e.result,
+      e.prevHash,
+      e.hash,
+      ...(query.keepsClient ? [e.client ?? ''] : []),
+    ],
     (e) => e,
     { ...(signal ? { signal } : {}), trailer: { verification } },
   );
@@ -118,14 +135,15 @@ export async function writeText(path: string, text: string, rows: number): Promi
 /**
  * The whole audit log as one text, CSV (RFC 4180) or JSON, with the hashes so an auditor can
  * re-check the chain. The form of `audit:export` and `cli audit export` since they exist (a plain
- * header line; every cell quoted, a formula's first character neutralised): kept as it is.
+ * header line; every cell quoted, a formula's first character neutralised): kept as it is. Entries
+ * that carry their client (the team store's) add it as a last column, as it is part of their hash.
  */
-export function auditText(all: readonly AuditRecord[], format: 'csv' | 'json'): string {
+export function auditText(all: readonly AuditRecord[], format: 'csv' | 'json', withClient = all.some((e) => e.client)): string {
   if (format === 'json') return `${JSON.stringify(all, null, 2)}\n`;
   const cell = (v: unknown) => {
     const s = v === null || v === undefined ? '' : String(v);
     return `"${(/^[=+\-@]/.test(s) ? `'${s}` : s).replaceAll('"', '""')}"`;
   };
-  const header = ['seq', 'at', 'operator', 'action', 'target', 'reason', 'result', 'prevHash', 'hash'] as const;
+  const header = [...AUDIT_COLUMNS, ...(withClient ? (['client'] as const) : [])];
   return `${[header.join(','), ...all.map((e) => header.map((h) => cell(e[h])).join(','))].join('\r\n')}\r\n`;
 }

@@ -132,6 +132,7 @@ async function* windowsOf(sql: Sql, filter: AuditFilter, window = 1000): AsyncIt
 
 export function pgAuditStore(db: PgDb, now: () => Date, anchor?: PgAuditAnchor): AuditStore {
   return {
+    keepsClient: true,
     append: async (entry) => {
       const record = await db.tx((tx) => appendAudit(tx, entry, now));
       anchor?.schedule();

@@ -13,6 +13,7 @@ import { ListHeader } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { usePagedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
+import { useAppStatus } from '../status/app-status.js';
 import { Time } from '../../ui/Time.js';
 import { useQueryParams } from '../../ui/url.js';
 
@@ -60,6 +61,15 @@ const COLUMNS: Column<Row>[] = [
   { id: 'result', header: 'Result', width: 420, cell: (r) => <span title={visibleText(r.result)}>{visibleText(r.result)}</span> },
 ];
 
+/** A team server's entries say which client sent each request (address and browser), beside who. */
+const CLIENT: Column<Row> = {
+  id: 'client',
+  header: 'Client',
+  width: 260,
+  cell: (r) => (r.client ? <span title={visibleText(r.client)}>{visibleText(r.client)}</span> : <span aria-label="none">—</span>),
+};
+const TEAM_COLUMNS = [...COLUMNS.slice(0, 3), CLIENT, ...COLUMNS.slice(3)];
+
 export function AuditScreen() {
   const client = useClient();
   const navigate = useNavigate();
@@ -76,6 +86,7 @@ export function AuditScreen() {
   });
   const target = useDebouncedText(filter.target ?? '', (v) => update({ target: v.trim() }), 250);
   const v = verify.data;
+  const team = useAppStatus().data?.host === 'team';
 
   return (
     <Stack h="100%" gap="xs">
@@ -139,7 +150,7 @@ export function AuditScreen() {
       <WindowedTable<Row>
         label="Audit log"
         {...table}
-        columns={COLUMNS}
+        columns={team ? TEAM_COLUMNS : COLUMNS}
         rowId={(r) => String(r.seq)}
         rowLabel={(r) => `entry ${r.seq}: ${r.action} by ${r.operator}`}
         rowTone={(r) => (r.result.startsWith('failed') ? 'warning' : undefined)}
