@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { anchorFileOf, AuditAnchorFile } from '../core/audit/audit-anchor.js';
-import { recordOfRow, walkChain, type AuditRow } from '../core/audit/chain.js';
 import type { AuditRecord, AuditVerification } from '../core/audit/port.js';
 import { AuditLog } from '../core/cache/audit-log.js';
 import { openCache } from '../core/cache/database.js';
@@ -101,25 +100,4 @@ export async function importSoloAudit(
     await db.close();
   }
   return { chain, entries: records.length, headHash: head.hash, origin, verification };
-}
-
-/** Each imported chain checked again as it is stored now: its links, its hashes, its head against the import record. */
-export async function verifyImportedChains(
-  db: Pick<PgDb, 'query'>,
-): Promise<{ chain: string; origin: string; entries: number; ok: boolean; problems: string[] }[]> {
-  const chains = await db.query<{ chain: string; origin: string; entries: number; head_hash: string }>(
-    'SELECT chain, origin, entries, head_hash FROM audit_chains ORDER BY imported_at, chain',
-  );
-  const out = [];
-  for (const c of chains) {
-    const rows = await db.query<AuditRow>(
-      'SELECT seq, at, operator, action, target, reason, result, prev_hash, hash, client FROM audit_log WHERE chain = $1 ORDER BY seq',
-      [c.chain],
-    );
-    const problems = walkChain(rows.map(recordOfRow)).map((p) => p.text);
-    if (rows.length !== c.entries) problems.push(`the import held ${c.entries} entries; ${rows.length} are left`);
-    else if (rows.at(-1)?.hash !== c.head_hash) problems.push('its newest entry is not the one imported');
-    out.push({ chain: c.chain, origin: c.origin, entries: rows.length, ok: problems.length === 0, problems });
-  }
-  return out;
 }

@@ -1,5 +1,5 @@
 import { PgDb } from '../core/postgres/db.js';
-import { verifyImportedChains } from './import-audit.js';
+import { verifyImportedChains } from '../core/postgres/audit.js';
 import { PG_SCHEMA_VERSION, schemaVersion } from '../core/postgres/migrations.js';
 import { describeInstance, liveInstances, type InstanceRow } from '../core/postgres/team-store.js';
 import { LAST_SYNC_KEY } from '../core/sync/consent-sync.js';

@@ -156,6 +156,40 @@ describe('Audit', () => {
     expect(await screen.findByRole('columnheader', { name: 'Operator' })).toBeInTheDocument();
     expect(screen.queryByRole('columnheader', { name: 'Client' })).toBeNull();
   });
+
+  it('lists the solo logs imported into a team’s, each checked as stored now', async () => {
+    const { client } = memoryClient(5, {
+      'audit:verify': async () => ({
+        ok: true,
+        entries: 3,
+        imported: [
+          {
+            chain: 'import:1',
+            origin: 'the solo console in /home/sam/cdr, profile "prod" (Production)',
+            entries: 41,
+            ok: true,
+            problems: [],
+          },
+          {
+            chain: 'import:2',
+            origin: 'the solo console in /home/kim/cdr, profile "prod" (Production)',
+            entries: 9,
+            ok: false,
+            problems: ['entry 4 was changed after it was written'],
+          },
+        ],
+      }),
+    });
+    renderRoute('/audit', client);
+    const imported = await screen.findByTestId('audit-imported');
+    expect(imported).toHaveAttribute('role', 'alert');
+    expect(imported).toHaveTextContent('Imported solo audit logs: 2, 1 broken');
+    expect(imported).toHaveTextContent('/home/sam/cdr, profile "prod" (Production): 41 entries, intact');
+    expect(imported).toHaveTextContent(
+      '/home/kim/cdr, profile "prod" (Production): 9 entries, BROKEN: entry 4 was changed after it was written',
+    );
+    expect(screen.getByTestId('audit-verification')).toHaveTextContent('Audit chain intact');
+  });
 });
 
 describe('Compliance reports', () => {

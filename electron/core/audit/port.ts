@@ -26,8 +26,19 @@ export interface AuditRecord extends AuditEntry {
  * `brokenAt` is the first entry concerned, `problem` the first problem; `problems` lists every
  * problem found (each edited or missing entry, the anchor, breaks found earlier), first entry first.
  */
-export type AuditVerification =
-  { ok: true; entries: number } | { ok: false; entries: number; brokenAt: number; problem: string; problems: string[] };
+/** A solo console's log imported into the team store (cli team import-audit), checked as it is stored now. */
+export interface ImportedChain {
+  chain: string;
+  origin: string;
+  entries: number;
+  ok: boolean;
+  problems: string[];
+}
+
+/** The chain's verification; `imported`: the imported solo logs, each its own chain (the team store, when it holds any). */
+export type AuditVerification = (
+  { ok: true; entries: number } | { ok: false; entries: number; brokenAt: number; problem: string; problems: string[] }
+) & { imported?: ImportedChain[] };
 
 export interface AuditStore {
   /** Its entries carry the client that sent each request, hashed with the entry (the team store). */

@@ -1,7 +1,7 @@
 import type { AuditFilter } from '../../../shared/ipc/contract.js';
 import { currentClient } from '../../ipc/request-context.js';
 import { GENESIS_HASH, nextRecord, recordOfRow, walkChain, type AuditRow } from '../audit/chain.js';
-import type { AuditEntry, AuditRecord, AuditStore, AuditVerification } from '../audit/port.js';
+import type { AuditEntry, AuditRecord, AuditStore, AuditVerification, ImportedChain } from '../audit/port.js';
 import type { PgAuditAnchor } from './audit-anchor.js';
 import type { PgDb, Sql, Tx } from './db.js';
 
@@ -148,6 +148,8 @@ export function pgAuditStore(db: PgDb, now: () => Date, anchor?: PgAuditAnchor):
       return rows.map(toRecord);
     },
     verify: async (): Promise<AuditVerification> => {
+      const imported = await verifyImportedChains(db);
+      const also = imported.length ? { imported } : {};
       const state = { prev: GENESIS_HASH, expectedSeq: 1 };
       // The anchor before the table (see audit-anchor.ts).
       const problems = anchor ? await anchor.problems() : [];
@@ -156,9 +158,9 @@ export function pgAuditStore(db: PgDb, now: () => Date, anchor?: PgAuditAnchor):
         problems.push(...walkChain(w, state));
         entries += w.length;
       }
-      if (!problems.length) return { ok: true, entries };
+      if (!problems.length) return { ok: true, entries, ...also };
       const ordered = [...problems].sort((a, b) => a.seq - b.seq);
-      return { ok: false, entries, brokenAt: ordered[0]!.seq, problem: ordered[0]!.text, problems: ordered.map((p) => p.text) };
+      return { ok: false, entries, brokenAt: ordered[0]!.seq, problem: ordered[0]!.text, problems: ordered.map((p) => p.text), ...also };
     },
     query: async (filter, offset, limit) => {
       const params: unknown[] = [];
@@ -182,4 +184,23 @@ export function pgAuditStore(db: PgDb, now: () => Date, anchor?: PgAuditAnchor):
     },
     windows: (filter) => windowsOf(db, filter),
   };
+}
+
+/** Each imported chain checked again as it is stored now: its links, its hashes, its head against the import record. */
+export async function verifyImportedChains(db: Pick<PgDb, 'query'>): Promise<ImportedChain[]> {
+  const chains = await db.query<{ chain: string; origin: string; entries: number; head_hash: string }>(
+    'SELECT chain, origin, entries, head_hash FROM audit_chains ORDER BY imported_at, chain',
+  );
+  const out = [];
+  for (const c of chains) {
+    const rows = await db.query<AuditRow>(
+      'SELECT seq, at, operator, action, target, reason, result, prev_hash, hash, client FROM audit_log WHERE chain = $1 ORDER BY seq',
+      [c.chain],
+    );
+    const problems = walkChain(rows.map(recordOfRow)).map((p) => p.text);
+    if (rows.length !== c.entries) problems.push(`the import held ${c.entries} entries; ${rows.length} are left`);
+    else if (rows.at(-1)?.hash !== c.head_hash) problems.push('its newest entry is not the one imported');
+    out.push({ chain: c.chain, origin: c.origin, entries: rows.length, ok: problems.length === 0, problems });
+  }
+  return out;
 }

@@ -17,6 +17,14 @@ export const AuditRecord = z.object({
   /** Who sent the request (address, user agent): kept by the team store; part of the entry's hash. */
   client: z.string().nullable().optional(),
 });
+/** A solo console's audit log imported into a team store, its own chain, checked as it is stored now. */
+export const ImportedChain = z.object({
+  chain: z.string(),
+  origin: z.string(),
+  entries: z.number().int(),
+  ok: z.boolean(),
+  problems: z.array(z.string()),
+});
 export const Operator = z.object({ account: z.string(), displayName: z.string().nullable() });
 
 /** The staff action log, filtered. */
@@ -46,13 +54,14 @@ export const auditChannels = {
   'audit:verify': {
     input: Empty,
     output: z.union([
-      z.object({ ok: z.literal(true), entries: z.number().int() }),
+      z.object({ ok: z.literal(true), entries: z.number().int(), imported: z.array(ImportedChain).max(1000).optional() }),
       z.object({
         ok: z.literal(false),
         entries: z.number().int(),
         brokenAt: z.number().int(),
         problem: z.string(),
         problems: z.array(z.string()).optional(),
+        imported: z.array(ImportedChain).max(1000).optional(),
       }),
     ]),
   },

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Badge, List, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import type { AuditFilter, ChannelOutput } from '../../../../shared/ipc/contract.js';
@@ -115,6 +115,7 @@ export function AuditScreen() {
       ) : verify.error ? (
         <ErrorState title="The audit chain could not be checked" error={verify.error} />
       ) : null}
+      {v?.imported?.length ? <ImportedChains chains={v.imported} /> : null}
       <FilterRow onClear={Object.keys(filter).length ? () => navigate({ search: '' }) : undefined}>
         <Select
           label="Operator"
@@ -162,5 +163,29 @@ export function AuditScreen() {
         }
       />
     </Stack>
+  );
+}
+
+/** The solo consoles' logs imported into the team's (cli team import-audit): each its own chain, checked as stored now. */
+function ImportedChains({ chains }: { chains: NonNullable<ChannelOutput<'audit:verify'>['imported']> }) {
+  const broken = chains.filter((c) => !c.ok).length;
+  return (
+    <Alert
+      color={broken ? 'red' : 'gray'}
+      title={`Imported solo audit logs: ${chains.length}${broken ? `, ${broken} broken` : ', each intact'}`}
+      data-testid="audit-imported"
+      {...(broken ? { role: 'alert' } : {})}
+    >
+      <List size="sm" spacing={2}>
+        {chains.map((c) => (
+          <List.Item key={c.chain}>
+            {visibleText(c.origin)}: {plural(c.entries, 'entry', 'entries')}, {c.ok ? 'intact' : `BROKEN: ${c.problems.join('; ')}`}{' '}
+            <Text span size="xs" ff="monospace" c="dimmed">
+              ({c.chain})
+            </Text>
+          </List.Item>
+        ))}
+      </List>
+    </Alert>
   );
 }
