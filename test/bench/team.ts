@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
@@ -25,7 +24,7 @@ import type { SyncJob } from '../../electron/core/sync/sync-job.js';
 import type { SyncMessage } from '../../electron/core/sync/port.js';
 import { mutate } from '../helpers/mutate.js';
 import { root, startSandboxProcess } from './procs.js';
-import { spread } from './stats.js';
+import { fmtN, rowOf, spread, writeReport, type RecordRow, type Row } from './stats.js';
 import { tempDir } from './temp.js';
 
 /**
@@ -105,54 +104,10 @@ const N = smoke ? 300 : Number(opt.consents);
 const E = smoke ? 2 : Number(opt['events-per-consent']);
 const RUNS = smoke ? 1 : Number(opt.runs);
 const NAIVE_ROWS = smoke ? 100 : Number(opt['naive-rows']);
-const fmtN = (n: number) => n.toLocaleString('en-AU');
 const perSecond = (n: number, ms: number) => (n * 1000) / ms;
 
-interface Row {
-  name: string;
-  value: number;
-  unit: string;
-  baseline: { what: string; value: number } | null;
-  ratio: number | null;
-  target: string | null;
-  met: boolean | null;
-  min: number;
-  max: number;
-  runs: number;
-  note?: string;
-}
 const rows: Row[] = [];
-
-/** A row as the main benchmark's (run.ts): the median of the runs; a target on the ratio or on the value. */
-function row(
-  name: string,
-  values: number[],
-  unit: string,
-  o: {
-    baseline?: { what: string; values: number[] };
-    target?: { on: 'value' | 'ratio'; op: '≥' | '≤'; limit: number };
-    note?: string;
-  } = {},
-) {
-  const v = spread(values);
-  const base = o.baseline ? spread(o.baseline.values).median : undefined;
-  const ratio = base !== undefined && base !== 0 ? v.median / base : null;
-  const subject = o.target?.on === 'ratio' ? ratio : v.median;
-  const met = o.target && subject !== null ? (o.target.op === '≥' ? subject >= o.target.limit : subject <= o.target.limit) : null;
-  rows.push({
-    name,
-    value: v.median,
-    unit,
-    baseline: o.baseline && base !== undefined ? { what: o.baseline.what, value: base } : null,
-    ratio,
-    target: o.target ? `${o.target.on === 'ratio' ? 'ratio ' : ''}${o.target.op} ${Number(o.target.limit.toFixed(2))}` : null,
-    met,
-    min: v.min,
-    max: v.max,
-    runs: v.n,
-    ...(o.note ? { note: o.note } : {}),
-  });
-}
+const row: RecordRow = (...a) => void rows.push(rowOf(...a));
 
 type SyncResult = {
   summary: { consents: { fetched: number; new: number; changed: number }; events: { fetched: number; new: number } };
@@ -488,28 +443,10 @@ try {
 }
 
 // ---- report
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}`;
-const num = (n: number | null | undefined) =>
-  n === null || n === undefined || Number.isNaN(n) ? '—' : Math.abs(n) >= 100 ? fmtN(Math.round(n)) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
-console.log(`\n${machine}; ${fmtN(counts.consents)} consents, ${fmtN(counts.events)} events; median of ${RUNS} run(s) [min–max]\n`);
-for (const r of rows) {
-  const verdict = r.met === null ? '' : r.met ? '  ✓' : '  ✗ MISSED';
-  console.log(
-    `${r.name}\n  ${num(r.value)} ${r.unit} [${num(r.min)}–${num(r.max)}]${r.baseline ? `   baseline ${num(r.baseline.value)} (${r.baseline.what})` : ''}${r.ratio !== null ? `   ratio ${num(r.ratio)}` : ''}${r.target ? `   target ${r.target}${verdict}` : ''}${r.note ? `\n  ${r.note}` : ''}`,
-  );
-}
-const md = [
-  `Machine: ${machine}. Sandbox: ${fmtN(counts.consents)} consents, ${fmtN(counts.events)} events. Embedded PostgreSQL. Median of ${RUNS} run(s), [min–max].`,
-  '',
-  '| figure | now | baseline (same run) | ratio | target | met |',
-  '|---|---|---|---|---|---|',
-  ...rows.map(
-    (r) =>
-      `| ${r.name} | ${num(r.value)} ${r.unit} [${num(r.min)}–${num(r.max)}] | ${r.baseline ? `${num(r.baseline.value)} — ${r.baseline.what}` : '—'} | ${num(r.ratio)} | ${r.target ?? '—'} | ${r.met === null ? '—' : r.met ? 'yes' : '**no**'} |`,
-  ),
-].join('\n');
-mkdirSync(join(opt.out, '..'), { recursive: true });
-writeFileSync(opt.out, `${JSON.stringify({ machine, consents: counts.consents, events: counts.events, runs: RUNS, rows }, null, 2)}\n`);
-writeFileSync(opt.out.replace(/\.json$/, '.md'), `${md}\n`);
-console.log(`\nwrote ${opt.out} and ${opt.out.replace(/\.json$/, '.md')}`);
+writeReport(rows, {
+  out: opt.out,
+  data: `Sandbox: ${fmtN(counts.consents)} consents, ${fmtN(counts.events)} events. Embedded PostgreSQL`,
+  runs: RUNS,
+  about: { consents: counts.consents, events: counts.events },
+});
 process.exit(0);
