@@ -25,10 +25,11 @@ import type { SyncMessage } from '../../electron/core/sync/port.js';
 import { mutate } from '../helpers/mutate.js';
 import { root, startSandboxProcess } from './procs.js';
 import { fmtN, rowOf, spread, writeReport, type RecordRow, type Row } from './stats.js';
+import { readersBench } from './team-readers.js';
 import { tempDir } from './temp.js';
 
 /**
- * `npm run bench:team -- [--consents N] [--events-per-consent K] [--runs R] [--smoke] [--out FILE]`:
+ * `npm run bench:team -- [--consents N] [--events-per-consent K] [--runs R] [--smoke] [--out FILE]` (and the readers' options below):
  * the team server's sync into PostgreSQL, each figure beside a baseline measured in the same run,
  * on the same rows, on the same (embedded, temporary) PostgreSQL server:
  *
@@ -41,11 +42,16 @@ import { tempDir } from './temp.js';
  *   over a sample of rows into a fresh database; its rate is extrapolated to the whole load;
  * - an incremental sync after the intermediary changed 1% of the consents and got 1% new ones,
  *   against the first sync's time;
- * - the peak RSS of the syncing process, beside an idle process with the same modules loaded.
+ * - the peak RSS of the syncing process, beside an idle process with the same modules loaded;
+ * - the readers (team-readers.ts: `--readers C --readers-seconds S --revokes R --small-consents M`):
+ *   C consoles (20) reading a team server at once over its WebSocket, p50/p95 per kind of read,
+ *   beside a solo browser host (SQLite) on the same data; a revoke in one console to REVOKED in a
+ *   console of another team server (R revokes, p95); the serving server's peak and steady RSS beside
+ *   the same at M consents (a tenth, at most 10,000). They need the build (`npm run bench:team` builds).
  *
  * Prints a table and writes FILE (default test-results/bench-team.json: rows {name, value, unit,
  * baseline, ratio, target, met, …} as the main benchmark's) and the same table as .md beside it.
- * Not a test: nothing here asserts a time. `--smoke`: a few hundred rows, under half a minute.
+ * Not a test: nothing here asserts a time. `--smoke`: a few hundred rows, 3 consoles for 2 s, 5 revokes, under a minute.
  */
 const self = fileURLToPath(import.meta.url);
 
@@ -95,6 +101,10 @@ const { values: opt } = parseArgs({
     'events-per-consent': { type: 'string', default: '10' },
     runs: { type: 'string', default: '2' },
     'naive-rows': { type: 'string', default: '2000' },
+    readers: { type: 'string', default: '20' },
+    'readers-seconds': { type: 'string', default: '20' },
+    revokes: { type: 'string', default: '30' },
+    'small-consents': { type: 'string' },
     smoke: { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'test-results/bench-team.json') },
   },
@@ -104,6 +114,10 @@ const N = smoke ? 300 : Number(opt.consents);
 const E = smoke ? 2 : Number(opt['events-per-consent']);
 const RUNS = smoke ? 1 : Number(opt.runs);
 const NAIVE_ROWS = smoke ? 100 : Number(opt['naive-rows']);
+const READERS = smoke ? 3 : Number(opt.readers);
+const READ_SECONDS = smoke ? 2 : Number(opt['readers-seconds']);
+const REVOKES = smoke ? 5 : Number(opt.revokes);
+const SMALL = Number(opt['small-consents'] ?? Math.max(10, Math.min(10_000, Math.round(N / 10))));
 const perSecond = (n: number, ms: number) => (n * 1000) / ms;
 
 const rows: Row[] = [];
@@ -436,6 +450,21 @@ try {
       baseline: { what: 'an idle process with the same modules (tsx loader)', values: [idle.peakRssMB] },
     },
   );
+
+  // ---- the readers: consoles reading a team server at once, a revoke seen across servers, memory as data grows
+  await readersBench({
+    admin,
+    dbUrl,
+    sandboxUrl: sandbox.url,
+    consents: N,
+    eventsPerConsent: E,
+    clients: READERS,
+    seconds: READ_SECONDS,
+    revokes: REVOKES,
+    smallConsents: SMALL,
+    work,
+    row,
+  });
 } finally {
   await sandbox.stop();
   await admin.end();
