@@ -110,6 +110,15 @@ function startServer(kind: 'team' | 'solo', dataDir: string, args: string[], syn
   });
 }
 
+/** CPU time the process has used so far, ms (Linux: /proc, in clock ticks of 10 ms; NaN elsewhere). */
+function procCpuMs(pid: number): number {
+  const file = `/proc/${pid}/stat`;
+  if (!existsSync(file)) return Number.NaN;
+  // The fields after the command's name (which may hold spaces): state is the 3rd, utime the 14th, stime the 15th.
+  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function procMemory(pid: number): { rssMB: number; peakMB: number } {
   const file = `/proc/${pid}/status`;
   if (!existsSync(file)) return { rssMB: Number.NaN, peakMB: Number.NaN };
@@ -273,6 +282,11 @@ interface LoadResult {
   /** The serving process's resident set, sampled during the load (MiB), and its peak at the end. */
   rssSamples: number[];
   peakMB: number;
+  /** CPU time of the serving process and of this one (the consoles) during the load, ms. */
+  serverCpuMs: number;
+  clientCpuMs: number;
+  /** The same kinds asked by one console alone, one request at a time (what a request costs without the others). */
+  alone: Map<string, number[]>;
 }
 
 /** `clients` consoles, each asking the mix in turn (each from a different place in it) for `seconds`. */
@@ -282,8 +296,16 @@ async function readLoad(server: ServerProcess, clients: number, seconds: number)
   // Once each, untimed: the first call of each (code paths, statement plans) is not what 20 people see all day.
   for (const k of kinds) await first.request(k.channel, k.input(generator(0)));
   const consoles = [first, ...(await Promise.all(Array.from({ length: clients - 1 }, () => Console.open(server.launchUrl))))];
+  // One console alone first, a quarter of the time: the cost of each request without contention.
+  const alone = new Map(kinds.map((k) => [k.name, [] as number[]]));
+  const random0 = generator(0);
+  for (let n = 0, end = now() + (seconds * 1000) / 4; now() < end; n++) {
+    const kind = kinds[n % kinds.length]!;
+    alone.get(kind.name)!.push((await first.request(kind.channel, kind.input(random0))).ms);
+  }
   const byKind = new Map(kinds.map((k) => [k.name, [] as number[]]));
   const rssSamples: number[] = [];
+  const cpu0 = { server: procCpuMs(server.pid), client: process.cpuUsage() };
   const sampler = setInterval(() => rssSamples.push(server.memory().rssMB), 250);
   const started = now();
   const deadline = started + seconds * 1000;
@@ -304,7 +326,17 @@ async function readLoad(server: ServerProcess, clients: number, seconds: number)
     clearInterval(sampler);
     for (const c of consoles) c.close();
   }
-  return { byKind, requests, seconds: (now() - started) / 1000, rssSamples, peakMB: server.memory().peakMB };
+  const clientCpu = process.cpuUsage(cpu0.client);
+  return {
+    byKind,
+    requests,
+    seconds: (now() - started) / 1000,
+    rssSamples,
+    peakMB: server.memory().peakMB,
+    serverCpuMs: procCpuMs(server.pid) - cpu0.server,
+    clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
+    alone,
+  };
 }
 
 // ---- a revoke in one console, REVOKED in another (another server of the same database)
@@ -450,20 +482,24 @@ export async function readersBench(o: ReadersOptions): Promise<void> {
   }
 
   // ---- figures
-  const all = (r: LoadResult) => [...r.byKind.values()].flat();
+  const all = (m: Map<string, number[]>) => [...m.values()].flat();
   const p = (xs: number[], q: number) => quantile(xs, q);
   const soloWhat = `the same on a solo browser host (SQLite cache), same data, same run, p95`;
-  row(`${clients} consoles reading at once from a team server (PostgreSQL): every request, p95`, [p(all(team), 0.95)], 'ms', {
-    baseline: { what: soloWhat, values: [p(all(solo), 0.95)] },
+  row(`${clients} consoles reading at once from a team server (PostgreSQL): every request, p95`, [p(all(team.byKind), 0.95)], 'ms', {
+    baseline: { what: soloWhat, values: [p(all(solo.byKind), 0.95)] },
     target: { on: 'value', op: '≤', limit: 50 },
-    note: `p50 ${ms(p(all(team), 0.5))} (solo ${ms(p(all(solo), 0.5))}); ${fmtN(team.requests)} requests in ${team.seconds.toFixed(0)} s (solo ${fmtN(solo.requests)}); at ${fmtN(o.smallConsents)} consents: p95 ${ms(p(all(small), 0.95))}; client side, over the host's WebSocket`,
+    note:
+      `p50 ${ms(p(all(team.byKind), 0.5))} (solo ${ms(p(all(solo.byKind), 0.5))}); ${fmtN(team.requests)} requests in ${team.seconds.toFixed(0)} s (solo ${fmtN(solo.requests)}), ` +
+      `each console asking again as soon as answered; CPU per request: the serving process ${ms(team.serverCpuMs / team.requests)} (solo ${ms(solo.serverCpuMs / solo.requests)}), ` +
+      `the consoles' process ${ms(team.clientCpuMs / team.requests)}; one console alone: p95 ${ms(p(all(team.alone), 0.95))} (solo ${ms(p(all(solo.alone), 0.95))}); ` +
+      `at ${fmtN(o.smallConsents)} consents: p95 ${ms(p(all(small.byKind), 0.95))}; client side, over the host's WebSocket`,
   });
   for (const [kind, values] of team.byKind) {
     const soloValues = solo.byKind.get(kind) ?? [];
     row(`${clients} consoles, team server: ${kind}, p95`, [p(values, 0.95)], 'ms', {
       baseline: { what: soloWhat, values: [p(soloValues, 0.95)] },
       target: { on: 'value', op: '≤', limit: 50 },
-      note: `p50 ${ms(p(values, 0.5))} (solo ${ms(p(soloValues, 0.5))}); ${fmtN(values.length)} requests (solo ${fmtN(soloValues.length)}); at ${fmtN(o.smallConsents)} consents: p95 ${ms(p(small.byKind.get(kind) ?? [], 0.95))}`,
+      note: `p50 ${ms(p(values, 0.5))} (solo ${ms(p(soloValues, 0.5))}); ${fmtN(values.length)} requests (solo ${fmtN(soloValues.length)}); one console alone: p95 ${ms(p(team.alone.get(kind) ?? [], 0.95))} (solo ${ms(p(solo.alone.get(kind) ?? [], 0.95))}); at ${fmtN(o.smallConsents)} consents: p95 ${ms(p(small.byKind.get(kind) ?? [], 0.95))}`,
     });
   }
   row('a revoke in one console to REVOKED in another (another team server, same database), p95', [p(revokes.seen, 0.95)], 'ms', {
