@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cacheFileOf } from '../../electron/core/console-core.js';
@@ -9,7 +9,7 @@ import { resolveChromium } from '../e2e/chromium.js';
 import { mutate } from '../helpers/mutate.js';
 import { writeRemoteProfile } from '../helpers/remote.js';
 import { dropFromOsCache, PROFILE, root, runChild, startSandboxProcess } from './procs.js';
-import { spread } from './stats.js';
+import { fmtN, rowOf, spread, writeReport, type RecordRow, type Row } from './stats.js';
 
 /**
  * `npm run bench -- [--consents N] [--events-per-consent K] [--runs R]`: the console at a given
@@ -39,57 +39,9 @@ const E = smoke ? 2 : Number(opt['events-per-consent']);
 const RUNS = smoke ? 1 : Number(opt.runs);
 const QUERY_RUNS = smoke ? 3 : Number(opt['query-runs']);
 const NAIVE_MS = 1000 * Number(opt['naive-seconds'] ?? (smoke ? 2 : N >= 50_000 ? 60 : 20));
-const fmtN = (n: number) => n.toLocaleString('en-AU');
 
-interface Row {
-  name: string;
-  /** The median of the runs. */
-  value: number;
-  unit: string;
-  baseline: { what: string; value: number } | null;
-  ratio: number | null;
-  target: string | null;
-  met: boolean | null;
-  min: number;
-  max: number;
-  runs: number;
-  note?: string;
-}
 const rows: Row[] = [];
-
-/**
- * A row: `values` are the runs; the ratio is value / baseline; the target applies to the ratio
- * when it names one ("ratio ≥ 0.6"), else to the value ("≤ 10 ms").
- */
-function row(
-  name: string,
-  values: number[],
-  unit: string,
-  o: {
-    baseline?: { what: string; values: number[] };
-    target?: { on: 'value' | 'ratio'; op: '≥' | '≤'; limit: number };
-    note?: string;
-  } = {},
-) {
-  const v = spread(values);
-  const base = o.baseline ? spread(o.baseline.values).median : undefined;
-  const ratio = base !== undefined && base !== 0 ? v.median / base : null;
-  const subject = o.target?.on === 'ratio' ? ratio : v.median;
-  const met = o.target && subject !== null ? (o.target.op === '≥' ? subject >= o.target.limit : subject <= o.target.limit) : null;
-  rows.push({
-    name,
-    value: v.median,
-    unit,
-    baseline: o.baseline && base !== undefined ? { what: o.baseline.what, value: base } : null,
-    ratio,
-    target: o.target ? `${o.target.on === 'ratio' ? 'ratio ' : ''}${o.target.op} ${Number(o.target.limit.toFixed(2))}` : null,
-    met,
-    min: v.min,
-    max: v.max,
-    runs: v.n,
-    ...(o.note ? { note: o.note } : {}),
-  });
-}
+const row: RecordRow = (...a) => void rows.push(rowOf(...a));
 const perSecond = (n: number, ms: number) => (n * 1000) / ms;
 const work = mkdtempSync(join(tmpdir(), 'cdr-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -595,28 +547,10 @@ function benchNormalizeCommand(): void {
 }
 
 // ---- report
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}`;
-const num = (n: number | null | undefined) =>
-  n === null || n === undefined || Number.isNaN(n) ? '—' : Math.abs(n) >= 100 ? fmtN(Math.round(n)) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
-console.log(`\n${machine}; ${fmtN(N)} consents, ${fmtN(N * E)} events; median of ${RUNS} run(s) [min–max]\n`);
-for (const r of rows) {
-  const verdict = r.met === null ? '' : r.met ? '  ✓' : '  ✗ MISSED';
-  console.log(
-    `${r.name}\n  ${num(r.value)} ${r.unit} [${num(r.min)}–${num(r.max)}]${r.baseline ? `   baseline ${num(r.baseline.value)} (${r.baseline.what})` : ''}${r.ratio !== null ? `   ratio ${num(r.ratio)}` : ''}${r.target ? `   target ${r.target}${verdict}` : ''}${r.note ? `\n  ${r.note}` : ''}`,
-  );
-}
-const md = [
-  `Machine: ${machine}. Sandbox: ${fmtN(N)} consents, ${fmtN(N * E)} events. Median of ${RUNS} run(s), [min–max].`,
-  '',
-  '| figure | now | baseline (same run) | ratio | target | met |',
-  '|---|---|---|---|---|---|',
-  ...rows.map(
-    (r) =>
-      `| ${r.name} | ${num(r.value)} ${r.unit} [${num(r.min)}–${num(r.max)}] | ${r.baseline ? `${num(r.baseline.value)} — ${r.baseline.what}` : '—'} | ${num(r.ratio)} | ${r.target ?? '—'} | ${r.met === null ? '—' : r.met ? 'yes' : '**no**'} |`,
-  ),
-].join('\n');
-mkdirSync(join(opt.out, '..'), { recursive: true });
-writeFileSync(opt.out, `${JSON.stringify({ machine, consents: N, eventsPerConsent: E, runs: RUNS, rows }, null, 2)}\n`);
-writeFileSync(opt.out.replace(/\.json$/, '.md'), `${md}\n`);
-console.log(`\nwrote ${opt.out} and ${opt.out.replace(/\.json$/, '.md')}`);
+writeReport(rows, {
+  out: opt.out,
+  data: `Sandbox: ${fmtN(N)} consents, ${fmtN(N * E)} events`,
+  runs: RUNS,
+  about: { consents: N, eventsPerConsent: E },
+});
 process.exit(0);

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
@@ -26,11 +25,12 @@ import type { SyncJob } from '../../electron/core/sync/sync-job.js';
 import type { SyncMessage } from '../../electron/core/sync/port.js';
 import { mutate } from '../helpers/mutate.js';
 import { root, startSandboxProcess } from './procs.js';
-import { spread } from './stats.js';
+import { fmtN, rowOf, spread, writeReport, type RecordRow, type Row } from './stats.js';
+import { readersBench } from './team-readers.js';
 import { tempDir } from './temp.js';
 
 /**
- * `npm run bench:team -- [--consents N] [--events-per-consent K] [--runs R] [--smoke] [--out FILE]`:
+ * `npm run bench:team -- [--consents N] [--events-per-consent K] [--runs R] [--smoke] [--out FILE]` (and the readers' options below):
  * the team server's sync into PostgreSQL, each figure beside a baseline measured in the same run,
  * on the same rows, on the same (embedded, temporary) PostgreSQL server:
  *
@@ -43,11 +43,16 @@ import { tempDir } from './temp.js';
  *   over a sample of rows into a fresh database; its rate is extrapolated to the whole load;
  * - an incremental sync after the intermediary changed 1% of the consents and got 1% new ones,
  *   against the first sync's time;
- * - the peak RSS of the syncing process, beside an idle process with the same modules loaded.
+ * - the peak RSS of the syncing process, beside an idle process with the same modules loaded;
+ * - the readers (team-readers.ts: `--readers C --readers-seconds S --revokes R --small-consents M`):
+ *   C consoles (20) reading a team server at once over its WebSocket, p50/p95 per kind of read,
+ *   beside a solo browser host (SQLite) on the same data; a revoke in one console to REVOKED in a
+ *   console of another team server (R revokes, p95); the serving server's peak and steady RSS beside
+ *   the same at M consents (a tenth, at most 10,000). They need the build (`npm run bench:team` builds).
  *
  * Prints a table and writes FILE (default test-results/bench-team.json: rows {name, value, unit,
  * baseline, ratio, target, met, …} as the main benchmark's) and the same table as .md beside it.
- * Not a test: nothing here asserts a time. `--smoke`: a few hundred rows, under half a minute.
+ * Not a test: nothing here asserts a time. `--smoke`: a few hundred rows, 3 consoles for 2 s, 5 revokes, under a minute.
  */
 const self = fileURLToPath(import.meta.url);
 
@@ -97,6 +102,10 @@ const { values: opt } = parseArgs({
     'events-per-consent': { type: 'string', default: '10' },
     runs: { type: 'string', default: '2' },
     'naive-rows': { type: 'string', default: '2000' },
+    readers: { type: 'string', default: '20' },
+    'readers-seconds': { type: 'string', default: '20' },
+    revokes: { type: 'string', default: '30' },
+    'small-consents': { type: 'string' },
     smoke: { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'test-results/bench-team.json') },
   },
@@ -106,54 +115,14 @@ const N = smoke ? 300 : Number(opt.consents);
 const E = smoke ? 2 : Number(opt['events-per-consent']);
 const RUNS = smoke ? 1 : Number(opt.runs);
 const NAIVE_ROWS = smoke ? 100 : Number(opt['naive-rows']);
-const fmtN = (n: number) => n.toLocaleString('en-AU');
+const READERS = smoke ? 3 : Number(opt.readers);
+const READ_SECONDS = smoke ? 2 : Number(opt['readers-seconds']);
+const REVOKES = smoke ? 5 : Number(opt.revokes);
+const SMALL = Number(opt['small-consents'] ?? Math.max(10, Math.min(10_000, Math.round(N / 10))));
 const perSecond = (n: number, ms: number) => (n * 1000) / ms;
 
-interface Row {
-  name: string;
-  value: number;
-  unit: string;
-  baseline: { what: string; value: number } | null;
-  ratio: number | null;
-  target: string | null;
-  met: boolean | null;
-  min: number;
-  max: number;
-  runs: number;
-  note?: string;
-}
 const rows: Row[] = [];
-
-/** A row as the main benchmark's (run.ts): the median of the runs; a target on the ratio or on the value. */
-function row(
-  name: string,
-  values: number[],
-  unit: string,
-  o: {
-    baseline?: { what: string; values: number[] };
-    target?: { on: 'value' | 'ratio'; op: '≥' | '≤'; limit: number };
-    note?: string;
-  } = {},
-) {
-  const v = spread(values);
-  const base = o.baseline ? spread(o.baseline.values).median : undefined;
-  const ratio = base !== undefined && base !== 0 ? v.median / base : null;
-  const subject = o.target?.on === 'ratio' ? ratio : v.median;
-  const met = o.target && subject !== null ? (o.target.op === '≥' ? subject >= o.target.limit : subject <= o.target.limit) : null;
-  rows.push({
-    name,
-    value: v.median,
-    unit,
-    baseline: o.baseline && base !== undefined ? { what: o.baseline.what, value: base } : null,
-    ratio,
-    target: o.target ? `${o.target.on === 'ratio' ? 'ratio ' : ''}${o.target.op} ${Number(o.target.limit.toFixed(2))}` : null,
-    met,
-    min: v.min,
-    max: v.max,
-    runs: v.n,
-    ...(o.note ? { note: o.note } : {}),
-  });
-}
+const row: RecordRow = (...a) => void rows.push(rowOf(...a));
 
 type SyncResult = {
   summary: { consents: { fetched: number; new: number; changed: number }; events: { fetched: number; new: number } };
@@ -482,6 +451,21 @@ try {
       baseline: { what: 'an idle process with the same modules (tsx loader)', values: [idle.peakRssMB] },
     },
   );
+
+  // ---- the readers: consoles reading a team server at once, a revoke seen across servers, memory as data grows
+  await readersBench({
+    admin,
+    dbUrl,
+    sandboxUrl: sandbox.url,
+    consents: N,
+    eventsPerConsent: E,
+    clients: READERS,
+    seconds: READ_SECONDS,
+    revokes: REVOKES,
+    smallConsents: SMALL,
+    work,
+    row,
+  });
 } finally {
   await sandbox.stop();
   await admin.end();
@@ -489,28 +473,10 @@ try {
 }
 
 // ---- report
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}`;
-const num = (n: number | null | undefined) =>
-  n === null || n === undefined || Number.isNaN(n) ? '—' : Math.abs(n) >= 100 ? fmtN(Math.round(n)) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
-console.log(`\n${machine}; ${fmtN(counts.consents)} consents, ${fmtN(counts.events)} events; median of ${RUNS} run(s) [min–max]\n`);
-for (const r of rows) {
-  const verdict = r.met === null ? '' : r.met ? '  ✓' : '  ✗ MISSED';
-  console.log(
-    `${r.name}\n  ${num(r.value)} ${r.unit} [${num(r.min)}–${num(r.max)}]${r.baseline ? `   baseline ${num(r.baseline.value)} (${r.baseline.what})` : ''}${r.ratio !== null ? `   ratio ${num(r.ratio)}` : ''}${r.target ? `   target ${r.target}${verdict}` : ''}${r.note ? `\n  ${r.note}` : ''}`,
-  );
-}
-const md = [
-  `Machine: ${machine}. Sandbox: ${fmtN(counts.consents)} consents, ${fmtN(counts.events)} events. Embedded PostgreSQL. Median of ${RUNS} run(s), [min–max].`,
-  '',
-  '| figure | now | baseline (same run) | ratio | target | met |',
-  '|---|---|---|---|---|---|',
-  ...rows.map(
-    (r) =>
-      `| ${r.name} | ${num(r.value)} ${r.unit} [${num(r.min)}–${num(r.max)}] | ${r.baseline ? `${num(r.baseline.value)} — ${r.baseline.what}` : '—'} | ${num(r.ratio)} | ${r.target ?? '—'} | ${r.met === null ? '—' : r.met ? 'yes' : '**no**'} |`,
-  ),
-].join('\n');
-mkdirSync(join(opt.out, '..'), { recursive: true });
-writeFileSync(opt.out, `${JSON.stringify({ machine, consents: counts.consents, events: counts.events, runs: RUNS, rows }, null, 2)}\n`);
-writeFileSync(opt.out.replace(/\.json$/, '.md'), `${md}\n`);
-console.log(`\nwrote ${opt.out} and ${opt.out.replace(/\.json$/, '.md')}`);
+writeReport(rows, {
+  out: opt.out,
+  data: `Sandbox: ${fmtN(counts.consents)} consents, ${fmtN(counts.events)} events. Embedded PostgreSQL`,
+  runs: RUNS,
+  about: { consents: counts.consents, events: counts.events },
+});
 process.exit(0);
