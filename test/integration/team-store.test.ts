@@ -222,7 +222,7 @@ describe('team audit entries know the client', () => {
 });
 
 describe('team bulk jobs', () => {
-  it('are run by one server at a time: the other is refused until the holder releases the job or stops being heard from', async () => {
+  it('are run by one server at a time: the other is refused until the holder releases the job, is killed or stops being heard from', async () => {
     const { db } = await database();
     await migrate(db);
     const a = postgresStorage(db, { instanceId: 'server-a' });
@@ -239,10 +239,41 @@ describe('team bulk jobs', () => {
     expect(await a.bulk.claim('job-1')).toBe(true); // still running: renewed
     await a.bulk.release('job-1');
     expect(await b.bulk.claim('job-1')).toBe(true);
-    // B is killed (no release): once it has not renewed for a while, A may take the job over.
+    expect(await a.bulk.heldElsewhere('job-1')).toMatch(/team server/);
+    expect(await b.bulk.heldElsewhere('job-1')).toBeUndefined(); // its own
+    // B hangs (its connection lingers, no renewal): once it has not been heard from for a while, A
+    // takes the job over (ending B's connection), and B's next renewal says it lost the job.
     expect(await a.bulk.claim('job-1')).toBe(false);
     await db.query("UPDATE action_jobs SET owner_seen = now() - interval '1 minute' WHERE job_id = 'job-1'");
     expect(await a.bulk.claim('job-1')).toBe(true);
     expect(await b.bulk.claim('job-1')).toBe(false);
+    expect(await b.bulk.markSending('job-1', 1, '2026-11-01T00:00:01.000Z')).toBe(false); // fenced: B sends nothing more
+    expect(await a.bulk.markSending('job-1', 1, '2026-11-01T00:00:01.000Z')).toBe(true);
+    expect(await a.bulk.item('job-1', 1)).toMatchObject({ status: 'pending', sentAt: '2026-11-01T00:00:01.000Z' });
+    // A is killed: its connection ends with it, and the job is free at once.
+    await db.query(
+      `SELECT pg_terminate_backend(pid, 5000) FROM pg_locks WHERE locktype = 'advisory' AND objid = hashtext('job-1')::oid AND objsubid = 2`,
+    );
+    expect(await b.bulk.heldElsewhere('job-1')).toBeUndefined();
+    expect(await b.bulk.claim('job-1')).toBe(true);
+    expect(await a.bulk.claim('job-1')).toBe(false);
+    await b.bulk.release('job-1');
+    expect(await a.bulk.heldElsewhere('job-1')).toBeUndefined();
+  });
+
+  it('a job free to take is taken by exactly one of the servers that try at once', async () => {
+    const { db } = await database(6);
+    await migrate(db);
+    const servers = ['a', 'b', 'c', 'd'].map((id) => postgresStorage(db, { instanceId: `server-${id}` }));
+    await servers[0]!.bulk.create({
+      jobId: 'job-2',
+      created: '2026-11-01T00:00:00.000Z',
+      operator: 'sam',
+      reason: 'incident 9',
+      consentIds: ['c1'],
+    });
+    const claims = await Promise.all(servers.map((s) => s.bulk.claim('job-2')));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    await Promise.all(servers.map((s) => s.bulk.release('job-2')));
   });
 });
