@@ -48,20 +48,31 @@ const JOB_LOCK = `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND grant
   AND objsubid = 2 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 
 export function pgBulkJobStore(db: PgDb, owner: string): BulkJobStore {
-  /** The jobs this server runs: each one's lock connection. */
-  const held = new Map<string, { client: pg.PoolClient; lost: Error | undefined; onError: (e: Error) => void }>();
-  const drop = (jobId: string, error: Error) => {
-    const hold = held.get(jobId);
-    if (!hold) return;
-    held.delete(jobId);
-    hold.client.release(error); // ends the connection (its listener stays, for the errors of its end): its lock goes with it
+  /**
+   * The jobs this server runs: each one's lock connection, given back (ended) as soon as it breaks;
+   * the hold stays listed, lost, until the run's next renewal hears of it.
+   */
+  interface Hold {
+    client: pg.PoolClient;
+    /** Still checked out from the pool. */
+    active: boolean;
+    lost: Error | undefined;
+    onError(error: Error): void;
+  }
+  const held = new Map<string, Hold>();
+  /** Gives the lock's connection back, ended: its lock goes with it. */
+  const end = (hold: Hold, error: Error) => {
+    if (!hold.active) return;
+    hold.active = false;
+    hold.client.release(error); // its error listener stays, for the errors of its end
   };
   const tryLock = async (client: pg.PoolClient, jobId: string) =>
     (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [JOB_LOCK_SPACE, jobId])).rows[0]!.ok;
   return {
     claim: async (jobId) => {
-      const hold = held.get(jobId);
-      if (hold) {
+      const holding = held.get(jobId);
+      if (holding) {
+        const hold = holding;
         // Still running: heard from again, on the lock's own connection (a lost connection means a lost lock).
         const renewed =
           !hold.lost &&
@@ -69,14 +80,24 @@ export function pgBulkJobStore(db: PgDb, owner: string): BulkJobStore {
             .query('UPDATE action_jobs SET owner_seen = now() WHERE job_id = $1 AND owner = $2', [jobId, owner])
             .then((r) => r.rowCount === 1)
             .catch(() => false));
-        if (!renewed) drop(jobId, hold.lost ?? new Error('the bulk job was taken over by another team server'));
+        if (!renewed) {
+          held.delete(jobId);
+          end(hold, hold.lost ?? new Error('the bulk job was taken over by another team server'));
+        }
         return renewed;
       }
       const client = await db.pool.connect();
-      // An idle connection that breaks must not bring the process down: the next renewal says the hold is lost.
-      const entry = { client, lost: undefined as Error | undefined, onError: (error: Error) => void (entry.lost = error) };
-      const { onError } = entry;
-      client.on('error', onError);
+      // A connection that breaks must not bring the process down: it is ended, and the next renewal says the hold is lost.
+      const hold: Hold = {
+        client,
+        active: false,
+        lost: undefined,
+        onError: (error) => {
+          hold.lost ??= error;
+          end(hold, error);
+        },
+      };
+      client.on('error', hold.onError);
       try {
         let ok = await tryLock(client, jobId);
         if (!ok) {
@@ -90,16 +111,20 @@ export function pgBulkJobStore(db: PgDb, owner: string): BulkJobStore {
         }
         if (ok) await client.query('UPDATE action_jobs SET owner = $2, owner_seen = now() WHERE job_id = $1', [jobId, owner]);
         if (!ok) {
-          client.off('error', onError);
+          client.off('error', hold.onError);
           client.release();
           return false;
         }
       } catch (error) {
-        client.off('error', onError);
         client.release(error as Error);
         throw error;
       }
-      held.set(jobId, entry);
+      if (hold.lost) {
+        client.release(hold.lost);
+        return false;
+      }
+      hold.active = true;
+      held.set(jobId, hold);
       return true;
     },
     release: async (jobId) => {
@@ -107,16 +132,18 @@ export function pgBulkJobStore(db: PgDb, owner: string): BulkJobStore {
       const hold = held.get(jobId);
       if (!hold) return;
       held.delete(jobId);
+      if (!hold.active) return;
       const unlocked = await hold.client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCK_SPACE, jobId]).then(
         () => undefined,
         (e: Error) => e,
       );
-      const broken = unlocked ?? hold.lost;
-      if (!broken) hold.client.off('error', hold.onError);
-      hold.client.release(broken);
+      if (unlocked ?? hold.lost) return end(hold, (unlocked ?? hold.lost)!);
+      hold.active = false;
+      hold.client.off('error', hold.onError);
+      hold.client.release();
     },
     heldElsewhere: async (jobId) => {
-      if (held.has(jobId)) return undefined;
+      if (held.get(jobId)?.active) return undefined;
       const holder = await db.one<{ owner: string | null; host: string | null; pid: number | null }>(
         `SELECT j.owner, i.host, i.pid FROM action_jobs j LEFT JOIN team_instances i ON i.instance_id = j.owner
          WHERE j.job_id = $2 AND EXISTS (${JOB_LOCK})`,
