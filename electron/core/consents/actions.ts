@@ -355,7 +355,7 @@ export class ConsentActions {
     // Exactly one process runs a job (team servers share the store): it holds the job while it runs.
     if (!(await this.deps.bulk.claim(jobId))) {
       const by = await this.deps.bulk.heldElsewhere(jobId).catch(() => undefined);
-      throw new CoreError('BUSY', `This bulk revocation is running on ${by ?? 'another team server'}; its progress shows there.`);
+      throw new CoreError('BUSY', `This bulk revocation is running on ${by ?? 'another team server'}; its progress shows here.`);
     }
     // A hold lost (another server took the job over) stops the run at once: never two runs of a job.
     const lost = new AbortController();
