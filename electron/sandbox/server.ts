@@ -60,6 +60,8 @@ export interface RunningSandbox {
   webhooksIdle(): Promise<void>;
   /** Every access token issued so far expires now (as POST /__sandbox/tokens/expire). */
   expireTokens(): number;
+  /** Tells `listener` of each request as it arrives, before it is handled (tests: counting DELETEs, a kill as one reaches it); returns the way to stop. */
+  onRequest(listener: (method: string, path: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -128,7 +130,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     ...adminRoutes,
   ];
 
+  const listeners = new Set<(method: string, path: string) => void>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    for (const listener of listeners) listener(req.method ?? 'GET', new URL(req.url ?? '/', url).pathname);
     handle(ctx, routes, req, res).catch((error: unknown) => {
       if (!res.headersSent) sendErrors(res, 500, [err.unexpected((error as Error).message)]);
       else res.destroy();
@@ -145,6 +149,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     world,
     webhooksIdle: () => ctx.webhooks.idle(),
     expireTokens: () => issuer.expireAll(),
+    onRequest: (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
     close: () =>
       new Promise<void>((resolve) => {
         unsubscribe();

@@ -11,6 +11,13 @@ import { PgDb } from '../../electron/core/postgres/db.js';
 import { migrate, PG_SCHEMA_VERSION, schemaVersion, SchemaError, type Migration } from '../../electron/core/postgres/migrations.js';
 import { postgresStorage } from '../../electron/core/postgres/postgres-storage.js';
 import { prepareAppRole } from '../../electron/core/postgres/roles.js';
+import type { ConsentClient } from '../../electron/core/api/consent-client.js';
+import { ConsentActions } from '../../electron/core/consents/actions.js';
+import { jobHandlers, type JobsContext } from '../../electron/core/jobs/handlers.js';
+import { JobRegistry } from '../../electron/core/jobs/jobs.js';
+import { EventBus } from '../../electron/ipc/event-bus.js';
+import type { Storage } from '../../electron/core/storage.js';
+import type { Consent } from '../../shared/schemas/consent.js';
 import { freshDatabase, type TestDatabase } from '../helpers/pg.js';
 
 /**
@@ -248,7 +255,7 @@ describe('team audit entries know the client', () => {
 });
 
 describe('team bulk jobs', () => {
-  it('are run by one server at a time: the other is refused until the holder releases the job or stops being heard from', async () => {
+  it('are run by one server at a time: the other is refused until the holder releases the job, is killed or stops being heard from', async () => {
     const { db } = await database();
     await migrate(db);
     const a = postgresStorage(db, { instanceId: 'server-a' });
@@ -265,10 +272,112 @@ describe('team bulk jobs', () => {
     expect(await a.bulk.claim('job-1')).toBe(true); // still running: renewed
     await a.bulk.release('job-1');
     expect(await b.bulk.claim('job-1')).toBe(true);
-    // B is killed (no release): once it has not renewed for a while, A may take the job over.
+    expect(await a.bulk.heldElsewhere('job-1')).toMatch(/team server/);
+    expect(await b.bulk.heldElsewhere('job-1')).toBeUndefined(); // its own
+    // B hangs (its connection lingers, no renewal): once it has not been heard from for a while, A
+    // takes the job over (ending B's connection), and B's next renewal says it lost the job.
     expect(await a.bulk.claim('job-1')).toBe(false);
     await db.query("UPDATE action_jobs SET owner_seen = now() - interval '1 minute' WHERE job_id = 'job-1'");
     expect(await a.bulk.claim('job-1')).toBe(true);
     expect(await b.bulk.claim('job-1')).toBe(false);
+    expect(await b.bulk.markSending('job-1', 1, '2026-11-01T00:00:01.000Z')).toBe(false); // fenced: B sends nothing more
+    expect(await a.bulk.markSending('job-1', 1, '2026-11-01T00:00:01.000Z')).toBe(true);
+    expect(await a.bulk.item('job-1', 1)).toMatchObject({ status: 'pending', sentAt: '2026-11-01T00:00:01.000Z' });
+    // A is killed: its connection ends with it, and the job is free at once.
+    await db.query(
+      `SELECT pg_terminate_backend(pid, 5000) FROM pg_locks WHERE locktype = 'advisory' AND objid = hashtext('job-1')::oid AND objsubid = 2`,
+    );
+    expect(await b.bulk.heldElsewhere('job-1')).toBeUndefined();
+    expect(await b.bulk.claim('job-1')).toBe(true);
+    expect(await a.bulk.claim('job-1')).toBe(false);
+    await b.bulk.release('job-1');
+    expect(await a.bulk.heldElsewhere('job-1')).toBeUndefined();
+  });
+
+  it('a job free to take is taken by exactly one of the servers that try at once', async () => {
+    const { db } = await database(6);
+    await migrate(db);
+    const servers = ['a', 'b', 'c', 'd'].map((id) => postgresStorage(db, { instanceId: `server-${id}` }));
+    await servers[0]!.bulk.create({
+      jobId: 'job-2',
+      created: '2026-11-01T00:00:00.000Z',
+      operator: 'sam',
+      reason: 'incident 9',
+      consentIds: ['c1'],
+    });
+    const claims = await Promise.all(servers.map((s) => s.bulk.claim('job-2')));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    await Promise.all(servers.map((s) => s.bulk.release('job-2')));
+  });
+
+  /** A server's consent actions on `storage`, against an intermediary that answers after `delayMs` and counts DELETEs. */
+  const serverOn = (storage: Storage, deletes: string[], delayMs: number) => {
+    const client = {
+      getConsent: async (id: string) => ({ consentId: id, status: deletes.includes(id) ? 'REVOKED' : 'ACTIVE' }) as Consent,
+      revokeConsent: async (id: string) => {
+        await new Promise((r) => setTimeout(r, delayMs));
+        deletes.push(id);
+        return 'revoked' as const;
+      },
+    } as unknown as ConsentClient;
+    const actions = new ConsentActions({
+      client,
+      store: storage.actions,
+      bulk: storage.bulk,
+      audit: storage.audit,
+      operator: () => ({ account: 'sam', displayName: null }),
+      refreshEvents: false,
+    });
+    const jobs = new JobRegistry(() => undefined);
+    const ctx = { bus: new EventBus(), jobs, actions, link: { online: true } } as unknown as JobsContext;
+    return { actions, jobs, handlers: jobHandlers(ctx) };
+  };
+
+  it('a server that lost its hold on a job (another took it over) stops at once, sending nothing more', async () => {
+    const { db } = await database(8);
+    await migrate(db);
+    const deletes: string[] = [];
+    const a = serverOn(postgresStorage(db, { instanceId: 'server-a' }), deletes, 50);
+    const ids = Array.from({ length: 20 }, (_, i) => `c${i}`);
+    const jobId = await a.actions.createBulkRevoke(ids, 'incident 19');
+    const run = a.actions.runBulkRevoke(jobId, { perSecond: 50 });
+    while (deletes.length < 3) await new Promise((r) => setTimeout(r, 10));
+    // A seems gone quiet: B takes the job over (ending A's hold).
+    await db.query("UPDATE action_jobs SET owner_seen = now() - interval '1 minute' WHERE job_id = $1", [jobId]);
+    const b = postgresStorage(db, { instanceId: 'server-b' });
+    expect(await b.bulk.claim(jobId)).toBe(true);
+    await expect(run).rejects.toThrow(/lost its hold/);
+    const sent = deletes.length;
+    expect(sent).toBeLessThan(ids.length);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(deletes).toHaveLength(sent); // nothing more from A
+    expect(new Set(deletes).size).toBe(deletes.length);
+    await b.bulk.release(jobId);
+  });
+
+  it('jobs:list on another server shows a job running elsewhere as running there (not resumable), and as interrupted once its holder is gone', async () => {
+    const { db } = await database(8);
+    await migrate(db);
+    const a = postgresStorage(db, { instanceId: 'server-a' });
+    await db.query(
+      "INSERT INTO team_instances (instance_id, host, pid, account, started, seen) VALUES ('server-a', 'host-a', 42, 'sam', now(), now())",
+    );
+    const deletes: string[] = [];
+    const b = serverOn(postgresStorage(db, { instanceId: 'server-b' }), deletes, 0);
+    const jobId = await b.actions.createBulkRevoke(['c1', 'c2'], 'incident 19');
+    expect(await a.bulk.claim(jobId)).toBe(true);
+    const [running] = await b.handlers['jobs:list']({});
+    expect(running).toMatchObject({ jobId, state: 'running', message: expect.stringContaining('the team server on host-a (process 42)') });
+    await expect(b.handlers['jobs:control']({ jobId, action: 'resume' })).rejects.toThrow(/running on the team server on host-a/);
+    // A is killed: its connection (and hold) ends with it.
+    await db.query(`SELECT pg_terminate_backend(pid, 5000) FROM pg_locks WHERE locktype = 'advisory' AND objid = hashtext($1)::oid`, [
+      jobId,
+    ]);
+    const [interrupted] = await b.handlers['jobs:list']({});
+    expect(interrupted).toMatchObject({ jobId, state: 'interrupted', counts: { pending: 2 } });
+    await b.handlers['jobs:control']({ jobId, action: 'resume' });
+    while (b.jobs.find(jobId)?.state === 'running') await new Promise((r) => setTimeout(r, 20));
+    expect(b.jobs.find(jobId)).toMatchObject({ state: 'finished', counts: { revoked: 2, pending: 0 } });
+    expect(deletes).toEqual(['c1', 'c2']);
   });
 });

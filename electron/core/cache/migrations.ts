@@ -352,4 +352,9 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       .all())
       insert.run(r.record_id, hash(r.raw), r.shape, r.raw, r.normalized, r.notes, r.fetched_at);
   },
+  // 9: a bulk revocation's item records when its DELETE was about to be sent: a run killed after
+  // that asks the intermediary on resume instead of sending it twice.
+  (db) => {
+    db.exec('ALTER TABLE action_job_items ADD COLUMN sent_at TEXT');
+  },
 ];

@@ -3,7 +3,7 @@ import type { AuditEntry, AuditRecord, AuditStore } from '../audit/port.js';
 import type { ActionChange, ActionStore, ConsentStore, ReferenceStore } from '../consents/port.js';
 import type { DataStore, RecordsInput, RetentionEntry } from '../data/port.js';
 import type { EventStore } from '../events/port.js';
-import type { BulkJob, BulkJobStore, BulkStatus } from '../jobs/port.js';
+import type { BulkItemState, BulkJob, BulkJobStore, BulkStatus } from '../jobs/port.js';
 import type { ReportStore } from '../reports/port.js';
 import type { Storage } from '../storage.js';
 import type { SyncStateStore } from '../sync/port.js';
@@ -160,6 +160,17 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     // One process writes a profile's cache: the job is always this process's to run.
     claim: async () => true,
     release: async () => undefined,
+    heldElsewhere: async () => undefined,
+    item: async (jobId, seq) =>
+      db
+        .prepare<[string, number], BulkItemState>(
+          'SELECT seq, consent_id AS consentId, status, detail, sent_at AS sentAt FROM action_job_items WHERE job_id = ? AND seq = ?',
+        )
+        .get(jobId, seq),
+    markSending: async (jobId, seq, at) => {
+      db.prepare('UPDATE action_job_items SET sent_at = ? WHERE job_id = ? AND seq = ?').run(at, jobId, seq);
+      return true;
+    },
     setItem: async (jobId, seq, status, detail) =>
       void db.prepare('UPDATE action_job_items SET status = ?, detail = ? WHERE job_id = ? AND seq = ?').run(status, detail, jobId, seq),
   };

@@ -7,7 +7,7 @@ import { CoreError } from '../../ipc/router.js';
 import type { ConsentChangeRequest, ConsentClient } from '../api/consent-client.js';
 import { ApiError } from '../api/errors.js';
 import type { AuditStore } from '../audit/port.js';
-import type { BulkJob, BulkJobStore, BulkStatus } from '../jobs/port.js';
+import type { BulkItemState, BulkJob, BulkJobStore, BulkStatus } from '../jobs/port.js';
 import { sleep } from '../jobs/jobs.js';
 import { describeOperator, type Operator } from '../operator.js';
 import type { ActionStore } from './port.js';
@@ -36,6 +36,8 @@ export type RevokeResult = {
   consent: Consent;
   /** Revoked by staff before (another console, at the same moment or earlier): who, and when. */
   revokedBy?: { operator: string; at: string };
+  /** Found REVOKED when a bulk job resumed after an interruption that may have come after its DELETE was sent. */
+  confirmed?: boolean;
 };
 
 export interface DecodedResponse {
@@ -140,31 +142,63 @@ export class ConsentActions {
    */
   async revoke(consentId: string, reason: string): Promise<RevokeResult> {
     const why = checkReason(reason);
-    return this.deps.store.exclusive(`revoke:${consentId}`, async () => {
-      // The consent's own entries (a few, oldest first): the staff revocation, however many refused attempts followed.
-      const before = (await this.deps.audit.entries({ target: consentId })).find((e) => e.action === 'revoke' && e.result === 'revoked');
-      if (before) {
+    return this.deps.store.exclusive(`revoke:${consentId}`, () => this.revokeHeld(consentId, why));
+  }
+
+  /**
+   * A revocation, under the consent's lock. For an item of a bulk job, the intent is recorded
+   * before the DELETE is sent; an item whose intent an interrupted run left is never sent again
+   * blindly: if that run recorded the revocation, it stands; if the intermediary shows the consent
+   * REVOKED, that is recorded (confirmed after the interruption); only a consent still not revoked
+   * gets its DELETE.
+   */
+  private async revokeHeld(consentId: string, why: string, item?: BulkItemState & { jobId: string }): Promise<RevokeResult> {
+    // The consent's own entries (a few, oldest first): the staff revocation, however many refused attempts followed.
+    const before = (await this.deps.audit.entries({ target: consentId })).find((e) => e.action === 'revoke' && e.result === 'revoked');
+    if (item?.sentAt) {
+      // The intent is recorded only after finding no revocation: one found now came after it, and
+      // with this job's reason it is the interrupted run's own.
+      if (before?.reason?.startsWith(why)) return { outcome: 'revoked', consent: await this.reread(consentId) };
+      if (!before && (await this.reread(consentId)).status === 'REVOKED') {
         const consent = await this.refreshAndAudit(consentId, {
           action: 'revoke',
-          reason: why,
-          result: `not sent: already revoked by ${before.operator} at ${before.at}`,
+          reason: `${why} (${CONFIRMED})`,
+          result: 'revoked',
         });
-        return { outcome: 'already-inactive' as const, consent, revokedBy: { operator: before.operator, at: before.at } };
+        return { outcome: 'revoked', consent, confirmed: true };
       }
-      let outcome: RevokeResult['outcome'];
-      try {
-        outcome = await this.deps.client.revokeConsent(consentId);
-      } catch (error) {
-        return this.auditFailure('revoke', consentId, why, describeFailure(error, 'revocation'));
-      }
-      // 422: the consent was already inactive at the data holder; the cache catches up either way.
+    }
+    if (before) {
       const consent = await this.refreshAndAudit(consentId, {
         action: 'revoke',
         reason: why,
-        result: outcome === 'revoked' ? 'revoked' : 'already inactive at the data holder',
+        result: `not sent: already revoked by ${before.operator} at ${before.at}`,
       });
-      return { outcome, consent };
+      return { outcome: 'already-inactive' as const, consent, revokedBy: { operator: before.operator, at: before.at } };
+    }
+    if (item && !(await this.deps.bulk.markSending(item.jobId, item.seq, this.now().toISOString()))) throw new ClaimLost();
+    let outcome: RevokeResult['outcome'];
+    try {
+      outcome = await this.deps.client.revokeConsent(consentId);
+    } catch (error) {
+      return this.auditFailure('revoke', consentId, why, describeFailure(error, 'revocation'));
+    }
+    // 422: the consent was already inactive at the data holder; the cache catches up either way.
+    const consent = await this.refreshAndAudit(consentId, {
+      action: 'revoke',
+      reason: why,
+      result: outcome === 'revoked' ? 'revoked' : 'already inactive at the data holder',
     });
+    return { outcome, consent };
+  }
+
+  /** The consent as the intermediary has it now (an unreachable one reads as offline: the item stays pending). */
+  private async reread(consentId: string): Promise<Consent> {
+    try {
+      return await this.deps.client.getConsent(consentId);
+    } catch (error) {
+      throw describeFailure(error, 'check of an interrupted revocation');
+    }
   }
 
   async update(consentId: string, change: ConsentChangeRequest, reason?: string): Promise<Consent> {
@@ -281,6 +315,11 @@ export class ConsentActions {
     return this.deps.bulk.pendingJobs();
   }
 
+  /** Who runs the job now when it is another team server (words), or undefined. */
+  bulkHeldElsewhere(jobId: string): Promise<string | undefined> {
+    return this.deps.bulk.heldElsewhere(jobId);
+  }
+
   /** The job's reason and creation details, or undefined. */
   bulkJob(jobId: string): Promise<BulkJob | undefined> {
     return this.deps.bulk.job(jobId);
@@ -314,49 +353,90 @@ export class ConsentActions {
     const job = await this.bulkJob(jobId);
     if (!job) throw new CoreError('NOT_FOUND', `No bulk revocation ${jobId}.`);
     // Exactly one process runs a job (team servers share the store): it holds the job while it runs.
-    if (!(await this.deps.bulk.claim(jobId)))
-      throw new CoreError('BUSY', 'This bulk revocation is running on another team server; its progress shows here.');
-    const holding = setInterval(() => void this.deps.bulk.claim(jobId).catch(() => undefined), 10_000);
+    if (!(await this.deps.bulk.claim(jobId))) {
+      const by = await this.deps.bulk.heldElsewhere(jobId).catch(() => undefined);
+      throw new CoreError('BUSY', `This bulk revocation is running on ${by ?? 'another team server'}; its progress shows here.`);
+    }
+    // A hold lost (another server took the job over) stops the run at once: never two runs of a job.
+    const lost = new AbortController();
+    const holding = setInterval(
+      () =>
+        void this.deps.bulk.claim(jobId).then(
+          (held) => held || lost.abort(),
+          () => undefined,
+        ),
+      CLAIM_RENEW_MS,
+    );
     holding.unref();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, lost.signal]) : lost.signal;
     try {
-      return await this.runClaimedBulk(jobId, job.reason, opts);
+      const items = await this.runClaimedBulk(jobId, job.reason, { ...opts, signal });
+      if (!lost.signal.aborted) return items;
+    } catch (error) {
+      if (!(error instanceof ClaimLost)) throw error;
     } finally {
       clearInterval(holding);
       await this.deps.bulk.release(jobId).catch(() => undefined);
     }
+    throw new CoreError(
+      'BUSY',
+      'This server lost its hold on the bulk revocation (another team server took it over): it stopped here, with nothing sent twice.',
+    );
   }
 
   private async runClaimedBulk(
     jobId: string,
     reason: string,
-    opts: Parameters<ConsentActions['runBulkRevoke']>[1] & object,
+    opts: Parameters<ConsentActions['runBulkRevoke']>[1] & { signal: AbortSignal },
   ): Promise<BulkItem[]> {
-    const job = { reason };
+    const { signal } = opts;
     const rate = () => (typeof opts.perSecond === 'function' ? opts.perSecond() : (opts.perSecond ?? 5));
     let last = 0;
-    for (const item of (await this.bulkItems(jobId)).filter((i) => i.status === 'pending')) {
+    for (const { seq, consentId } of (await this.bulkItems(jobId)).filter((i) => i.status === 'pending')) {
       await opts.whilePaused?.();
-      if (opts.signal?.aborted) break;
+      if (signal.aborted) break;
       const wait = last + 1000 / rate() - Date.now();
-      if (wait > 0) await sleep(wait, opts.signal);
-      if (opts.signal?.aborted) break;
+      if (wait > 0) await sleep(wait, signal);
+      if (signal.aborted) break;
       last = Date.now();
-      let status: BulkStatus;
-      let detail: string | null = null;
-      try {
-        status = (await this.revoke(item.consentId, job.reason)).outcome;
-      } catch (error) {
-        status = 'failed';
-        detail = (error as Error).message;
-        if (error instanceof CoreError && error.code === 'OFFLINE') {
+      const settled = await this.deps.store.exclusive(`revoke:${consentId}`, async () => {
+        // Read again under the consent's lock: a run that held the job before may have settled the item since.
+        const item = await this.deps.bulk.item(jobId, seq);
+        if (item?.status !== 'pending') return undefined;
+        let status: BulkStatus;
+        let detail: string | null = null;
+        try {
+          const result = await this.revokeHeld(consentId, reason, { ...item, jobId });
+          status = result.outcome;
+          if (result.confirmed) detail = CONFIRMED;
+        } catch (error) {
+          if (error instanceof ClaimLost) throw error;
+          status = 'failed';
+          detail = (error as Error).message;
           // Offline: stop here; this item and the rest stay pending for a resume.
-          opts.onItem?.({ ...item, status: 'pending', detail });
-          break;
+          if (error instanceof CoreError && error.code === 'OFFLINE') return { ...item, status: 'pending' as const, detail, offline: true };
         }
-      }
-      await this.deps.bulk.setItem(jobId, item.seq, status, detail);
-      opts.onItem?.({ ...item, status, detail });
+        await this.deps.bulk.setItem(jobId, seq, status, detail);
+        return { seq, consentId, status, detail, offline: false };
+      });
+      if (!settled) continue;
+      const { offline, ...outcome } = settled;
+      opts.onItem?.({ seq: outcome.seq, consentId: outcome.consentId, status: outcome.status, detail: outcome.detail });
+      if (offline) break;
     }
     return this.bulkItems(jobId);
+  }
+}
+
+/** How often a running bulk job tells the store it is still running (the store's claim). */
+const CLAIM_RENEW_MS = 10_000;
+
+/** What the audit entry and the item say of a revocation found done after an interrupted run had sent it. */
+const CONFIRMED = 'confirmed after an interruption: the intermediary showed it REVOKED';
+
+/** This process no longer holds the bulk job: it must send nothing more. */
+class ClaimLost extends Error {
+  constructor() {
+    super('The bulk job was taken over by another team server.');
   }
 }

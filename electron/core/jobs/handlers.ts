@@ -1,3 +1,4 @@
+import type { Job } from '../../../shared/ipc/contract.js';
 import { CoreError } from '../../ipc/router.js';
 import type { ConsentActions } from '../consents/actions.js';
 import type { CoreContext, HandlersOf, Reachability } from '../context.js';
@@ -44,34 +45,75 @@ function bulkRevokeRun(ctx: JobsContext, jobId: string) {
   };
 }
 
-/** Bulk revocations a restart interrupted: listed as interrupted, resumable by the user. */
-export async function registerInterruptedBulkJobs(ctx: JobsContext): Promise<void> {
-  for (const jobId of await ctx.actions.pendingBulkJobs()) {
-    const [job, counts] = await Promise.all([ctx.actions.bulkJob(jobId), ctx.actions.bulkCounts(jobId)]);
+/**
+ * Bulk revocations of the store with consents still pending that no run of this process holds:
+ * listed as interrupted, resumable by the user — unless another team server runs it now: then it is
+ * returned as running there (not resumable here; its progress reaches this server's consoles). An
+ * interrupted job that another server has since finished is listed as finished. At start, and again
+ * for each jobs list: team servers start, finish and stop jobs meanwhile.
+ */
+export async function registerInterruptedBulkJobs(ctx: JobsContext): Promise<Job[]> {
+  const pending = new Set(await ctx.actions.pendingBulkJobs());
+  for (const listed of ctx.jobs.list())
+    if (listed.kind === 'bulk-revoke' && listed.state === 'interrupted' && !pending.has(listed.jobId)) {
+      const counts = await ctx.actions.bulkCounts(listed.jobId);
+      ctx.jobs.endInterrupted(listed.jobId, { counts, done: listed.total ?? listed.done, message: 'Finished by another team server.' });
+    }
+  const elsewhere: Job[] = [];
+  for (const jobId of pending) {
+    const known = ctx.jobs.find(jobId);
+    if (known && known.state !== 'interrupted') continue; // run here (or stopped here by the operator)
+    const [job, counts, by] = await Promise.all([
+      ctx.actions.bulkJob(jobId),
+      ctx.actions.bulkCounts(jobId),
+      ctx.actions.bulkHeldElsewhere(jobId),
+    ]);
+    if (!job) continue;
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    const listed = { jobId, kind: 'bulk-revoke' as const, title: bulkTitle(total), done: total - counts.pending, total, counts };
+    if (by) {
+      elsewhere.push({
+        ...listed,
+        state: 'running',
+        startedAt: job.created,
+        finishedAt: null,
+        message: `Running on ${by}: its progress shows here; pause or cancel it from that server.`,
+        perSecond: known?.perSecond ?? DEFAULT_RATE,
+        result: null,
+      });
+      continue;
+    }
     ctx.jobs.registerInterrupted(
       {
-        jobId,
-        kind: 'bulk-revoke',
-        title: bulkTitle(total),
-        done: total - counts.pending,
-        total,
-        counts,
-        startedAt: job!.created,
-        message: 'Interrupted when the console stopped; resume to revoke the consents still pending.',
+        ...listed,
+        startedAt: job.created,
+        message: 'Interrupted when the console (or the team server running it) stopped; resume to revoke the consents still pending.',
         perSecond: DEFAULT_RATE,
       },
       { total, perSecond: DEFAULT_RATE, pausable: true, run: bulkRevokeRun(ctx, jobId) },
     );
   }
+  return elsewhere;
 }
 
 /** The jobs domain: long work in the background (bulk revocations, exports, data syncs), listed, controlled, their results. */
 export function jobHandlers(ctx: JobsContext): HandlersOf<JobChannels> {
   const { jobs, actions } = ctx;
   return {
-    'jobs:list': async () => jobs.list(),
-    'jobs:control': async ({ jobId, action, perSecond }) => jobs.control(jobId, action, perSecond),
+    'jobs:list': async () => {
+      const elsewhere = new Map((await registerInterruptedBulkJobs(ctx)).map((j) => [j.jobId, j]));
+      const here = jobs.list();
+      return [...[...elsewhere.values()].filter((j) => !jobs.find(j.jobId)), ...here.map((j) => elsewhere.get(j.jobId) ?? j)].slice(0, 200);
+    },
+    'jobs:control': async ({ jobId, action, perSecond }) => {
+      // A bulk job not running here may be running on another team server: that server controls it.
+      const state = jobs.find(jobId)?.state;
+      if ((state === undefined || state === 'interrupted') && (await actions.bulkJob(jobId))) {
+        const by = await actions.bulkHeldElsewhere(jobId);
+        if (by) throw new CoreError('BUSY', `This bulk revocation is running on ${by}: ${action} it from a console of that server.`);
+      }
+      return jobs.control(jobId, action, perSecond);
+    },
     'jobs:items': async ({ jobId, offset, limit }) => {
       if (!(await actions.bulkJob(jobId))) throw new CoreError('NOT_FOUND', `Job ${jobId} has no items.`);
       return actions.bulkItemsWindow(jobId, offset, limit);

@@ -65,6 +65,20 @@ export class JobRegistry {
     return entry.job;
   }
 
+  /** The job, if it is listed here. */
+  find(jobId: string): Job | undefined {
+    return this.entries.get(jobId)?.job;
+  }
+
+  /** An interrupted job that another process (a team server) has since run to its end: no longer resumable. */
+  endInterrupted(jobId: string, update: Partial<Pick<Job, 'done' | 'counts' | 'message'>>): void {
+    const entry = this.entries.get(jobId);
+    if (entry?.job.state !== 'interrupted') return;
+    this.interruptedRuns.delete(jobId);
+    entry.job = { ...entry.job, ...update, state: 'finished', finishedAt: this.now().toISOString() };
+    this.emitNow(entry);
+  }
+
   /**
    * A job that exists but does not run: one interrupted by a restart, that the user may resume.
    * `resume` is what runs when they do.

@@ -11,6 +11,13 @@ export interface BulkJob {
   operator: string;
 }
 export type BulkStatus = BulkItem['status'];
+/**
+ * An item as the run reads it: when an earlier run was about to send its DELETE (`sentAt`), the
+ * request may have reached the intermediary before that run was killed.
+ */
+export interface BulkItemState extends BulkItem {
+  sentAt: string | null;
+}
 
 export interface BulkJobStore {
   create(job: BulkJob & { jobId: string; consentIds: readonly string[] }): Promise<void>;
@@ -24,11 +31,22 @@ export interface BulkJobStore {
   /** Jobs with items still pending: what a restart offers to resume. */
   pendingJobs(): Promise<string[]>;
   setItem(jobId: string, seq: number, status: BulkStatus, detail: string | null): Promise<void>;
+  /** One item as it is now (read under the consent's lock: another run may have settled it). */
+  item(jobId: string, seq: number): Promise<BulkItemState | undefined>;
+  /**
+   * Records that the item's DELETE is about to be sent (before it is): a run killed after this
+   * asks the intermediary on resume instead of sending it again. False, with nothing recorded,
+   * when this process no longer holds the job (another team server took it over): send nothing.
+   */
+  markSending(jobId: string, seq: number, at: string): Promise<boolean>;
   /**
    * Takes the job for this process while it runs it: false when another process of the store (a
-   * team server) holds it and was heard from lately. Called again to say it is still running;
-   * `release` gives it up. A store only one process writes to always says yes.
+   * team server) holds it. Called again to say it is still running: false then when the hold was
+   * lost (the run must stop at once). `release` gives it up. A store only one process writes to
+   * always says yes.
    */
   claim(jobId: string): Promise<boolean>;
   release(jobId: string): Promise<void>;
+  /** Who runs the job now when it is another process of the store (words for the jobs list); undefined when none does. */
+  heldElsewhere(jobId: string): Promise<string | undefined>;
 }

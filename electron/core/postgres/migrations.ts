@@ -24,6 +24,11 @@ export const PG_MIGRATIONS: readonly Migration[] = [
     name: 'the team store: consents, events, reference, data, audit, jobs, sync state',
     up: [CONSENTS_SCHEMA, EVENTS_SCHEMA, DATA_SCHEMA, AUDIT_SCHEMA, JOBS_SCHEMA, SYNC_SCHEMA].join('\n'),
   },
+  {
+    version: 2,
+    name: 'bulk revocation items record when their DELETE was about to be sent (never sent twice across a kill)',
+    up: 'ALTER TABLE action_job_items ADD COLUMN sent_at text',
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

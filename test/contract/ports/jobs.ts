@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ConsentClient } from '../../../electron/core/api/consent-client.js';
+import { ConsentActions } from '../../../electron/core/consents/actions.js';
+import type { Consent } from '../../../shared/schemas/consent.js';
 import { withStore, type OpenFixture } from '../fixture.js';
 
 /** The jobs domain's port: BulkJobStore. */
@@ -34,6 +37,56 @@ export function bulkJobStoreSuite(open: OpenFixture) {
         ]);
         for (let seq = 4; seq <= 12; seq++) await storage.bulk.setItem('job-1', seq, 'revoked', null);
         expect(await storage.bulk.pendingJobs()).toEqual([]);
+      }),
+    );
+
+    it(
+      'records an item’s intent before its DELETE; a resumed run asks the intermediary first and never sends one twice',
+      withStore(open, async ({ storage }) => {
+        // An intermediary of four ACTIVE consents that counts the DELETEs it gets.
+        const status = new Map(['c1', 'c2', 'c3', 'c4'].map((id) => [id, 'ACTIVE']));
+        const deletes: string[] = [];
+        const consent = (id: string) => ({ consentId: id, status: status.get(id) }) as Consent;
+        const client = {
+          getConsent: async (id: string) => consent(id),
+          revokeConsent: async (id: string) => {
+            deletes.push(id);
+            status.set(id, 'REVOKED');
+            return 'revoked' as const;
+          },
+        } as unknown as ConsentClient;
+        const deps = { client, store: storage.actions, bulk: storage.bulk, audit: storage.audit, refreshEvents: false };
+        const actions = new ConsentActions({ ...deps, operator: () => ({ account: 'sam', displayName: null }) });
+        const jobId = await actions.createBulkRevoke(['c1', 'c2', 'c3', 'c4'], 'incident 19');
+        expect(await storage.bulk.item(jobId, 1)).toEqual({ seq: 1, consentId: 'c1', status: 'pending', detail: null, sentAt: null });
+        // An earlier run, killed: c1's DELETE reached the intermediary, nothing of it recorded; c2's was
+        // recorded (audited) but not its item; c3's intent was recorded, its DELETE never sent.
+        expect(await storage.bulk.claim(jobId)).toBe(true);
+        for (const seq of [1, 2, 3]) expect(await storage.bulk.markSending(jobId, seq, '2026-11-01T00:00:00.000Z')).toBe(true);
+        await storage.bulk.release(jobId);
+        status.set('c1', 'REVOKED');
+        status.set('c2', 'REVOKED');
+        await storage.actions.record({
+          audit: { operator: 'sam', action: 'revoke', target: 'c2', reason: 'incident 19', result: 'revoked' },
+        });
+
+        const items = await actions.runBulkRevoke(jobId, { perSecond: 1000 });
+        expect(items.map((i) => [i.consentId, i.status, i.detail])).toEqual([
+          ['c1', 'revoked', 'confirmed after an interruption: the intermediary showed it REVOKED'],
+          ['c2', 'revoked', null],
+          ['c3', 'revoked', null],
+          ['c4', 'revoked', null],
+        ]);
+        expect(deletes).toEqual(['c3', 'c4']);
+        expect((await storage.bulk.item(jobId, 4))?.sentAt).toMatch(/^\d{4}-/);
+        const revocations = (await storage.audit.entries()).filter((e) => e.action === 'revoke' && e.result === 'revoked');
+        expect(revocations.map((e) => [e.target, e.reason])).toEqual([
+          ['c2', 'incident 19'],
+          ['c1', 'incident 19 (confirmed after an interruption: the intermediary showed it REVOKED)'],
+          ['c3', 'incident 19'],
+          ['c4', 'incident 19'],
+        ]);
+        expect(await storage.audit.verify()).toMatchObject({ ok: true });
       }),
     );
   });
