@@ -77,7 +77,14 @@ describe('cli team', () => {
       ),
     );
     const team = postgresStorage(db);
-    expect(await team.audit.verify()).toEqual({ ok: true, entries: 1 });
+    // The team's chain holds the import's record; the imported chain is checked beside it, as stored.
+    expect(await team.audit.verify()).toEqual({
+      ok: true,
+      entries: 1,
+      imported: [
+        { chain: expect.stringMatching(/^import:/), origin: expect.stringContaining(solo), entries: soloEntries, ok: true, problems: [] },
+      ],
+    });
     expect((await team.audit.entries())[0]).toMatchObject({
       action: 'import-audit',
       result: expect.stringMatching(new RegExp(`^imported ${soloEntries} entries from`)),
