@@ -44,9 +44,10 @@ import { tempDir } from './temp.js';
  * - an incremental sync after the intermediary changed 1% of the consents and got 1% new ones,
  *   against the first sync's time;
  * - the peak RSS of the syncing process, beside an idle process with the same modules loaded;
- * - the readers (team-readers.ts: `--readers C --readers-seconds S --revokes R --small-consents M`):
+ * - the readers (team-readers.ts: `--readers C --readers-seconds S --think-ms T --revokes R --small-consents M`):
  *   C consoles (20) reading a team server at once over its WebSocket, p50/p95 per kind of read,
- *   beside a solo browser host (SQLite) on the same data; a revoke in one console to REVOKED in a
+ *   beside a solo browser host (SQLite) on the same data, each console at a person's pace (its next
+ *   request T ms after its answer on average; 500) and again back to back (a stress load); a revoke in one console to REVOKED in a
  *   console of another team server (R revokes, p95); the serving server's peak and steady RSS beside
  *   the same at M consents (a tenth, at most 10,000). They need the build (`npm run bench:team` builds).
  *
@@ -104,6 +105,7 @@ const { values: opt } = parseArgs({
     'naive-rows': { type: 'string', default: '2000' },
     readers: { type: 'string', default: '20' },
     'readers-seconds': { type: 'string', default: '20' },
+    'think-ms': { type: 'string', default: '500' },
     revokes: { type: 'string', default: '30' },
     'small-consents': { type: 'string' },
     smoke: { type: 'boolean', default: false },
@@ -462,6 +464,7 @@ try {
     clients: READERS,
     seconds: READ_SECONDS,
     revokes: REVOKES,
+    thinkMs: Number(opt['think-ms']),
     smallConsents: SMALL,
     work,
     row,
