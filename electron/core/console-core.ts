@@ -60,6 +60,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const stores = cache.storage;
 
   const bus = new EventBus();
+  // A team server's database going away and coming back: every console's status bar says so at once.
+  const unwatchTeam = cache.team?.watch?.((database) => bus.emit('team:database', database));
   const operators = new OperatorStore(opts.dataDir);
   const operator = () => describeOperator(operators.get());
   const jobs = new JobRegistry((job) => bus.emit('jobs:progress', job));
@@ -180,6 +182,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     },
     async close() {
       if (schedule) clearInterval(schedule);
+      unwatchTeam?.();
       await jobs.close();
       await syncService.stop();
       await engine.close();

@@ -69,4 +69,56 @@ describe('Status bar', () => {
     expect(cancel).toHaveAttribute('aria-disabled', 'true');
     expect(screen.getByText('v1 · team server')).toBeInTheDocument();
   });
+
+  it('on a team server whose database is away: says so, since when, that it reconnects, and keeps what it showed', async () => {
+    useSession.setState({ connection: 'connected', syncProgress: null });
+    const since = new Date(2025, 2, 14, 10, 42, 5).toISOString();
+    const { client } = memoryClient(3, {
+      'app:status': async () => ({
+        appVersion: '1',
+        host: 'team',
+        profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
+        lastSyncAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+        lastSyncError: null,
+        online: true,
+        syncing: false,
+        consentCount: 3,
+        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
+        team: {
+          servers: 2,
+          syncingOn: null,
+          database: { state: 'unreachable', since, problem: 'The team database cannot be reached (connect ECONNREFUSED 127.0.0.1:5432); reconnecting.' },
+        },
+      }),
+    });
+    renderWithClient(<StatusBar />, client);
+    const line = await screen.findByTestId('status-team-database');
+    expect(line).toHaveTextContent('Team database unreachable since 10:42 — reconnecting');
+    // Focusable, so the reason (its tooltip) is one key away.
+    expect(line).toHaveAttribute('tabindex', '0');
+    expect(screen.getByTestId('status-team')).toHaveTextContent('Team: 2 servers');
+    expect(screen.getByTestId('status-last-sync')).toHaveTextContent('5 minutes ago');
+    expect(screen.getByRole('status', { name: 'Status bar' })).toBeInTheDocument();
+  });
+
+  it('on a team server whose database is reachable: no database line', async () => {
+    useSession.setState({ connection: 'connected', syncProgress: null });
+    const { client } = memoryClient(3, {
+      'app:status': async () => ({
+        appVersion: '1',
+        host: 'team',
+        profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
+        lastSyncAt: null,
+        lastSyncError: null,
+        online: true,
+        syncing: false,
+        consentCount: 3,
+        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
+        team: { servers: 1, syncingOn: null, database: { state: 'ok', since: new Date().toISOString(), problem: null } },
+      }),
+    });
+    renderWithClient(<StatusBar />, client);
+    expect(await screen.findByTestId('status-team')).toHaveTextContent('Team: 1 server');
+    expect(screen.queryByTestId('status-team-database')).toBeNull();
+  });
 });
