@@ -65,7 +65,8 @@ export function bindMainEvents(client: ConsoleClient, queries: QueryClient): () 
         // A sync that ended while this console was away (its last progress report never came): not shown as running.
         void client.appStatus({}).then(
           (status) => {
-            if (!status.syncing && !status.team?.syncingOn && useSession.getState().syncProgress) useSession.getState().setSyncProgress(null);
+            if (!status.syncing && !status.team?.syncingOn && useSession.getState().syncProgress)
+              useSession.getState().setSyncProgress(null);
           },
           () => undefined,
         );

@@ -87,7 +87,11 @@ describe('Status bar', () => {
         team: {
           servers: 2,
           syncingOn: null,
-          database: { state: 'unreachable', since, problem: 'The team database cannot be reached (connect ECONNREFUSED 127.0.0.1:5432); reconnecting.' },
+          database: {
+            state: 'unreachable',
+            since,
+            problem: 'The team database cannot be reached (connect ECONNREFUSED 127.0.0.1:5432); reconnecting.',
+          },
         },
       }),
     });
