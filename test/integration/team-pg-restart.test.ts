@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { PgDb } from '../../electron/core/postgres/db.js';
+import { LIVE_CHANNEL, startTeamLive, type LiveStatus } from '../../electron/core/postgres/live.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../electron/core/postgres/embedded.js';
 import { migrate } from '../../electron/core/postgres/migrations.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
@@ -57,6 +58,18 @@ describe('the team database restarted mid-sync', () => {
     await migrate(owner);
     await owner.close();
 
+    // Another server's live link (live.ts), in this process: it loses its LISTEN connection too.
+    const liveDb = new PgDb(url.toString(), { max: 2 });
+    const notices: unknown[] = [];
+    const statuses: LiveStatus[] = [];
+    const live = await startTeamLive({
+      url: url.toString(),
+      db: liveDb,
+      origin: 'watcher',
+      onNotice: (_event, payload) => notices.push(payload),
+      onStatus: (s) => statuses.push(s),
+    });
+
     const dataDir = tempDir();
     writeRemoteProfile(dataDir, sandbox.url);
     const started = Date.now();
@@ -97,9 +110,31 @@ describe('the team database restarted mid-sync', () => {
     await until(() => database().some((d) => d.state === 'unreachable'), 10_000, 'the database to be reported unreachable');
     expect(database().find((d) => d.state === 'unreachable')!.problem).toMatch(/cannot be reached/);
 
+    // While it is away, app:status still answers, saying so.
+    const status = () =>
+      lines
+        .filter((l) => l.startsWith('STATUS '))
+        .map((l) => JSON.parse(l.slice(7)) as { ok: boolean; value?: { team?: { database?: { state: string } } } });
+    await until(() => status().length > 0, 10_000, 'app:status while the database is away');
+    expect(status()[0]).toMatchObject({ ok: true, value: { team: { database: { state: 'unreachable' } } } });
+    expect(statuses.some((s) => !s.connected)).toBe(true);
+
     // Started again on the same folder and port: the server reconnects by itself and the next tick resumes.
     postgres = await startEmbeddedPostgres({ dir, port, unsafeFast: true });
+    // A notice published as soon as it is back reaches the live link, heard or caught up when it reconnects.
+    const publisher = new PgDb(url.toString(), { max: 1 });
+    await publisher.query(
+      `WITH n AS (INSERT INTO team_notices (origin, event, payload) VALUES ('other', 'cache:changed', $1) RETURNING seq)
+       SELECT pg_notify($2, seq::text) FROM n`,
+      [JSON.stringify({ entity: 'consents', count: 7 }), LIVE_CHANNEL],
+    );
+    await publisher.close();
     await until(() => database().at(-1)?.state === 'ok', 20_000, 'the database to be reported reachable again');
+    await until(() => status().at(-1)?.value?.team?.database?.state === 'ok', 10_000, 'app:status to say the database is back');
+    await until(() => notices.some((n) => (n as { count?: number }).count === 7), 20_000, 'the live link to catch up');
+    expect(statuses.at(-1)?.connected).toBe(true);
+    await live.close();
+    await liveDb.close();
     await until(() => lines.includes('SYNCED scheduled'), 60_000, 'a scheduled sync to finish');
     expect(exited).toBeUndefined();
 

@@ -1,5 +1,12 @@
-import { screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { describe, expect, it } from 'vitest';
+import type { EventName } from '../../shared/ipc/channels.js';
+import type { TeamDatabase } from '../../shared/ipc/contract.js';
+import { useClient } from '../../renderer/src/bridge/ClientContext.js';
+import type { ConsoleClient } from '../../renderer/src/bridge/client.js';
+import { bindMainEvents } from '../../renderer/src/events.js';
 import { StatusBar } from '../../renderer/src/features/status/StatusBar.js';
 import { useSession } from '../../renderer/src/stores/session.js';
 import { memoryClient, renderWithClient } from './harness.js';
@@ -124,5 +131,56 @@ describe('Status bar', () => {
     renderWithClient(<StatusBar />, client);
     expect(await screen.findByTestId('status-team')).toHaveTextContent('Team: 1 server');
     expect(screen.queryByTestId('status-team-database')).toBeNull();
+  });
+
+  it('hears the team database go and come back (team:database) without a reload', async () => {
+    useSession.setState({ connection: 'connected', syncProgress: null });
+    let database: TeamDatabase = { state: 'ok', since: new Date().toISOString(), problem: null };
+    const { client: memory } = memoryClient(3, {
+      'app:status': async () => ({
+        appVersion: '1',
+        host: 'team',
+        profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
+        lastSyncAt: null,
+        lastSyncError: null,
+        online: true,
+        syncing: false,
+        consentCount: 3,
+        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
+        team: { servers: 1, syncingOn: null, database },
+      }),
+    });
+    // The main process's events, sent by the test.
+    const listeners = new Set<(event: EventName, payload: unknown) => void>();
+    const client = {
+      ...memory,
+      on: (event: EventName, listener: (payload: unknown) => void) => {
+        const l = (name: EventName, payload: unknown) => name === event && listener(payload);
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+    } as ConsoleClient;
+    const emit = (event: EventName, payload: unknown) => act(() => listeners.forEach((l) => l(event, payload)));
+    function Events() {
+      const queries = useQueryClient();
+      const c = useClient();
+      useEffect(() => bindMainEvents(c, queries), [c, queries]);
+      return null;
+    }
+    renderWithClient(
+      <>
+        <Events />
+        <StatusBar />
+      </>,
+      client,
+    );
+    expect(await screen.findByTestId('status-team')).toHaveTextContent('Team: 1 server');
+    expect(screen.queryByTestId('status-team-database')).toBeNull();
+    database = { state: 'unreachable', since: new Date(2025, 2, 14, 9, 5).toISOString(), problem: 'The team database cannot be reached.' };
+    emit('team:database', database);
+    expect(await screen.findByTestId('status-team-database')).toHaveTextContent('Team database unreachable since 09:05 — reconnecting');
+    database = { state: 'ok', since: new Date().toISOString(), problem: null };
+    emit('team:database', database);
+    await waitFor(() => expect(screen.queryByTestId('status-team-database')).toBeNull());
   });
 });
