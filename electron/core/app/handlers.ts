@@ -18,20 +18,22 @@ export interface AppContext extends Pick<CoreContext, 'stores'> {
 export function appHandlers(ctx: AppContext): HandlersOf<'app:status' | 'sandbox:approve'> {
   /** What the store said last: a team server whose database is away keeps showing it (the team status says why). */
   let known = { lastSyncAt: null as string | null, consentCount: 0 };
-  const fromStore = async () => {
-    try {
-      known = { lastSyncAt: await ctx.sync.lastSyncAt(), consentCount: await ctx.stores.consents.total() };
-    } catch (error) {
-      if (!ctx.team) throw error;
-    }
-    return known;
-  };
+  const away = (team: TeamStatus | undefined) => team?.database?.state === 'unreachable';
   return {
     'app:status': async () => {
-      const team = ctx.team ? await ctx.team.status() : undefined;
+      let team = ctx.team ? await ctx.team.status() : undefined;
+      if (!away(team)) {
+        try {
+          known = { lastSyncAt: await ctx.sync.lastSyncAt(), consentCount: await ctx.stores.consents.total() };
+        } catch (error) {
+          // A team database that went away just now: its status says so from this failure on.
+          team = ctx.team ? await ctx.team.status() : undefined;
+          if (!away(team)) throw error;
+        }
+      }
       return {
         ...ctx.about,
-        ...(team?.database?.state === 'unreachable' ? known : await fromStore()),
+        ...known,
         lastSyncError: ctx.sync.lastError,
         online: ctx.link.online,
         syncing: ctx.sync.syncing,

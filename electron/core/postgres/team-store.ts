@@ -54,18 +54,21 @@ export async function registerInstance(
     );
   await beat();
   // One beat at a time: while the database is away, a beat waiting for a connection is not joined by more.
-  let beating = false;
+  let beating: Promise<void> | undefined;
   const timer = setInterval(() => {
-    if (beating) return;
-    beating = true;
-    void beat()
-      .catch(() => undefined)
-      .finally(() => (beating = false));
+    beating ??= beat()
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => (beating = undefined));
   }, everyMs);
   timer.unref();
   return {
     async stop() {
       clearInterval(timer);
+      // A beat still on its way would register this server again after it left.
+      await beating;
       await db.query('DELETE FROM team_instances WHERE instance_id = $1', [me.id]).catch(() => undefined);
     },
   };
