@@ -60,6 +60,13 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const stores = cache.storage;
 
   const bus = new EventBus();
+  // A team server's database going away and coming back: every console's status bar says so at once,
+  // and the schedule waits for it (the sync that stopped resumes at the first tick after).
+  let databaseAway = false;
+  const unwatchTeam = cache.team?.watch?.((database) => {
+    databaseAway = database.state === 'unreachable';
+    bus.emit('team:database', database);
+  });
   const operators = new OperatorStore(opts.dataDir);
   const operator = () => describeOperator(operators.get());
   const jobs = new JobRegistry((job) => bus.emit('jobs:progress', job));
@@ -94,14 +101,17 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   await registerInterruptedBulkJobs(jobsContext);
 
   // Scheduled sync, every N minutes as Settings say (the host's option until the user chose), with or
-  // without Data API records; skipped while one is running; failures show in the status, like any sync.
+  // without Data API records; skipped while one is running or a team database is away; failures show
+  // in the status, like any sync.
   let schedule: ReturnType<typeof setInterval> | undefined;
   const reschedule = () => {
     if (schedule) clearInterval(schedule);
     const minutes = settings.chosen().syncEveryMinutes ?? opts.syncEveryMinutes ?? 0;
     // Set up outside the request that changed the schedule: a scheduled sync is nobody's request.
     schedule = minutes
-      ? outsideRequest(() => setInterval(() => !syncService.syncing && void router.handle('sync:start', {}, true), minutes * 60_000))
+      ? outsideRequest(() =>
+          setInterval(() => !syncService.syncing && !databaseAway && void router.handle('sync:start', {}, true), minutes * 60_000),
+        )
       : undefined;
     schedule?.unref();
   };
@@ -181,6 +191,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     },
     async close() {
       if (schedule) clearInterval(schedule);
+      unwatchTeam?.();
       await jobs.close();
       await syncService.stop();
       await engine.close();

@@ -1,3 +1,4 @@
+import type { TeamDatabase, TeamStatus } from '../../shared/ipc/contract.js';
 import type { CoreError } from '../ipc/router.js';
 import type { SqliteStorage } from './cache/sqlite-storage.js';
 import type { Profile } from './config/profiles.js';
@@ -21,8 +22,11 @@ export interface OpenedStore {
   mapError(error: unknown): CoreError | undefined;
   /** Whether a sync's failure was the store's: damage, or a problem writing it (a full disk…, in words). */
   storeFailure(error: unknown): { damage: true } | { problem: string } | undefined;
-  /** A team store: how many servers serve the team, and which other one syncs now (the status bar says). */
-  team?: { status(): Promise<{ servers: number; syncingOn: string | null }> };
+  /**
+   * A team store: how many servers serve the team, which other one syncs now, whether its database
+   * is reachable (the status bar says); `watch` tells of the database going away and coming back.
+   */
+  team?: { status(): Promise<TeamStatus>; watch?(listener: (database: TeamDatabase) => void): () => void };
   /** The SQLite cache under the ports, in solo mode (tests, benchmarks and the command line read it). */
   sqlite?: SqliteStorage;
   close(): Promise<void>;

@@ -3,8 +3,9 @@ import { AuditAnchorFile } from '../core/audit/audit-anchor.js';
 import { createKeyFileCipher } from '../core/secrets/cipher.js';
 import { SecretVault } from '../core/secrets/vault.js';
 import { PgDb } from '../core/postgres/db.js';
-import { RELAYED, startTeamLive, type TeamLive } from '../core/postgres/live.js';
+import { liveRelay, RELAYED, startTeamLive, type LiveRelay, type TeamLive } from '../core/postgres/live.js';
 import { registerInstance, teamStoreOpener, thisInstance } from '../core/postgres/team-store.js';
+import type { EventPayload } from '../../shared/ipc/contract.js';
 import type { ServeAs } from '../host/run.js';
 import { openTeamDatabase } from './database.js';
 
@@ -46,6 +47,7 @@ export function teamServer(opts: { databaseUrl?: string; version: string }): Ser
       const anchor = { file: new AuditAnchorFile(join(dataDir, AUDIT_ANCHOR_FILE), vault.getOrCreate(AUDIT_ANCHOR_SECRET)), fresh };
       let registration: { stop(): Promise<void> } | undefined;
       let live: TeamLive | undefined;
+      let relay: LiveRelay | undefined;
       return {
         store: teamStoreOpener(db, me, anchor),
         async started(url, events) {
@@ -68,12 +70,22 @@ export function teamServer(opts: { databaseUrl?: string; version: string }): Ser
             onStatus: (s) => log.info(s.connected ? 'live link to the other team servers is up' : `live link down: ${s.problem}`),
             log: (line) => log.info(line),
           });
+          // A sync's progress goes a few times a second, not once per page (live.ts liveRelay).
+          const link = live;
+          relay = liveRelay(
+            (event, payload) => link.publish(event, payload),
+            (e) => log.error('a live notice was not sent', e),
+          );
           events.subscribe((event, payload) => {
-            if (!relaying && RELAYED.has(event))
-              void live?.publish(event, payload).catch((e: Error) => log.error('a live notice was not sent', e));
+            if (!relaying && RELAYED.has(event)) relay?.relay(event, payload);
+            if (event === 'team:database') {
+              const d = payload as EventPayload<'team:database'>;
+              log.info(d.state === 'ok' ? 'the team database is reachable again' : `the team database is unreachable: ${d.problem}`);
+            }
           });
         },
         async close() {
+          await relay?.close();
           await live?.close();
           await registration?.stop();
           await db.close();

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { CacheChanged } from '../../shared/ipc/contract.js';
+import type { AppStatus, CacheChanged } from '../../shared/ipc/contract.js';
 import type { ConsoleClient } from './bridge/client.js';
 import { useJobsStore } from './ui/jobs/jobs-store.js';
 import { useSession } from './stores/session.js';
@@ -48,6 +48,11 @@ export function bindMainEvents(client: ConsoleClient, queries: QueryClient): () 
       }
     }),
     client.on('jobs:progress', (job) => useJobsStore.getState().put(job)),
+    // A team server lost its database or reached it again: the status bar says so at once, then reads the rest.
+    client.on('team:database', (database) => {
+      queries.setQueryData<AppStatus>(['app:status'], (old) => (old?.team ? { ...old, team: { ...old.team, database } } : old));
+      void queries.invalidateQueries({ queryKey: ['app:status'] });
+    }),
     // The console reopened on another profile (or a new cache): everything on screen is read again.
     client.on('profile:switched', (switched) => {
       useSession.getState().setProfileSwitch(switched);
@@ -57,6 +62,14 @@ export function bindMainEvents(client: ConsoleClient, queries: QueryClient): () 
       useSession.getState().setConnection(state);
       if (state === 'connected') {
         void queries.invalidateQueries();
+        // A sync that ended while this console was away (its last progress report never came): not shown as running.
+        void client.appStatus({}).then(
+          (status) => {
+            if (!status.syncing && !status.team?.syncingOn && useSession.getState().syncProgress)
+              useSession.getState().setSyncProgress(null);
+          },
+          () => undefined,
+        );
         void client.jobsList({}).then(
           (jobs) => useJobsStore.getState().putAll(jobs),
           () => undefined,

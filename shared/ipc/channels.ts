@@ -6,7 +6,7 @@
  * second time. The preload gets their names at build time (build/bundle-electron.mjs).
  */
 
-export const EVENTS = ['sync:progress', 'cache:changed', 'jobs:progress', 'profile:switched'] as const;
+export const EVENTS = ['sync:progress', 'cache:changed', 'jobs:progress', 'profile:switched', 'team:database'] as const;
 export type EventName = (typeof EVENTS)[number];
 
 /** `consents:list` → `consentsList`: the name of the bridge function for a channel. */

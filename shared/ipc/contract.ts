@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { EventName, MethodName } from './channels.js';
 import type { Envelope } from './errors.js';
 import type { ChannelSchema } from './contract/common.js';
-import { appChannels } from './contract/app.js';
+import { appChannels, TeamDatabase } from './contract/app.js';
 import { consentsChannels } from './contract/consents.js';
 import { CacheChanged, SyncProgress, syncChannels } from './contract/sync.js';
 import { eventsChannels } from './contract/events.js';
@@ -62,6 +62,8 @@ export const events = {
   'cache:changed': CacheChanged,
   'jobs:progress': Job,
   'profile:switched': ProfileSwitched,
+  /** A team server lost its database or reached it again (each server's own view: not relayed). */
+  'team:database': TeamDatabase,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type ChannelInput<C extends Channel> = z.input<(typeof contract)[C]['input']>;

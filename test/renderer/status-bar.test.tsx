@@ -1,5 +1,12 @@
-import { screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { describe, expect, it } from 'vitest';
+import type { EventName } from '../../shared/ipc/channels.js';
+import type { TeamDatabase } from '../../shared/ipc/contract.js';
+import { useClient } from '../../renderer/src/bridge/ClientContext.js';
+import type { ConsoleClient } from '../../renderer/src/bridge/client.js';
+import { bindMainEvents } from '../../renderer/src/events.js';
 import { StatusBar } from '../../renderer/src/features/status/StatusBar.js';
 import { useSession } from '../../renderer/src/stores/session.js';
 import { memoryClient, renderWithClient } from './harness.js';
@@ -68,5 +75,112 @@ describe('Status bar', () => {
     const cancel = screen.getByRole('button', { name: 'Cancel sync (it runs on the team server on ops-2 (process 4242))' });
     expect(cancel).toHaveAttribute('aria-disabled', 'true');
     expect(screen.getByText('v1 · team server')).toBeInTheDocument();
+  });
+
+  it('on a team server whose database is away: says so, since when, that it reconnects, and keeps what it showed', async () => {
+    useSession.setState({ connection: 'connected', syncProgress: null });
+    const since = new Date(2025, 2, 14, 10, 42, 5).toISOString();
+    const { client } = memoryClient(3, {
+      'app:status': async () => ({
+        appVersion: '1',
+        host: 'team',
+        profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
+        lastSyncAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+        lastSyncError: null,
+        online: true,
+        syncing: false,
+        consentCount: 3,
+        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
+        team: {
+          servers: 2,
+          syncingOn: null,
+          database: {
+            state: 'unreachable',
+            since,
+            problem: 'The team database cannot be reached (connect ECONNREFUSED 127.0.0.1:5432); reconnecting.',
+          },
+        },
+      }),
+    });
+    renderWithClient(<StatusBar />, client);
+    const line = await screen.findByTestId('status-team-database');
+    expect(line).toHaveTextContent('Team database unreachable since 10:42 — reconnecting');
+    // Focusable, so the reason (its tooltip) is one key away.
+    expect(line).toHaveAttribute('tabindex', '0');
+    expect(screen.getByTestId('status-team')).toHaveTextContent('Team: 2 servers');
+    expect(screen.getByTestId('status-last-sync')).toHaveTextContent('5 minutes ago');
+    expect(screen.getByRole('status', { name: 'Status bar' })).toBeInTheDocument();
+  });
+
+  it('on a team server whose database is reachable: no database line', async () => {
+    useSession.setState({ connection: 'connected', syncProgress: null });
+    const { client } = memoryClient(3, {
+      'app:status': async () => ({
+        appVersion: '1',
+        host: 'team',
+        profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
+        lastSyncAt: null,
+        lastSyncError: null,
+        online: true,
+        syncing: false,
+        consentCount: 3,
+        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
+        team: { servers: 1, syncingOn: null, database: { state: 'ok', since: new Date().toISOString(), problem: null } },
+      }),
+    });
+    renderWithClient(<StatusBar />, client);
+    expect(await screen.findByTestId('status-team')).toHaveTextContent('Team: 1 server');
+    expect(screen.queryByTestId('status-team-database')).toBeNull();
+  });
+
+  it('hears the team database go and come back (team:database) without a reload', async () => {
+    useSession.setState({ connection: 'connected', syncProgress: null });
+    let database: TeamDatabase = { state: 'ok', since: new Date().toISOString(), problem: null };
+    const { client: memory } = memoryClient(3, {
+      'app:status': async () => ({
+        appVersion: '1',
+        host: 'team',
+        profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
+        lastSyncAt: null,
+        lastSyncError: null,
+        online: true,
+        syncing: false,
+        consentCount: 3,
+        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
+        team: { servers: 1, syncingOn: null, database },
+      }),
+    });
+    // The main process's events, sent by the test.
+    const listeners = new Set<(event: EventName, payload: unknown) => void>();
+    const client = {
+      ...memory,
+      on: (event: EventName, listener: (payload: unknown) => void) => {
+        const l = (name: EventName, payload: unknown) => name === event && listener(payload);
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+    } as ConsoleClient;
+    const emit = (event: EventName, payload: unknown) => act(() => listeners.forEach((l) => l(event, payload)));
+    function Events() {
+      const queries = useQueryClient();
+      const c = useClient();
+      useEffect(() => bindMainEvents(c, queries), [c, queries]);
+      return null;
+    }
+    renderWithClient(
+      <>
+        <Events />
+        <StatusBar />
+      </>,
+      client,
+    );
+    expect(await screen.findByTestId('status-team')).toHaveTextContent('Team: 1 server');
+    expect(screen.queryByTestId('status-team-database')).toBeNull();
+    database = { state: 'unreachable', since: new Date(2025, 2, 14, 9, 5).toISOString(), problem: 'The team database cannot be reached.' };
+    emit('team:database', database);
+    expect(await screen.findByTestId('status-team-database')).toHaveTextContent('Team database unreachable since 09:05 — reconnecting');
+    database = { state: 'ok', since: new Date().toISOString(), problem: null };
+    emit('team:database', database);
+    await waitFor(() => expect(screen.queryByTestId('status-team-database')).toBeNull());
   });
 });

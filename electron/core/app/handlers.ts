@@ -1,4 +1,4 @@
-import type { AppStatus } from '../../../shared/ipc/contract.js';
+import type { AppStatus, TeamStatus } from '../../../shared/ipc/contract.js';
 import { CoreError } from '../../ipc/router.js';
 import { approveInSandbox } from '../connection.js';
 import type { CoreContext, HandlersOf, Reachability } from '../context.js';
@@ -11,21 +11,35 @@ export interface AppContext extends Pick<CoreContext, 'stores'> {
   /** The embedded sandbox's address, when the profile is the embedded one. */
   sandboxUrl: string | undefined;
   /** A team server's team (store-opener.ts). */
-  team?: { status(): Promise<{ servers: number; syncingOn: string | null }> } | undefined;
+  team?: { status(): Promise<TeamStatus> } | undefined;
 }
 
 /** The app as a whole: what the status bar shows, and the embedded sandbox's simulated approval. */
 export function appHandlers(ctx: AppContext): HandlersOf<'app:status' | 'sandbox:approve'> {
+  /** What the store said last: a team server whose database is away keeps showing it (the team status says why). */
+  let known = { lastSyncAt: null as string | null, consentCount: 0 };
+  const away = (team: TeamStatus | undefined) => team?.database?.state === 'unreachable';
   return {
-    'app:status': async () => ({
-      ...ctx.about,
-      lastSyncAt: await ctx.sync.lastSyncAt(),
-      lastSyncError: ctx.sync.lastError,
-      online: ctx.link.online,
-      syncing: ctx.sync.syncing,
-      consentCount: await ctx.stores.consents.total(),
-      ...(ctx.team ? { team: await ctx.team.status() } : {}),
-    }),
+    'app:status': async () => {
+      let team = ctx.team ? await ctx.team.status() : undefined;
+      if (!away(team)) {
+        try {
+          known = { lastSyncAt: await ctx.sync.lastSyncAt(), consentCount: await ctx.stores.consents.total() };
+        } catch (error) {
+          // A team database that went away just now: its status says so from this failure on.
+          team = ctx.team ? await ctx.team.status() : undefined;
+          if (!away(team)) throw error;
+        }
+      }
+      return {
+        ...ctx.about,
+        ...known,
+        lastSyncError: ctx.sync.lastError,
+        online: ctx.link.online,
+        syncing: ctx.sync.syncing,
+        ...(team ? { team } : {}),
+      };
+    },
     'sandbox:approve': async ({ uri }) => {
       if (!ctx.sandboxUrl) throw new CoreError('FORBIDDEN', 'Simulated approval exists only in the embedded sandbox.');
       return { response: await approveInSandbox(ctx.sandboxUrl, uri) };

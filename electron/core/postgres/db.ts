@@ -61,6 +61,47 @@ export function copyLine(values: readonly unknown[]): string {
   );
 }
 
+/** Codes of a connection that broke or could not be made: the server restarted, stopped or cannot be reached. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown (a fast or smart stop)
+  '57P02', // crash_shutdown (another backend crashed)
+  '57P03', // cannot_connect_now (starting up, shutting down, recovering)
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+
+/**
+ * Whether an error says the connection to PostgreSQL was lost or cannot be made, rather than that a
+ * statement failed: by its code, or by the words `pg` uses for a connection it saw end (no code).
+ */
+export function isConnectionLoss(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = String((error as { code?: unknown }).code ?? '');
+  if (CONNECTION_CODES.has(code)) return true;
+  return /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|terminating connection/i.test(
+    error.message,
+  );
+}
+
+/** Whether this process reaches its PostgreSQL, as its own queries found (and since when). */
+export interface DatabaseHealth {
+  state: 'ok' | 'unreachable';
+  /** When it became so (ISO 8601, UTC). */
+  since: string;
+  /** Why it is unreachable, in words; null when ok. */
+  problem: string | null;
+}
+
 export interface PgDbOptions {
   /** Connections in the pool (default 8). */
   max?: number;
@@ -68,12 +109,20 @@ export interface PgDbOptions {
   applicationName?: string;
   /** Told about a connection the pool lost while idle (the server restarted, the network dropped). */
   onError?: (error: Error) => void;
+  /** How often, while unreachable, the database is tried again (ms, default 1000). */
+  probeMs?: number;
 }
 
 export class PgDb implements Sql {
   readonly pool: pg.Pool;
+  private healthNow: DatabaseHealth = { state: 'ok', since: new Date().toISOString(), problem: null };
+  private readonly watchers = new Set<(health: DatabaseHealth) => void>();
+  private probe: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+  private readonly probeMs: number;
 
   constructor(connectionString: string, opts: PgDbOptions = {}) {
+    this.probeMs = opts.probeMs ?? 1_000;
     this.pool = new pg.Pool({
       connectionString,
       max: opts.max ?? 8,
@@ -83,20 +132,95 @@ export class PgDb implements Sql {
       types,
     });
     // An idle client's error (the server went away) must not crash the process: the pool drops it.
-    this.pool.on('error', (e) => opts.onError?.(e));
+    this.pool.on('error', (e) => {
+      this.lost(e);
+      opts.onError?.(e);
+    });
+    // Nor may a checked-out client's (a lock held for a sync, a batch between pages): the pool listens
+    // only while a client is idle, and an 'error' nobody hears ends the process. Its holder learns of
+    // it at its next query (the client is no longer queryable) and the pool drops it when released.
+    this.pool.on('connect', (client) => client.on('error', (e) => this.lost(e)));
+  }
+
+  /** Whether the database is reachable, as this process's queries found it. */
+  get health(): DatabaseHealth {
+    return this.healthNow;
+  }
+
+  /** Told when the database becomes unreachable and when it is back; returns the unsubscribe. */
+  watchHealth(listener: (health: DatabaseHealth) => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
+  /** A connection broke or could not be made: unreachable until a query succeeds again (tried every probeMs). */
+  lost(error: unknown): void {
+    if (this.closed || !isConnectionLoss(error)) return;
+    if (this.healthNow.state === 'unreachable') return;
+    this.setHealth({
+      state: 'unreachable',
+      since: new Date().toISOString(),
+      problem: `The team database cannot be reached (${(error as Error).message}); reconnecting.`,
+    });
+    this.scheduleProbe();
+  }
+
+  private reached(): void {
+    if (this.healthNow.state === 'ok' || this.closed) return;
+    if (this.probe) clearTimeout(this.probe);
+    this.probe = undefined;
+    this.setHealth({ state: 'ok', since: new Date().toISOString(), problem: null });
+  }
+
+  private setHealth(health: DatabaseHealth): void {
+    this.healthNow = health;
+    for (const w of this.watchers) {
+      try {
+        w(health);
+      } catch {
+        // A watcher's failure is its own.
+      }
+    }
+  }
+
+  private scheduleProbe(): void {
+    if (this.probe || this.closed) return;
+    this.probe = setTimeout(() => {
+      this.probe = undefined;
+      if (this.closed || this.healthNow.state === 'ok') return;
+      void this.query('SELECT 1').catch(() => this.scheduleProbe());
+    }, this.probeMs);
+    this.probe.unref();
+  }
+
+  /** Runs a query's promise, telling the health what it found. */
+  private async watched<T>(work: Promise<T>): Promise<T> {
+    try {
+      const result = await work;
+      this.reached();
+      return result;
+    } catch (error) {
+      this.lost(error);
+      throw error;
+    }
   }
 
   query<R extends object = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<R[]> {
-    return sqlOf(this.pool).query<R>(text, params);
+    return this.watched(sqlOf(this.pool).query<R>(text, params));
   }
 
   one<R extends object = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<R | undefined> {
-    return sqlOf(this.pool).one<R>(text, params);
+    return this.watched(sqlOf(this.pool).one<R>(text, params));
   }
 
   /** Runs `fn` in one transaction on one client: committed when it resolves, rolled back when it throws. */
-  async tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.watched(this.inTx(fn));
+  }
+
+  private async inTx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       const sql = clientTx(client);
@@ -104,14 +228,19 @@ export class PgDb implements Sql {
       await client.query('COMMIT');
       return result;
     } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      // A connection that cannot even roll back is dropped, not given to the next caller.
+      await client.query('ROLLBACK').catch((r: Error) => void (broken = r));
       throw e;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.probe) clearTimeout(this.probe);
+    this.probe = undefined;
+    this.watchers.clear();
     await this.pool.end();
   }
 }

@@ -17,6 +17,66 @@ const KEEP_MS = 10 * 60_000;
 /** How far back (in sequence numbers) a read looks for notices that committed late. */
 const LATE_WINDOW = 200;
 
+/** The live relay's pace for a sync's progress: the newest running report at most this often. */
+export const PROGRESS_EVERY_MS = 250;
+
+export interface LiveRelay {
+  /** Relays an event to the other servers (a running sync's progress: the newest, a few times a second). */
+  relay(event: EventName, payload: unknown): void;
+  /** Sends what waits and waits for what was sent. */
+  close(): Promise<void>;
+}
+
+/**
+ * What a server's core says, relayed to the other servers without putting a row and a NOTIFY on the
+ * sync's hot path for every progress report: a running sync's progress is sent at most every
+ * `everyMs` (the newest report; those between are of no use to a console that is behind anyway),
+ * and an ending one (finished, failed, cancelled) at once, after the ones before it and never
+ * followed by an older one. Other events go as they come.
+ */
+export function liveRelay(
+  send: (event: EventName, payload: unknown) => Promise<void>,
+  onError: (error: Error) => void,
+  everyMs = PROGRESS_EVERY_MS,
+): LiveRelay {
+  let pending: unknown;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastSent = -Infinity;
+  /** The progress reports in order, one insert at a time (sequence numbers follow the order sent). */
+  let chain: Promise<void> = Promise.resolve();
+  const progress = (payload: unknown) => {
+    lastSent = Date.now();
+    chain = chain.then(() => send('sync:progress', payload)).catch(onError);
+  };
+  const flush = () => {
+    timer = undefined;
+    if (pending === undefined) return;
+    const p = pending;
+    pending = undefined;
+    progress(p);
+  };
+  return {
+    relay(event, payload) {
+      if (event !== 'sync:progress') return void send(event, payload).catch(onError);
+      if ((payload as { state?: unknown } | null)?.state === 'running') {
+        pending = payload;
+        timer ??= setTimeout(flush, Math.max(0, lastSent + everyMs - Date.now()));
+        return;
+      }
+      // The end of a sync: the running report still waiting is stale now.
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      pending = undefined;
+      progress(payload);
+    },
+    async close() {
+      if (timer) clearTimeout(timer);
+      flush();
+      await chain;
+    },
+  };
+}
+
 export interface LiveStatus {
   connected: boolean;
   /** Why the link is down, in words. */

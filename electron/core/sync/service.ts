@@ -103,9 +103,12 @@ export class SyncService {
     const controller = new AbortController();
     this.controller = controller;
     const signal = controller.signal;
+    /** Where the sync was when it stopped, and how far (its failure is reported there). */
+    let last: Pick<SyncProgress, 'phase' | 'done'> = { phase: 'consents', done: 0 };
     try {
       const run = this.deps.engine.run(request, (m) => {
         if (m.type === 'progress') {
+          last = { phase: m.progress.phase, done: m.progress.done };
           bus.emit('sync:progress', m.progress);
           onProgress?.(m.progress);
         }
@@ -146,6 +149,8 @@ export class SyncService {
       if (store) {
         this.error = store.problem;
         log.error('sync failed: the cache could not be written', error);
+        // Every console hears why it stopped, whoever started it (a scheduled sync is nobody's request).
+        bus.emit('sync:progress', { ...last, total: null, state: 'failed', message: store.problem });
         throw new CoreError('CACHE', `Sync failed: ${store.problem}`);
       }
       this.deps.link.online = !(error instanceof ApiError && error.kind === 'Network');

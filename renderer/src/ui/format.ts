@@ -20,6 +20,15 @@ export function formatLocalDate(iso: string | null | undefined): string {
   });
 }
 
+/** The local time of day (HH:mm), for something that happened today or lately (the status bar's "since 10:42"). */
+export function formatClock(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return remembered('C', iso, () => {
+    const d = parseISO(iso);
+    return isValid(d) ? format(d, 'HH:mm') : iso;
+  });
+}
+
 /** The UTC value to the millisecond, as stored. */
 export function formatUtc(iso: string): string {
   return remembered('U', iso, () => {

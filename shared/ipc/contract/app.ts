@@ -5,6 +5,27 @@ import { Empty, Environment, type ChannelSchema } from './common.js';
 
 export const HostKind = z.enum(['electron', 'browser', 'team', 'cli']);
 
+/**
+ * Whether a team server reaches its team database (PostgreSQL), and since when: unreachable while
+ * it is restarted or away (the server reconnects by itself; what the consoles show stays).
+ */
+export const TeamDatabase = z.object({
+  state: z.enum(['ok', 'unreachable']),
+  /** When it became so (ISO 8601, UTC). */
+  since: z.string(),
+  /** Why it is unreachable, in words; null when ok. */
+  problem: z.string().nullable(),
+});
+export type TeamDatabase = z.infer<typeof TeamDatabase>;
+
+export const TeamStatus = z.object({
+  servers: z.number().int().nonnegative(),
+  syncingOn: z.string().nullable(),
+  /** Absent from servers that predate it. */
+  database: TeamDatabase.optional(),
+});
+export type TeamStatus = z.infer<typeof TeamStatus>;
+
 export const AppStatus = z.object({
   appVersion: z.string(),
   host: HostKind,
@@ -17,8 +38,11 @@ export const AppStatus = z.object({
   consentCount: z.number().int().nonnegative(),
   /** How secrets and the cache key are protected on this machine (the browser host says it is a key file). */
   keyStorage: z.object({ kind: z.enum(['os-keychain', 'key-file']), description: z.string() }),
-  /** A team server's view of its team: how many servers serve it, and which one syncs when it is another. */
-  team: z.object({ servers: z.number().int().nonnegative(), syncingOn: z.string().nullable() }).nullable().optional(),
+  /**
+   * A team server's view of its team: how many servers serve it, which one syncs when it is another,
+   * and whether its database is reachable.
+   */
+  team: TeamStatus.nullable().optional(),
 });
 export type AppStatus = z.infer<typeof AppStatus>;
 

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DataView } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { VIEW_LABEL } from '../data/views.js';
-import { formatAgo, formatCount } from '../../ui/format.js';
+import { formatAgo, formatCount, formatClock, formatLocalDateTime } from '../../ui/format.js';
 import { useSession } from '../../stores/session.js';
 import { JobProgress } from '../../ui/jobs/JobProgress.js';
 import { isEnded, useJobsStore } from '../../ui/jobs/jobs-store.js';
@@ -169,6 +169,19 @@ export function StatusBar() {
         <Text size="xs" data-testid="status-team">
           Team: <strong>{s.team.servers === 1 ? '1 server' : `${s.team.servers} servers`}</strong>
         </Text>
+      ) : null}
+      {s?.team?.database?.state === 'unreachable' ? (
+        // The server reconnects by itself; what the console shows stays as it was until then.
+        <Tooltip
+          label={`${s.team.database.problem ?? 'The team server cannot reach its database.'} Since ${formatLocalDateTime(s.team.database.since, true)}. What is shown is what the server had; it catches up when the database is back.`}
+          withArrow
+          multiline
+          w={420}
+        >
+          <Text size="xs" c={ink('red')} fw={600} data-testid="status-team-database" tabIndex={0}>
+            Team database unreachable since {formatClock(s.team.database.since)} — reconnecting
+          </Text>
+        </Tooltip>
       ) : null}
       <JobsIndicator />
       {s ? (
