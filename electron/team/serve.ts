@@ -4,6 +4,7 @@ import { createKeyFileCipher } from '../core/secrets/cipher.js';
 import { SecretVault } from '../core/secrets/vault.js';
 import { PgDb } from '../core/postgres/db.js';
 import { liveRelay, RELAYED, startTeamLive, type LiveRelay, type TeamLive } from '../core/postgres/live.js';
+import { readMemo } from '../core/postgres/read-memo.js';
 import { registerInstance, teamStoreOpener, thisInstance } from '../core/postgres/team-store.js';
 import type { EventPayload } from '../../shared/ipc/contract.js';
 import type { ServeAs } from '../host/run.js';
@@ -48,8 +49,10 @@ export function teamServer(opts: { databaseUrl?: string; version: string }): Ser
       let registration: { stop(): Promise<void> } | undefined;
       let live: TeamLive | undefined;
       let relay: LiveRelay | undefined;
+      // Aggregate reads shared by this server's consoles until something changes (read-memo.ts).
+      const memo = readMemo();
       return {
-        store: teamStoreOpener(db, me, anchor),
+        store: teamStoreOpener(db, me, anchor, memo),
         async started(url, events) {
           registration = await registerInstance(db, me, url);
           // What this server's core tells its consoles goes to the other servers' consoles, and theirs
@@ -67,7 +70,11 @@ export function teamServer(opts: { databaseUrl?: string; version: string }): Ser
                 relaying = false;
               }
             },
-            onStatus: (s) => log.info(s.connected ? 'live link to the other team servers is up' : `live link down: ${s.problem}`),
+            onStatus: (s) => {
+              // Notices may have been missed while the link was down: nothing shared is trusted.
+              memo.invalidate();
+              log.info(s.connected ? 'live link to the other team servers is up' : `live link down: ${s.problem}`);
+            },
             log: (line) => log.info(line),
           });
           // A sync's progress goes a few times a second, not once per page (live.ts liveRelay).
@@ -77,6 +84,8 @@ export function teamServer(opts: { databaseUrl?: string; version: string }): Ser
             (e) => log.error('a live notice was not sent', e),
           );
           events.subscribe((event, payload) => {
+            // A change here or on another server (relayed): every shared answer is asked again.
+            if (event === 'cache:changed' || event === 'profile:switched' || event === 'team:database') memo.invalidate();
             if (!relaying && RELAYED.has(event)) relay?.relay(event, payload);
             if (event === 'team:database') {
               const d = payload as EventPayload<'team:database'>;

@@ -13,6 +13,7 @@ import type { PgDb, Tx } from './db.js';
 import { pgEventStore, storeEvents } from './events.js';
 import { pgBulkJobStore } from './jobs.js';
 import { pgReportStore } from './reports.js';
+import { memoized, type ReadMemo } from './read-memo.js';
 import { pgSyncStateStore } from './sync-state.js';
 
 /**
@@ -36,6 +37,11 @@ export interface PostgresStorageOptions {
   instanceId?: string;
   /** The audit chain's head anchor, a signed file outside the database; none in tests that do not check it. */
   anchor?: { file: AuditAnchorFile; fresh: boolean };
+  /**
+   * Aggregate reads shared until the data changes (read-memo.ts): a team server passes one and
+   * invalidates it on every change it hears of. None: every read asks the database.
+   */
+  memo?: ReadMemo;
 }
 
 export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): PostgresStorage {
@@ -76,32 +82,53 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
         if (change.events?.length) await storeEvents(tx, change.events);
         return audited(tx, change.audit);
       });
+      memo?.invalidate();
       anchor?.schedule();
       return record;
     },
   };
+  const memo = opts.memo;
+  const shared = <S extends object, K extends keyof S>(store: S, names: readonly K[], prefix: string): S =>
+    memo ? memoized(store, names, memo, prefix) : store;
+  const audit = pgAuditStore(db, now, anchor);
   return {
     db,
-    consents: pgConsentStore(db),
+    consents: shared(pgConsentStore(db), ['count', 'options', 'total'], 'consents'),
     reference: pgReferenceStore(db),
     actions,
     bulk: pgBulkJobStore(db, opts.instanceId ?? randomUUID()),
-    events: pgEventStore(db),
-    data: withAnchorAfterRetention(pgDataStore(db, { now, audit: audited }), anchor),
-    audit: pgAuditStore(db, now, anchor),
-    reports: pgReportStore(db),
+    events: shared(
+      pgEventStore(db),
+      ['count', 'days', 'failuresByMessage', 'failuresByConsent', 'consentsWithFailures', 'collectionsByHolder'],
+      'events',
+    ),
+    data: withAnchorAfterRetention(pgDataStore(db, { now, audit: audited }), anchor, () => memo?.invalidate()),
+    audit: memo
+      ? {
+          ...audit,
+          append: async (entry) => {
+            const record = await audit.append(entry);
+            memo.invalidate();
+            return record;
+          },
+        }
+      : audit,
+    reports: shared(pgReportStore(db), ['eventsByType', 'audited', 'retention', 'collectionsByHolder'], 'reports'),
     syncState: pgSyncStateStore(db),
     flush: async () => anchor?.flush(),
   };
 }
 
-/** Retention audits each consent it treats: the anchor follows once the run has committed. */
-function withAnchorAfterRetention(data: DataStore, anchor: PgAuditAnchor | undefined): DataStore {
+/** Retention audits each consent it treats: the anchor follows once the run has committed (and shared answers are asked again). */
+function withAnchorAfterRetention(data: DataStore, anchor: PgAuditAnchor | undefined, changed: () => void): DataStore {
   return {
     ...data,
     applyRetention: async (operator) => {
       const done = await data.applyRetention(operator);
-      if (done.length) anchor?.schedule();
+      if (done.length) {
+        changed();
+        anchor?.schedule();
+      }
       return done;
     },
   };

@@ -6,6 +6,7 @@ import type { SyncEngine } from '../sync/port.js';
 import { runSync, type SyncJob } from '../sync/sync-job.js';
 import { isConnectionLoss, type DatabaseHealth, type PgDb } from './db.js';
 import { postgresStorage, type PostgresStorageOptions } from './postgres-storage.js';
+import type { ReadMemo } from './read-memo.js';
 import { pgSyncStore } from './sync-store.js';
 
 /**
@@ -204,9 +205,9 @@ export function teamStoreProblem(error: unknown): string | undefined {
 }
 
 /** The team store as the core's store (store-opener.ts); the pool belongs to the server, which closes it. */
-export function teamStoreOpener(db: PgDb, me: TeamInstance, anchor?: PostgresStorageOptions['anchor']): StoreOpener {
+export function teamStoreOpener(db: PgDb, me: TeamInstance, anchor?: PostgresStorageOptions['anchor'], memo?: ReadMemo): StoreOpener {
   return async () => {
-    const storage = postgresStorage(db, { instanceId: me.id, ...(anchor ? { anchor } : {}) });
+    const storage = postgresStorage(db, { instanceId: me.id, ...(anchor ? { anchor } : {}), ...(memo ? { memo } : {}) });
     // The anchor checked against the table before serving (a break found now is recorded in it).
     await storage.flush();
     let known = { servers: 1, syncingOn: null as string | null };
