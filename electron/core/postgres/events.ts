@@ -143,16 +143,27 @@ function whereAll(f: Conditions & { types?: readonly string[] | undefined }, p: 
  * `offset + limit` (an ordered scan of its index range, stopped there) are merged and ordered: an IN
  * list, or a UNION ALL ordered as a whole, reads and sorts every event of the types.
  */
+const NEWEST_FIRST = 'at DESC, seq DESC';
+/** From this offset on, a window starts from the key at the offset (below it, OFFSET itself is as cheap). */
+export const SKIP_BY_KEY = 200;
+
 function ordered(
   columns: string,
   f: Conditions & { types?: readonly string[] | undefined },
   p: Params,
   limit: number,
   offset: number,
-  order = 'at DESC, seq DESC',
+  order = NEWEST_FIRST,
 ) {
   const types = distinct(f.types);
   const start = Math.max(0, offset);
+  if (start >= SKIP_BY_KEY && limit >= 0 && order === NEWEST_FIRST && types.length <= 1) {
+    // Deep in the list: the offset is walked on an index's keys alone (at, seq: an index-only scan of
+    // events_by_time or events_by_type), and the window read from the key found, not every row skipped.
+    const only = (): string[] => [...(types.length ? [`event_type = ${p.add(types[0])}`] : []), ...conditions(f, p)];
+    const key = `(SELECT at, seq FROM events ${whereOf(only())} ORDER BY ${order} LIMIT 1 OFFSET ${p.add(start)}::bigint)`;
+    return `SELECT ${columns} FROM events ${whereOf([...only(), `(at, seq) <= ${key}`])} ORDER BY ${order} LIMIT ${p.add(limit)}::bigint`;
+  }
   const page = `ORDER BY ${order} LIMIT ${p.add(limit < 0 ? null : limit)}::bigint OFFSET ${p.add(start)}::bigint`;
   if (!types.length) return `SELECT ${columns} FROM events ${whereOf(conditions(f, p))} ${page}`;
   const enough = p.add(limit < 0 ? null : start + limit);
