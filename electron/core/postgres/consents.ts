@@ -162,6 +162,9 @@ function whereOf(filter: ConsentFilter, without?: 'statuses'): Where {
  */
 const FEW_MATCHES = 1_000;
 
+/** From this offset on, a window walks the offset on the sort's index and reads only its own rows (below it, OFFSET is as cheap). */
+const SKIP_BY_KEY = 200;
+
 /** The columns a list needs, gathered first when a search's matches are few. */
 const LIST_COLUMNS = `consent_id, status, consumer_email, consumer_mobile, consumer_id, data_holder_name, data_holder_brand_id,
   use_case_id, use_case_name, access_frequency, post_usage_action, direct_marketing, external_id, cdr_arrangement_id, created,
@@ -219,6 +222,17 @@ export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): Co
       const where = whereOf(filter);
       const src = await sourceOf(filter, where, few);
       const n = where.params.length;
+      if (offset >= SKIP_BY_KEY && src.from === 'consents') {
+        // Deep in the list: the offset is walked on the sort's index (the sort key and the id: an
+        // index-only scan where the key is a column), then the window's rows read by their ids.
+        const dir = sort.direction === 'asc' ? 'ASC' : 'DESC';
+        return db.query<ConsentRow>(
+          `WITH page AS MATERIALIZED (SELECT consent_id, ${SORT_COLUMNS[sort.field]} AS k FROM consents ${where.sql} ${orderOf(sort)}
+             LIMIT $${n + 1} OFFSET $${n + 2})
+           SELECT ${ROW_COLUMNS} FROM page JOIN consents USING (consent_id) ORDER BY page.k ${dir} NULLS LAST, consent_id ${dir}`,
+          [...where.params, limit, offset],
+        );
+      }
       return db.query<ConsentRow>(
         `${src.with} SELECT ${ROW_COLUMNS} FROM ${src.from} ${src.where} ${orderOf(sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
         [...where.params, limit, offset],
