@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -21,12 +21,29 @@ const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
+/**
+ * Writes a new key at `file` unless another process got there first: the key is written whole to a
+ * file of its own, then linked in place (atomic, and refused if the name exists), so two servers
+ * starting together on one data directory end with one key, never a half-written one.
+ */
+function createKeyOnce(file: string): void {
+  const tmp = `${file}.new-${process.pid}-${randomBytes(4).toString('hex')}`;
+  writeFileSync(tmp, randomBytes(KEY_BYTES), { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(tmp, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
 /** AES-256-GCM with a key kept in `<data dir>/keys/master.key` (mode 0600, folder 0700). */
 export function createKeyFileCipher(dataDir: string): SecretCipher {
   const dir = join(dataDir, 'keys');
   const file = join(dir, 'master.key');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (!existsSync(file)) writeFileSync(file, randomBytes(KEY_BYTES), { mode: 0o600, flag: 'wx' });
+  if (!existsSync(file)) createKeyOnce(file);
   if (process.platform !== 'win32') {
     const mode = statSync(file).mode & 0o777;
     if (mode & 0o077) {
