@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgDb } from '../../electron/core/postgres/db.js';
 import { migrate } from '../../electron/core/postgres/migrations.js';
@@ -8,6 +6,7 @@ import { postgresStorage } from '../../electron/core/postgres/postgres-storage.j
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import { freshDatabase, type TestDatabase } from '../helpers/pg.js';
 import { writeRemoteProfile } from '../helpers/remote.js';
+import { spawnLines, type LineChild } from '../helpers/child-lines.js';
 import { tempDir } from '../helpers/temp.js';
 import { readTruth } from '../helpers/truth.js';
 
@@ -22,7 +21,6 @@ import { readTruth } from '../helpers/truth.js';
 const KILLS = 10;
 const N = 80;
 const RATE = 20;
-const root = fileURLToPath(new URL('../../', import.meta.url));
 let sandbox: RunningSandbox;
 let ids: string[];
 const deletes = new Map<string, number>();
@@ -53,59 +51,10 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-interface Child {
-  process: ChildProcess;
-  lines: string[];
-  /** Resolves with the first line that starts with one of `prefixes`. */
-  line(...prefixes: string[]): Promise<string>;
-  exited: Promise<string>;
-}
-
-function server(dataDir: string, url: string, args: string[]): Child {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'test/helpers/bulk-child.ts'), dataDir, url, String(RATE), ...args],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  children.add(child);
-  const lines: string[] = [];
-  const waiting: { prefixes: string[]; resolve: (line: string) => void }[] = [];
-  const check = () => {
-    for (const w of [...waiting]) {
-      const found = lines.find((l) => w.prefixes.some((p) => l.startsWith(p)));
-      if (found !== undefined) {
-        waiting.splice(waiting.indexOf(w), 1);
-        w.resolve(found);
-      }
-    }
-  };
-  let buffered = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    buffered += d.toString();
-    const parts = buffered.split('\n');
-    buffered = parts.pop()!;
-    lines.push(...parts);
-    check();
-  });
-  const exited = new Promise<string>((resolve) =>
-    child.once('exit', (code, signal) => {
-      children.delete(child);
-      resolve(signal ?? `exit ${code}`);
-    }),
-  );
-  return {
-    process: child,
-    lines,
-    line: (...prefixes) =>
-      new Promise((resolve) => {
-        waiting.push({ prefixes, resolve });
-        check();
-      }),
-    exited,
-  };
+/** A team server process running bulk jobs (helpers/bulk-child.ts). */
+function server(dataDir: string, url: string, args: string[]): Omit<LineChild, 'line'> & { line(...prefixes: string[]): Promise<string> } {
+  const child = spawnLines('bulk-child.ts', [dataDir, url, String(RATE), ...args], children);
+  return { ...child, line: (...prefixes) => child.line((l) => prefixes.some((p) => l.startsWith(p))) };
 }
 
 const within = <T>(p: Promise<T>, ms: number, what: string) =>

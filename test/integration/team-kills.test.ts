@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgDb } from '../../electron/core/postgres/db.js';
 import { migrate } from '../../electron/core/postgres/migrations.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import { freshDatabase, type TestDatabase } from '../helpers/pg.js';
 import { writeRemoteProfile } from '../helpers/remote.js';
+import { spawnLines, until, type LineChild } from '../helpers/child-lines.js';
 import { tempDir } from '../helpers/temp.js';
 import { readTruth, type Truth } from '../helpers/truth.js';
 
@@ -17,7 +16,6 @@ import { readTruth, type Truth } from '../helpers/truth.js';
  * intermediary, nothing lost and nothing stored twice.
  */
 const KILLS = 10;
-const root = fileURLToPath(new URL('../../', import.meta.url));
 let sandbox: RunningSandbox;
 let truth: Truth;
 const databases: TestDatabase[] = [];
@@ -40,49 +38,10 @@ async function store(): Promise<{ url: string; db: PgDb }> {
   return { url: database.url, db };
 }
 
-interface Child {
-  process: ChildProcess;
-  lines: string[];
-  /** Resolves at the nth progress report (a page stored, about). */
-  progress(n: number): Promise<void>;
-  exited: Promise<string>;
-}
-
-function server(dataDir: string, url: string, tickMs: number, now: boolean): Child {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'test/helpers/team-child.ts'), dataDir, url, String(tickMs), ...(now ? ['now'] : [])],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  children.add(child);
-  const lines: string[] = [];
-  const waiting: { n: number; resolve: () => void }[] = [];
-  let buffered = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    buffered += d.toString();
-    const parts = buffered.split('\n');
-    buffered = parts.pop()!;
-    for (const line of parts) {
-      lines.push(line);
-      const progress = lines.filter((l) => l.startsWith('{')).length;
-      for (const w of waiting.filter((w) => progress >= w.n)) w.resolve();
-    }
-  });
-  const exited = new Promise<string>((resolve) =>
-    child.once('exit', (code, signal) => {
-      children.delete(child);
-      resolve(signal ?? `exit ${code}`);
-    }),
-  );
-  return {
-    process: child,
-    lines,
-    progress: (n) => new Promise((resolve) => waiting.push({ n, resolve })),
-    exited,
-  };
+/** A team server process (helpers/team-child.ts): it prints one JSON line per sync progress report. */
+function server(dataDir: string, url: string, tickMs: number, now: boolean): LineChild & { progress(n: number): Promise<void> } {
+  const child = spawnLines('team-child.ts', [dataDir, url, String(tickMs), ...(now ? ['now'] : [])], children);
+  return { ...child, progress: (n) => child.count(n, (lines) => lines.filter((l) => l.startsWith('{')).length) };
 }
 
 /** The store holds exactly what the intermediary serves: every consent as served, once, one version each; every event once. */
@@ -101,21 +60,13 @@ async function expectEqualToTruth(db: PgDb): Promise<void> {
 /** A whole sync finished (its summary is kept last, after the reference lists and the deferred indexes). */
 const synced = async (db: PgDb) => (await db.one("SELECT 1 FROM sync_state WHERE key = 'sync.lastSummary'")) !== undefined;
 
-async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 describe('team servers killed', () => {
   it('one syncs while the other serves; SIGKILL the syncing one and the other takes over at its next tick', async () => {
     const { url, db } = await store();
     const dataDir = tempDir();
     writeRemoteProfile(dataDir, sandbox.url);
     const servers = [server(dataDir, url, 1_000, true), server(dataDir, url, 1_000, false)];
-    const idOf = (c: Child) => c.lines.find((l) => l.startsWith('READY'))?.slice(6);
+    const idOf = (c: LineChild) => c.lines.find((l) => l.startsWith('READY'))?.slice(6);
     // Whichever takes the lock first syncs; the other's ticks are refused meanwhile.
     let holder: string | undefined;
     await until(

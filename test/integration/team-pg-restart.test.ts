@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { PgDb } from '../../electron/core/postgres/db.js';
@@ -9,6 +8,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../electron/cor
 import { migrate } from '../../electron/core/postgres/migrations.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import { writeRemoteProfile } from '../helpers/remote.js';
+import { spawnLines, until } from '../helpers/child-lines.js';
 import { tempDir } from '../helpers/temp.js';
 import { readTruth, type Truth } from '../helpers/truth.js';
 
@@ -18,7 +18,6 @@ import { readTruth, type Truth } from '../helpers/truth.js';
  * went away and came back, the next scheduled sync resumes and completes, and the store ends equal
  * to the intermediary (nothing lost, nothing twice).
  */
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const TICK_MS = 1_500;
 let sandbox: RunningSandbox;
 let truth: Truth;
@@ -34,14 +33,6 @@ afterAll(async () => {
   await postgres?.stop();
   await sandbox?.close();
 });
-
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('the team database restarted mid-sync', () => {
   it('the server survives, says what happened, and the next tick resumes the sync to the end', async () => {
@@ -73,23 +64,13 @@ describe('the team database restarted mid-sync', () => {
     const dataDir = tempDir();
     writeRemoteProfile(dataDir, sandbox.url);
     const started = Date.now();
-    child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'test/helpers/team-child.ts'), dataDir, url.toString(), String(TICK_MS), 'now'],
-      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const lines: string[] = [];
+    const server = spawnLines('team-child.ts', [dataDir, url.toString(), String(TICK_MS), 'now']);
+    child = server.process;
+    const lines = server.lines;
     // What the server said, but its running progress, when something went wrong.
     onTestFailed(() => console.log(lines.filter((l) => !l.includes('"state":"running"')).join('\n')));
-    let buffered = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      buffered += d.toString();
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      lines.push(...parts);
-    });
     let exited: string | undefined;
-    child.once('exit', (code, signal) => void (exited = signal ?? `exit ${code}`));
+    void server.exited.then((how) => (exited = how));
     const progress = () => lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { state: string; message?: string });
 
     // Mid-sync: a few pages stored, then PostgreSQL stopped (a fast shutdown: every backend terminated).

@@ -54,6 +54,22 @@ export interface MemoryCache {
   reference: ReferenceRepo;
 }
 
+/** An app:status of a console on a production intermediary (not the sandbox), changed by `change`. */
+export function productionStatus(change: Partial<AppStatus> = {}): AppStatus {
+  return {
+    appVersion: '1',
+    host: 'browser',
+    profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
+    lastSyncAt: null,
+    lastSyncError: null,
+    online: true,
+    syncing: false,
+    consentCount: 3,
+    keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
+    ...change,
+  };
+}
+
 export function memoryClient(
   consentCount: number,
   overrides: Partial<Handlers> = {},

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppStatus, ProfileSummary } from '../../shared/ipc/contract.js';
 import { SettingsScreen } from '../../renderer/src/features/settings/SettingsScreen.js';
 import { useSession } from '../../renderer/src/stores/session.js';
-import { memoryClient, renderWithClient } from './harness.js';
+import { memoryClient, productionStatus, renderWithClient } from './harness.js';
 
 const profile = (id: string, name: string, isCurrent: boolean): ProfileSummary => ({
   id,
@@ -19,22 +19,11 @@ const profile = (id: string, name: string, isCurrent: boolean): ProfileSummary =
   hasCredential: true,
 });
 
-const status = (host: AppStatus['host']): AppStatus => ({
-  appVersion: '1',
-  host,
-  profile: { id: 'uat', name: 'UAT intermediary', environment: 'nonprod', embedded: false },
-  lastSyncAt: null,
-  lastSyncError: null,
-  online: true,
-  syncing: false,
-  consentCount: 3,
-  keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
-});
-
 function open(host: AppStatus['host']) {
   useSession.setState({ connection: 'connected', syncProgress: null });
   const { client } = memoryClient(3, {
-    'app:status': async () => status(host),
+    'app:status': async () =>
+      productionStatus({ host, profile: { id: 'uat', name: 'UAT intermediary', environment: 'nonprod', embedded: false } }),
     'profiles:list': async () => [profile('uat', 'UAT intermediary', true), profile('prod', 'Production intermediary', false)],
   });
   renderWithClient(<SettingsScreen />, client);

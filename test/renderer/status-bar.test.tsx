@@ -9,7 +9,7 @@ import type { ConsoleClient } from '../../renderer/src/bridge/client.js';
 import { bindMainEvents } from '../../renderer/src/events.js';
 import { StatusBar } from '../../renderer/src/features/status/StatusBar.js';
 import { useSession } from '../../renderer/src/stores/session.js';
-import { memoryClient, renderWithClient } from './harness.js';
+import { memoryClient, productionStatus, renderWithClient } from './harness.js';
 
 describe('Status bar', () => {
   it('shows profile, environment, last sync and online state', async () => {
@@ -25,17 +25,12 @@ describe('Status bar', () => {
   it('says Offline with the reason when the last sync could not reach the intermediary', async () => {
     useSession.setState({ connection: 'connected', syncProgress: null });
     const { client } = memoryClient(3, {
-      'app:status': async () => ({
-        appVersion: '1',
-        host: 'browser',
-        profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
-        lastSyncAt: null,
-        lastSyncError: 'GET /consents/v2 could not be reached: ECONNREFUSED',
-        online: false,
-        syncing: false,
-        consentCount: 3,
-        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
-      }),
+      'app:status': async () =>
+        productionStatus({
+          host: 'browser',
+          lastSyncError: 'GET /consents/v2 could not be reached: ECONNREFUSED',
+          online: false,
+        }),
     });
     renderWithClient(<StatusBar />, client);
     expect(await screen.findByText('● Offline')).toBeInTheDocument();
@@ -54,18 +49,11 @@ describe('Status bar', () => {
   it('on a team server: the number of servers, and a sync running on another one, which cannot be cancelled here', async () => {
     useSession.setState({ connection: 'connected', syncProgress: { phase: 'events', done: 2000, total: 9000, state: 'running' } });
     const { client } = memoryClient(3, {
-      'app:status': async () => ({
-        appVersion: '1',
-        host: 'team',
-        profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
-        lastSyncAt: null,
-        lastSyncError: null,
-        online: true,
-        syncing: false,
-        consentCount: 3,
-        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
-        team: { servers: 2, syncingOn: 'the team server on ops-2 (process 4242)' },
-      }),
+      'app:status': async () =>
+        productionStatus({
+          host: 'team',
+          team: { servers: 2, syncingOn: 'the team server on ops-2 (process 4242)' },
+        }),
     });
     renderWithClient(<StatusBar />, client);
     expect(await screen.findByTestId('status-team')).toHaveTextContent('Team: 2 servers');
@@ -81,26 +69,20 @@ describe('Status bar', () => {
     useSession.setState({ connection: 'connected', syncProgress: null });
     const since = new Date(2025, 2, 14, 10, 42, 5).toISOString();
     const { client } = memoryClient(3, {
-      'app:status': async () => ({
-        appVersion: '1',
-        host: 'team',
-        profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
-        lastSyncAt: new Date(Date.now() - 5 * 60_000).toISOString(),
-        lastSyncError: null,
-        online: true,
-        syncing: false,
-        consentCount: 3,
-        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
-        team: {
-          servers: 2,
-          syncingOn: null,
-          database: {
-            state: 'unreachable',
-            since,
-            problem: 'The team database cannot be reached (connect ECONNREFUSED 127.0.0.1:5432); reconnecting.',
+      'app:status': async () =>
+        productionStatus({
+          host: 'team',
+          lastSyncAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+          team: {
+            servers: 2,
+            syncingOn: null,
+            database: {
+              state: 'unreachable',
+              since,
+              problem: 'The team database cannot be reached (connect ECONNREFUSED 127.0.0.1:5432); reconnecting.',
+            },
           },
-        },
-      }),
+        }),
     });
     renderWithClient(<StatusBar />, client);
     const line = await screen.findByTestId('status-team-database');
@@ -115,18 +97,11 @@ describe('Status bar', () => {
   it('on a team server whose database is reachable: no database line', async () => {
     useSession.setState({ connection: 'connected', syncProgress: null });
     const { client } = memoryClient(3, {
-      'app:status': async () => ({
-        appVersion: '1',
-        host: 'team',
-        profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
-        lastSyncAt: null,
-        lastSyncError: null,
-        online: true,
-        syncing: false,
-        consentCount: 3,
-        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
-        team: { servers: 1, syncingOn: null, database: { state: 'ok', since: new Date().toISOString(), problem: null } },
-      }),
+      'app:status': async () =>
+        productionStatus({
+          host: 'team',
+          team: { servers: 1, syncingOn: null, database: { state: 'ok', since: new Date().toISOString(), problem: null } },
+        }),
     });
     renderWithClient(<StatusBar />, client);
     expect(await screen.findByTestId('status-team')).toHaveTextContent('Team: 1 server');
@@ -137,18 +112,11 @@ describe('Status bar', () => {
     useSession.setState({ connection: 'connected', syncProgress: null });
     let database: TeamDatabase = { state: 'ok', since: new Date().toISOString(), problem: null };
     const { client: memory } = memoryClient(3, {
-      'app:status': async () => ({
-        appVersion: '1',
-        host: 'team',
-        profile: { id: 'p', name: 'Production', environment: 'prod', embedded: false },
-        lastSyncAt: null,
-        lastSyncError: null,
-        online: true,
-        syncing: false,
-        consentCount: 3,
-        keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
-        team: { servers: 1, syncingOn: null, database },
-      }),
+      'app:status': async () =>
+        productionStatus({
+          host: 'team',
+          team: { servers: 1, syncingOn: null, database },
+        }),
     });
     // The main process's events, sent by the test.
     const listeners = new Set<(event: EventName, payload: unknown) => void>();
