@@ -60,4 +60,22 @@ describe('incremental sync', () => {
     expect(d.consents.count()).toBe(now.consents.size);
     for (const [id, c] of now.consents) expect(json(d.consents.get(id))).toBe(json(c));
   }, 60_000);
+
+  it('finds changes stamped earlier than the newest event it holds (an event recorded ahead of the clock)', async () => {
+    // Seed 22's seeded history has one event 40 s after the sandbox's clock: every change made now is older.
+    const ahead = await startSandbox({ seed: 22, consents: 200 });
+    try {
+      const d = syncDepsOn(openCache(':memory:'), ahead.url);
+      await syncConsents(d);
+      const newest = d.events.list({ limit: 1 })[0]!.timestamp;
+      const status = (await (await fetch(`${ahead.url}/__sandbox/status`)).json()) as { now: string };
+      expect(newest > status.now).toBe(true);
+      const changed = await mutate(ahead.url, { revoke: 3, extend: 0, update: 0, create: 0 });
+      const incremental = await syncConsents(d);
+      expect(incremental).toMatchObject({ mode: 'incremental', consents: { changed: 3 } });
+      expect(changed.revoked.map((id) => d.consents.get(id)!.status)).toEqual(['REVOKED', 'REVOKED', 'REVOKED']);
+    } finally {
+      await ahead.close();
+    }
+  }, 60_000);
 });

@@ -22,6 +22,10 @@ import type { SyncStore, SyncWrites, UpsertCounts } from './sync-store.js';
  * duplicates. Fetching the next page overlaps storing this one. Progress after every page;
  * cancellable.
  */
+
+/** How far before the newest cached event an incremental sync reads the events again (see syncEvents). */
+const EVENT_OVERLAP_MS = 3_600_000;
+
 export interface SyncDeps {
   /** The store, written by this sync only while it runs (its own connection: see sync-store.ts). */
   store: SyncStore;
@@ -217,9 +221,14 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
     }
   }
 
-  /** Events after the newest cached (inclusive: same-millisecond events are not missed; the id drops duplicates). */
+  /**
+   * Events from an hour before the newest cached on: an event the intermediary records late, or
+   * stamped by a clock ahead of the one that stamps the next (the newest cached can be later than
+   * a change made since), is not missed; the id drops the ones already stored.
+   */
   async function syncEvents(touched?: Set<string>): Promise<void> {
-    const since = deps.full ? null : await batch.newestEvent();
+    const newest = deps.full ? null : await batch.newestEvent();
+    const since = newest ? new Date(Date.parse(newest) - EVENT_OVERLAP_MS).toISOString() : null;
     progress({ phase: 'events', done: 0, total: null, state: 'running' });
     try {
       const t0 = Date.now();
