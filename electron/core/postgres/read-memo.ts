@@ -5,8 +5,9 @@
  *
  * The server invalidates the memo whenever its bus says something changed (a sync's commit, an
  * action, a retention run, or the same relayed from another server of the team: cache:changed), and
- * after every write made through the store. An answer also lives `ttlMs` at most: a change that
- * reached the database without a notice (a lost relay, a command-line import) shows within that.
+ * after every write made through the store. An answer older than `ttlMs` is asked again too, for a
+ * change that reached the database without a notice (a lost relay, a command-line import): its
+ * readers are given the answer they had meanwhile (no change was heard of), not made to wait.
  * A read that began before an invalidation is not kept: its answer may not hold the change.
  */
 export interface ReadMemo {
@@ -17,22 +18,40 @@ export interface ReadMemo {
 }
 
 export function readMemo(opts: { ttlMs?: number; max?: number; now?: () => number } = {}): ReadMemo {
-  const ttlMs = opts.ttlMs ?? 3000;
+  const ttlMs = opts.ttlMs ?? 10_000;
   const max = opts.max ?? 500;
   const now = opts.now ?? (() => performance.now());
   let generation = 0;
-  const answers = new Map<string, { generation: number; at: number; answer: Promise<unknown> }>();
+  const answers = new Map<string, { generation: number; at: number; answer: Promise<unknown>; refreshing?: boolean }>();
   return {
     get<T>(key: string, compute: () => Promise<T>): Promise<T> {
       const held = answers.get(key);
-      if (held && held.generation === generation && now() - held.at < ttlMs) return held.answer as Promise<T>;
+      if (held && held.generation === generation) {
+        if (now() - held.at < ttlMs) return held.answer as Promise<T>;
+        // Old, with no change heard of: asked again in the background; this reader has the last answer.
+        if (!held.refreshing) {
+          held.refreshing = true;
+          const fresh = compute();
+          fresh.then(
+            () => {
+              if (answers.get(key) === held && generation === held.generation)
+                answers.set(key, { generation: held.generation, at: now(), answer: fresh });
+            },
+            () => {
+              held.refreshing = false;
+            },
+          );
+        }
+        return held.answer as Promise<T>;
+      }
       const started = generation;
       const answer = compute();
       if (answers.size >= max) answers.clear();
-      answers.set(key, { generation: started, at: now(), answer });
+      const entry = { generation: started, at: now(), answer, refreshing: false };
+      answers.set(key, entry);
       // A failure is not kept: the next reader asks again.
       answer.catch(() => {
-        if (answers.get(key)?.answer === answer) answers.delete(key);
+        if (answers.get(key) === entry) answers.delete(key);
       });
       return answer;
     },
