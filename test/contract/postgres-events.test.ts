@@ -8,8 +8,9 @@ import { sqliteStorage, type SqliteStorage } from '../../electron/core/cache/sql
 import { WEBHOOK_FAILURES } from '../../electron/core/events/port.js';
 import { storeConsents } from '../../electron/core/postgres/consents.js';
 import { PgDb } from '../../electron/core/postgres/db.js';
-import { pgEventStore, storeEvents } from '../../electron/core/postgres/events.js';
+import { MARK_EVERY, pgEventStore, storeEvents } from '../../electron/core/postgres/events.js';
 import { migrate } from '../../electron/core/postgres/migrations.js';
+import { readMemo } from '../../electron/core/postgres/read-memo.js';
 import { postgresStorage, type PostgresStorage } from '../../electron/core/postgres/postgres-storage.js';
 import { contentId } from '../../electron/core/sync/consent-sync.js';
 import type { EventFilter } from '../../shared/ipc/contract.js';
@@ -138,6 +139,28 @@ const limitArb = fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, m
 describe('PostgreSQL EventStore and ReportStore answer as the SQLite adapter', () => {
   it('loaded the same events', async () => {
     expect((await pg.storage.events.count({})).total).toBe((await sqlite.storage.events.count({})).total);
+  });
+
+  it('lists the same from marked keys (a team server’s index over the list order) as by walking the offset', async () => {
+    const memo = readMemo();
+    const marked = postgresStorage(pg.db, { memo });
+    const filters: EventFilter[] = [{}, { types: [types[0]!] }, { types: ['WEBHOOK_SENT'] }, { from: instants[10]! }];
+    // The first deep window asks for the marks; the next ones start from them.
+    for (const filter of filters) await marked.events.list({ filter, offset: 1000, limit: 10 });
+    await new Promise((r) => setTimeout(r, 300));
+    const total = (await sqlite.storage.events.count({})).total;
+    expect(total).toBeGreaterThan(MARK_EVERY * 4);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...filters), fc.nat(total + 10), limitArb, async (filter, offset, limit) => {
+        expect(await marked.events.list({ filter, offset, limit })).toEqual(await sqlite.storage.events.list({ filter, offset, limit }));
+      }),
+      { numRuns: 150 },
+    );
+    // A change heard of: the marks are read again, and until then the offset is walked; the answers stay the same.
+    memo.invalidate();
+    expect(await marked.events.list({ filter: {}, offset: total - 5, limit: 10 })).toEqual(
+      await sqlite.storage.events.list({ filter: {}, offset: total - 5, limit: 10 }),
+    );
   });
 
   it('lists, counts, days and windows', async () => {

@@ -6,6 +6,7 @@ import { isoMillis } from '../events/instant.js';
 import { WEBHOOK_FAILURES, type EventRow, type EventStore } from '../events/port.js';
 import { contentId } from '../sync/event-id.js';
 import type { PgDb, Sql, Tx } from './db.js';
+import type { ReadMemo } from './read-memo.js';
 
 /**
  * The intermediary's consent events (part of schema version 1), read as the SQLite adapter reads
@@ -116,6 +117,8 @@ interface Conditions {
   to?: string | undefined;
   /** Before this (at, seq), newest first: the windows' keyset. */
   before?: { at: string; seq: number } | undefined;
+  /** At or before this (at, seq): a marked key (KeyMarks). */
+  atOrBefore?: { at: string; seq: number } | undefined;
 }
 
 /** The conditions besides the type, ANDed (an empty string for none). */
@@ -125,6 +128,7 @@ function conditions(f: Conditions, p: Params, a = ''): string[] {
   if (f.from) parts.push(`${a}at >= ${p.add(instant(f.from))}::timestamptz`);
   if (f.to) parts.push(`${a}at < ${p.add(instant(f.to))}::timestamptz`);
   if (f.before) parts.push(`(${a}at, ${a}seq) < (${p.add(f.before.at)}::timestamptz, ${p.add(f.before.seq)}::bigint)`);
+  if (f.atOrBefore) parts.push(`(${a}at, ${a}seq) <= (${p.add(f.atOrBefore.at)}::timestamptz, ${p.add(f.atOrBefore.seq)}::bigint)`);
   return parts;
 }
 
@@ -190,9 +194,14 @@ async function listRecords(
   offset: number,
   limit: number,
   before?: { at: string; seq: number },
+  marks?: KeyMarks,
 ): Promise<ListRecord[]> {
   const p = new Params();
-  const inner = ordered(LIST_COLUMNS, { ...filter, before }, p, limit, offset);
+  const mark = !before && offset >= SKIP_BY_KEY && limit >= 0 ? marks?.near(filter, offset) : undefined;
+  const inner = mark
+    ? // From the key marked at or before the offset: at most MARK_EVERY - 1 index entries walked.
+      ordered(LIST_COLUMNS, { ...filter, atOrBefore: mark.key }, p, limit, offset - mark.offset)
+    : ordered(LIST_COLUMNS, { ...filter, before }, p, limit, offset);
   return db.query<ListRecord>(
     `SELECT ${LIST_SELECT} FROM (${inner}) e LEFT JOIN consents c ON c.consent_id = e.consent_id ORDER BY e.at DESC, e.seq DESC`,
     p.values,
@@ -224,10 +233,83 @@ export function collectionsByHolder(db: Sql, from: string, to: string): Promise<
   );
 }
 
-export function pgEventStore(db: PgDb, opts: { window?: number } = {}): EventStore {
+/** Every how many events of a list a key is marked (KeyMarks). */
+export const MARK_EVERY = 128;
+
+/**
+ * Keys marked along a list's order, every MARK_EVERY events, so a window anywhere in a million
+ * events starts from the nearest mark instead of walking the offset: an index that makes OFFSET
+ * cheap, kept by the team server in memory for the lists asked deep (no filter, or one type). The
+ * marks hold for the generation of the server's shared reads (read-memo.ts) they were read at: a
+ * change heard of (a sync's commit here or on another server, an action) and they are read again;
+ * until they are, a window walks its offset as without them.
+ */
+class KeyMarks {
+  private readonly lists = new Map<string, Marks>();
+  constructor(
+    private readonly db: Sql,
+    private readonly memo: ReadMemo,
+    private readonly ttlMs = 10_000,
+  ) {}
+
+  /** The mark at or before `offset` in the filter's list, when marks for it are read and current. */
+  near(filter: EventFilter, offset: number): { key: { at: string; seq: number }; offset: number } | undefined {
+    const types = distinct(filter.types);
+    if (types.length > 1) return undefined;
+    const name = JSON.stringify([types[0] ?? null, filter.consentId ?? null, filter.from ?? null, filter.to ?? null]);
+    const generation = this.memo.generation();
+    let list = this.lists.get(name);
+    if (!list || list.generation !== generation) {
+      if (this.lists.size >= 16) this.lists.clear();
+      list = { generation, at: -Infinity, keys: undefined, reading: false };
+      this.lists.set(name, list);
+    }
+    // Read (again, when older than ttlMs: a change no notice told of); meanwhile the marks held serve.
+    if (!list.reading && performance.now() - list.at >= this.ttlMs) this.read(name, list, types[0], filter);
+    const keys = list.keys;
+    if (!keys?.length) return undefined;
+    const i = Math.min(Math.floor(offset / MARK_EVERY), keys.length - 1);
+    return { key: keys[i]!, offset: i * MARK_EVERY };
+  }
+
+  private read(name: string, list: Marks, type: string | undefined, filter: EventFilter): void {
+    list.reading = true;
+    const started = performance.now();
+    const p = new Params();
+    const where = whereOf([...(type ? [`event_type = ${p.add(type)}`] : []), ...conditions(filter, p)]);
+    this.db
+      .query<{ at: string; seq: number }>(
+        `SELECT at, seq FROM (SELECT at, seq, row_number() OVER (ORDER BY ${NEWEST_FIRST}) AS r FROM events ${where}) x
+         WHERE (r - 1) % ${MARK_EVERY} = 0 ORDER BY r`,
+        p.values,
+      )
+      .then(
+        (keys) => {
+          // Kept only if nothing changed while they were read (the generation they were read for).
+          if (this.memo.generation() === list.generation && this.lists.get(name) === list) {
+            list.keys = keys;
+            list.at = started;
+          }
+        },
+        () => undefined,
+      )
+      .finally(() => (list.reading = false));
+  }
+}
+
+interface Marks {
+  generation: number;
+  /** When the keys held were read (performance.now()). */
+  at: number;
+  keys: { at: string; seq: number }[] | undefined;
+  reading: boolean;
+}
+
+export function pgEventStore(db: PgDb, opts: { window?: number; memo?: ReadMemo } = {}): EventStore {
   const window = opts.window ?? WINDOW;
+  const marks = opts.memo ? new KeyMarks(db, opts.memo) : undefined;
   return {
-    list: async ({ filter, offset, limit }) => (await listRecords(db, filter, offset, limit)).map(toListRow),
+    list: async ({ filter, offset, limit }) => (await listRecords(db, filter, offset, limit, undefined, marks)).map(toListRow),
 
     async count(filter) {
       const p = new Params();

@@ -98,7 +98,7 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
     actions,
     bulk: pgBulkJobStore(db, opts.instanceId ?? randomUUID()),
     events: shared(
-      pgEventStore(db),
+      pgEventStore(db, memo ? { memo } : {}),
       ['count', 'days', 'failuresByMessage', 'failuresByConsent', 'consentsWithFailures', 'collectionsByHolder'],
       'events',
     ),

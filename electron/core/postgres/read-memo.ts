@@ -15,6 +15,8 @@ export interface ReadMemo {
   get<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /** Something changed: every answer is computed again. */
   invalidate(): void;
+  /** How many changes were heard of so far: an answer computed at one generation holds until the next. */
+  generation(): number;
 }
 
 export function readMemo(opts: { ttlMs?: number; max?: number; now?: () => number } = {}): ReadMemo {
@@ -59,6 +61,7 @@ export function readMemo(opts: { ttlMs?: number; max?: number; now?: () => numbe
       generation++;
       answers.clear();
     },
+    generation: () => generation,
   };
 }
 
