@@ -96,11 +96,6 @@ export async function liveInstances(db: Pick<PgDb, 'query'>): Promise<InstanceRo
 }
 
 /**
- * The sync engine of a team server: the sync runs in this process, writing to the team store
- * through its own connection, and only while this server holds the sync lock; another server's
- * request is refused with who syncs (that server's progress reaches every console).
- */
-/**
  * A sync stopped because its connection to the team database ended (the server restarted or went
  * away): the sync lock went with it, so the sync stops rather than write without it. What it
  * committed is kept (sync_state holds its progress): the next sync, here at the next tick or on
