@@ -88,3 +88,25 @@ test('two consoles on two team servers of one store: a revoke in one is REVOKED 
     await two.close();
   }
 });
+
+test('the audit log says which client sent each action; a team server’s Settings offers no profile switch or cache reset, saying why', async ({
+  page,
+}) => {
+  const secondOrigin = new URL(second.launchUrl).origin;
+  await page.goto(second.launchUrl);
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await page.goto(`${secondOrigin}/#/audit?action=revoke`);
+  await expect(page.getByRole('columnheader', { name: 'Client' })).toBeVisible();
+  // The revocation of the test before, made in another browser on the other server: its address and browser.
+  const row = page.getByTestId('table-row').first();
+  await expect(row).toContainText('Tess Team');
+  await expect(row).toContainText(/127\.0\.0\.1 Mozilla\/5\.0 .*Chrome/);
+  await page.screenshot({ path: 'test-results/screenshots/team-audit.png' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: 'test-results/screenshots/team-audit-dark.png' });
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  await page.goto(`${secondOrigin}/#/settings`);
+  await expect(page.getByRole('button', { name: 'Reset the cache…' })).toBeDisabled();
+  await expect(page.getByText(/shared by every server and every console of the team: it is not reset from a console/)).toBeVisible();
+});

@@ -92,7 +92,7 @@ export function AuditScreen() {
     <Stack h="100%" gap="xs">
       <ListHeader
         title="Audit"
-        range={head.data ? `${plural(total, 'entry', 'entries')} match this view` : undefined}
+        range={head.data ? `${plural(total, 'entry', 'entries')} ${total === 1 ? 'matches' : 'match'} this view` : undefined}
         rangeId="audit-range"
         reading="Reading the audit log…"
         exportMenu={{
@@ -103,8 +103,8 @@ export function AuditScreen() {
       {v ? (
         v.ok ? (
           <Alert color="teal" title="Audit chain intact" data-testid="audit-verification">
-            All {formatCount(v.entries)} entries verified: each one’s hash, its link to the one before, no gap, and the newest entry as
-            recorded outside the log.
+            {v.entries === 1 ? 'The 1 entry' : `All ${formatCount(v.entries)} entries`} verified: each one’s hash, its link to the one
+            before, no gap, and the newest entry as recorded outside the log.
           </Alert>
         ) : (
           <Alert color="red" title={`Audit chain broken at entry ${v.brokenAt}`} role="alert" data-testid="audit-verification">

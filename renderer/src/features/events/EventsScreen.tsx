@@ -94,7 +94,7 @@ export function EventsScreen() {
     <Stack h="100%" gap="xs">
       <ListHeader
         title="Events"
-        range={count.data ? `${plural(total, 'event')} match this view` : undefined}
+        range={count.data ? `${plural(total, 'event')} ${total === 1 ? 'matches' : 'match'} this view` : undefined}
         rangeId="events-range"
         exportMenu={{
           label: `Export all ${formatCount(total)} events of this view`,
