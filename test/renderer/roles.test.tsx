@@ -75,7 +75,7 @@ describe('a viewer', () => {
   it('sees New consent, Bulk revoke and the export of the list disabled with why, and the list itself', async () => {
     const { client } = memoryClient(12, {}, { user: person('viewer') });
     renderRoute('/consents', client);
-    expect(await screen.findByTestId('consent-range')).toHaveTextContent('12 consents in the cache');
+    await waitFor(() => expect(screen.getByTestId('consent-range')).toHaveTextContent('12 consents in the cache'));
     await waitFor(() => expect(screen.getByRole('button', { name: 'New consent' })).toBeDisabled());
     expect(
       screen.getByLabelText('New consent — unavailable: Creating a consent needs the support role; you are a viewer.'),
@@ -128,7 +128,7 @@ describe('a support agent', () => {
     expect(
       screen.getByLabelText('Reset the cache… — unavailable: Resetting the cache needs the admin role; you are a support agent.'),
     ).toBeInTheDocument();
-    expect(screen.getByRole('textbox', { name: 'Sync on a schedule' })).toBeDisabled();
+    expect(screen.getByLabelText('Sync on a schedule', { selector: 'input' })).toBeDisabled();
     expect(screen.getByText('Changing the sync schedule needs the admin role; you are a support agent.')).toBeInTheDocument();
     expect(screen.getByRole('switch', { name: /Also sync Data API records/ })).toBeDisabled();
     await userEvent.click(screen.getByRole('radio', { name: 'Dark' }));
