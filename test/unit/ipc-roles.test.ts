@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import { CHANNELS, Empty, ROLES, contract, type Caller, type Channel, type ChannelSchema, type Role } from '../../shared/ipc/contract.js';
+import { currentCaller, currentClient } from '../../electron/ipc/request-context.js';
 import { createRouter, type Handlers } from '../../electron/ipc/router.js';
 import { testHandlers } from '../helpers/handlers.js';
 
@@ -251,6 +252,26 @@ describe('roles enforced by the router', () => {
     }
     const settings = await router.handle('settings:set', { syncEveryMinutes: 5 }, true);
     expect(settings).not.toMatchObject({ error: { code: 'FORBIDDEN' } });
+  });
+
+  it('the handler sees who called (request context), and nobody once outside the request', async () => {
+    const seen: unknown[] = [];
+    const router = createRouter({
+      handlers: testHandlers({
+        'sync:last': async () => {
+          seen.push({ caller: currentCaller(), client: currentClient() });
+          return null;
+        },
+      }),
+    });
+    const client = { address: '127.0.0.1', userAgent: 'test' };
+    expect(await router.handle('sync:last', {}, true, { client, caller: person('support') })).toEqual({ ok: true, value: null });
+    expect(await router.handle('sync:last', {}, true)).toEqual({ ok: true, value: null });
+    expect(seen).toEqual([
+      { caller: person('support'), client: '127.0.0.1 test' },
+      { caller: undefined, client: null },
+    ]);
+    expect(currentCaller()).toBeUndefined();
   });
 
   it('an untrusted sender is still refused as such, whoever it claims to be', async () => {
