@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import { CHANNELS, Empty, ROLES, contract, type Caller, type Channel, type ChannelSchema, type Role } from '../../shared/ipc/contract.js';
@@ -148,6 +149,25 @@ describe('roles in the contract', () => {
     const listed = TABLE.flatMap((g) => g.channels);
     expect(new Set(listed).size).toBe(listed.length);
     expect([...listed].sort()).toEqual([...CHANNELS].sort());
+  });
+});
+
+describe("README's role table", () => {
+  it('says, for every channel, what the contract says', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Roles'), readme.indexOf('**A real deployment.**'));
+    const documented = new Map<string, string[]>();
+    for (const row of section.split('\n').filter((l) => l.startsWith('| `'))) {
+      const [channels = '', roles = ''] = row.split('|').slice(1, 3);
+      const set = roles.trim() === 'everyone' ? [...ROLES] : roles.split(',').map((r) => r.trim());
+      for (const [, area, verbs] of channels.matchAll(/`([a-z]+):([A-Za-z/]+)`/g))
+        for (const verb of verbs!.split('/')) if (!documented.has(`${area}:${verb}`)) documented.set(`${area}:${verb}`, set);
+    }
+    const wrong = CHANNELS.filter(
+      (c) => JSON.stringify([...(documented.get(c) ?? [])].sort()) !== JSON.stringify([...contract[c].roles].sort()),
+    );
+    expect(wrong).toEqual([]);
+    expect(documented.size).toBe(CHANNELS.length);
   });
 });
 
