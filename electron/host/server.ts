@@ -12,6 +12,7 @@ import { contentTypeFor } from '../../shared/web/content-type.js';
 import type { EventBus } from '../ipc/event-bus.js';
 import type { Download, Downloads } from './downloads.js';
 import type { Router } from '../ipc/router.js';
+import type { Caller } from '../../shared/ipc/roles.js';
 
 /**
  * The browser host: the console's UI and IPC router served to a browser on this machine only.
@@ -37,6 +38,15 @@ export interface BrowserHostOptions {
   limits?: Partial<IpcLimits>;
   /** Where the transport says why it refused, paused or closed a connection (the console's log). */
   log?: (message: string) => void;
+  /**
+   * Who is at the other end of a WebSocket, asked once as it connects (after the token cookie,
+   * Host and Origin checks): every request of that connection carries the person, and the router
+   * checks their role against each channel's (shared/ipc/roles.ts). Team mode's sign-in (issue 20,
+   * part 2) implements it; tests pass one. Without it the host identifies nobody and every channel
+   * is open, as in solo mode. When given, a connection it identifies nobody on (null) is refused
+   * (401): a host that signs people in never serves anyone anonymously.
+   */
+  identify?: (req: IncomingMessage) => Caller | null | Promise<Caller | null>;
 }
 
 /** What one WebSocket connection may cost the host. */
@@ -144,7 +154,16 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     if (!hasSession(req))
       return plain(res, 401, 'Not signed in: open the URL the console printed in its terminal (it carries a one-run token).');
     const download = /^\/downloads\/([A-Za-z0-9_-]{16,64})$/.exec(url.pathname);
-    if (download) return serveDownload(opts.downloads?.take(download[1]!), req, res);
+    if (download) {
+      if (!opts.identify) return serveDownload(opts.downloads?.take(download[1]!), req, res);
+      // With sign-in, an export is its exporter's: someone else's link answers as an unknown one.
+      const identify = opts.identify;
+      void Promise.resolve()
+        .then(() => identify(req))
+        .catch(() => null)
+        .then((caller) => serveDownload(caller ? opts.downloads?.take(download[1]!, caller.userId) : undefined, req, res));
+      return;
+    }
     serveStatic(opts.staticDir, url.pathname, res);
   });
 
@@ -165,7 +184,28 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     }
     const ua = req.headers['user-agent'];
     const client = { address: socket.remoteAddress ?? 'unknown', userAgent: typeof ua === 'string' ? ua : null };
-    wss.handleUpgrade(req, socket, head, (ws) => serveIpc(ws, socket, opts, limits, log, client));
+    const identify = opts.identify;
+    if (!identify) {
+      wss.handleUpgrade(req, socket, head, (ws) => serveIpc(ws, socket, opts, limits, log, { client }));
+      return;
+    }
+    void Promise.resolve()
+      .then(() => identify(req))
+      .then(
+        (caller) => caller,
+        (error: unknown) => {
+          log(`IPC connection refused: identifying it failed: ${(error as Error)?.message}`);
+          return null;
+        },
+      )
+      .then((caller) => {
+        if (socket.destroyed) return;
+        if (!caller) {
+          socket.end('HTTP/1.1 401 not signed in\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+          return;
+        }
+        wss.handleUpgrade(req, socket, head, (ws) => serveIpc(ws, socket, opts, limits, log, { client, caller }));
+      });
   });
 
   const sockets = new Set<Socket>();
@@ -260,7 +300,8 @@ function serveIpc(
   opts: BrowserHostOptions,
   limits: IpcLimits,
   log: (message: string) => void,
-  client: NonNullable<RequestContext['client']>,
+  /** Who the connection is: its address and user agent, and the person when the host identified one. */
+  request: RequestContext,
 ): void {
   const peer = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
   // ws closes a connection that breaks the protocol with the code only; give it its reason too.
@@ -351,7 +392,7 @@ function serveIpc(
     inFlight++;
     // The socket was authenticated at upgrade (token cookie, Host, Origin): its sender is trusted.
     opts.router
-      .handle(channel, input, true, { client })
+      .handle(channel, input, true, request)
       .catch((error: unknown) => {
         log(`IPC ${String(channel).slice(0, 80)} failed in transport: ${(error as Error)?.message}`);
         return refusal('INTERNAL', 'Internal error while handling the request.');

@@ -1,14 +1,20 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Caller } from '../../shared/ipc/roles.js';
 
 /**
  * Who sent the request being handled: the transport says (the browser host: the connection's
  * address and the browser's user agent; the desktop window and the command line: nothing), and it
  * follows the request through every await down to the store, which writes it into the audit entry
- * of the action it causes (a bulk job started by a request carries it too). Team mode's sign-in
- * adds the person here.
+ * of the action it causes (a bulk job started by a request carries it too).
+ *
+ * `caller`: the person, when the transport identified one (a team server's sign-in; the browser
+ * host's `identify` option). The router checks the caller's role against the channel's before
+ * anything runs; without a caller (the desktop, the command line, the one-token browser host, a
+ * scheduled sync) every channel is open, as in solo mode.
  */
 export interface RequestContext {
   client?: { address: string; userAgent: string | null };
+  caller?: Caller;
 }
 
 const store = new AsyncLocalStorage<RequestContext>();
@@ -35,4 +41,9 @@ export function currentClient(): string | null {
   // Control characters (a hostile header) become spaces: the entry stays one line.
   const agent = c.userAgent ? ` ${[...c.userAgent.slice(0, 300)].map((ch) => (ch < ' ' || ch === '\u007f' ? ' ' : ch)).join('')}` : '';
   return `${c.address}${agent}`;
+}
+
+/** The person who sent the request being handled, when the transport identified one. */
+export function currentCaller(): Caller | undefined {
+  return store.getStore()?.caller;
 }

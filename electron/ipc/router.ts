@@ -1,13 +1,14 @@
 import { runWithRequest, type RequestContext } from './request-context.js';
 import type { z } from 'zod';
-import { contract, isChannel, type Channel, type ChannelOutput } from '../../shared/ipc/contract.js';
+import { contract, isChannel, roleRefusal, type Channel, type ChannelOutput } from '../../shared/ipc/contract.js';
 import type { Envelope, IpcErrorBody, IpcErrorCode } from '../../shared/ipc/errors.js';
 import { inputProblem } from './input-guard.js';
 
 /**
  * The one IPC router, shared by the Electron shell (ipcMain.handle) and the browser host
- * (WebSocket). It never trusts its caller: it checks the sender, the channel and the input,
- * and it always answers with an envelope, whatever the handler throws.
+ * (WebSocket). It never trusts its caller: it checks the sender, the channel, the caller's role
+ * (when the request names a person: the channel's roles in the contract) and the input, and it
+ * always answers with an envelope, whatever the handler throws.
  */
 
 export type Handlers = {
@@ -61,6 +62,11 @@ export function createRouter({ handlers, onInternalError, mapError }: RouterOpti
       if (!isChannel(channel)) {
         const name = typeof channel === 'string' ? channel.slice(0, 80) : typeof channel;
         return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `Unknown channel: ${name}` } };
+      }
+      // Roles, before the input is even looked at: a request a role may not send runs nothing.
+      if (request?.caller) {
+        const refused = roleRefusal(channel, request.caller.role, input);
+        if (refused) return { ok: false, error: { code: 'FORBIDDEN', message: refused } };
       }
       const problem = inputProblem(input);
       if (problem) {

@@ -12,6 +12,7 @@ import { settingsChannels } from './contract/settings.js';
 import { reportsChannels } from './contract/reports.js';
 import { ProfileSwitched, profilesChannels } from './contract/profiles.js';
 import { dataChannels } from './contract/data.js';
+import { refusalFor } from './roles.js';
 /**
  * The IPC contract: for every channel, the zod schema of its input and its output; for every
  * event, the schema of its payload. Main parses every input against it (a compromised renderer
@@ -32,6 +33,7 @@ export * from './contract/settings.js';
 export * from './contract/reports.js';
 export * from './contract/profiles.js';
 export * from './contract/data.js';
+export * from './roles.js';
 
 /** Every channel, assembled from the domains' own parts (contract/<domain>.ts). */
 export const contract = {
@@ -55,6 +57,24 @@ export const CHANNELS = Object.keys(contract) as Channel[];
 
 export function isChannel(value: unknown): value is Channel {
   return typeof value === 'string' && Object.hasOwn(contract, value);
+}
+
+/**
+ * Why a caller with `role` may not send `input` on `channel`, in a sentence, or null when they may:
+ * the channel's roles first, then those of the fields the input sets (contract/common.ts). Read by
+ * the router before anything else (never trusting the input: only its own keys are looked at) and
+ * by the renderer, to say why a button is disabled in the same words.
+ */
+export function roleRefusal(channel: Channel, role: unknown, input?: unknown): string | null {
+  const spec: ChannelSchema = contract[channel];
+  const refused = refusalFor(spec, role);
+  if (refused || !spec.fields || typeof input !== 'object' || input === null || Array.isArray(input)) return refused;
+  for (const [field, permission] of Object.entries(spec.fields)) {
+    if (!Object.hasOwn(input, field) || (input as Record<string, unknown>)[field] === undefined) continue;
+    const own = refusalFor(permission, role);
+    if (own) return own;
+  }
+  return null;
 }
 
 export const events = {

@@ -21,7 +21,7 @@ import { DEFAULT_SETTINGS } from '../../electron/core/settings.js';
 import { CoreError, createRouter, type Handlers } from '../../electron/ipc/router.js';
 import { createConsentGenerator } from '../../electron/sandbox/consents.js';
 import { World } from '../../electron/sandbox/world.js';
-import type { AppStatus, Settings } from '../../shared/ipc/contract.js';
+import type { AppStatus, Caller, Settings } from '../../shared/ipc/contract.js';
 import type { Consent, ConsentEvent } from '../../shared/schemas/consent.js';
 import { ClientProvider } from '../../renderer/src/bridge/ClientContext.js';
 import { createConsoleClient, type ConsoleClient } from '../../renderer/src/bridge/client.js';
@@ -73,7 +73,13 @@ export function productionStatus(change: Partial<AppStatus> = {}): AppStatus {
 export function memoryClient(
   consentCount: number,
   overrides: Partial<Handlers> = {},
-  opts: { status?: Partial<AppStatus>; events?: ConsentEvent[]; withSeededEvents?: boolean } = {},
+  opts: {
+    status?: Partial<AppStatus>;
+    events?: ConsentEvent[];
+    withSeededEvents?: boolean;
+    /** A signed-in person: the status names them, and the router checks their role on every request, as a team server's would. */
+    user?: Caller;
+  } = {},
 ): { client: ConsoleClient; calls: { channel: string; input: unknown }[]; cache: MemoryCache } {
   const db = openCache(':memory:');
   const stores = sqliteStorage(db);
@@ -100,6 +106,7 @@ export function memoryClient(
     consentCount,
     keyStorage: { kind: 'key-file', description: 'Secrets are encrypted with a key file readable only by your user account.' },
     ...opts.status,
+    ...(opts.user ? { user: opts.user } : {}),
   };
   let settings: Settings = DEFAULT_SETTINGS;
   // The domains' own read handlers over the same ports as the app; exports and actions are left to
@@ -157,7 +164,7 @@ export function memoryClient(
     invoke: (channel, input) => {
       calls.push({ channel, input });
       // A structured clone, as a real transport would do: no shared object references.
-      return router.handle(channel, structuredClone(input), true);
+      return router.handle(channel, structuredClone(input), true, opts.user ? { caller: opts.user } : undefined);
     },
     subscribe: () => () => undefined,
     onConnectionChange: (listener) => {

@@ -1,4 +1,5 @@
 import type { AppStatus, TeamStatus } from '../../../shared/ipc/contract.js';
+import { currentCaller } from '../../ipc/request-context.js';
 import { CoreError } from '../../ipc/router.js';
 import { approveInSandbox } from '../connection.js';
 import type { CoreContext, HandlersOf, Reachability } from '../context.js';
@@ -31,9 +32,12 @@ export function appHandlers(ctx: AppContext): HandlersOf<'app:status' | 'sandbox
           if (!away(team)) throw error;
         }
       }
+      // The person asking (their own, never another console's: read per request, not memoised).
+      const caller = currentCaller();
       return {
         ...ctx.about,
         ...known,
+        ...(caller ? { user: { userId: caller.userId, displayName: caller.displayName, role: caller.role, method: caller.method } } : {}),
         lastSyncError: ctx.sync.lastError,
         online: ctx.link.online,
         syncing: ctx.sync.syncing,

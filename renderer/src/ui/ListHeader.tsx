@@ -1,5 +1,6 @@
 import { Group, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import type { Channel } from '../../../shared/ipc/contract.js';
 import { ExportMenu, type StartResult } from './export.js';
 import { ScreenHeader } from './ScreenHeader.js';
 
@@ -26,10 +27,11 @@ export function ListHeader({
   rangeId: string;
   reading?: string;
   actions?: ReactNode;
-  exportMenu?: { label: string; start(format: 'csv' | 'json'): Promise<StartResult> };
+  /** The export of the whole view: `channel` is the one `start` calls (its roles say who may). */
+  exportMenu?: { label: string; channel: Channel; start(format: 'csv' | 'json'): Promise<StartResult> };
 }) {
   const line = range === undefined ? reading : range;
-  const exporter = exportMenu ? <ExportMenu label={exportMenu.label} start={exportMenu.start} /> : null;
+  const exporter = exportMenu ? <ExportMenu label={exportMenu.label} channel={exportMenu.channel} start={exportMenu.start} /> : null;
   if (title === undefined)
     return (
       <Group justify="space-between">

@@ -1,7 +1,9 @@
 import { Button, Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import type { Job } from '../../../shared/ipc/contract.js';
+import type { Channel, Job } from '../../../shared/ipc/contract.js';
+import { useCan } from '../features/status/can.js';
+import { Unavailable } from './Unavailable.js';
 import { deliverDownload, isEnded, useJob, useJobsStore } from './jobs/jobs-store.js';
 import { formatBytes, formatCount } from './format.js';
 
@@ -62,8 +64,26 @@ export function useExport(start: (format: 'csv' | 'json') => Promise<StartResult
   return { run, busy: starting || (job !== undefined && !isEnded(job)), job };
 }
 
-export function ExportMenu({ label, start }: { label: string; start: (format: 'csv' | 'json') => Promise<StartResult> }) {
+/** The export of a view. `channel`: the one `start` calls, whose roles say who may export (disabled, with why, for the others). */
+export function ExportMenu({
+  label,
+  channel,
+  start,
+}: {
+  label: string;
+  channel: Channel;
+  start: (format: 'csv' | 'json') => Promise<StartResult>;
+}) {
   const { run, busy, job } = useExport(start);
+  const can = useCan(channel);
+  if (!can.allowed)
+    return (
+      <Unavailable label={label} reason={can.reason}>
+        <Button size="xs" variant="default" disabled>
+          Export
+        </Button>
+      </Unavailable>
+    );
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Empty, Environment, type ChannelSchema } from './common.js';
+import { EVERYONE, ROLES } from '../roles.js';
 
 /** The console host and its status. */
 
@@ -43,9 +44,14 @@ export const AppStatus = z.object({
    * and whether its database is reachable.
    */
   team: TeamStatus.nullable().optional(),
+  /**
+   * Who is signed in, and their role (team mode's sign-in: the person the request came from).
+   * Absent without sign-in (the desktop, the one-token browser host): every channel is open then.
+   */
+  user: z.object({ userId: z.string(), displayName: z.string(), role: z.enum(ROLES), method: z.string() }).optional(),
 });
 export type AppStatus = z.infer<typeof AppStatus>;
 
 export const appChannels = {
-  'app:status': { input: Empty, output: AppStatus },
+  'app:status': { roles: EVERYONE, action: 'Reading the status', input: Empty, output: AppStatus },
 } as const satisfies Record<string, ChannelSchema>;

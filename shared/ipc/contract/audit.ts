@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConsentId, Empty, ExportFormat, Instant, MAX_PAGE_SIZE, type ChannelSchema } from './common.js';
+import { ADMIN, COMPLIANCE, EVERYONE } from '../roles.js';
 import { JobStarted } from './jobs.js';
 
 /** The staff action log and the operator. */
@@ -39,19 +40,32 @@ export type AuditFilter = z.infer<typeof AuditFilter>;
 
 export const auditChannels = {
   'audit:list': {
+    roles: EVERYONE,
+    action: 'Reading the audit log',
     input: z.strictObject({ target: ConsentId.optional(), limit: z.number().int().min(1).max(500) }),
     output: z.array(AuditRecord).max(500),
   },
   'audit:query': {
+    roles: EVERYONE,
+    action: 'Reading the audit log',
     input: z.strictObject({ filter: AuditFilter, offset: z.number().int().min(0), limit: z.number().int().min(1).max(MAX_PAGE_SIZE) }),
     output: z.object({ rows: z.array(AuditRecord).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
   },
   'audit:options': {
+    roles: EVERYONE,
+    action: 'Reading the audit log’s filters',
     input: Empty,
     output: z.object({ operators: z.array(z.string()).max(1000), actions: z.array(z.string()).max(200) }),
   },
-  'audit:exportFile': { input: z.strictObject({ filter: AuditFilter, format: ExportFormat }), output: JobStarted },
+  'audit:exportFile': {
+    roles: COMPLIANCE,
+    action: 'Exporting the audit log',
+    input: z.strictObject({ filter: AuditFilter, format: ExportFormat }),
+    output: JobStarted,
+  },
   'audit:verify': {
+    roles: COMPLIANCE,
+    action: 'Verifying the audit log',
     input: Empty,
     output: z.union([
       z.object({ ok: z.literal(true), entries: z.number().int(), imported: z.array(ImportedChain).max(1000).optional() }),
@@ -66,9 +80,16 @@ export const auditChannels = {
     ]),
   },
   'audit:export': {
+    roles: COMPLIANCE,
+    action: 'Exporting the audit log',
     input: z.strictObject({ format: z.enum(['csv', 'json']) }),
     output: z.object({ content: z.string(), entries: z.number().int() }),
   },
-  'operator:get': { input: Empty, output: Operator },
-  'operator:set': { input: z.strictObject({ displayName: z.string().min(2).max(80) }), output: Operator },
+  'operator:get': { roles: EVERYONE, action: 'Reading the operator’s name', input: Empty, output: Operator },
+  'operator:set': {
+    roles: ADMIN,
+    action: 'Changing the operator’s name',
+    input: z.strictObject({ displayName: z.string().min(2).max(80) }),
+    output: Operator,
+  },
 } as const satisfies Record<string, ChannelSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Identifier } from '../identifier.js';
+import type { Permission } from '../roles.js';
 
 /** What every domain of the contract uses: identifiers, reasons, instants, page and bulk limits, export formats. */
 
@@ -24,8 +25,18 @@ export const Reason = z.string().max(500);
 
 export const ExportFormat = z.enum(['csv', 'json']);
 
-/** What every channel declares: the schema of its input and of its output. */
-export interface ChannelSchema {
+/**
+ * What every channel declares: the schema of its input and of its output, and who may call it
+ * (roles.ts: `roles`, and `action`, the words a refusal starts with). Both are required: a channel
+ * without roles does not compile, and test/unit/ipc-roles.test.ts checks every set.
+ */
+export interface ChannelSchema extends Permission {
   input: z.ZodType;
   output: z.ZodType;
+  /**
+   * Fields of the input that need more than the channel does: present in a request, they need
+   * these roles (settings:set is open to everyone for their view's columns and saved views and the
+   * theme; the sync schedule is an admin's).
+   */
+  fields?: Readonly<Record<string, Permission>>;
 }

@@ -14,6 +14,7 @@ import {
   TimeRange,
   type ChannelSchema,
 } from './common.js';
+import { COMPLIANCE, EVERYONE, SUPPORT } from '../roles.js';
 import { EventRow } from './events.js';
 import { JobStarted } from './jobs.js';
 
@@ -160,22 +161,33 @@ export const ConsentDetail = z.object({
 export type ConsentDetail = z.infer<typeof ConsentDetail>;
 
 export const consentsChannels = {
-  'consents:list': { input: ConsentListInput, output: ConsentListOutput },
-  'consents:count': { input: z.strictObject({ filter: ConsentFilter }), output: ConsentCountOutput },
-  'consents:options': { input: Empty, output: ConsentOptionsOutput },
+  'consents:list': { roles: EVERYONE, action: 'Listing consents', input: ConsentListInput, output: ConsentListOutput },
+  'consents:count': {
+    roles: EVERYONE,
+    action: 'Counting consents',
+    input: z.strictObject({ filter: ConsentFilter }),
+    output: ConsentCountOutput,
+  },
+  'consents:options': { roles: EVERYONE, action: 'Reading the consent filters', input: Empty, output: ConsentOptionsOutput },
   'consents:ids': {
+    roles: EVERYONE,
+    action: 'Selecting consents',
     input: z.strictObject({ filter: ConsentFilter, sort: ConsentSort, limit: z.number().int().min(1).max(MAX_BULK) }),
     output: z.object({ ids: z.array(z.string()).max(MAX_BULK), total: z.number().int().nonnegative() }),
   },
   'consents:resolve': {
+    roles: EVERYONE,
+    action: 'Looking up consents',
     input: z.strictObject({ consentIds: z.array(ConsentId).min(1).max(MAX_BULK) }),
     output: z.object({
       known: z.array(z.object({ consentId: z.string(), status: z.string().nullable() })).max(MAX_BULK),
       unknown: z.array(z.string()).max(MAX_BULK),
     }),
   },
-  'consents:get': { input: z.strictObject({ consentId: ConsentId }), output: ConsentDetail },
+  'consents:get': { roles: EVERYONE, action: 'Reading a consent', input: z.strictObject({ consentId: ConsentId }), output: ConsentDetail },
   'consents:export': {
+    roles: COMPLIANCE,
+    action: 'Exporting consents',
     input: z.strictObject({
       filter: ConsentFilter,
       sort: ConsentSort,
@@ -185,6 +197,8 @@ export const consentsChannels = {
     output: JobStarted,
   },
   'consents:create': {
+    roles: SUPPORT,
+    action: 'Creating a consent',
     input: z.strictObject({
       useCaseId: ConsentId,
       dataHolderBrandId: ConsentId,
@@ -197,8 +211,15 @@ export const consentsChannels = {
     }),
     output: ConsentPayload,
   },
-  'evidence:export': { input: z.strictObject({ consentId: ConsentId }), output: JobStarted },
+  'evidence:export': {
+    roles: COMPLIANCE,
+    action: 'Exporting an evidence pack',
+    input: z.strictObject({ consentId: ConsentId }),
+    output: JobStarted,
+  },
   'reference:list': {
+    roles: EVERYONE,
+    action: 'Reading use cases and data holders',
     input: Empty,
     output: z.object({
       useCases: z.array(UseCasePayload).max(1000),
@@ -209,8 +230,15 @@ export const consentsChannels = {
         .max(5000),
     }),
   },
-  'sandbox:approve': { input: z.strictObject({ uri: z.url().max(4000) }), output: z.object({ response: z.string() }) },
+  'sandbox:approve': {
+    roles: SUPPORT,
+    action: 'Approving at the simulated data holder',
+    input: z.strictObject({ uri: z.url().max(4000) }),
+    output: z.object({ response: z.string() }),
+  },
   'consents:revoke': {
+    roles: SUPPORT,
+    action: 'Revoking',
     input: z.strictObject({ consentId: ConsentId, reason: Reason }),
     output: z.object({
       outcome: z.enum(['revoked', 'already-inactive']),
@@ -220,10 +248,14 @@ export const consentsChannels = {
     }),
   },
   'consents:update': {
+    roles: SUPPORT,
+    action: 'Updating a consent',
     input: z.strictObject({ consentId: ConsentId, change: ConsentChange, reason: Reason.optional() }),
     output: ConsentPayload,
   },
   'authorization:start': {
+    roles: SUPPORT,
+    action: 'Extending or authorising a consent',
     input: z.strictObject({
       consentId: ConsentId,
       /** Where the data holder sends the consumer back; the profile's when absent. */
@@ -233,6 +265,8 @@ export const consentsChannels = {
     output: z.object({ uri: z.string(), expiry: z.string().nullable(), state: z.string() }),
   },
   'authorization:decode': {
+    roles: SUPPORT,
+    action: 'Reading a data holder’s authorisation response',
     input: z.strictObject({ response: z.string().min(1).max(20_000), consentId: ConsentId.optional() }),
     output: z.object({
       header: z.record(z.string(), z.unknown()),
@@ -241,10 +275,14 @@ export const consentsChannels = {
     }),
   },
   'authorization:complete': {
+    roles: SUPPORT,
+    action: 'Completing an authorisation',
     input: z.strictObject({ consentId: ConsentId, response: z.string().min(1).max(20_000) }),
     output: ConsentPayload,
   },
   'bulk:revoke': {
+    roles: SUPPORT,
+    action: 'Revoking in bulk',
     input: z.strictObject({
       consentIds: z.array(ConsentId).min(1).max(MAX_BULK),
       reason: Reason,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Identifier } from '../identifier.js';
 import { ConsentId, ExportFormat, MAX_PAGE_SIZE, type ChannelSchema } from './common.js';
+import { COMPLIANCE, EVERYONE } from '../roles.js';
 import { RetentionEntry } from './consents.js';
 import { JobStarted } from './jobs.js';
 
@@ -139,6 +140,8 @@ const RecordId = z.string().min(1).max(400);
 
 export const dataChannels = {
   'data:list': {
+    roles: EVERYONE,
+    action: 'Reading cached data',
     input: z.strictObject({
       kind: z.enum([
         'accounts',
@@ -177,6 +180,8 @@ export const dataChannels = {
     }),
   },
   'data:consents': {
+    roles: EVERYONE,
+    action: 'Browsing cached data',
     input: z.strictObject({
       /** Matched against the cache only (never put in a URL): any text a consumer id may be. */
       consumerId: z.string().min(1).max(200).optional(),
@@ -188,11 +193,20 @@ export const dataChannels = {
     output: z.object({ rows: z.array(DataConsentRow).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
   },
   'data:groups': {
+    roles: EVERYONE,
+    action: 'Browsing cached data',
     input: z.strictObject({ by: z.enum(['consumer', 'holder']), search: z.string().max(200).optional() }),
     output: z.object({ groups: z.array(DataGroup).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
   },
-  'data:meta': { input: z.strictObject({ consentId: ConsentId }), output: DataConsentMeta },
+  'data:meta': {
+    roles: EVERYONE,
+    action: 'Reading a consent’s cached data',
+    input: z.strictObject({ consentId: ConsentId }),
+    output: DataConsentMeta,
+  },
   'data:records': {
+    roles: EVERYONE,
+    action: 'Reading cached data',
     input: z.strictObject({
       consentId: ConsentId,
       kind: DataView,
@@ -203,14 +217,20 @@ export const dataChannels = {
     output: z.object({ rows: z.array(DataRecordRow).max(200), total: z.number().int().nonnegative() }),
   },
   'data:export': {
+    roles: COMPLIANCE,
+    action: 'Exporting customer data',
     input: z.strictObject({ consentId: ConsentId, kind: DataView, filter: TransactionFilter.optional(), format: ExportFormat }),
     output: JobStarted,
   },
   'data:sync': {
+    roles: EVERYONE,
+    action: 'Fetching Data API records',
     input: z.union([z.strictObject({ consentIds: z.array(ConsentId).min(1).max(1000) }), z.strictObject({ allActive: z.literal(true) })]),
     output: z.object({ jobId: z.string() }),
   },
   'products:list': {
+    roles: EVERYONE,
+    action: 'Listing products',
     input: z.strictObject({
       filter: ProductFilter,
       offset: z.number().int().min(0).max(10_000_000),
@@ -225,6 +245,8 @@ export const dataChannels = {
     }),
   },
   'products:get': {
+    roles: EVERYONE,
+    action: 'Reading a product',
     input: z.strictObject({ recordId: RecordId }),
     output: z.object({
       recordId: z.string(),
@@ -238,8 +260,15 @@ export const dataChannels = {
     }),
   },
   'products:versions': {
+    roles: EVERYONE,
+    action: 'Comparing product versions',
     input: z.strictObject({ recordId: RecordId, hashes: z.array(z.string().min(1).max(100)).min(1).max(4) }),
     output: z.array(ProductVersion).max(4),
   },
-  'products:export': { input: z.strictObject({ filter: ProductFilter, format: ExportFormat }), output: JobStarted },
+  'products:export': {
+    roles: EVERYONE,
+    action: 'Exporting products',
+    input: z.strictObject({ filter: ProductFilter, format: ExportFormat }),
+    output: JobStarted,
+  },
 } as const satisfies Record<string, ChannelSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConsentId, ExportFormat, Instant, MAX_PAGE_SIZE, type ChannelSchema } from './common.js';
+import { COMPLIANCE, EVERYONE } from '../roles.js';
 import { JobStarted } from './jobs.js';
 
 /** Consent events and webhook failures. */
@@ -59,10 +60,14 @@ export type WebhookSummary = z.infer<typeof WebhookSummary>;
 
 export const eventsChannels = {
   'events:failures': {
+    roles: EVERYONE,
+    action: 'Listing webhook failures',
     input: z.strictObject({ page: z.number().int().min(1), pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE) }),
     output: z.object({ rows: z.array(EventRow).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
   },
   'events:list': {
+    roles: EVERYONE,
+    action: 'Listing events',
     input: z.strictObject({
       filter: EventFilter,
       offset: z.number().int().min(0).max(100_000_000),
@@ -71,13 +76,27 @@ export const eventsChannels = {
     output: z.object({ rows: z.array(EventListRow).max(MAX_PAGE_SIZE) }),
   },
   'events:count': {
+    roles: EVERYONE,
+    action: 'Counting events',
     input: z.strictObject({ filter: EventFilter }),
     output: z.object({ total: z.number().int().nonnegative(), types: z.array(TypeCount).max(100) }),
   },
   'events:days': {
+    roles: EVERYONE,
+    action: 'Counting events per day',
     input: z.strictObject({ filter: EventFilter, days: z.number().int().min(1).max(400) }),
     output: z.array(DayCounts).max(400),
   },
-  'events:export': { input: z.strictObject({ filter: EventFilter, format: ExportFormat }), output: JobStarted },
-  'webhooks:summary': { input: z.strictObject({ filter: EventFilter }), output: WebhookSummary },
+  'events:export': {
+    roles: COMPLIANCE,
+    action: 'Exporting events',
+    input: z.strictObject({ filter: EventFilter, format: ExportFormat }),
+    output: JobStarted,
+  },
+  'webhooks:summary': {
+    roles: EVERYONE,
+    action: 'Reading webhook failures',
+    input: z.strictObject({ filter: EventFilter }),
+    output: WebhookSummary,
+  },
 } as const satisfies Record<string, ChannelSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Identifier } from '../identifier.js';
 import { Empty, ExportFormat, MAX_BULK, MAX_PAGE_SIZE, type ChannelSchema } from './common.js';
+import { EVERYONE, STAFF } from '../roles.js';
 
 /** Long work in main (bulk revocation, exports, evidence packs): started, then followed through events. */
 
@@ -58,8 +59,10 @@ export const BulkItem = z.object({
 export type BulkItem = z.infer<typeof BulkItem>;
 
 export const jobsChannels = {
-  'jobs:list': { input: Empty, output: z.array(Job).max(200) },
+  'jobs:list': { roles: EVERYONE, action: 'Listing jobs', input: Empty, output: z.array(Job).max(200) },
   'jobs:items': {
+    roles: EVERYONE,
+    action: 'Reading a job’s items',
     input: z.strictObject({
       jobId: JobId,
       offset: z.number().int().min(0).max(MAX_BULK),
@@ -68,6 +71,8 @@ export const jobsChannels = {
     output: z.object({ items: z.array(BulkItem).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
   },
   'jobs:control': {
+    roles: STAFF,
+    action: 'Pausing, resuming or cancelling a job',
     input: z.strictObject({
       jobId: JobId,
       action: z.enum(['pause', 'resume', 'cancel', 'rate']),
@@ -75,5 +80,10 @@ export const jobsChannels = {
     }),
     output: Job,
   },
-  'jobs:export': { input: z.strictObject({ jobId: JobId, format: ExportFormat }), output: JobStarted },
+  'jobs:export': {
+    roles: STAFF,
+    action: 'Exporting a job’s results',
+    input: z.strictObject({ jobId: JobId, format: ExportFormat }),
+    output: JobStarted,
+  },
 } as const satisfies Record<string, ChannelSchema>;

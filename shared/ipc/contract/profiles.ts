@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Empty, Environment, type ChannelSchema } from './common.js';
+import { ADMIN, EVERYONE } from '../roles.js';
 
 /** Connection profiles. */
 
@@ -54,11 +55,23 @@ export type ProfileInput = z.infer<typeof ProfileInput>;
 export const ProfileSwitched = z.object({ profileId: z.string(), ok: z.boolean(), message: z.string().nullable() });
 
 export const profilesChannels = {
-  'profiles:list': { input: Empty, output: z.array(ProfileSummary).max(100) },
-  'profiles:save': { input: ProfileInput, output: z.array(ProfileSummary).max(100) },
-  'profiles:remove': { input: z.strictObject({ id: ProfileId }), output: z.array(ProfileSummary).max(100) },
-  'profiles:switch': { input: z.strictObject({ id: ProfileId }), output: z.object({ switching: z.literal(true) }) },
+  'profiles:list': { roles: EVERYONE, action: 'Listing connection profiles', input: Empty, output: z.array(ProfileSummary).max(100) },
+  'profiles:save': { roles: ADMIN, action: 'Saving a connection profile', input: ProfileInput, output: z.array(ProfileSummary).max(100) },
+  'profiles:remove': {
+    roles: ADMIN,
+    action: 'Removing a connection profile',
+    input: z.strictObject({ id: ProfileId }),
+    output: z.array(ProfileSummary).max(100),
+  },
+  'profiles:switch': {
+    roles: ADMIN,
+    action: 'Switching the connection profile',
+    input: z.strictObject({ id: ProfileId }),
+    output: z.object({ switching: z.literal(true) }),
+  },
   'profiles:test': {
+    roles: EVERYONE,
+    action: 'Checking the connection',
     input: z.strictObject({ id: ProfileId.optional() }),
     output: z.object({
       ok: z.boolean(),

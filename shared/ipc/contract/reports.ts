@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Instant, type ChannelSchema } from './common.js';
+import { COMPLIANCE, EVERYONE } from '../roles.js';
 import { JobStarted } from './jobs.js';
 
 /** Compliance reports. */
@@ -28,6 +29,16 @@ export const ComplianceReport = z.object({
 export type ComplianceReport = z.infer<typeof ComplianceReport>;
 
 export const reportsChannels = {
-  'reports:compliance': { input: z.strictObject({ from: Instant, to: Instant }), output: ComplianceReport },
-  'reports:export': { input: z.strictObject({ from: Instant, to: Instant, format: z.enum(['csv', 'html']) }), output: JobStarted },
+  'reports:compliance': {
+    roles: EVERYONE,
+    action: 'Reading the compliance report',
+    input: z.strictObject({ from: Instant, to: Instant }),
+    output: ComplianceReport,
+  },
+  'reports:export': {
+    roles: COMPLIANCE,
+    action: 'Exporting the compliance report',
+    input: z.strictObject({ from: Instant, to: Instant, format: z.enum(['csv', 'html']) }),
+    output: JobStarted,
+  },
 } as const satisfies Record<string, ChannelSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Empty, type ChannelSchema } from './common.js';
+import { ADMIN, EVERYONE } from '../roles.js';
 import { CONSENT_SORT_FIELDS, ConsentFilter, ConsentSort, ConsentSortField } from './consents.js';
 
 /** What the console remembers for its user across restarts (not CDR data). */
@@ -24,6 +25,17 @@ export const Settings = z.strictObject({
 export type Settings = z.infer<typeof Settings>;
 
 export const settingsChannels = {
-  'settings:get': { input: Empty, output: Settings },
-  'settings:set': { input: Settings.partial().strict(), output: Settings },
+  'settings:get': { roles: EVERYONE, action: 'Reading the settings', input: Empty, output: Settings },
+  'settings:set': {
+    // The theme, the consent list's columns and saved views: everyone's. What the server does for
+    // everybody (how often it syncs, whether it fetches Data API records) is an admin's.
+    roles: EVERYONE,
+    action: 'Changing the settings',
+    fields: {
+      syncEveryMinutes: { roles: ADMIN, action: 'Changing the sync schedule' },
+      syncData: { roles: ADMIN, action: 'Changing whether Data API records are synced' },
+    },
+    input: Settings.partial().strict(),
+    output: Settings,
+  },
 } as const satisfies Record<string, ChannelSchema>;

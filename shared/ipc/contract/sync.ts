@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConsentId, Empty, type ChannelSchema } from './common.js';
+import { ADMIN, EVERYONE } from '../roles.js';
 
 /** The sync: its summary, its progress events, cache changes, cache reset. */
 
@@ -61,6 +62,8 @@ export function dataRecordTotal(summary: Pick<SyncSummary, 'data'>): number {
 
 export const syncChannels = {
   'sync:start': {
+    roles: EVERYONE,
+    action: 'Syncing',
     input: z.strictObject({
       data: z.boolean().optional(),
       full: z.boolean().optional(),
@@ -68,7 +71,7 @@ export const syncChannels = {
     }),
     output: SyncSummary,
   },
-  'sync:cancel': { input: Empty, output: z.object({ cancelled: z.boolean() }) },
-  'sync:last': { input: Empty, output: SyncSummary.nullable() },
-  'cache:reset': { input: Empty, output: z.object({ switching: z.literal(true) }) },
+  'sync:cancel': { roles: EVERYONE, action: 'Cancelling the sync', input: Empty, output: z.object({ cancelled: z.boolean() }) },
+  'sync:last': { roles: EVERYONE, action: 'Reading the last sync', input: Empty, output: SyncSummary.nullable() },
+  'cache:reset': { roles: ADMIN, action: 'Resetting the cache', input: Empty, output: z.object({ switching: z.literal(true) }) },
 } as const satisfies Record<string, ChannelSchema>;

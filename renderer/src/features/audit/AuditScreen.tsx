@@ -14,6 +14,7 @@ import { EmptyState, ErrorState } from '../../ui/states.js';
 import { usePagedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
 import { useAppStatus } from '../status/app-status.js';
+import { useCan } from '../status/can.js';
 import { Time } from '../../ui/Time.js';
 import { useQueryParams } from '../../ui/url.js';
 
@@ -77,7 +78,13 @@ export function AuditScreen() {
   const filter: AuditFilter = Object.fromEntries(
     (['operator', 'action', 'target', 'from', 'to'] as const).flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])),
   );
-  const verify = useQuery({ queryKey: ['audit:verify'], queryFn: () => client.auditVerify({}) });
+  // Checking the chain is compliance's (and an admin's): the others are told so where its result would be.
+  const canVerify = useCan('audit:verify');
+  const verify = useQuery({
+    queryKey: ['audit:verify'],
+    queryFn: () => client.auditVerify({}),
+    enabled: canVerify.known && canVerify.allowed,
+  });
   const options = useQuery({ queryKey: ['audit:options'], queryFn: () => client.auditOptions({}) });
   const { head, total, table } = usePagedList({
     key: ['audit:query', filter],
@@ -96,11 +103,16 @@ export function AuditScreen() {
         rangeId="audit-range"
         reading="Reading the audit log…"
         exportMenu={{
+          channel: 'audit:exportFile',
           label: `Export all ${formatCount(total)} entries of this view`,
           start: (fmt) => client.auditExportFile({ filter, format: fmt }),
         }}
       />
-      {v ? (
+      {!canVerify.allowed ? (
+        <Alert color="gray" title="Audit chain not checked" data-testid="audit-verification">
+          {canVerify.reason}
+        </Alert>
+      ) : v ? (
         v.ok ? (
           <Alert color="teal" title="Audit chain intact" data-testid="audit-verification">
             {v.entries === 1 ? 'The 1 entry' : `All ${formatCount(v.entries)} entries`} verified: each one’s hash, its link to the one

@@ -1,4 +1,4 @@
-import { Anchor, Breadcrumbs, Button, Group, Menu, Stack, Table, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { Anchor, Breadcrumbs, Button, Group, Menu, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -13,6 +13,8 @@ import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 import { AuthorizeDialog, RevokeDialog, UpdateDialog } from '../consent-actions/index.js';
 import { useActionsAvailable } from '../status/app-status.js';
+import { useCan, type Can } from '../status/can.js';
+import { Unavailable } from '../../ui/Unavailable.js';
 import { Facts } from './Facts.js';
 import { Timeline } from './Timeline.js';
 import { VersionHistory } from './VersionHistory.js';
@@ -44,6 +46,13 @@ export function ConsentDetailScreen() {
     );
   const detail = useQuery({ queryKey: ['consents:get', consentId], queryFn: () => client.consentsGet({ consentId }), retry: false });
   const actions = useActionsAvailable();
+  // Each action as the role and the connection allow (the role's reason first: it does not pass).
+  const can = {
+    revoke: useCan('consents:revoke', { online: true }),
+    update: useCan('consents:update', { online: true }),
+    authorize: useCan('authorization:start', { online: true }),
+    evidence: useCan('evidence:export'),
+  };
   const [dialog, setDialog] = useState<Dialog>(params.get('authorize') ? 'authorize' : null);
   const evidence = useExport(() => client.evidenceExport({ consentId }));
   const refreshData = useMutation({ mutationFn: () => client.syncStart({ consentIds: [consentId] }) });
@@ -73,29 +82,20 @@ export function ConsentDetailScreen() {
   const canRevoke = c.status === 'ACTIVE';
   const canAuthorize = c.status === 'ACTIVE' || c.status === 'REQUESTED';
   const onceOff = useCase?.accessFrequency === 'ONCE_OFF';
-  const disabledReason = (own: string | null) => actions.reason ?? own;
-  const actionButton = (label: string, which: Exclude<Dialog, null>, own: string | null, color?: string) => {
-    const reason = disabledReason(own);
-    const button = (
-      <Button
-        size="xs"
-        variant={color ? 'filled' : 'default'}
-        color={color ?? 'indigo'}
-        disabled={!!reason}
-        onClick={() => setDialog(which)}
-      >
-        {label}
-      </Button>
-    );
-    // A disabled button cannot be hovered or focused: the wrapper carries the reason for both.
-    return reason ? (
-      <Tooltip label={reason} multiline w={320} withArrow>
-        <span tabIndex={0} aria-label={`${label} — unavailable: ${reason}`}>
-          {button}
-        </span>
-      </Tooltip>
-    ) : (
-      button
+  const actionButton = (label: string, which: Exclude<Dialog, null>, allowed: Can, own: string | null, color?: string) => {
+    const reason = allowed.reason ?? own;
+    return (
+      <Unavailable label={label} reason={reason}>
+        <Button
+          size="xs"
+          variant={color ? 'filled' : 'default'}
+          color={color ?? 'indigo'}
+          disabled={!!reason}
+          onClick={() => setDialog(which)}
+        >
+          {label}
+        </Button>
+      </Unavailable>
     );
   };
 
@@ -128,34 +128,44 @@ export function ConsentDetailScreen() {
           {actionButton(
             'Revoke…',
             'revoke',
+            can.revoke,
             canRevoke ? null : `Only an ACTIVE consent can be revoked; this one is ${c.status ?? 'without status'}.`,
             'red',
           )}
-          {actionButton('Update…', 'update', null)}
+          {actionButton('Update…', 'update', can.update, null)}
           {actionButton(
             c.status === 'REQUESTED' ? 'Authorise…' : 'Extend…',
             'authorize',
+            can.authorize,
             !canAuthorize
               ? `Only an ACTIVE consent can be extended (or a REQUESTED one authorised); this one is ${c.status ?? 'without status'}.`
               : onceOff && c.status === 'ACTIVE'
                 ? 'A once-off consent cannot be extended.'
                 : null,
           )}
-          <Menu position="bottom-end">
-            <Menu.Target>
-              <Button size="xs" variant="default" loading={evidence.busy}>
+          {!can.evidence.allowed ? (
+            <Unavailable label="Evidence pack" reason={can.evidence.reason}>
+              <Button size="xs" variant="default" disabled>
                 Evidence pack
               </Button>
-            </Menu.Target>
-            <Menu.Dropdown maw={320}>
-              <Menu.Label>For an auditor (CDR rules 9.3 and 1.18)</Menu.Label>
-              <Menu.Item onClick={() => void evidence.run('json')}>Export evidence pack (ZIP)</Menu.Item>
-              <Text size="xs" c="dimmed" px="sm" pb="xs">
-                Every cached version, events, staff actions with the audit chain’s check, retention records, a printable summary and a
-                SHA-256 manifest. The export is audited.
-              </Text>
-            </Menu.Dropdown>
-          </Menu>
+            </Unavailable>
+          ) : (
+            <Menu position="bottom-end">
+              <Menu.Target>
+                <Button size="xs" variant="default" loading={evidence.busy}>
+                  Evidence pack
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown maw={320}>
+                <Menu.Label>For an auditor (CDR rules 9.3 and 1.18)</Menu.Label>
+                <Menu.Item onClick={() => void evidence.run('json')}>Export evidence pack (ZIP)</Menu.Item>
+                <Text size="xs" c="dimmed" px="sm" pb="xs">
+                  Every cached version, events, staff actions with the audit chain’s check, retention records, a printable summary and a
+                  SHA-256 manifest. The export is audited.
+                </Text>
+              </Menu.Dropdown>
+            </Menu>
+          )}
         </Group>
       </Group>
       <Tabs value={tab} onChange={setTab} keepMounted={false}>

@@ -17,7 +17,9 @@ import { useWindowedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable } from '../../ui/table/WindowedTable.js';
 import { BulkRevokeDialog, CreateConsentDialog } from '../consent-actions/index.js';
 import { useSaveSettings, useSettings } from '../settings/settings.js';
-import { useActionsAvailable, useAppStatus } from '../status/app-status.js';
+import { useAppStatus } from '../status/app-status.js';
+import { useCan } from '../status/can.js';
+import { Unavailable } from '../../ui/Unavailable.js';
 import { consentColumn, consentRowLabel } from './columns.js';
 import { ConsentFilters, StatusChips } from './ConsentFilters.js';
 import { SavedViews } from './SavedViews.js';
@@ -34,7 +36,9 @@ export function ConsentsScreen() {
   const [view, setView] = useConsentView();
   const settings = useSettings().data;
   const saveSettings = useSaveSettings();
-  const actions = useActionsAvailable();
+  // New consent, bulk revoke and revoke selected: a support agent's or an admin's, online only.
+  const canCreate = useCan('consents:create', { online: true });
+  const canBulk = useCan('bulk:revoke', { online: true });
   const cached = useAppStatus().data?.consentCount;
   // Search as you type: the box is local state and the reads follow it at once (each is a few
   // milliseconds from the cache); the URL follows after a pause (replacing, so Back skips keystrokes).
@@ -123,8 +127,6 @@ export function ConsentsScreen() {
   const [createOpen, setCreateOpen] = useState(false);
   const filtersSet = activeFilterCount(view);
   const filtered = !!(filtersSet || search.trim() || view.statuses.length);
-  // New consent, bulk revoke and revoke selected: unavailable offline or without credentials, and why.
-  const actionState = { disabled: !actions.available, title: actions.reason ?? undefined };
 
   return (
     <Stack h="100%" gap="xs">
@@ -143,12 +145,16 @@ export function ConsentsScreen() {
         rangeId="consent-range"
         actions={
           <>
-            <Button size="xs" onClick={() => setCreateOpen(true)} {...actionState}>
-              New consent
-            </Button>
-            <Button size="xs" variant="default" onClick={() => setBulkOpen('paste')} {...actionState}>
-              Bulk revoke…
-            </Button>
+            <Unavailable label="New consent" reason={canCreate.reason}>
+              <Button size="xs" onClick={() => setCreateOpen(true)} disabled={!canCreate.allowed}>
+                New consent
+              </Button>
+            </Unavailable>
+            <Unavailable label="Bulk revoke…" reason={canBulk.reason}>
+              <Button size="xs" variant="default" onClick={() => setBulkOpen('paste')} disabled={!canBulk.allowed}>
+                Bulk revoke…
+              </Button>
+            </Unavailable>
             <SavedViews view={view} columns={columns} onOpen={(v) => navigate({ search: paramsFromView(v).toString() })} />
             <ColumnChooser
               all={CONSENT_SORT_FIELDS.map((id) => ({ id, label: CONSENT_COLUMN_LABELS[id] }))}
@@ -162,6 +168,7 @@ export function ConsentsScreen() {
           </>
         }
         exportMenu={{
+          channel: 'consents:export',
           label: `Export all ${formatCount(total)} consents of this view`,
           start: (format) => client.consentsExport({ filter, sort: view.sort, columns, format }),
         }}
@@ -199,9 +206,11 @@ export function ConsentsScreen() {
           onClear={() => setSelected(new Set())}
           clearLabel="Clear selection"
           after={
-            <Button size="compact-sm" color="red" ml="auto" onClick={() => setBulkOpen('selection')} {...actionState}>
-              Revoke selected…
-            </Button>
+            <Unavailable label="Revoke selected…" reason={canBulk.reason} style={{ marginLeft: 'auto' }}>
+              <Button size="compact-sm" color="red" ml="auto" onClick={() => setBulkOpen('selection')} disabled={!canBulk.allowed}>
+                Revoke selected…
+              </Button>
+            </Unavailable>
           }
         >
           {total > 0 && total <= MAX_BULK ? (

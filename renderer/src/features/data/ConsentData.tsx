@@ -207,6 +207,7 @@ function RecordsView({ consentId, kind, meta }: { consentId: string; kind: DataV
         }
         rangeId="records-range"
         exportMenu={{
+          channel: 'data:export',
           label: `Export all ${formatCount(total)} ${VIEW_LABEL[kind].toLowerCase()} of this view`,
           start: (format) => client.dataExport({ ...input, format }),
         }}

@@ -97,6 +97,7 @@ export function EventsScreen() {
         range={count.data ? `${plural(total, 'event')} ${total === 1 ? 'matches' : 'match'} this view` : undefined}
         rangeId="events-range"
         exportMenu={{
+          channel: 'events:export',
           label: `Export all ${formatCount(total)} events of this view`,
           start: (format) => client.eventsExport({ filter, format }),
         }}

@@ -2,10 +2,12 @@ import { Button, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useClient } from '../../bridge/ClientContext.js';
+import { useAppStatus } from '../status/app-status.js';
 
 /**
  * First run: the operator chooses the display name recorded beside their OS account in the audit
  * log. Shown until a name is saved; it cannot be dismissed, because actions are audited by name.
+ * Not shown to a signed-in person (team mode): their sign-in names them.
  */
 export function OperatorPrompt() {
   const client = useClient();
@@ -16,7 +18,8 @@ export function OperatorPrompt() {
     mutationFn: (displayName: string) => client.operatorSet({ displayName }),
     onSuccess: (value) => queries.setQueryData(['operator:get'], value),
   });
-  const open = operator.data !== undefined && operator.data.displayName === null;
+  const status = useAppStatus().data;
+  const open = status !== undefined && !status.user && operator.data !== undefined && operator.data.displayName === null;
   const tooShort = name.trim().length < 2;
   const submit = (e: FormEvent) => {
     e.preventDefault();

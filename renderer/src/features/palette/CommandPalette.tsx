@@ -9,6 +9,7 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { SCREENS } from '../../app/screens.js';
 import { useSession } from '../../stores/session.js';
 import { useSaveSettings } from '../settings/settings.js';
+import { useCan } from '../status/can.js';
 import classes from './CommandPalette.module.css';
 
 /**
@@ -23,6 +24,9 @@ export function CommandPalette() {
   const saveSettings = useSaveSettings();
   const { setColorScheme } = useMantineColorScheme();
   const syncing = useSession((s) => s.syncProgress !== null);
+  // Commands a role may not run stay listed, disabled, saying why.
+  const canBulk = useCan('bulk:revoke');
+  const canSwitch = useCan('profiles:switch');
   const [query, setQuery] = useState('');
   const profiles = useQuery({ queryKey: ['profiles:list'], queryFn: () => client.profilesList({}), staleTime: 60_000 });
   const [debounced] = useDebouncedValue(query.trim(), 80);
@@ -70,7 +74,13 @@ export function CommandPalette() {
           if (!r.ok) throw new Error(r.steps.find((s) => !s.ok)?.detail ?? 'failed');
         }),
     },
-    { id: 'bulk', label: 'Bulk revoke…', description: 'Revoke a pasted list of consents', onClick: () => navigate('/consents?bulk=1') },
+    {
+      id: 'bulk',
+      label: 'Bulk revoke…',
+      description: canBulk.reason ?? 'Revoke a pasted list of consents',
+      disabled: !canBulk.allowed,
+      onClick: () => navigate('/consents?bulk=1'),
+    },
     { id: 'theme-light', label: 'Theme: light', onClick: () => theme('light') },
     { id: 'theme-dark', label: 'Theme: dark', onClick: () => theme('dark') },
     { id: 'theme-auto', label: 'Theme: follow the system', onClick: () => theme('auto') },
@@ -79,7 +89,8 @@ export function CommandPalette() {
       .map((p) => ({
         id: `profile-${p.id}`,
         label: `Switch to profile: ${p.name}`,
-        description: `${p.environment} — the console reopens on its cache`,
+        description: canSwitch.reason ?? `${p.environment} — the console reopens on its cache`,
+        disabled: !canSwitch.allowed,
         onClick: () => run(`Switch to ${p.name}`, () => client.profilesSwitch({ id: p.id })),
       })),
     {

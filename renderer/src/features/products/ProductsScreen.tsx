@@ -68,6 +68,7 @@ export function ProductsScreen() {
         range={head.data ? `${plural(total, 'product')} in this view, in the Data API 2.0.0 form` : undefined}
         rangeId="products-range"
         exportMenu={{
+          channel: 'products:export',
           label: `Export all ${formatCount(total)} products of this view`,
           start: (format) => client.productsExport({ filter, format }),
         }}

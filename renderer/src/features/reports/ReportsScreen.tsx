@@ -5,6 +5,8 @@ import { Link, useSearchParams } from 'react-router';
 import { useClient } from '../../bridge/ClientContext.js';
 import { DayRangeInput } from '../../ui/DayRangeInput.js';
 import { useExport } from '../../ui/export.js';
+import { Unavailable } from '../../ui/Unavailable.js';
+import { useCan } from '../status/can.js';
 import { FilterRow } from '../../ui/FilterRow.js';
 import { formatCount } from '../../ui/format.js';
 import { Panel } from '../../ui/Panel.js';
@@ -46,6 +48,7 @@ export function ReportsScreen() {
   const report = useQuery({ queryKey: ['reports:compliance', from, to], queryFn: () => client.reportsCompliance({ from, to }) });
   const exportCsv = useExport(() => client.reportsExport({ from, to, format: 'csv' }));
   const exportHtml = useExport(() => client.reportsExport({ from, to, format: 'html' }));
+  const canExport = useCan('reports:export');
   const preset = (Object.entries(choices).find(([, p]) => p.from === fromDay && p.to === toDay)?.[0] ?? 'custom') as string;
   const setPeriod = (f: string, t: string) => setParams({ from: f, to: t });
   const linkOf = (records: { screen: 'events'; types: string[] } | { screen: 'audit'; action: string }) =>
@@ -60,17 +63,25 @@ export function ReportsScreen() {
         description="Counts for the CDR reports and records (rules 9.3 and 9.4), from the cache and the audit log, for the days chosen (local time, both days included)."
         wrap
         actions={
-          <Menu position="bottom-end">
-            <Menu.Target>
-              <Button size="xs" variant="default" loading={exportCsv.busy || exportHtml.busy}>
+          !canExport.allowed ? (
+            <Unavailable label="Export the report" reason={canExport.reason}>
+              <Button size="xs" variant="default" disabled>
                 Export
               </Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item onClick={() => void exportCsv.run('csv')}>CSV (spreadsheets)</Menu.Item>
-              <Menu.Item onClick={() => void exportHtml.run('csv')}>Printable report (HTML)</Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
+            </Unavailable>
+          ) : (
+            <Menu position="bottom-end">
+              <Menu.Target>
+                <Button size="xs" variant="default" loading={exportCsv.busy || exportHtml.busy}>
+                  Export
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item onClick={() => void exportCsv.run('csv')}>CSV (spreadsheets)</Menu.Item>
+                <Menu.Item onClick={() => void exportHtml.run('csv')}>Printable report (HTML)</Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          )
         }
       />
       <FilterRow>

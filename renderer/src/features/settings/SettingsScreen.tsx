@@ -26,6 +26,8 @@ import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
 import { TableHead } from '../../ui/TableHead.js';
 import { useAppStatus } from '../status/app-status.js';
+import { useCan } from '../status/can.js';
+import { Unavailable } from '../../ui/Unavailable.js';
 import { ENVIRONMENT_LABEL } from '../status/StatusBar.js';
 import { ProfileForm } from './ProfileForm.js';
 import { useSaveSettings, useSettings } from './settings.js';
@@ -80,6 +82,10 @@ function Profiles() {
   const [removing, setRemoving] = useState<ProfileSummary | null>(null);
   const switched = useSession((s) => s.profileSwitch);
   const team = useAppStatus().data?.host === 'team';
+  // Profiles and their credentials are an admin's: the others see them, and why they cannot change them.
+  const canSave = useCan('profiles:save');
+  const canRemove = useCan('profiles:remove');
+  const canSwitch = useCan('profiles:switch');
   const switchTo = useMutation({
     mutationFn: (id: string) => client.profilesSwitch({ id }),
     onSuccess: () => notifications.show({ message: 'Opening the profile…', loading: true, autoClose: 2000 }),
@@ -116,9 +122,11 @@ function Profiles() {
     <Panel
       title="Connection profiles"
       aside={
-        <Button size="xs" onClick={() => setEditing('new')}>
-          Add profile
-        </Button>
+        <Unavailable label="Add profile" reason={canSave.reason}>
+          <Button size="xs" onClick={() => setEditing('new')} disabled={!canSave.allowed}>
+            Add profile
+          </Button>
+        </Unavailable>
       }
     >
       {switched && !switched.ok ? (
@@ -198,40 +206,57 @@ function Profiles() {
                         </span>
                       </Tooltip>
                     ) : !p.isCurrent ? (
-                      <Button
-                        size="compact-xs"
-                        onClick={() => switchTo.mutate(p.id)}
-                        loading={switchTo.isPending && switchTo.variables === p.id}
-                        aria-label={`Switch to ${p.name}`}
-                      >
-                        Switch to
-                      </Button>
+                      <Unavailable label={`Switch to ${p.name}`} reason={canSwitch.reason}>
+                        <Button
+                          size="compact-xs"
+                          onClick={() => switchTo.mutate(p.id)}
+                          loading={switchTo.isPending && switchTo.variables === p.id}
+                          disabled={!canSwitch.allowed}
+                          aria-label={`Switch to ${p.name}`}
+                        >
+                          Switch to
+                        </Button>
+                      </Unavailable>
                     ) : null}
                     {!p.embedded ? (
                       <>
-                        <Button size="compact-xs" variant="default" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
-                          Edit
-                        </Button>
-                        {!p.isDefault ? (
+                        <Unavailable label={`Edit ${p.name}`} reason={canSave.reason}>
                           <Button
                             size="compact-xs"
                             variant="default"
-                            onClick={() => makeDefault.mutate(p)}
-                            aria-label={`Make ${p.name} the default`}
+                            onClick={() => setEditing(p)}
+                            disabled={!canSave.allowed}
+                            aria-label={`Edit ${p.name}`}
                           >
-                            Make default
+                            Edit
                           </Button>
+                        </Unavailable>
+                        {!p.isDefault ? (
+                          <Unavailable label={`Make ${p.name} the default`} reason={canSave.reason}>
+                            <Button
+                              size="compact-xs"
+                              variant="default"
+                              onClick={() => makeDefault.mutate(p)}
+                              disabled={!canSave.allowed}
+                              aria-label={`Make ${p.name} the default`}
+                            >
+                              Make default
+                            </Button>
+                          </Unavailable>
                         ) : null}
                         {!p.isCurrent ? (
-                          <Button
-                            size="compact-xs"
-                            variant="default"
-                            color="red"
-                            onClick={() => setRemoving(p)}
-                            aria-label={`Remove ${p.name}`}
-                          >
-                            Remove
-                          </Button>
+                          <Unavailable label={`Remove ${p.name}`} reason={canRemove.reason}>
+                            <Button
+                              size="compact-xs"
+                              variant="default"
+                              color="red"
+                              onClick={() => setRemoving(p)}
+                              disabled={!canRemove.allowed}
+                              aria-label={`Remove ${p.name}`}
+                            >
+                              Remove
+                            </Button>
+                          </Unavailable>
                         ) : null}
                       </>
                     ) : null}
@@ -276,6 +301,7 @@ function OperatorName() {
       notifications.show({ color: 'teal', message: 'Your name is saved: it is recorded with what you do from now on.' });
     },
   });
+  const can = useCan('operator:set');
   const value = name ?? operator.data?.displayName ?? '';
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -286,16 +312,25 @@ function OperatorName() {
       <Group align="flex-end" gap="xs">
         <TextInput
           label="Your name in the audit log"
-          description={operator.data ? `Recorded beside your computer account, ${operator.data.account}.` : undefined}
+          description={can.reason ?? (operator.data ? `Recorded beside your computer account, ${operator.data.account}.` : undefined)}
           value={value}
           onChange={(e) => setName(e.currentTarget.value)}
           maxLength={80}
           w={320}
+          readOnly={!can.allowed}
           error={save.error?.message}
         />
-        <Button type="submit" size="sm" variant="default" loading={save.isPending} disabled={name === null || value.trim().length < 2}>
-          Save name
-        </Button>
+        <Unavailable label="Save name" reason={can.reason}>
+          <Button
+            type="submit"
+            size="sm"
+            variant="default"
+            loading={save.isPending}
+            disabled={!can.allowed || name === null || value.trim().length < 2}
+          >
+            Save name
+          </Button>
+        </Unavailable>
       </Group>
     </form>
   );
@@ -309,6 +344,10 @@ export function SettingsScreen() {
   const [confirmReset, setConfirmReset] = useState(false);
   const team = useAppStatus().data?.host === 'team';
   const reset = useMutation({ mutationFn: () => client.cacheReset({}), onSuccess: () => setConfirmReset(false) });
+  // The sync schedule and what it fetches, and resetting the cache: an admin's (the theme is everyone's).
+  const canSchedule = useCan('settings:set', { input: { syncEveryMinutes: 0 } });
+  const canSyncData = useCan('settings:set', { input: { syncData: false } });
+  const canReset = useCan('cache:reset');
 
   return (
     <Stack gap="md" pb="xl">
@@ -321,6 +360,8 @@ export function SettingsScreen() {
         <Stack gap="sm">
           <ChoiceSelect
             label="Sync on a schedule"
+            description={canSchedule.reason ?? undefined}
+            disabled={!canSchedule.allowed}
             w={320}
             data={[
               { value: '0', label: 'Never (only Sync now)' },
@@ -334,7 +375,8 @@ export function SettingsScreen() {
           />
           <Switch
             label="Also sync Data API records (accounts, transactions, energy data) of active consents"
-            description="On by default for the embedded sandbox; off for an intermediary until you turn it on."
+            description={canSyncData.reason ?? 'On by default for the embedded sandbox; off for an intermediary until you turn it on.'}
+            disabled={!canSyncData.allowed}
             checked={settings?.syncData ?? false}
             onChange={(e) => save.mutate({ syncData: e.currentTarget.checked })}
           />
@@ -370,15 +412,17 @@ export function SettingsScreen() {
             one, filled again by the next sync; the intermediary loses nothing.
           </Text>
         )}
-        <Button
-          color="red"
-          variant="light"
-          disabled={team}
-          aria-describedby={team ? 'team-store-note' : undefined}
-          onClick={() => setConfirmReset(true)}
-        >
-          Reset the cache…
-        </Button>
+        <Unavailable label="Reset the cache…" reason={team ? null : canReset.reason}>
+          <Button
+            color="red"
+            variant="light"
+            disabled={team || !canReset.allowed}
+            aria-describedby={team ? 'team-store-note' : undefined}
+            onClick={() => setConfirmReset(true)}
+          >
+            Reset the cache…
+          </Button>
+        </Unavailable>
       </Panel>
       <ConfirmDialog
         opened={confirmReset}

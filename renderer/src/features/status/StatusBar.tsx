@@ -14,7 +14,8 @@ import { ink } from '../../ui/ink.js';
 /**
  * Always at the bottom: profile and environment, the sync (its phase, progress, rate and time
  * left, with Cancel; or when the last one ended and what failed; Sync now), the jobs running in
- * main, whether the intermediary is reachable (with a check), and how secrets are kept.
+ * main, whether the intermediary is reachable (with a check), how secrets are kept, and who is
+ * signed in with which role (team mode).
  */
 export const ENVIRONMENT_LABEL = { sandbox: 'Sandbox', nonprod: 'Non-production', prod: 'Production' } as const;
 const PHASE: Record<string, string> = {
@@ -203,6 +204,11 @@ export function StatusBar() {
           </Button>
         ) : null}
       </Group>
+      {s?.user ? (
+        <Text size="xs" data-testid="status-user">
+          Signed in as <strong>{s.user.displayName}</strong> · {s.user.role}
+        </Text>
+      ) : null}
       <Text size="xs" c="dimmed">
         {s ? `v${s.appVersion} · ${HOST_NAMES[s.host] ?? s.host}` : ''}
       </Text>

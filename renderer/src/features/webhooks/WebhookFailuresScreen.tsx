@@ -97,6 +97,7 @@ export function WebhookFailuresScreen() {
           />
         }
         exportMenu={{
+          channel: 'events:export',
           label: `Export all ${formatCount(total ?? 0)} failures of this period`,
           start: (format) => client.eventsExport({ filter, format }),
         }}

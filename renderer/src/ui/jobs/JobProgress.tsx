@@ -3,7 +3,9 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Job } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { useCan } from '../../features/status/can.js';
 import { ExportMenu } from '../export.js';
+import { Unavailable } from '../Unavailable.js';
 import { enumText, formatCount } from '../format.js';
 import { Time } from '../Time.js';
 import { isEnded } from './jobs-store.js';
@@ -33,6 +35,15 @@ export function JobProgress({ job, withItems = false }: { job: Job; withItems?: 
       client.jobsControl({ jobId: job.jobId, ...input }),
   });
   const [rate, setRate] = useState<number | string>(job.perSecond ?? 5);
+  // Pausing, resuming, cancelling and the rate: staff's (a viewer follows the job, with why not).
+  const can = useCan('jobs:control');
+  const controlButton = (label: string, action: 'pause' | 'resume' | 'cancel', props: { variant?: string; color?: string } = {}) => (
+    <Unavailable label={label} reason={can.reason}>
+      <Button size="xs" {...props} disabled={!can.allowed} onClick={() => control.mutate({ action })}>
+        {label}
+      </Button>
+    </Unavailable>
+  );
   const ended = isEnded(job);
   const percent = job.total ? Math.round((job.done / job.total) * 100) : ended ? 100 : 0;
   return (
@@ -70,21 +81,9 @@ export function JobProgress({ job, withItems = false }: { job: Job; withItems?: 
         </Text>
       ) : null}
       <Group gap="xs">
-        {job.state === 'running' && job.kind === 'bulk-revoke' ? (
-          <Button size="xs" variant="default" onClick={() => control.mutate({ action: 'pause' })}>
-            Pause
-          </Button>
-        ) : null}
-        {job.state === 'paused' || job.state === 'interrupted' ? (
-          <Button size="xs" onClick={() => control.mutate({ action: 'resume' })}>
-            Resume
-          </Button>
-        ) : null}
-        {!ended ? (
-          <Button size="xs" variant="default" color="red" onClick={() => control.mutate({ action: 'cancel' })}>
-            Cancel
-          </Button>
-        ) : null}
+        {job.state === 'running' && job.kind === 'bulk-revoke' ? controlButton('Pause', 'pause', { variant: 'default' }) : null}
+        {job.state === 'paused' || job.state === 'interrupted' ? controlButton('Resume', 'resume') : null}
+        {!ended ? controlButton('Cancel', 'cancel', { variant: 'default', color: 'red' }) : null}
         {job.kind === 'bulk-revoke' && !ended ? (
           <Group gap={4} align="flex-end">
             <NumberInput
@@ -98,13 +97,24 @@ export function JobProgress({ job, withItems = false }: { job: Job; withItems?: 
               value={rate}
               onChange={setRate}
             />
-            <Button size="xs" variant="default" onClick={() => control.mutate({ action: 'rate', perSecond: Number(rate) })}>
-              Set rate
-            </Button>
+            <Unavailable label="Set rate" reason={can.reason}>
+              <Button
+                size="xs"
+                variant="default"
+                disabled={!can.allowed}
+                onClick={() => control.mutate({ action: 'rate', perSecond: Number(rate) })}
+              >
+                Set rate
+              </Button>
+            </Unavailable>
           </Group>
         ) : null}
         {job.kind === 'bulk-revoke' && ended ? (
-          <ExportMenu label="Export the results" start={(format) => client.jobsExport({ jobId: job.jobId, format })} />
+          <ExportMenu
+            label="Export the results"
+            channel="jobs:export"
+            start={(format) => client.jobsExport({ jobId: job.jobId, format })}
+          />
         ) : null}
       </Group>
       {control.error ? (

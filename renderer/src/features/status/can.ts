@@ -1,0 +1,31 @@
+import { roleRefusal, type Channel } from '../../../../shared/ipc/contract.js';
+import { useActionsAvailable, useAppStatus } from './app-status.js';
+
+export interface Can {
+  allowed: boolean;
+  /** Why not, in words for the disabled control's tooltip and label; null when allowed. */
+  reason: string | null;
+  /** Whether the status (who is signed in) has been read: until then the role is not known, and allowed. */
+  known: boolean;
+}
+
+/**
+ * Whether what calls `channel` can be done now, and if not, why: the signed-in person's role first
+ * (the channel's roles in the contract, in the very sentence the server would answer with), then,
+ * for what needs the intermediary (`online`), whether it can be reached. Without sign-in (solo
+ * mode) every role check passes. `input`: the fields the call would set, when the contract asks more
+ * of some (settings:set's sync schedule).
+ *
+ * What a role cannot do is shown disabled with this reason, never hidden: a user looks for it
+ * where it always is, and learns why it is not theirs.
+ */
+export function useCan(channel: Channel, opts: { online?: boolean; input?: object } = {}): Can {
+  const status = useAppStatus().data;
+  const actions = useActionsAvailable();
+  const known = status !== undefined;
+  const role = status?.user?.role;
+  const refused = role ? roleRefusal(channel, role, opts.input) : null;
+  if (refused) return { allowed: false, reason: refused, known };
+  if (opts.online && !actions.available) return { allowed: false, reason: actions.reason, known };
+  return { allowed: true, reason: null, known };
+}
