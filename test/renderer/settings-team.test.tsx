@@ -36,7 +36,7 @@ describe('Settings on a team server', () => {
     const unavailable = await within(row).findByLabelText(
       /^Switch to Production intermediary — unavailable: A team server serves one profile/,
     );
-    expect(within(unavailable).getByRole('button', { name: 'Switch to' })).toBeDisabled();
+    expect(within(unavailable).getByRole('button', { name: 'Switch to Production intermediary' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Reset the cache…' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Reset the cache…' })).toHaveAccessibleDescription(
       /shared by every server and every console of the team/,

@@ -10,7 +10,6 @@ import {
   Table,
   Text,
   TextInput,
-  Tooltip,
   useMantineColorScheme,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -197,21 +196,13 @@ function Profiles() {
                 <Table.Td>{p.embedded ? <Text size="xs">Always reachable</Text> : <ProfileTest profile={p} />}</Table.Td>
                 <Table.Td>
                   <Group gap={4}>
-                    {!p.isCurrent && team ? (
-                      <Tooltip label={TEAM_PROFILE} multiline w={320} withArrow>
-                        <span tabIndex={0} aria-label={`Switch to ${p.name} — unavailable: ${TEAM_PROFILE}`}>
-                          <Button size="compact-xs" disabled>
-                            Switch to
-                          </Button>
-                        </span>
-                      </Tooltip>
-                    ) : !p.isCurrent ? (
-                      <Unavailable label={`Switch to ${p.name}`} reason={canSwitch.reason}>
+                    {!p.isCurrent ? (
+                      <Unavailable label={`Switch to ${p.name}`} reason={team ? TEAM_PROFILE : canSwitch.reason}>
                         <Button
                           size="compact-xs"
                           onClick={() => switchTo.mutate(p.id)}
                           loading={switchTo.isPending && switchTo.variables === p.id}
-                          disabled={!canSwitch.allowed}
+                          disabled={team || !canSwitch.allowed}
                           aria-label={`Switch to ${p.name}`}
                         >
                           Switch to
