@@ -91,14 +91,25 @@ export function seededEvents(seed: number, c: EventSource, now: number, perConse
     else if (c.sharingEnd <= now) lifecycle('EXPIRED', c.sharingEnd);
   }
   // With a fixed count per consent: keep the first N in time; pad with periodic notification
-  // e-mails (the intermediary's reminders) when the life has fewer events.
+  // e-mails (the intermediary's reminders) when the life has fewer events. Reminders that would
+  // fall after the clock are spread evenly between the consent's last event and the clock (not
+  // crammed into its last milliseconds: at 100,000 consents that made 58,000 e-mails in 10 ms).
   out.sort((a, b) => a.time - b.time);
   if (perConsent !== undefined) {
     if (out.length > perConsent) out.length = perConsent;
-    let t = (out.at(-1)?.time ?? c.created) + 30 * 86_400_000;
-    while (out.length < perConsent) {
-      out.push({ type: 'EMAIL_SENT', time: Math.min(t, now - (perConsent - out.length)), detail: null });
+    const last = out.at(-1)?.time ?? c.created;
+    let t = last + 30 * 86_400_000;
+    while (out.length < perConsent && t < now) {
+      out.push({ type: 'EMAIL_SENT', time: t, detail: null });
       t += 30 * 86_400_000;
+    }
+    const from = out.at(-1)?.time ?? last;
+    const missing = perConsent - out.length;
+    // Distinct instants (an event's id is made of its content), never after the clock.
+    const evenly = now - from > missing + 1;
+    for (let k = 1; k <= missing; k++) {
+      const time = evenly ? from + Math.floor(((now - from) * k) / (missing + 1)) : now - (missing + 1 - k);
+      out.push({ type: 'EMAIL_SENT', time, detail: null });
     }
     out.sort((a, b) => a.time - b.time);
   }

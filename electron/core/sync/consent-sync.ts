@@ -23,8 +23,12 @@ import type { SyncStore, SyncWrites, UpsertCounts } from './sync-store.js';
  * cancellable.
  */
 
-/** How far before the newest cached event an incremental sync reads the events again (see syncEvents). */
-const EVENT_OVERLAP_MS = 3_600_000;
+/**
+ * How far before the newest cached event an incremental sync reads the events again (see
+ * syncEvents). Short, as every event in it is fetched again (at 100,000 consents an hour of the
+ * sandbox's history is 58,000 events); the full reconcile reads every event anyway.
+ */
+const EVENT_OVERLAP_MS = 120_000;
 
 export interface SyncDeps {
   /** The store, written by this sync only while it runs (its own connection: see sync-store.ts). */
@@ -222,9 +226,10 @@ export async function syncConsents(deps: SyncDeps): Promise<SyncSummary> {
   }
 
   /**
-   * Events from an hour before the newest cached on: an event the intermediary records late, or
-   * stamped by a clock ahead of the one that stamps the next (the newest cached can be later than
-   * a change made since), is not missed; the id drops the ones already stored.
+   * Events from two minutes before the newest cached on: an event the intermediary records a little
+   * late, or stamped by a clock ahead of the one that stamps the next (the newest cached can be later
+   * than a change made since), is not missed; the id drops the ones already stored. Later than that,
+   * the periodic full reconcile (every event) finds it.
    */
   async function syncEvents(touched?: Set<string>): Promise<void> {
     const newest = deps.full ? null : await batch.newestEvent();
