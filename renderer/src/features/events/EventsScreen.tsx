@@ -141,7 +141,6 @@ export function EventsScreen() {
             dataKey="day"
             type="stacked"
             series={chartTypes.map((t, i) => ({ name: t, label: enumText(t), color: SERIES_COLOURS[i % SERIES_COLOURS.length]! }))}
-            tickLine="none"
           />
         }
       />

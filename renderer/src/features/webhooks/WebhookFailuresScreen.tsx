@@ -122,7 +122,6 @@ export function WebhookFailuresScreen() {
             dataKey="label"
             type="stacked"
             withLegend
-            tickLine="none"
             series={[
               { name: 'sent', label: 'Delivered', color: 'teal.6' },
               { name: 'clientError', label: 'Client error', color: 'orange.7' },
