@@ -561,7 +561,8 @@ async function measureChart(
         });
         server.onMessage((m) => {
           const answer = JSON.parse(String(m)) as { id?: number };
-          if (answer.id !== undefined && asked.delete(answer.id)) ws.send(JSON.stringify({ id: answer.id, result: { ok: true, value: days } }));
+          if (answer.id !== undefined && asked.delete(answer.id))
+            ws.send(JSON.stringify({ id: answer.id, result: { ok: true, value: days } }));
           else ws.send(m);
         });
       });

@@ -110,6 +110,8 @@ export default function CanvasChart({ kind, label, h, data, dataKey, series, typ
     const grid = scheme === 'dark' ? theme.colors.dark[4]! : theme.colors.gray[3]!;
     const font = `11px ${theme.fontFamily ?? 'system-ui, sans-serif'}`;
     const yWidth = 14 + 7 * Math.max(...ySplits.map((y) => valueText(y, integers).length));
+    // The room a label of the horizontal axis takes, with a gap: by its longest ("3 Nov", "28 Oct 2026").
+    const labelPx = 20 + 6.5 * Math.max(...labels.map((l) => l.length));
     const width = () => Math.max(160, el.clientWidth);
 
     const tip = document.createElement('div');
@@ -156,10 +158,12 @@ export default function CanvasChart({ kind, label, h, data, dataKey, series, typ
       width: width(),
       height: h,
       legend: { show: false },
-      padding: [8, 8, 0, 0],
+      // Room on the right for the last label, centred on its point.
+      padding: [8, 18, 0, 0],
       cursor: { y: false, points: { show: false }, drag: { x: false, y: false, setScale: false } },
       scales: {
-        x: { time: false, range: (): uPlot.Range.MinMax => (kind === 'bar' ? [-0.5, n - 0.5] : [0, Math.max(1, n - 1)]) },
+        // Half a step of margin at each end: a bar's width, or room for a line's first and last labels.
+        x: { time: false, range: (): uPlot.Range.MinMax => [-0.5, n - 0.5] },
         y: { range: (): uPlot.Range.MinMax => [0, yMax] },
       },
       axes: [
@@ -172,9 +176,10 @@ export default function CanvasChart({ kind, label, h, data, dataKey, series, typ
           ticks: { show: false },
           // A label every so many points, as many as fit.
           splits: (u) => {
-            const every = Math.max(1, Math.ceil((n * 72) / Math.max(1, u.bbox.width / uPlot.pxRatio)));
+            const every = Math.max(1, Math.ceil((n * labelPx) / Math.max(1, u.bbox.width / uPlot.pxRatio)));
+            // Off the very first point when they are sparse, so its label does not run under the value axis.
             const out: number[] = [];
-            for (let i = 0; i < n; i += every) out.push(i);
+            for (let i = Math.floor(every / 2); i < n; i += every) out.push(i);
             return out;
           },
           values: (_u, splits) => splits.map((i) => labels[i] ?? ''),
@@ -266,7 +271,7 @@ export default function CanvasChart({ kind, label, h, data, dataKey, series, typ
   return (
     <div>
       {withLegend ? (
-        <Group gap="sm" mb={4} justify="flex-end">
+        <Group gap="sm" mb={4} justify="flex-end" style={{ rowGap: 2 }}>
           {model.series.map((s) => (
             <Group key={s.name} gap={4} wrap="nowrap">
               <ColorSwatch size={10} color={colourOf(s)} withShadow={false} />
