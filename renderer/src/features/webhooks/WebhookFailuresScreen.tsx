@@ -1,6 +1,7 @@
 import { Anchor, Badge, Code, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { format, parse } from 'date-fns';
+import { useDeferredValue } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
@@ -41,6 +42,9 @@ export function WebhookFailuresScreen() {
     queryFn: () => client.webhooksSummary({ filter }),
     placeholderData: keepPreviousData,
   });
+  // The two tables below hold up to 500 rows each (a few hundred ms to render on a slow machine):
+  // rendered in the background, after the heading and the chart, and interrupted by them.
+  const groups = useDeferredValue(summary.data ?? null, null);
   const count = useEventsCount(filter);
   // A year at most: "All" draws every day of it.
   const days = useEventsDays(deliveriesFilter, 366);
@@ -136,15 +140,15 @@ export function WebhookFailuresScreen() {
         label="Failures by response"
         description="What the webhook target answered, with ids, numbers and times masked so the same error groups together; the latest message in full below each."
       >
-        {!summary.data ? (
+        {!groups ? (
           <LoadingState label="Grouping the failures…" />
-        ) : summary.data.byMessage.length === 0 ? (
+        ) : groups.byMessage.length === 0 ? (
           <EmptyState title="No webhook failures in this period" />
         ) : (
           <Table fz="sm" withTableBorder verticalSpacing={6} aria-label="Failures grouped by response">
             <TableHead columns={['Response', ['Failures', 80], ['Consents', 90], ['First seen', 170], ['Last seen', 170]]} />
             <Table.Tbody>
-              {summary.data.byMessage.map((g) => (
+              {groups.byMessage.map((g) => (
                 <Table.Tr key={g.key} data-testid="failure-group">
                   <Table.Td>
                     <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
@@ -185,11 +189,11 @@ export function WebhookFailuresScreen() {
         )}
       </Panel>
       <Panel title="By consent" label="Failures by consent">
-        {summary.data?.byConsent.length ? (
+        {groups?.byConsent.length ? (
           <Table fz="sm" withTableBorder striped aria-label="Consents with webhook failures">
             <TableHead columns={['Consent', 'Data holder', ['Failures', 90], ['Retries exhausted', 150], ['Last failure', 170]]} />
             <Table.Tbody>
-              {summary.data.byConsent.map((c) => (
+              {groups.byConsent.map((c) => (
                 <Table.Tr key={c.consentId}>
                   <Table.Td>
                     <Anchor component={Link} to={`/consents/${encodeURIComponent(c.consentId)}?tab=timeline`} size="sm">
