@@ -1,7 +1,7 @@
 import { Anchor, Badge, Code, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { format, parse } from 'date-fns';
-import { useDeferredValue } from 'react';
+import { format } from 'date-fns';
+import { useDeferredValue, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
@@ -30,6 +30,10 @@ const RANGES = [
   { value: 'all', label: 'All' },
 ];
 const DAY = 86_400_000;
+const dayOf = (instant: string) => format(new Date(instant), 'yyyy-MM-dd');
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** "2026-03-05" as "5 Mar" (date-fns' "d MMM", without parsing a date for each of a year of days). */
+const dayLabel = (day: string) => `${Number(day.slice(8, 10))} ${MONTHS[Number(day.slice(5, 7)) - 1]}`;
 
 export function WebhookFailuresScreen() {
   const client = useClient();
@@ -51,25 +55,27 @@ export function WebhookFailuresScreen() {
   // The preset that set the period, when one did (the period itself is the instant in `from`).
   const [params, setParams] = useSearchParams();
   const selected = from ? (params.get('range') ?? 'custom') : 'all';
-  // Every day of the period, quiet ones too, up to today (or the period's end).
-  const dayOf = (instant: string) => format(new Date(instant), 'yyyy-MM-dd');
-  const filled = days.data?.length
-    ? fillDays(days.data, { ...(from ? { from: dayOf(from) } : {}), to: view.to ? dayOf(view.to) : format(new Date(), 'yyyy-MM-dd') })
-    : [];
-  const rows = filled.map((d) => {
-    const failed = WEBHOOK_FAILURES.reduce((n, t) => n + (d.counts[t] ?? 0), 0);
-    const sent = d.counts.WEBHOOK_SENT ?? 0;
-    return {
-      day: d.day,
-      label: format(parse(d.day, 'yyyy-MM-dd', new Date()), 'd MMM'),
-      sent,
-      clientError: d.counts.WEBHOOK_SENDING_FAILED_CLIENT_ERROR ?? 0,
-      failed: d.counts.WEBHOOK_SENDING_FAILED ?? 0,
-      maxRetries: d.counts.WEBHOOK_MAX_RETRIES_REACHED ?? 0,
-      rate: sent + failed ? failed / (sent + failed) : 0,
-      allFailed: failed,
-    };
-  });
+  // Every day of the period, quiet ones too, up to today (or the period's end): worked out again
+  // only when the days read change, not at each render (a year of days).
+  const rows = useMemo(() => {
+    const filled = days.data?.length
+      ? fillDays(days.data, { ...(from ? { from: dayOf(from) } : {}), to: view.to ? dayOf(view.to) : format(new Date(), 'yyyy-MM-dd') })
+      : [];
+    return filled.map((d) => {
+      const failed = WEBHOOK_FAILURES.reduce((n, t) => n + (d.counts[t] ?? 0), 0);
+      const sent = d.counts.WEBHOOK_SENT ?? 0;
+      return {
+        day: d.day,
+        label: dayLabel(d.day),
+        sent,
+        clientError: d.counts.WEBHOOK_SENDING_FAILED_CLIENT_ERROR ?? 0,
+        failed: d.counts.WEBHOOK_SENDING_FAILED ?? 0,
+        maxRetries: d.counts.WEBHOOK_MAX_RETRIES_REACHED ?? 0,
+        rate: sent + failed ? failed / (sent + failed) : 0,
+        allFailed: failed,
+      };
+    });
+  }, [days.data, from, view.to]);
   const total = count.data?.total;
 
   return (
