@@ -308,7 +308,7 @@ try {
     row(`chart: webhook deliveries and failures per day, every day of the cache (${chart.bars} bars), drawn in Chromium`, chart.ms, 'ms', {
       baseline: { what: 'the same screen to its heading (ms)', values: chart.headingMs },
       target: { on: 'value', op: '≤', limit: 100 },
-      note: 'from opening the Webhook failures screen (All: a year at most) in a loaded console to the frame after every bar is drawn (a bar per series and day, 4 series stacked): the first time with its reads and the screen’s code, then from the query cache (uPlot, on a canvas)',
+      note: 'from opening the Webhook failures screen (All: the newest 366 days with deliveries and every quiet day between) in a loaded console to the frame after every bar is drawn (a bar per series and day, 4 series stacked): the first time with its reads and the screen’s code, then from the query cache (uPlot, on a canvas)',
     });
   const chart5 = await measureChart(dir, smoke ? 1 : 5, 5);
   if (chart5)
