@@ -154,6 +154,17 @@ export default function CanvasChart({ kind, label, h, data, dataKey, series, typ
       tip.style.top = `${Math.max(0, over.top - box.top + 4)}px`;
     };
 
+    // Bars not stacked stand side by side in their point's slot (0.8 of a step), each series its share.
+    const share = 0.8 / series.length;
+    const scaleValue = 1 as uPlot.Series.BarsPathBuilderFacetUnit;
+    const sideBySide = (position: number) =>
+      uPlot.paths.bars!({
+        disp: {
+          x0: { unit: scaleValue, values: () => xs.map((x) => x - 0.4 + position * share) },
+          size: { unit: scaleValue, values: () => xs.map(() => share) },
+        },
+      });
+
     const opts: uPlot.Options = {
       width: width(),
       height: h,
@@ -207,7 +218,7 @@ export default function CanvasChart({ kind, label, h, data, dataKey, series, typ
                 fill: colour,
                 width: 0,
                 points: { show: false },
-                paths: uPlot.paths.bars!({ size: [0.8, 48, 1], gap: 0 }),
+                paths: stacked || series.length === 1 ? uPlot.paths.bars!({ size: [0.8, 48, 1], gap: 0 }) : sideBySide(i),
               }
             : { label: s.label, stroke: colour, width: 2, points: { show: false }, spanGaps: true };
         }),
