@@ -1,5 +1,4 @@
 import '@mantine/core/styles.css';
-import '@mantine/charts/styles.css';
 import '@mantine/dates/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/spotlight/styles.css';
@@ -13,10 +12,12 @@ import { RouterProvider } from 'react-router';
 import { ClientProvider } from './bridge/ClientContext.js';
 import { connectToMain } from './bridge/connect.js';
 import { settingsColorSchemeManager } from './app/color-scheme.js';
-import { createAppRouter } from './app/router.js';
+import { createAppRouter, preloadScreen } from './app/router.js';
 import { cssVariablesResolver, theme } from './app/theme.js';
 import { bindMainEvents } from './events.js';
 
+// The first screen's code loads while the connection opens and the settings are read.
+preloadScreen(window.location.hash);
 const client = connectToMain();
 const queries = new QueryClient({
   defaultOptions: { queries: { retry: 1, staleTime: 5_000, refetchOnWindowFocus: false } },

@@ -1,13 +1,14 @@
 import { ActionIcon, AppShell, Group, Kbd, NavLink, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
 import { spotlight } from '@mantine/spotlight';
 import { IconMoon, IconSun, IconSunMoon } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { NavLink as RouterNavLink, Outlet } from 'react-router';
 import { OperatorPrompt } from '../features/operator/OperatorPrompt.js';
 import { CommandPalette } from '../features/palette/CommandPalette.js';
 import { useSaveSettings } from '../features/settings/settings.js';
 import { useAppStatus } from '../features/status/app-status.js';
 import { ENVIRONMENT_LABEL, StatusBar } from '../features/status/StatusBar.js';
+import { LoadingState } from '../ui/states.js';
 import { SCREENS } from './screens.js';
 
 /**
@@ -101,7 +102,10 @@ export function AppLayout() {
         ))}
       </AppShell.Navbar>
       <AppShell.Main style={{ display: 'flex', flexDirection: 'column', height: '100dvh', overflow: 'auto' }}>
-        <Outlet />
+        {/* Each screen's code loads when it is first shown (router.tsx). */}
+        <Suspense fallback={<LoadingState label="Opening the screen…" />}>
+          <Outlet />
+        </Suspense>
       </AppShell.Main>
       <AppShell.Footer>
         <StatusBar />

@@ -51,6 +51,9 @@ export const theme = createTheme({
 
 const COLOURS = Object.keys(DEFAULT_THEME.colors);
 
+/** The "dimmed" text of each scheme (below), for what cannot read a CSS variable: the charts' canvas. */
+export const DIMMED_TEXT = { light: '#555c64', dark: '#a6a7ab' } as const;
+
 /**
  * Mantine's "dimmed" grey is 3.3:1 on white and its placeholders 2:1; ours are darker in the light scheme and lighter in the
  * dark one. The light variant's colours per scheme (see above).
@@ -58,7 +61,7 @@ const COLOURS = Object.keys(DEFAULT_THEME.colors);
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
   light: {
-    '--mantine-color-dimmed': '#555c64',
+    '--mantine-color-dimmed': DIMMED_TEXT.light,
     '--mantine-color-placeholder': '#6b7178',
     ...Object.fromEntries(
       COLOURS.flatMap((c) => [
@@ -69,7 +72,7 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
     ),
   },
   dark: {
-    '--mantine-color-dimmed': '#a6a7ab',
+    '--mantine-color-dimmed': DIMMED_TEXT.dark,
     '--mantine-color-placeholder': '#9a9b9f',
     ...Object.fromEntries(
       COLOURS.flatMap((c) => [

@@ -396,8 +396,6 @@ function UsageChart({ consentId }: { consentId: string }) {
           data={data}
           dataKey="label"
           series={[...points].map((p, i) => ({ name: p, color: SERIES[i % SERIES.length]! }))}
-          curveType="linear"
-          withDots={false}
         />
       }
     />

@@ -141,8 +141,8 @@ export function EventsScreen() {
             data={chartData}
             dataKey="day"
             type="stacked"
+            withLegend
             series={chartTypes.map((t, i) => ({ name: t, label: enumText(t), color: SERIES_COLOURS[i % SERIES_COLOURS.length]! }))}
-            tickLine="none"
           />
         }
       />

@@ -214,7 +214,6 @@ export function OverviewScreen() {
                 { name: 'failed', label: 'Failed', color: 'red.7' },
               ]}
               withLegend
-              tickLine="none"
             />
           }
         />
@@ -237,7 +236,6 @@ export function OverviewScreen() {
                 { name: 'withdrawn', label: 'Withdrawn', color: 'orange.7' },
               ]}
               withLegend
-              tickLine="none"
             />
           }
         />

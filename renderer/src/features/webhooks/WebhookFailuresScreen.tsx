@@ -1,6 +1,7 @@
 import { Anchor, Badge, Code, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { format, parse } from 'date-fns';
+import { format } from 'date-fns';
+import { useDeferredValue, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
@@ -29,6 +30,10 @@ const RANGES = [
   { value: 'all', label: 'All' },
 ];
 const DAY = 86_400_000;
+const dayOf = (instant: string) => format(new Date(instant), 'yyyy-MM-dd');
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** "2026-03-05" as "5 Mar" (date-fns' "d MMM", without parsing a date for each of a year of days). */
+const dayLabel = (day: string) => `${Number(day.slice(8, 10))} ${MONTHS[Number(day.slice(5, 7)) - 1]}`;
 
 export function WebhookFailuresScreen() {
   const client = useClient();
@@ -41,31 +46,36 @@ export function WebhookFailuresScreen() {
     queryFn: () => client.webhooksSummary({ filter }),
     placeholderData: keepPreviousData,
   });
+  // The two tables below hold up to 500 rows each (a few hundred ms to render on a slow machine):
+  // rendered in the background, after the heading and the chart, and interrupted by them.
+  const groups = useDeferredValue(summary.data ?? null, null);
   const count = useEventsCount(filter);
   // A year at most: "All" draws every day of it.
   const days = useEventsDays(deliveriesFilter, 366);
   // The preset that set the period, when one did (the period itself is the instant in `from`).
   const [params, setParams] = useSearchParams();
   const selected = from ? (params.get('range') ?? 'custom') : 'all';
-  // Every day of the period, quiet ones too, up to today (or the period's end).
-  const dayOf = (instant: string) => format(new Date(instant), 'yyyy-MM-dd');
-  const filled = days.data?.length
-    ? fillDays(days.data, { ...(from ? { from: dayOf(from) } : {}), to: view.to ? dayOf(view.to) : format(new Date(), 'yyyy-MM-dd') })
-    : [];
-  const rows = filled.map((d) => {
-    const failed = WEBHOOK_FAILURES.reduce((n, t) => n + (d.counts[t] ?? 0), 0);
-    const sent = d.counts.WEBHOOK_SENT ?? 0;
-    return {
-      day: d.day,
-      label: format(parse(d.day, 'yyyy-MM-dd', new Date()), 'd MMM'),
-      sent,
-      clientError: d.counts.WEBHOOK_SENDING_FAILED_CLIENT_ERROR ?? 0,
-      failed: d.counts.WEBHOOK_SENDING_FAILED ?? 0,
-      maxRetries: d.counts.WEBHOOK_MAX_RETRIES_REACHED ?? 0,
-      rate: sent + failed ? failed / (sent + failed) : 0,
-      allFailed: failed,
-    };
-  });
+  // Every day of the period, quiet ones too, up to today (or the period's end): worked out again
+  // only when the days read change, not at each render (a year of days).
+  const rows = useMemo(() => {
+    const filled = days.data?.length
+      ? fillDays(days.data, { ...(from ? { from: dayOf(from) } : {}), to: view.to ? dayOf(view.to) : format(new Date(), 'yyyy-MM-dd') })
+      : [];
+    return filled.map((d) => {
+      const failed = WEBHOOK_FAILURES.reduce((n, t) => n + (d.counts[t] ?? 0), 0);
+      const sent = d.counts.WEBHOOK_SENT ?? 0;
+      return {
+        day: d.day,
+        label: dayLabel(d.day),
+        sent,
+        clientError: d.counts.WEBHOOK_SENDING_FAILED_CLIENT_ERROR ?? 0,
+        failed: d.counts.WEBHOOK_SENDING_FAILED ?? 0,
+        maxRetries: d.counts.WEBHOOK_MAX_RETRIES_REACHED ?? 0,
+        rate: sent + failed ? failed / (sent + failed) : 0,
+        allFailed: failed,
+      };
+    });
+  }, [days.data, from, view.to]);
   const total = count.data?.total;
 
   return (
@@ -123,7 +133,6 @@ export function WebhookFailuresScreen() {
             dataKey="label"
             type="stacked"
             withLegend
-            tickLine="none"
             series={[
               { name: 'sent', label: 'Delivered', color: 'teal.6' },
               { name: 'clientError', label: 'Client error', color: 'orange.7' },
@@ -138,15 +147,15 @@ export function WebhookFailuresScreen() {
         label="Failures by response"
         description="What the webhook target answered, with ids, numbers and times masked so the same error groups together; the latest message in full below each."
       >
-        {!summary.data ? (
+        {!groups ? (
           <LoadingState label="Grouping the failures…" />
-        ) : summary.data.byMessage.length === 0 ? (
+        ) : groups.byMessage.length === 0 ? (
           <EmptyState title="No webhook failures in this period" />
         ) : (
           <Table fz="sm" withTableBorder verticalSpacing={6} aria-label="Failures grouped by response">
             <TableHead columns={['Response', ['Failures', 80], ['Consents', 90], ['First seen', 170], ['Last seen', 170]]} />
             <Table.Tbody>
-              {summary.data.byMessage.map((g) => (
+              {groups.byMessage.map((g) => (
                 <Table.Tr key={g.key} data-testid="failure-group">
                   <Table.Td>
                     <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
@@ -187,11 +196,11 @@ export function WebhookFailuresScreen() {
         )}
       </Panel>
       <Panel title="By consent" label="Failures by consent">
-        {summary.data?.byConsent.length ? (
+        {groups?.byConsent.length ? (
           <Table fz="sm" withTableBorder striped aria-label="Consents with webhook failures">
             <TableHead columns={['Consent', 'Data holder', ['Failures', 90], ['Retries exhausted', 150], ['Last failure', 170]]} />
             <Table.Tbody>
-              {summary.data.byConsent.map((c) => (
+              {groups.byConsent.map((c) => (
                 <Table.Tr key={c.consentId}>
                   <Table.Td>
                     <Anchor component={Link} to={`/consents/${encodeURIComponent(c.consentId)}?tab=timeline`} size="sm">
