@@ -5,23 +5,11 @@
 // when none is left). It prints "DONE <counts>" when a job finishes, "FAILED <message>" when one fails.
 // Usage: bulk-child.ts DATA_DIR DATABASE_URL RATE [start ID,ID,...]
 import type { Job } from '../../shared/ipc/contract.js';
-import { startCore } from '../../electron/core/console-core.js';
-import { PgDb } from '../../electron/core/postgres/db.js';
-import { registerInstance, teamStoreOpener, thisInstance } from '../../electron/core/postgres/team-store.js';
+import { startTeamCore } from './team-core.js';
 
 const [dataDir, url, rate, mode, ids] = process.argv.slice(2) as [string, string, string, string | undefined, string | undefined];
 const perSecond = Number(rate);
-const db = new PgDb(url, { max: 6 });
-const me = thisInstance();
-await registerInstance(db, me, null, 500);
-const core = await startCore({
-  dataDir,
-  host: 'team',
-  appVersion: 'test',
-  log: { info() {}, error() {} },
-  clientSecret: 'sandbox-secret',
-  store: teamStoreOpener(db, me),
-});
+const { core, me } = await startTeamCore(dataDir, url);
 const say = (line: string) => process.stdout.write(`${line}\n`);
 core.events.subscribe((event, payload) => {
   if (event !== 'jobs:progress') return;

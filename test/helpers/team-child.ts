@@ -1,26 +1,12 @@
 // A team server's core in its own process, on a team store (PostgreSQL) and a remote profile, for
 // the tests that kill servers: it prints one line per sync progress report, "SYNCED <summary>"
 // when a sync finishes, "DATABASE <state>" and "STATUS <app:status>" when its database goes away or
-// comes back, and syncs on
-// a schedule (TICK_MS) or once at start ("now").
+// comes back, and syncs on a schedule (TICK_MS) or once at start ("now").
 // Usage: team-child.ts DATA_DIR DATABASE_URL TICK_MS [now]
-import { startCore } from '../../electron/core/console-core.js';
-import { PgDb } from '../../electron/core/postgres/db.js';
-import { registerInstance, teamStoreOpener, thisInstance } from '../../electron/core/postgres/team-store.js';
+import { startTeamCore } from './team-core.js';
 
 const [dataDir, url, tickMs, now] = process.argv.slice(2) as [string, string, string, string | undefined];
-const db = new PgDb(url, { max: 6 });
-const me = thisInstance();
-await registerInstance(db, me, null, 500);
-const core = await startCore({
-  dataDir,
-  host: 'team',
-  appVersion: 'test',
-  log: { info() {}, error() {} },
-  clientSecret: 'sandbox-secret',
-  store: teamStoreOpener(db, me),
-  syncEveryMinutes: Number(tickMs) / 60_000,
-});
+const { core, me } = await startTeamCore(dataDir, url, { syncEveryMinutes: Number(tickMs) / 60_000 });
 core.events.subscribe((event, payload) => {
   if (event === 'sync:progress') process.stdout.write(`${JSON.stringify(payload)}\n`);
   if (event === 'team:database') {

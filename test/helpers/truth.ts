@@ -5,6 +5,7 @@ import { createClientCredentialsTokenSource } from '../../electron/core/auth/tok
 import { ConsentsRepo, DEFERRED_KEY, SyncStateRepo } from '../../electron/core/cache/consents-repo.js';
 import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
 import { openCache, type Db } from '../../electron/core/cache/database.js';
+import type { PgDb } from '../../electron/core/postgres/db.js';
 import type { SyncJob } from '../../electron/core/sync/sync-job.js';
 
 /**
@@ -141,4 +142,19 @@ export function expectEqualToTruth(db: Db, truth: Truth): void {
       for (const r of rows) expect(r.raw, `${kind} ${r.record_id}`).toBe(records.get(r.record_id));
     }
   }
+}
+
+/**
+ * A team store holds exactly what the intermediary serves: every consent as served, once, one
+ * version each (the sandbox's consents did not change); every event once; its use cases.
+ */
+export async function expectTeamStoreEqualToTruth(db: Pick<PgDb, 'query' | 'one'>, truth: Truth): Promise<void> {
+  const consents = await db.query<{ consent_id: string; payload: unknown }>('SELECT consent_id, payload FROM consents');
+  expect(consents).toHaveLength(truth.consents.size);
+  for (const c of consents) expect(c.payload).toEqual(JSON.parse(truth.consents.get(c.consent_id)!));
+  expect((await db.one<{ n: number }>('SELECT count(*) AS n FROM consent_versions'))!.n).toBe(truth.consents.size);
+  const events = await db.query<{ event_id: string }>('SELECT event_id FROM events');
+  expect(events).toHaveLength(truth.eventIds.size);
+  expect(new Set(events.map((e) => e.event_id))).toEqual(truth.eventIds);
+  expect((await db.query<{ id: string }>('SELECT id FROM use_cases ORDER BY id')).map((u) => u.id)).toEqual(truth.useCaseIds);
 }

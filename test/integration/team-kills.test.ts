@@ -7,7 +7,7 @@ import { freshDatabase, type TestDatabase } from '../helpers/pg.js';
 import { writeRemoteProfile } from '../helpers/remote.js';
 import { spawnLines, until, type LineChild } from '../helpers/child-lines.js';
 import { tempDir } from '../helpers/temp.js';
-import { readTruth, type Truth } from '../helpers/truth.js';
+import { expectTeamStoreEqualToTruth, readTruth, type Truth } from '../helpers/truth.js';
 
 /**
  * Team servers as real processes (test/helpers/team-child.ts) on one PostgreSQL store and one
@@ -44,18 +44,7 @@ function server(dataDir: string, url: string, tickMs: number, now: boolean): Lin
   return { ...child, progress: (n) => child.count(n, (lines) => lines.filter((l) => l.startsWith('{')).length) };
 }
 
-/** The store holds exactly what the intermediary serves: every consent as served, once, one version each; every event once. */
-async function expectEqualToTruth(db: PgDb): Promise<void> {
-  const consents = await db.query<{ consent_id: string; payload: unknown }>('SELECT consent_id, payload FROM consents');
-  expect(consents).toHaveLength(truth.consents.size);
-  for (const c of consents) expect(c.payload).toEqual(JSON.parse(truth.consents.get(c.consent_id)!));
-  // Nothing stored twice: one version per consent (the sandbox's consents did not change).
-  expect((await db.one<{ n: number }>('SELECT count(*) AS n FROM consent_versions'))!.n).toBe(truth.consents.size);
-  const events = await db.query<{ event_id: string }>('SELECT event_id FROM events');
-  expect(events).toHaveLength(truth.eventIds.size);
-  expect(new Set(events.map((e) => e.event_id))).toEqual(truth.eventIds);
-  expect((await db.query<{ id: string }>('SELECT id FROM use_cases ORDER BY id')).map((u) => u.id)).toEqual(truth.useCaseIds);
-}
+const expectEqualToTruth = (db: PgDb) => expectTeamStoreEqualToTruth(db, truth);
 
 /** A whole sync finished (its summary is kept last, after the reference lists and the deferred indexes). */
 const synced = async (db: PgDb) => (await db.one("SELECT 1 FROM sync_state WHERE key = 'sync.lastSummary'")) !== undefined;

@@ -10,7 +10,7 @@ import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server
 import { writeRemoteProfile } from '../helpers/remote.js';
 import { spawnLines, until } from '../helpers/child-lines.js';
 import { tempDir } from '../helpers/temp.js';
-import { readTruth, type Truth } from '../helpers/truth.js';
+import { expectTeamStoreEqualToTruth, readTruth, type Truth } from '../helpers/truth.js';
 
 /**
  * PostgreSQL restarted under a team server mid-sync (its own cluster, not the run's shared one): the
@@ -121,14 +121,7 @@ describe('the team database restarted mid-sync', () => {
 
     const db = new PgDb(url.toString(), { max: 2 });
     try {
-      const consents = await db.query<{ consent_id: string; payload: unknown }>('SELECT consent_id, payload FROM consents');
-      expect(consents).toHaveLength(truth.consents.size);
-      for (const c of consents) expect(c.payload).toEqual(JSON.parse(truth.consents.get(c.consent_id)!));
-      expect((await db.one<{ n: number }>('SELECT count(*) AS n FROM consent_versions'))!.n).toBe(truth.consents.size);
-      const events = await db.query<{ event_id: string }>('SELECT event_id FROM events');
-      expect(events).toHaveLength(truth.eventIds.size);
-      expect(new Set(events.map((e) => e.event_id))).toEqual(truth.eventIds);
-      expect((await db.query<{ id: string }>('SELECT id FROM use_cases ORDER BY id')).map((u) => u.id)).toEqual(truth.useCaseIds);
+      await expectTeamStoreEqualToTruth(db, truth);
       // The heartbeat went on after the restart: the server is seen now.
       const seen = await db.one<{ fresh: boolean }>("SELECT seen > now() - interval '10 seconds' AS fresh FROM team_instances");
       expect(seen?.fresh).toBe(true);
