@@ -1,0 +1,369 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { startCore, type Core } from '../../electron/core/console-core.js';
+import { People } from '../../electron/core/people/people.js';
+import { PgDb } from '../../electron/core/postgres/db.js';
+import { migrate } from '../../electron/core/postgres/migrations.js';
+import { pgPeopleStore } from '../../electron/core/postgres/people.js';
+import { registerInstance, teamStoreOpener, thisInstance } from '../../electron/core/postgres/team-store.js';
+import { Downloads } from '../../electron/host/downloads.js';
+import { SESSION_COOKIE, SESSION_ENDED, startBrowserHost, type BrowserHost } from '../../electron/host/server.js';
+import type { ConsentRow } from '../../shared/ipc/contract.js';
+import { freshDatabase, type TestDatabase } from '../helpers/pg.js';
+import { tempDir } from '../helpers/temp.js';
+
+/**
+ * A team server's sign-in over real HTTP and a real WebSocket (issue 20): the sign-in page, a wrong
+ * password told without saying which half was wrong, the session cookie, the person on every IPC
+ * request and in every audit entry, a viewer's crafted revoke refused with the intermediary never
+ * asked, sign-out everywhere closing the person's open consoles, and hostile input to the sign-in
+ * and session endpoints never answered with a 500 or a crash.
+ */
+let database: TestDatabase;
+let db: PgDb;
+let core: Core;
+let people: People;
+let host: BrowserHost;
+let origin: string;
+let heartbeat: { stop(): Promise<void> };
+/** What reached the intermediary so far: "METHOD /path?query" (the sandbox's request log). */
+async function requestLog(): Promise<string[]> {
+  return ((await (await fetch(`${core.sandboxUrl}/__sandbox/requests`)).json()) as { requests: string[] }).requests;
+}
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  db = new PgDb(database.url, { max: 8 });
+  await migrate(db);
+  const me = thisInstance();
+  heartbeat = await registerInstance(db, me, null, 500);
+  people = new People(pgPeopleStore(db), () => core?.stores.audit);
+  for (const [name, displayName, role] of [
+    ['alice', 'Alice Admin', 'admin'],
+    ['sam', 'Sam Support', 'support'],
+    ['vera', 'Vera Viewer', 'viewer'],
+  ] as const)
+    await people.add({ name, displayName, role, password: `${name} password 1` }, 'setup');
+  const staticDir = join(tempDir(), 'renderer');
+  mkdirSync(staticDir, { recursive: true });
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>CDR Console</title>');
+  const downloads = new Downloads(join(tempDir(), 'downloads'));
+  core = await startCore({
+    dataDir: tempDir(),
+    host: 'team',
+    appVersion: '0',
+    log: { info() {}, error() {} },
+    sandbox: { consents: 30, seed: 5 },
+    store: teamStoreOpener(db, me),
+    people,
+    files: downloads.sink(),
+  });
+  await core.sync();
+  host = await startBrowserHost({ router: core.router, events: core.events, staticDir, downloads, signIn: { service: people } });
+  origin = `http://127.0.0.1:${host.port}`;
+}, 120_000);
+afterAll(async () => {
+  await host?.close();
+  await core?.close();
+  await heartbeat?.stop();
+  await db?.close();
+  await database?.drop();
+});
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One HTTP request, exactly as given (no client library adds or fixes headers). */
+function send(method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port: host.port, method, path, headers: { host: `127.0.0.1:${host.port}`, ...opts.headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+const form = (user: string, password: string) => ({
+  headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams({ user, password }).toString(),
+});
+
+async function signIn(user: string): Promise<string> {
+  const res = await send('POST', '/signin', form(user, `${user} password 1`));
+  expect(res.status).toBe(303);
+  const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+  expect(cookie.startsWith(`${SESSION_COOKIE}=`)).toBe(true);
+  return cookie;
+}
+
+function openConsole(
+  cookie: string,
+): Promise<{
+  ws: WebSocket;
+  call: (channel: string, input: unknown) => Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }>;
+  closed: Promise<{ code: number; reason: string }>;
+}> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ipc`, { headers: { cookie, origin } });
+    let id = 0;
+    const waiting = new Map<number, (r: never) => void>();
+    ws.on('message', (data) => {
+      const m = JSON.parse(String(data)) as { id?: number; result?: never };
+      if (typeof m.id === 'number') waiting.get(m.id)?.(m.result!);
+    });
+    const closed = new Promise<{ code: number; reason: string }>((r) =>
+      ws.on('close', (code, reason) => r({ code, reason: String(reason) })),
+    );
+    ws.once('open', () =>
+      resolve({
+        ws,
+        closed,
+        call: (channel, input) =>
+          new Promise((r) => {
+            const n = ++id;
+            waiting.set(n, r as never);
+            ws.send(JSON.stringify({ id: n, channel, input }));
+          }),
+      }),
+    );
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+describe('the sign-in page', () => {
+  it('is where a visitor without a session is sent; it has User name, Password and Sign in, and the security headers', async () => {
+    const root = await send('GET', '/', { headers: { accept: 'text/html' } });
+    expect(root.status).toBe(303);
+    expect(root.headers.location).toBe('/signin');
+    const page = await send('GET', '/signin');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<label for="user">User name</label>');
+    expect(page.body).toContain('<label for="password">Password</label>');
+    expect(page.body).toMatch(/<button type="submit">Sign in<\/button>/);
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['content-security-policy']).toContain("form-action 'self'");
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    // An asset without a session: 401, not the app.
+    expect((await send('GET', '/assets/index.js')).status).toBe(401);
+    // The old one-run token no longer lets anyone in.
+    expect((await send('GET', `/?token=${host.token}`, { headers: { accept: 'text/html' } })).headers.location).toBe('/signin');
+  });
+
+  it('says a wrong password or an unknown name is wrong, without saying which; keeps the name typed', async () => {
+    const wrong = await send('POST', '/signin', form('vera', 'not the password'));
+    const unknown = await send('POST', '/signin', form('nobody', 'not the password'));
+    for (const r of [wrong, unknown]) {
+      expect(r.status).toBe(401);
+      expect(r.body).toContain('<p class="error" role="alert">The user name or password is wrong.</p>');
+      expect(r.headers['set-cookie']).toBeUndefined();
+    }
+    expect(wrong.body).toContain('value="vera"');
+  });
+
+  it('signs in with the right password: an HttpOnly SameSite=Strict cookie, then the console', async () => {
+    const res = await send('POST', '/signin', form('sam', 'sam password 1'));
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/');
+    expect(String(res.headers['set-cookie'])).toMatch(
+      /^cdr_console_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Expires=/,
+    );
+    const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+    const app = await send('GET', '/', { headers: { cookie } });
+    expect(app.status).toBe(200);
+    expect(app.body).toContain('<title>CDR Console</title>');
+    const session = await send('GET', '/api/session', { headers: { cookie } });
+    expect(JSON.parse(session.body)).toMatchObject({
+      user: { userName: 'sam', displayName: 'Sam Support', role: 'support', method: 'password' },
+    });
+  });
+
+  it('refuses a sign-in form posted from another site', async () => {
+    const res = await send('POST', '/signin', {
+      ...form('sam', 'sam password 1'),
+      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.status).toBe(403);
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('signs scripts in as JSON and takes the token as a bearer token', async () => {
+    const res = await send('POST', '/api/signin', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'vera', password: 'vera password 1' }),
+    });
+    expect(res.status).toBe(200);
+    const { token, user } = JSON.parse(res.body) as { token: string; user: { role: string } };
+    expect(user.role).toBe('viewer');
+    const session = await send('GET', '/api/session', { headers: { authorization: `Bearer ${token}` } });
+    expect(session.status).toBe(200);
+    const bad = await send('POST', '/api/signin', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'vera', password: 'nope nope nope' }),
+    });
+    expect(bad.status).toBe(401);
+    expect(JSON.parse(bad.body)).toMatchObject({ error: 'The user name or password is wrong.' });
+  });
+});
+
+describe('people on the console', () => {
+  it('every request carries its person: the status bar’s user, the role checked, the audit entry names them', async () => {
+    const vera = await openConsole(await signIn('vera'));
+    const sam = await openConsole(await signIn('sam'));
+    try {
+      const status = (await vera.call('app:status', {})) as { ok: true; value: { user: { displayName: string; role: string } } };
+      expect(status.value.user).toMatchObject({ displayName: 'Vera Viewer', role: 'viewer' });
+      const list = (await sam.call('consents:list', {
+        filter: { statuses: ['ACTIVE'] },
+        sort: { field: 'created', direction: 'asc' },
+        offset: 0,
+        limit: 5,
+      })) as { ok: true; value: { rows: ConsentRow[] } };
+      const [first, second] = list.value.rows.map((r) => r.consentId);
+      const before = (await requestLog()).length;
+      // The viewer's crafted revoke: refused by the server, before anything runs.
+      const refused = await vera.call('consents:revoke', { consentId: first, reason: 'crafted' });
+      expect(refused).toEqual({ ok: false, error: { code: 'FORBIDDEN', message: 'Revoking needs the support role; you are a viewer.' } });
+      expect((await requestLog()).slice(before).filter((r) => r.startsWith('DELETE'))).toEqual([]);
+      // The support agent's goes through, and the audit log names them.
+      const revoked = await sam.call('consents:revoke', { consentId: second, reason: 'customer asked' });
+      expect(revoked.ok).toBe(true);
+      expect((await requestLog()).slice(before).filter((r) => r.startsWith('DELETE'))).toEqual([
+        `DELETE /consents/${encodeURIComponent(second!)}`,
+      ]);
+      const entry = (await core.stores.audit.entries({ target: second })).find((e) => e.action === 'revoke')!;
+      expect(entry.operator).toBe('sam (Sam Support)');
+      expect(entry.person).toMatchObject({ displayName: 'Sam Support', role: 'support', method: 'password' });
+      expect(entry.client).toMatch(/^127\.0\.0\.1/);
+    } finally {
+      vera.ws.close();
+      sam.ws.close();
+    }
+  });
+
+  it('sign out everywhere closes every console of that person (4401) and the cookie stops working', async () => {
+    const cookieA = await signIn('vera');
+    const cookieB = await signIn('vera');
+    const a = await openConsole(cookieA);
+    const b = await openConsole(cookieB);
+    const sam = await openConsole(await signIn('sam'));
+    const out = await send('POST', '/api/signout', {
+      headers: { cookie: cookieA, origin, 'content-type': 'application/json' },
+      body: '{"everywhere":true}',
+    });
+    expect(out.status).toBe(200);
+    expect(String(out.headers['set-cookie'])).toContain('Max-Age=0');
+    expect((await a.closed).code).toBe(SESSION_ENDED);
+    expect((await b.closed).code).toBe(SESSION_ENDED);
+    expect((await sam.call('app:status', {})).ok).toBe(true);
+    sam.ws.close();
+    expect((await send('GET', '/api/session', { headers: { cookie: cookieB } })).status).toBe(401);
+    await expect(openConsole(cookieB)).rejects.toThrow('upgrade refused: 401');
+    const audit = await core.stores.audit.entries();
+    expect(audit.filter((e) => e.action === 'sign-out:everywhere').at(-1)).toMatchObject({ operator: 'vera (Vera Viewer)' });
+  });
+
+  it('an admin disabling a person closes their open console at once', async () => {
+    const sam = await openConsole(await signIn('sam'));
+    const alice = await openConsole(await signIn('alice'));
+    const users = (await alice.call('users:list', {})) as { ok: true; value: { users: { id: string; name: string }[] } };
+    const samId = users.value.users.find((u) => u.name === 'sam')!.id;
+    // Not an admin: refused with why.
+    expect(await sam.call('users:update', { id: samId, disabled: true })).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN', message: 'Changing users needs the admin role; you are a support agent.' },
+    });
+    expect((await alice.call('users:update', { id: samId, disabled: true })).ok).toBe(true);
+    expect((await sam.closed).code).toBe(SESSION_ENDED);
+    const entry = (await core.stores.audit.entries()).filter((e) => e.action === 'user:disabled').at(-1)!;
+    expect(entry).toMatchObject({ operator: 'alice (Alice Admin)', target: 'user:sam' });
+    expect((await alice.call('users:update', { id: samId, disabled: false })).ok).toBe(true);
+    alice.ws.close();
+  });
+});
+
+describe('hostile input to the sign-in and session endpoints', () => {
+  it('never gets a 500 and never takes the server down', async () => {
+    const cases: { method: string; path: string; headers?: Record<string, string>; body?: string }[] = [
+      { method: 'GET', path: '/', headers: { cookie: `${SESSION_COOKIE}=` } },
+      { method: 'GET', path: '/', headers: { cookie: `${SESSION_COOKIE}=${'A'.repeat(43)}` } },
+      { method: 'GET', path: '/', headers: { cookie: `${SESSION_COOKIE}=${'%'.repeat(200)}; ${SESSION_COOKIE}=x` } },
+      { method: 'GET', path: '/', headers: { cookie: ';;;==;=;' } },
+      { method: 'GET', path: '/api/session', headers: { authorization: 'Bearer' } },
+      { method: 'GET', path: '/api/session', headers: { authorization: `Bearer ${'x'.repeat(8000)}` } },
+      { method: 'GET', path: '/api/session', headers: { cookie: `${SESSION_COOKIE}=${'é'.repeat(43)}` } },
+      {
+        method: 'POST',
+        path: '/signin',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'user=%ZZ&password=%',
+      },
+      {
+        method: 'POST',
+        path: '/signin',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `user=sam&password=${'p'.repeat(7000)}`,
+      },
+      {
+        method: 'POST',
+        path: '/signin',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `user=${'u'.repeat(5000)}&password=x`,
+      },
+      {
+        method: 'POST',
+        path: '/signin',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'x'.repeat(20_000),
+      },
+      { method: 'POST', path: '/signin', headers: { origin, 'content-type': 'text/plain' }, body: 'user=sam' },
+      { method: 'POST', path: '/signin', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: '' },
+      { method: 'POST', path: '/api/signin', headers: { 'content-type': 'application/json' }, body: '{"user": ' },
+      { method: 'POST', path: '/api/signin', headers: { 'content-type': 'application/json' }, body: '[1,2,3]' },
+      {
+        method: 'POST',
+        path: '/api/signin',
+        headers: { 'content-type': 'application/json' },
+        body: '{"user": {"$ne": null}, "password": []}',
+      },
+      {
+        method: 'POST',
+        path: '/api/signin',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user: 'sam\u0000', password: 'x\ud800' }),
+      },
+      { method: 'POST', path: '/api/signout', headers: { 'content-type': 'application/json' }, body: '{"everywhere": "yes"' },
+      { method: 'POST', path: '/api/signout', headers: { cookie: `${SESSION_COOKIE}=nope` } },
+      { method: 'PUT', path: '/signin' },
+      { method: 'DELETE', path: '/api/session' },
+      { method: 'GET', path: '/signin/oidc' },
+      { method: 'GET', path: '/signin/oidc/callback?code=x&state=y' },
+      { method: 'GET', path: '/%E0%A4%A' },
+      { method: 'GET', path: '/signin', headers: { 'x-huge': 'h'.repeat(12_000) } },
+    ];
+    for (const c of cases) {
+      const res = await send(c.method, c.path, {
+        ...(c.headers ? { headers: c.headers } : {}),
+        ...(c.body !== undefined ? { body: c.body } : {}),
+      });
+      expect(res.status, `${c.method} ${c.path} ${JSON.stringify(c.headers ?? {}).slice(0, 80)}`).toBeLessThan(500);
+    }
+    // Headers past Node's limit are refused by the server itself (431), the process lives on.
+    const huge = await send('GET', '/signin', { headers: { 'x-huge': 'h'.repeat(20_000) } }).catch(() => ({ status: 431 }));
+    expect(huge.status).toBe(431);
+    expect((await send('GET', '/signin')).status).toBe(200);
+  });
+});
