@@ -91,9 +91,9 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
     channels: ['jobs:control', 'jobs:export'],
   },
   {
-    group: 'connection profiles and credentials, the operator, the cache',
+    group: 'connection profiles and credentials, the operator, the cache, the users',
     roles: ['admin'],
-    channels: ['profiles:save', 'profiles:remove', 'profiles:switch', 'operator:set', 'cache:reset'],
+    channels: ['profiles:save', 'profiles:remove', 'profiles:switch', 'operator:set', 'cache:reset', 'users:list', 'users:add', 'users:update'],
   },
 ];
 
