@@ -120,7 +120,8 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     },
     scopes: ['openid', 'offline_access', 'profile', 'email', 'groups'],
     conformIdTokenClaims: !opts.claimsInIdToken,
-    ttl: { IdToken: opts.idTokenTtlSeconds ?? 3600 },
+    ttl: { IdToken: opts.idTokenTtlSeconds ?? 3600, AccessToken: 600, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600 },
+    adapter: MemoryAdapter,
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
@@ -206,7 +207,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
           ...(jar.size ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
           ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
         },
-        body: form,
+        body: form ?? null,
       });
       for (const line of res.headers.getSetCookie()) {
         const [pair] = line.split(';');
@@ -256,6 +257,41 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * oidc-provider's storage for one model (it makes one per model and provider), in memory: its
+ * own quick-start adapter warns at every start.
+ */
+class MemoryAdapter {
+  private readonly items = new Map<string, { payload: Record<string, unknown>; expiresAt: number }>();
+
+  async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number) {
+    this.items.set(id, { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Infinity });
+  }
+  async find(id: string) {
+    const item = this.items.get(id);
+    if (item && item.expiresAt <= Date.now()) this.items.delete(id);
+    return this.items.get(id)?.payload;
+  }
+  async findByUid(uid: string) {
+    for (const [id, { payload }] of this.items) if (payload.uid === uid) return this.find(id);
+    return undefined;
+  }
+  async findByUserCode(userCode: string) {
+    for (const [id, { payload }] of this.items) if (payload.userCode === userCode) return this.find(id);
+    return undefined;
+  }
+  async consume(id: string) {
+    const item = this.items.get(id);
+    if (item) item.payload.consumed = Math.floor(Date.now() / 1000);
+  }
+  async destroy(id: string) {
+    this.items.delete(id);
+  }
+  async revokeByGrantId(grantId: string) {
+    for (const [id, { payload }] of this.items) if (payload.grantId === grantId) this.items.delete(id);
+  }
 }
 
 function body(req: IncomingMessage): Promise<string> {
