@@ -23,7 +23,8 @@ import Provider, { type Account, type Interaction } from 'oidc-provider';
  *
  * Clients (all registered for `redirectUri`): `main` (confidential, client_secret_basic), `other`
  * (another confidential client: tokens issued to it carry its audience) and `public` (no
- * secret: PKCE only). Scopes openid, profile, email and groups (the `groups` claim).
+ * secret: PKCE only). Scopes openid, profile, email and groups (the `groups` claim, and the
+ * people's `extra` claims).
  */
 
 export interface TestPerson {
@@ -34,6 +35,8 @@ export interface TestPerson {
   name?: string;
   email?: string;
   groups?: string[];
+  /** More claims, given with the groups scope (e.g. Keycloak's `realm_access: { roles: [...] }`). */
+  extra?: Record<string, unknown>;
 }
 
 export interface TestOidcClient {
@@ -43,7 +46,14 @@ export interface TestOidcClient {
 }
 
 export const TEST_PEOPLE: readonly TestPerson[] = [
-  { id: 'u-alice', username: 'alice', name: 'Alice Nguyen', email: 'alice@example.test', groups: ['staff', 'cdr-support'] },
+  {
+    id: 'u-alice',
+    username: 'alice',
+    name: 'Alice Nguyen',
+    email: 'alice@example.test',
+    groups: ['staff', 'cdr-support'],
+    extra: { realm_access: { roles: ['offline', 'cdr-compliance'] } },
+  },
   { id: 'u-bob', username: 'bob', name: 'Bob Okafor', email: 'bob@example.test', groups: ['cdr-support', 'cdr-admin'] },
   { id: 'u-carol', username: 'carol', name: 'Carol Smith', email: 'carol@example.test', groups: ['marketing'] },
   { id: 'u-dave', username: 'dave', name: 'Dave Lee', groups: ['cdr-compliance', 'cdr-support'] },
@@ -116,7 +126,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
       openid: ['sub'],
       profile: ['name', 'preferred_username'],
       email: ['email'],
-      groups: ['groups'],
+      groups: ['groups', 'realm_access'],
     },
     scopes: ['openid', 'offline_access', 'profile', 'email', 'groups'],
     conformIdTokenClaims: !opts.claimsInIdToken,
@@ -136,6 +146,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
           ...(person.name === undefined ? {} : { name: person.name }),
           ...(person.email === undefined ? {} : { email: person.email }),
           ...(person.groups === undefined ? {} : { groups: person.groups }),
+          ...person.extra,
         }),
       };
     },

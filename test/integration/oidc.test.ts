@@ -129,6 +129,11 @@ describe('OIDC sign-in against a real provider', () => {
     );
     expect(await oidc.finish(callback, pending)).toMatchObject({ role: 'compliance', groups: ['alice@example.test'] });
   });
+
+  it('reads a role claim nested in another claim by its dotted path (realm_access.roles)', async () => {
+    const { oidc, pending, callback } = await signedIn('alice', settingsFor(idp.clients.main, { roleClaim: 'realm_access.roles' }));
+    expect(await oidc.finish(callback, pending)).toMatchObject({ role: 'compliance', groups: ['offline', 'cdr-compliance'] });
+  });
 });
 
 describe('OIDC sign-in refusals', () => {
@@ -193,6 +198,16 @@ describe('OIDC sign-in refusals', () => {
     expect(error.code).toBe('wrong_nonce');
     expect(error.message).toMatch(/sign in again/);
     expectNoSecrets(error, pending.nonce, callback.searchParams.get('code')!);
+  });
+
+  it('refuses a callback that names another issuer (wrong_issuer: a mix-up of providers)', async () => {
+    const { oidc, pending, callback } = await signedIn('alice');
+    const mixedUp = new URL(callback);
+    mixedUp.searchParams.set('iss', 'https://idp.attacker.test');
+    const error = await refusal(oidc.finish(mixedUp, pending));
+    expect(error.code).toBe('wrong_issuer');
+    expect(error.message).toMatch(/came from another identity provider; ask an admin/);
+    expect(error.detail).toMatch(/unexpected "iss"/);
   });
 
   it('refuses a callback of another sign-in, or without a state (wrong_state)', async () => {
