@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { dataDirOf } from './common.js';
+import { dataDirOf, Exit, EXIT, readStdin } from './common.js';
 
 /**
  * `cli team status`: the team store of the data directory (its embedded PostgreSQL) or of
@@ -48,5 +48,21 @@ export function addTeamCommands(program: Command): void {
       } finally {
         await db.stop();
       }
+    });
+  team
+    .command('oidc-secret')
+    .description(
+      'keep the single sign-on client secret (read from standard input) in the data directory’s vault, for npm run team -- --oidc-client-id …',
+    )
+    .action(async () => {
+      const { SecretVault } = await import('../core/secrets/vault.js');
+      const { createKeyFileCipher } = await import('../core/secrets/cipher.js');
+      const { OIDC_SECRET } = await import('../team/serve.js');
+      const { ensureDataDir } = await import('../core/data-dir.js');
+      const secret = (await readStdin()).trim();
+      if (!secret) throw new Exit(EXIT.usage, 'Pipe the client secret in: printf %s "$SECRET" | npm run -s cli -- team oidc-secret');
+      const dir = ensureDataDir(dataDirOf(program));
+      new SecretVault(dir, createKeyFileCipher(dir)).set(OIDC_SECRET, secret);
+      process.stdout.write('The single sign-on client secret is kept in the vault; the team server reads it at start.\n');
     });
 }

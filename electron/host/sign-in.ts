@@ -296,7 +296,16 @@ export function signInRoutes(o: SignInRoutesOptions): SignInRoutes {
 
   async function ssoBegin(res: ServerResponse): Promise<void> {
     const sso = service.sso!;
-    const { url, pending } = await sso.begin();
+    let started: { url: string; pending: unknown };
+    try {
+      started = await sso.begin();
+    } catch (error) {
+      log(`single sign-on could not start: ${(error as { detail?: string })?.detail ?? (error as Error)?.message}`);
+      return page(res, 503, {
+        message: `Single sign-on is not available right now (${(error as Error)?.message ?? 'the identity provider did not answer'}). Sign in with your user name and password, or try again later.`,
+      });
+    }
+    const { url, pending } = started;
     const id = randomBytes(24).toString('base64url');
     const now = Date.now();
     for (const [k, v] of pendingSso) if (now - v.at > 600_000) pendingSso.delete(k);

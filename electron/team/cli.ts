@@ -5,7 +5,8 @@ import { appRoot } from '../host/app-root.js';
 import { hostCommand, runBrowserHost, type HostCliOptions } from '../host/run.js';
 import { InvalidArgumentError } from 'commander';
 import { PEOPLE_DEFAULTS } from '../core/people/people.js';
-import { teamServer } from './serve.js';
+import { DEFAULT_GROUPS, parseGroupRoles, teamServer } from './serve.js';
+import type { Role } from '../../shared/ipc/roles.js';
 
 function bounded(min: number, max: number, unit: string) {
   return (value: string) => {
@@ -33,10 +34,43 @@ const program = hostCommand('team')
     hours,
     PEOPLE_DEFAULTS.lifetimeHours,
   )
+  .option('--oidc-issuer <url>', "single sign-on: the organisation's OpenID provider (https)")
+  .option(
+    '--oidc-client-id <id>',
+    'single sign-on: this server’s client id at the provider (the secret: CDR_CONSOLE_OIDC_CLIENT_SECRET once, or cli team oidc-secret; kept in the vault)',
+  )
+  .option(
+    '--oidc-role-claim <claim>',
+    'single sign-on: the claim naming the person’s groups (a dotted path such as realm_access.roles works)',
+    'groups',
+  )
+  .option('--oidc-groups <map>', 'single sign-on: group=role pairs, comma-separated', DEFAULT_GROUPS)
+  .option('--oidc-scopes <list>', 'single sign-on: scopes to ask for, space-separated', 'openid profile email')
+  .option('--oidc-label <text>', 'single sign-on: the sign-in page’s button', 'Sign in with single sign-on')
   .parse();
 const root = appRoot(import.meta.url);
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-const opts = program.opts<HostCliOptions & { databaseUrl?: string; sessionIdle: number; sessionLifetime: number }>();
+const opts = program.opts<
+  HostCliOptions & {
+    databaseUrl?: string;
+    sessionIdle: number;
+    sessionLifetime: number;
+    oidcIssuer?: string;
+    oidcClientId?: string;
+    oidcRoleClaim: string;
+    oidcGroups: string;
+    oidcScopes: string;
+    oidcLabel: string;
+  }
+>();
+if (!opts.oidcIssuer !== !opts.oidcClientId)
+  program.error('error: single sign-on needs both --oidc-issuer and --oidc-client-id', { exitCode: 2 });
+let groupRoles: Record<string, Role> = {};
+try {
+  groupRoles = parseGroupRoles(opts.oidcGroups);
+} catch (error) {
+  program.error(`error: --oidc-groups: ${(error as Error).message}`, { exitCode: 2 });
+}
 await runBrowserHost(
   opts,
   root,
@@ -45,5 +79,17 @@ await runBrowserHost(
     ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
     version,
     people: { idleMinutes: opts.sessionIdle, lifetimeHours: opts.sessionLifetime },
+    ...(opts.oidcIssuer && opts.oidcClientId
+      ? {
+          sso: {
+            issuer: opts.oidcIssuer,
+            clientId: opts.oidcClientId,
+            roleClaim: opts.oidcRoleClaim,
+            groupRoles,
+            scopes: opts.oidcScopes.split(/\s+/).filter(Boolean),
+            label: opts.oidcLabel,
+          },
+        }
+      : {}),
   }),
 );

@@ -7,6 +7,7 @@ import { liveRelay, RELAYED, startTeamLive, type LiveRelay, type TeamLive } from
 import { readMemo } from '../core/postgres/read-memo.js';
 import { registerInstance, teamStoreOpener, thisInstance } from '../core/postgres/team-store.js';
 import type { EventPayload } from '../../shared/ipc/contract.js';
+import { isRole, ROLES, type Role } from '../../shared/ipc/roles.js';
 import type { AuditStore } from '../core/audit/port.js';
 import type { ServeAs } from '../host/run.js';
 import { openTeamDatabase } from './database.js';
@@ -23,7 +24,38 @@ export const APP_ROLE_SECRET = 'team.appRolePassword';
 export const AUDIT_ANCHOR_SECRET = 'team.auditAnchorKey';
 export const AUDIT_ANCHOR_FILE = 'team-audit.anchor';
 
-export function teamServer(opts: { databaseUrl?: string; version: string; people?: PeopleOptions }): ServeAs {
+/** The vault's name for the single sign-on client secret. */
+export const OIDC_SECRET = 'team.oidcClientSecret';
+export const DEFAULT_GROUPS = 'cdr-admin=admin,cdr-support=support,cdr-compliance=compliance,cdr-viewer=viewer';
+
+/** "cdr-admin=admin,cdr-support=support" → { 'cdr-admin': 'admin', … }; a role the console does not know is refused. */
+export function parseGroupRoles(text: string): Record<string, Role> {
+  const out: Record<string, Role> = {};
+  for (const pair of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const at = pair.lastIndexOf('=');
+    const group = pair.slice(0, at).trim();
+    const role = pair.slice(at + 1).trim();
+    if (at <= 0 || !group) throw new Error(`"${pair}" is not group=role`);
+    if (!isRole(role)) throw new Error(`"${role}" is not a role (${ROLES.join(', ')})`);
+    out[group] = role;
+  }
+  if (!Object.keys(out).length) throw new Error('no group=role pair');
+  return out;
+}
+
+export interface SsoOptions {
+  issuer: string;
+  clientId: string;
+  roleClaim: string;
+  groupRoles: Record<string, Role>;
+  scopes: string[];
+  label: string;
+}
+
+export function teamServer(opts: { databaseUrl?: string; version: string; people?: PeopleOptions; sso?: SsoOptions }): ServeAs {
   return {
     label: 'team server',
     async store(dataDir, log) {
@@ -67,6 +99,33 @@ export function teamServer(opts: { databaseUrl?: string; version: string; people
         people,
         async started(url, events, stores) {
           audit = stores.audit;
+          if (opts.sso) {
+            // The secret: given once in the environment (then kept in the vault), or set with cli team oidc-secret.
+            const given = process.env.CDR_CONSOLE_OIDC_CLIENT_SECRET;
+            if (given) vault.set(OIDC_SECRET, given);
+            const secret = given ?? vault.get(OIDC_SECRET) ?? undefined;
+            const sso = opts.sso;
+            const redirectUri = new URL('signin/oidc/callback', url).toString();
+            people.enableSso(
+              sso.label,
+              async () => {
+                const { openOidc } = await import('../core/people/oidc.js');
+                return openOidc({
+                  issuer: sso.issuer,
+                  clientId: sso.clientId,
+                  ...(secret ? { clientSecret: secret } : {}),
+                  redirectUri,
+                  roleClaim: sso.roleClaim,
+                  groupRoles: sso.groupRoles,
+                  scopes: sso.scopes,
+                });
+              },
+              (line) => log.info(line),
+            );
+            console.log(
+              `Single sign-on: ${sso.issuer} (client ${sso.clientId}, ${secret ? 'with its secret from the vault' : 'a public client: no secret'}); register ${redirectUri} as its redirect URI.`,
+            );
+          }
           // Sessions past their limits are forgotten now and then (each is refused when used anyway).
           pruning = setInterval(
             () => void people.prune().catch((e: unknown) => log.error('expired sessions were not removed', e)),

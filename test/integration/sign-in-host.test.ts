@@ -1,19 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { startCore, type Core } from '../../electron/core/console-core.js';
-import { People } from '../../electron/core/people/people.js';
-import { PgDb } from '../../electron/core/postgres/db.js';
-import { migrate } from '../../electron/core/postgres/migrations.js';
-import { pgPeopleStore } from '../../electron/core/postgres/people.js';
-import { registerInstance, teamStoreOpener, thisInstance } from '../../electron/core/postgres/team-store.js';
-import { Downloads } from '../../electron/host/downloads.js';
-import { SESSION_COOKIE, SESSION_ENDED, startBrowserHost, type BrowserHost } from '../../electron/host/server.js';
+import type { Core } from '../../electron/core/console-core.js';
+import { SESSION_COOKIE, SESSION_ENDED, type BrowserHost } from '../../electron/host/server.js';
+import { startTeamHost, type TeamHost } from '../helpers/team-host.js';
 import type { ConsentRow } from '../../shared/ipc/contract.js';
-import { freshDatabase, type TestDatabase } from '../helpers/pg.js';
-import { tempDir } from '../helpers/temp.js';
 
 /**
  * A team server's sign-in over real HTTP and a real WebSocket (issue 20): the sign-in page, a wrong
@@ -22,78 +12,27 @@ import { tempDir } from '../helpers/temp.js';
  * asked, sign-out everywhere closing the person's open consoles, and hostile input to the sign-in
  * and session endpoints never answered with a 500 or a crash.
  */
-let database: TestDatabase;
-let db: PgDb;
+let team: TeamHost;
 let core: Core;
-let people: People;
 let host: BrowserHost;
 let origin: string;
-let heartbeat: { stop(): Promise<void> };
+let send: TeamHost['send'];
+
+beforeAll(async () => {
+  team = await startTeamHost({
+    users: [
+      ['alice', 'Alice Admin', 'admin'],
+      ['sam', 'Sam Support', 'support'],
+      ['vera', 'Vera Viewer', 'viewer'],
+    ],
+  });
+  ({ core, host, origin, send } = team);
+}, 120_000);
+afterAll(() => team?.close());
+
 /** What reached the intermediary so far: "METHOD /path?query" (the sandbox's request log). */
 async function requestLog(): Promise<string[]> {
   return ((await (await fetch(`${core.sandboxUrl}/__sandbox/requests`)).json()) as { requests: string[] }).requests;
-}
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  db = new PgDb(database.url, { max: 8 });
-  await migrate(db);
-  const me = thisInstance();
-  heartbeat = await registerInstance(db, me, null, 500);
-  people = new People(pgPeopleStore(db), () => core?.stores.audit);
-  for (const [name, displayName, role] of [
-    ['alice', 'Alice Admin', 'admin'],
-    ['sam', 'Sam Support', 'support'],
-    ['vera', 'Vera Viewer', 'viewer'],
-  ] as const)
-    await people.add({ name, displayName, role, password: `${name} password 1` }, 'setup');
-  const staticDir = join(tempDir(), 'renderer');
-  mkdirSync(staticDir, { recursive: true });
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>CDR Console</title>');
-  const downloads = new Downloads(join(tempDir(), 'downloads'));
-  core = await startCore({
-    dataDir: tempDir(),
-    host: 'team',
-    appVersion: '0',
-    log: { info() {}, error() {} },
-    sandbox: { consents: 30, seed: 5 },
-    store: teamStoreOpener(db, me),
-    people,
-    files: downloads.sink(),
-  });
-  await core.sync();
-  host = await startBrowserHost({ router: core.router, events: core.events, staticDir, downloads, signIn: { service: people } });
-  origin = `http://127.0.0.1:${host.port}`;
-}, 120_000);
-afterAll(async () => {
-  await host?.close();
-  await core?.close();
-  await heartbeat?.stop();
-  await db?.close();
-  await database?.drop();
-});
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One HTTP request, exactly as given (no client library adds or fixes headers). */
-function send(method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port: host.port, method, path, headers: { host: `127.0.0.1:${host.port}`, ...opts.headers } },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(opts.body);
-  });
 }
 
 const form = (user: string, password: string) => ({
@@ -109,9 +48,7 @@ async function signIn(user: string): Promise<string> {
   return cookie;
 }
 
-function openConsole(
-  cookie: string,
-): Promise<{
+function openConsole(cookie: string): Promise<{
   ws: WebSocket;
   call: (channel: string, input: unknown) => Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }>;
   closed: Promise<{ code: number; reason: string }>;
@@ -244,7 +181,7 @@ describe('people on the console', () => {
       expect((await requestLog()).slice(before).filter((r) => r.startsWith('DELETE'))).toEqual([
         `DELETE /consents/${encodeURIComponent(second!)}`,
       ]);
-      const entry = (await core.stores.audit.entries({ target: second })).find((e) => e.action === 'revoke')!;
+      const entry = (await core.stores.audit.entries({ target: second! })).find((e) => e.action === 'revoke')!;
       expect(entry.operator).toBe('sam (Sam Support)');
       expect(entry.person).toMatchObject({ displayName: 'Sam Support', role: 'support', method: 'password' });
       expect(entry.client).toMatch(/^127\.0\.0\.1/);

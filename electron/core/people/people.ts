@@ -4,6 +4,7 @@ import { runWithRequest, type RequestContext } from '../../ipc/request-context.j
 import type { AuditEntry, AuditStore } from '../audit/port.js';
 import { hashPassword, passwordProblem, verifyPassword } from './password.js';
 import { UserExistsError, type PeopleStore, type SignInMethod, type UserRecord } from './port.js';
+import type { OidcClient, PendingOidcSignIn } from './oidc.js';
 
 /**
  * The team server's people: signing in (a password kept here, or the organisation's identity
@@ -139,6 +140,47 @@ export class People {
   ) {
     this.opts = { ...PEOPLE_DEFAULTS, ...stripUndefined(opts) };
     this.now = opts.now ?? (() => new Date());
+  }
+
+  /** Single sign-on, once enableSso() is called (the host reads it at each request). */
+  sso?: {
+    label: string;
+    begin(): Promise<{ url: string; pending: unknown }>;
+    finish(callbackUrl: URL, pending: unknown, client: SignInClient): Promise<SignInResult>;
+  };
+
+  /**
+   * Signs people in through the organisation's identity provider too (oidc.ts). The provider is
+   * reached at the first single sign-on, and again after a failure: a provider down when the server
+   * starts does not stop password sign-in, and single sign-on works once it is back.
+   */
+  enableSso(label: string, open: () => Promise<OidcClient>, log: (line: string) => void = () => {}): void {
+    let opened: Promise<OidcClient> | undefined;
+    const client = () =>
+      (opened ??= open().catch((error: unknown) => {
+        opened = undefined;
+        throw error;
+      }));
+    this.sso = {
+      label,
+      begin: async () => (await client()).begin(),
+      finish: async (callbackUrl, pending, from) => {
+        try {
+          const identity = await (await client()).finish(callbackUrl, pending as PendingOidcSignIn);
+          return await this.signInWithIdentity(identity, from);
+        } catch (error) {
+          const e = error as { name?: string; code?: string; message?: string; detail?: string };
+          if (e?.name !== 'OidcSignInError') throw error;
+          log(`single sign-on refused (${e.code}): ${e.detail ?? e.message}`);
+          await this.record(
+            { operator: 'single sign-on', action: 'sign-in:failed', target: null, reason: null, result: `failed: ${e.code}: ${e.message}` },
+            from,
+            null,
+          );
+          return { ok: false, reason: 'invalid', message: e.message ?? 'Single sign-on failed.' };
+        }
+      },
+    };
   }
 
   get settings(): Readonly<Required<Omit<PeopleOptions, 'now'>>> {
