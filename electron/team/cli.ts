@@ -11,7 +11,7 @@ import { teamServer } from './serve.js';
  */
 const program = hostCommand('team')
   .description(
-    'Serve CDR Console to a team from one store in PostgreSQL (the --database-url one, or an embedded PostgreSQL in the data directory); 127.0.0.1 only until sign-in comes.',
+    'Serve CDR Console to a team from one store in PostgreSQL (the --database-url one, or an embedded PostgreSQL in the data directory); 127.0.0.1 unless --host says otherwise (beyond it: TLS or a reverse proxy).',
   )
   .option('--database-url <url>', 'an existing PostgreSQL (14 or newer); beyond this machine it needs ?sslmode=verify-full or require')
   .parse();
