@@ -10,6 +10,7 @@ import { badIdentifier, oneLineUsageErrors } from './usage.js';
 import { dataDirOf, EXIT, Exit, exitFor, identifier, positiveInt, readStdin, reasonOf, table, version, withCore } from './common.js';
 import { addProfileCommands } from './profiles.js';
 import { addTeamCommands } from './team.js';
+import { addUserCommands } from './users.js';
 import { CONSENT_SORT_FIELDS, ConsentSort, type ConsentFilter } from '../../shared/ipc/contract.js';
 import { exportConsents } from '../core/exports/consents-export.js';
 import { auditText } from '../core/exports/log-exports.js';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
 
   addProfileCommands(program);
   addTeamCommands(program);
+  addUserCommands(program);
 
   program
     .command('sync')

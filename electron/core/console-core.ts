@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SyncSummary } from '../../shared/ipc/contract.js';
 import { EventBus } from '../ipc/event-bus.js';
-import { outsideRequest } from '../ipc/request-context.js';
+import { currentCaller, outsideRequest } from '../ipc/request-context.js';
 import { createRouter, CoreError } from '../ipc/router.js';
 import { ConsentClient } from './api/consent-client.js';
 import { appHandlers } from './app/handlers.js';
@@ -20,7 +20,8 @@ import { createExporter } from './exports/exporter.js';
 import { folderSink } from './exports/files.js';
 import { jobHandlers, registerInterruptedBulkJobs } from './jobs/handlers.js';
 import { JobRegistry } from './jobs/jobs.js';
-import { describeOperator, OperatorStore } from './operator.js';
+import { describeOperator, OperatorStore, personAsOperator } from './operator.js';
+import { userHandlers } from './people/handlers.js';
 import { profileHandlers } from './profiles/handlers.js';
 import { reportHandlers } from './reports/handlers.js';
 import { createKeyFileCipher } from './secrets/cipher.js';
@@ -68,7 +69,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     bus.emit('team:database', database);
   });
   const operators = new OperatorStore(opts.dataDir);
-  const operator = () => describeOperator(operators.get());
+  // Who acts: the signed-in person of the request (a team server), else this machine's operator.
+  const acting = () => personAsOperator(currentCaller()) ?? operators.get();
+  const operator = () => describeOperator(acting());
   const jobs = new JobRegistry((job) => bus.emit('jobs:progress', job));
   const files = opts.files ?? folderSink(join(opts.dataDir, 'exports'));
   const ctx: CoreContext = {
@@ -88,7 +91,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     store: stores.actions,
     bulk: stores.bulk,
     audit: stores.audit,
-    operator: () => operators.get(),
+    operator: acting,
   });
   const engine = cache.engine({
     tokens: connection.tokenOptions,
@@ -136,6 +139,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       ...consentHandlers({ ...ctx, actions, link, about, redirectUri: profile.redirectUri ?? EMBEDDED_REDIRECT_URI }),
       ...eventHandlers(ctx),
       ...dataHandlers(ctx),
+      ...userHandlers({ ...(opts.people ? { people: opts.people } : {}), operator }),
       ...auditHandlers(ctx),
       ...reportHandlers({ ...ctx, about: { profile: profile.name, appVersion: opts.appVersion } }),
       ...jobHandlers(jobsContext),

@@ -12,6 +12,7 @@ import type { Logger } from './log.js';
 import type { SecretCipher } from './secrets/cipher.js';
 import type { Storage } from './storage.js';
 import type { StoreOpener } from './store-opener.js';
+import type { People } from './people/people.js';
 
 /**
  * The console's core, free of Electron: one profile's connection, cache, sync and the IPC
@@ -42,6 +43,8 @@ export interface CoreOptions {
   reopen?: (change: { profileId?: string; resetCache?: boolean }) => void;
   /** Where the core keeps what it syncs (default: the profile's SQLite cache; a team server gives PostgreSQL's). */
   store?: StoreOpener;
+  /** A team server's people (sign-in, users): the Users screen manages them; absent elsewhere. */
+  people?: People;
   /** Where exported files go: a save dialog (Electron), a download (browser host); a folder of the data directory by default. */
   files?: FileSink;
   log: Logger;

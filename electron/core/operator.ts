@@ -46,6 +46,11 @@ function osAccount(): string {
   }
 }
 
+/** A signed-in person as the audit log names them: "alice (Alice Nguyen)". */
+export function personAsOperator(caller: { userId: string; userName?: string; displayName: string } | undefined): Operator | null {
+  return caller ? { account: caller.userName ?? caller.userId, displayName: caller.displayName } : null;
+}
+
 export function describeOperator(o: Operator): string {
   return o.displayName ? `${o.account} (${o.displayName})` : o.account;
 }

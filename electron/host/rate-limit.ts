@@ -108,3 +108,21 @@ export function addressKey(address: string): string {
     .map((g) => (parseInt(g, 16) || 0).toString(16))
     .join(':')}::/64`;
 }
+
+/** Sign-in attempts allowed per client address (its /64 for IPv6) and per user name, a minute. */
+export const SIGN_IN_ATTEMPTS = { perAddress: 30, perUser: 10, windowMs: 60_000 };
+
+/**
+ * The limits the team server puts on its sign-in endpoints (sign-in.ts's AttemptLimiter): per client
+ * address, keyed by addressKey, and per user name. They come on top of the account lockout (five
+ * wrong passwords in a row): they slow guessing across many names, or from many tabs.
+ */
+export function signInLimits(opts: { now?: () => number } = {}): {
+  perAddress: { take(key: string): RateDecision };
+  perUser: { take(key: string): RateDecision };
+} {
+  const clock = opts.now ? { now: opts.now } : {};
+  const byAddress = new RateLimiter({ limit: SIGN_IN_ATTEMPTS.perAddress, windowMs: SIGN_IN_ATTEMPTS.windowMs, ...clock });
+  const byUser = new RateLimiter({ limit: SIGN_IN_ATTEMPTS.perUser, windowMs: SIGN_IN_ATTEMPTS.windowMs, ...clock });
+  return { perAddress: { take: (address) => byAddress.take(addressKey(address)) }, perUser: byUser };
+}

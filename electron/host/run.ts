@@ -8,9 +8,12 @@ import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js'
 import { createFileLogger, type Logger } from '../core/log.js';
 import type { StoreOpener } from '../core/store-opener.js';
 import type { EventBus } from '../ipc/event-bus.js';
+import type { People } from '../core/people/people.js';
+import type { Storage } from '../core/storage.js';
 import { Downloads } from './downloads.js';
 import { startBrowserHost } from './server.js';
 import { isLoopback, listenProblem, loadTls, type ListenOptions } from './listen.js';
+import { signInLimits } from './rate-limit.js';
 import { dataRecordTotal } from '../../shared/ipc/contract.js';
 
 /**
@@ -102,7 +105,13 @@ export interface ServeAs {
   store: (
     dataDir: string,
     log: Logger,
-  ) => Promise<{ store: StoreOpener; started(url: string, events: EventBus): Promise<void>; close(): Promise<void> }>;
+  ) => Promise<{
+    store: StoreOpener;
+    /** People sign in (the team server): no one-run token, the sign-in page instead. */
+    people?: People;
+    started(url: string, events: EventBus, stores: Storage): Promise<void>;
+    close(): Promise<void>;
+  }>;
 }
 
 export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, reason?: string, serveAs?: ServeAs): Promise<void> {
@@ -145,6 +154,7 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     ...(opts.syncEvery > 0 ? { syncEveryMinutes: opts.syncEvery } : {}),
     files: downloads.sink(),
     ...(team ? { store: team.store } : {}),
+    ...(team?.people ? { people: team.people } : {}),
   }).catch((error: Error) => {
     console.error(`CDR Console could not start: ${error.message}`);
     process.exit(1);
@@ -157,6 +167,7 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     listen,
     downloads,
     log: (message) => log.info(`browser host: ${message}`),
+    ...(team?.people ? { signIn: { service: team.people, limits: signInLimits() } } : {}),
   });
   const core = cores.core();
 
@@ -170,8 +181,9 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
   console.log(
     `Profile: ${core.profile.name} (${core.profile.environment})${core.sandboxUrl ? `, embedded sandbox at ${core.sandboxUrl}` : ''}`,
   );
-  await team?.started(host.launchUrl.split('?')[0]!, cores.events);
-  console.log(`CDR Console${serveAs ? ` ${serveAs.label}` : ''} at ${host.launchUrl}`);
+  await team?.started(host.url, cores.events, core.stores);
+  // With sign-in there is no token: people open the address and sign in.
+  console.log(`CDR Console${serveAs ? ` ${serveAs.label}` : ''} at ${team?.people ? host.url : host.launchUrl}`);
 
   let synced = false;
   if (opts.sync) {

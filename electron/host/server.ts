@@ -25,6 +25,7 @@ import {
   type ListenOptions,
 } from './listen.js';
 import { RateLimiter, addressKey } from './rate-limit.js';
+import { signInRoutes, type AttemptLimiter, type SignInService } from './sign-in.js';
 
 /**
  * The browser host: the console's UI and IPC router served to a browser, on this machine by default.
@@ -66,7 +67,19 @@ export interface BrowserHostOptions {
    * (401): a host that signs people in never serves anyone anonymously.
    */
   identify?: (req: IncomingMessage) => Caller | null | Promise<Caller | null>;
+  /**
+   * People sign in (a team server): no one-run token; the sign-in page, its endpoints and the
+   * sessions of sign-in.ts decide who every request and connection is. A connection ends (4401)
+   * when its session does: signed out here or everywhere, idle, past its lifetime, its person
+   * disabled or given another role.
+   */
+  signIn?: { service: SignInService; limits?: { perAddress: AttemptLimiter; perUser: AttemptLimiter } };
 }
+
+/** The close code of a connection whose session ended: the console goes to the sign-in page. */
+export const SESSION_ENDED = 4401;
+/** How often an open connection's session is checked again (besides the ends this server hears of). */
+const SESSION_RECHECK_MS = 30_000;
 
 /** What one WebSocket connection may cost the host. */
 export interface IpcLimits {
@@ -158,6 +171,22 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     return null;
   }
 
+  const people = opts.signIn
+    ? signInRoutes({
+        service: opts.signIn.service,
+        cookieName: SESSION_COOKIE,
+        secure: Boolean(listen.tls || listen.trustProxy),
+        headers: SECURITY_HEADERS,
+        clientOf: (req) => {
+          const ua = req.headers['user-agent'];
+          return { address: clientAddress(req, listen.trustProxy), userAgent: typeof ua === 'string' ? ua.slice(0, 300) : null };
+        },
+        allowedOrigins,
+        ...(opts.signIn.limits ? { limits: opts.signIn.limits } : {}),
+        log: opts.log ?? (() => {}),
+      })
+    : undefined;
+
   function hasSession(req: IncomingMessage): boolean {
     const value = cookieValue(req.headers.cookie, SESSION_COOKIE);
     return value !== undefined && sameSecret(value, token);
@@ -167,8 +196,21 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     if (servedOverHttps(req, listen)) res.setHeader('strict-transport-security', STRICT_TRANSPORT_SECURITY);
     const refused = refusal(req, false);
     if (refused) return plain(res, refused.status, `Refused: ${refused.reason}.`);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    } catch {
+      return plain(res, 400, 'Bad request target.');
+    }
+    if (people)
+      return people.handle(req, res, url, (caller) => {
+        if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed.', { allow: 'GET, HEAD' });
+        const download = /^\/downloads\/([A-Za-z0-9_-]{16,64})$/.exec(url.pathname);
+        // An export is its exporter's: someone else's link answers as an unknown one.
+        if (download) return serveDownload(opts.downloads?.take(download[1]!, caller.userId), req, res);
+        serveStatic(opts.staticDir, url.pathname, res);
+      });
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed.', { allow: 'GET, HEAD' });
-    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
     const offered = url.searchParams.get('token');
     if (offered !== null) {
       // Checked before the token, so a limited client learns nothing of its guess.
@@ -213,7 +255,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
   server.on('upgrade', (req, socket: Socket, head) => {
     // A client that resets the connection while it is refused or upgraded must not take the host down.
     socket.on('error', () => {});
-    const refused = refusal(req, true) ?? (hasSession(req) ? null : { status: 401, reason: 'not signed in' });
+    const refused = refusal(req, true) ?? (people || hasSession(req) ? null : { status: 401, reason: 'not signed in' });
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (refused || path !== '/ipc') {
       const status = refused?.status ?? 404;
@@ -222,6 +264,22 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     }
     const ua = req.headers['user-agent'];
     const client = { address: clientAddress(req, listen.trustProxy), userAgent: typeof ua === 'string' ? ua : null };
+    if (people) {
+      void people
+        .identify(req)
+        .catch((error: unknown) => {
+          log(`IPC connection refused: identifying it failed: ${(error as Error)?.message}`);
+          return null;
+        })
+        .then((found) => {
+          if (socket.destroyed) return;
+          if (!found) return void socket.end('HTTP/1.1 401 not signed in\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+          wss.handleUpgrade(req, socket, head, (ws) => {
+            serveIpc(ws, socket, opts, limits, log, { client, caller: found.caller }, found);
+          });
+        });
+      return;
+    }
     const identify = opts.identify;
     if (!identify) {
       wss.handleUpgrade(req, socket, head, (ws) => serveIpc(ws, socket, opts, limits, log, { client }));
@@ -341,6 +399,8 @@ function serveIpc(
   log: (message: string) => void,
   /** Who the connection is: its address and user agent, and the person when the host identified one. */
   request: RequestContext,
+  /** The session it was opened with (sign-in): the connection ends with it. */
+  session?: { session: string; token: string },
 ): void {
   const peer = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
   // ws closes a connection that breaks the protocol with the code only; give it its reason too.
@@ -399,8 +459,33 @@ function serveIpc(
   };
 
   const unsubscribe = opts.events.subscribe((event, payload) => send({ event, payload }));
+  // Signed in: the connection lives as long as its session (ended here, elsewhere, or timed out).
+  const service = opts.signIn?.service;
+  const endSession = () => {
+    if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(SESSION_ENDED, 'Signed out: the session ended');
+  };
+  const stopWatching =
+    service && session && request.caller
+      ? service.onSessionsEnded((e) => {
+          if (e.userId === request.caller!.userId && (!e.session || e.session === session.session)) endSession();
+        })
+      : () => {};
+  let lastTouch = Date.now();
+  const check = (touch: boolean) => {
+    if (!service || !session) return;
+    void service
+      .identify(session.token, { touch })
+      .then((found) => {
+        if (!found || found.caller.role !== request.caller?.role) endSession();
+      })
+      .catch((error: unknown) => log(`IPC connection ${peer}: its session could not be checked: ${(error as Error)?.message}`));
+  };
+  const recheck = service && session ? setInterval(() => check(false), SESSION_RECHECK_MS) : undefined;
+  recheck?.unref();
   ws.on('close', () => {
     unsubscribe();
+    stopWatching();
+    clearInterval(recheck);
     clearTimeout(stallTimer);
   });
   ws.on('message', (data, isBinary) => {
@@ -427,6 +512,11 @@ function serveIpc(
         ),
       });
       return;
+    }
+    // A request is activity: the session's idle time starts again (at most once a minute).
+    if (session && Date.now() - lastTouch > 60_000) {
+      lastTouch = Date.now();
+      check(true);
     }
     inFlight++;
     // The socket was authenticated at upgrade (token cookie, Host, Origin): its sender is trusted.

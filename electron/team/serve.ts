@@ -7,8 +7,11 @@ import { liveRelay, RELAYED, startTeamLive, type LiveRelay, type TeamLive } from
 import { readMemo } from '../core/postgres/read-memo.js';
 import { registerInstance, teamStoreOpener, thisInstance } from '../core/postgres/team-store.js';
 import type { EventPayload } from '../../shared/ipc/contract.js';
+import type { AuditStore } from '../core/audit/port.js';
 import type { ServeAs } from '../host/run.js';
 import { openTeamDatabase } from './database.js';
+import { pgPeopleStore } from '../core/postgres/people.js';
+import { People, type PeopleOptions } from '../core/people/people.js';
 
 /**
  * The team server: the browser host's console over the team store instead of a profile's SQLite
@@ -20,7 +23,7 @@ export const APP_ROLE_SECRET = 'team.appRolePassword';
 export const AUDIT_ANCHOR_SECRET = 'team.auditAnchorKey';
 export const AUDIT_ANCHOR_FILE = 'team-audit.anchor';
 
-export function teamServer(opts: { databaseUrl?: string; version: string }): ServeAs {
+export function teamServer(opts: { databaseUrl?: string; version: string; people?: PeopleOptions }): ServeAs {
   return {
     label: 'team server',
     async store(dataDir, log) {
@@ -51,9 +54,25 @@ export function teamServer(opts: { databaseUrl?: string; version: string }): Ser
       let relay: LiveRelay | undefined;
       // Aggregate reads shared by this server's consoles until something changes (read-memo.ts).
       const memo = readMemo();
+      // Its people: sign-in, sessions, the Users screen (the audit log is the core's, opened next).
+      let audit: AuditStore | undefined;
+      const people = new People(pgPeopleStore(db), () => audit, opts.people);
+      if (await people.noUsersYet())
+        console.log(
+          'No users yet: add the first admin with  npm run -s cli -- users add --name NAME --display-name "Full Name" --role admin --password-stdin',
+        );
+      let pruning: ReturnType<typeof setInterval> | undefined;
       return {
         store: teamStoreOpener(db, me, anchor, memo),
-        async started(url, events) {
+        people,
+        async started(url, events, stores) {
+          audit = stores.audit;
+          // Sessions past their limits are forgotten now and then (each is refused when used anyway).
+          pruning = setInterval(
+            () => void people.prune().catch((e: unknown) => log.error('expired sessions were not removed', e)),
+            10 * 60_000,
+          );
+          pruning.unref();
           registration = await registerInstance(db, me, url);
           // What this server's core tells its consoles goes to the other servers' consoles, and theirs
           // come here (live.ts); a notice re-emitted here is not published again.
@@ -94,6 +113,7 @@ export function teamServer(opts: { databaseUrl?: string; version: string }): Ser
           });
         },
         async close() {
+          clearInterval(pruning);
           await relay?.close();
           await live?.close();
           await registration?.stop();

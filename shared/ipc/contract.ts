@@ -12,6 +12,7 @@ import { settingsChannels } from './contract/settings.js';
 import { reportsChannels } from './contract/reports.js';
 import { ProfileSwitched, profilesChannels } from './contract/profiles.js';
 import { dataChannels } from './contract/data.js';
+import { usersChannels } from './contract/users.js';
 import { refusalFor } from './roles.js';
 /**
  * The IPC contract: for every channel, the zod schema of its input and its output; for every
@@ -33,6 +34,7 @@ export * from './contract/settings.js';
 export * from './contract/reports.js';
 export * from './contract/profiles.js';
 export * from './contract/data.js';
+export * from './contract/users.js';
 export * from './roles.js';
 
 /** Every channel, assembled from the domains' own parts (contract/<domain>.ts). */
@@ -47,6 +49,7 @@ export const contract = {
   ...reportsChannels,
   ...profilesChannels,
   ...dataChannels,
+  ...usersChannels,
 } as const satisfies Record<string, ChannelSchema>;
 
 /** A channel's name: `area:verb`. */

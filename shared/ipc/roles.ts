@@ -32,6 +32,8 @@ export const ADMIN = ['admin'] as const satisfies RoleSet;
 /** Who is calling: the person a team server's sign-in identified (part 2 of issue 20 fills it). */
 export interface Caller {
   userId: string;
+  /** What they sign in with ("alice"); the audit log's operator is "alice (Alice Nguyen)". */
+  userName?: string;
   displayName: string;
   role: Role;
   /** How they signed in (e.g. "password", "oidc"; tests: "test"). */

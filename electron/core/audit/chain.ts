@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { wellFormed } from '../../../shared/text/well-formed.js';
-import type { AuditEntry, AuditRecord } from './port.js';
+import type { AuditEntry, AuditPerson, AuditRecord } from './port.js';
 
 /**
  * The audit chain, whatever stores it: each entry's hash covers its fields and the previous
@@ -12,11 +12,13 @@ export const GENESIS_HASH = '0'.repeat(64);
 
 /**
  * The hash of an entry: its fields and the previous hash, in a fixed order; the client (who sent
- * the request: team mode) last, when there is one, so entries without one hash as they always did.
+ * the request: team mode) last, when there is one, so entries without one hash as they always did;
+ * then the signed-in person (user id, display name, role, method), when there is one.
  */
 export function entryHash(e: Omit<AuditRecord, 'hash'>): string {
   const fields: unknown[] = [e.seq, e.at, e.operator, e.action, e.target, e.reason, e.result, e.prevHash];
-  if (e.client) fields.push(e.client);
+  if (e.client || e.person) fields.push(e.client ?? null);
+  if (e.person) fields.push([e.person.userId, e.person.displayName, e.person.role, e.person.method]);
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
@@ -42,6 +44,7 @@ export function nextRecord(
   head: { seq: number; hash: string } | undefined,
   at: string,
   client: string | null = null,
+  person: AuditPerson | null = null,
 ): AuditRecord {
   const partial = {
     ...cleanEntry(entry),
@@ -49,6 +52,16 @@ export function nextRecord(
     at,
     prevHash: head?.hash ?? GENESIS_HASH,
     ...(client ? { client: wellFormed(client) } : {}),
+    ...(person
+      ? {
+          person: {
+            userId: wellFormed(person.userId),
+            displayName: wellFormed(person.displayName),
+            role: wellFormed(person.role),
+            method: wellFormed(person.method),
+          },
+        }
+      : {}),
   };
   return { ...partial, hash: entryHash(partial) };
 }
@@ -145,6 +158,10 @@ export interface AuditRow {
   prev_hash: string;
   hash: string;
   client?: string | null;
+  user_id?: string | null;
+  display_name?: string | null;
+  role?: string | null;
+  auth_method?: string | null;
 }
 
 export const recordOfRow = (r: AuditRow): AuditRecord => ({
@@ -158,4 +175,7 @@ export const recordOfRow = (r: AuditRow): AuditRecord => ({
   prevHash: r.prev_hash,
   hash: r.hash,
   ...(r.client ? { client: r.client } : {}),
+  ...(r.user_id
+    ? { person: { userId: r.user_id, displayName: r.display_name ?? '', role: r.role ?? '', method: r.auth_method ?? '' } }
+    : {}),
 });

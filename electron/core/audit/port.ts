@@ -13,6 +13,15 @@ export interface AuditEntry {
   result: string;
 }
 
+/** The signed-in person who caused an entry (a team server's sign-in), as the entry records them. */
+export interface AuditPerson {
+  userId: string;
+  displayName: string;
+  role: string;
+  /** How they signed in: "password", "oidc". */
+  method: string;
+}
+
 export interface AuditRecord extends AuditEntry {
   seq: number;
   at: string;
@@ -20,6 +29,8 @@ export interface AuditRecord extends AuditEntry {
   hash: string;
   /** Who sent the request (address, user agent), where the store keeps it (the team store); in the hash when present. */
   client?: string | null;
+  /** The signed-in person, where the store keeps it (the team store); in the hash when present. */
+  person?: AuditPerson | null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AuditFilter } from '../../../shared/ipc/contract.js';
-import { currentClient } from '../../ipc/request-context.js';
+import { currentCaller, currentClient } from '../../ipc/request-context.js';
 import { GENESIS_HASH, nextRecord, recordOfRow, walkChain, type AuditRow } from '../audit/chain.js';
-import type { AuditEntry, AuditRecord, AuditStore, AuditVerification, ImportedChain } from '../audit/port.js';
+import type { AuditEntry, AuditPerson, AuditRecord, AuditStore, AuditVerification, ImportedChain } from '../audit/port.js';
 import type { PgAuditAnchor } from './audit-anchor.js';
 import type { PgDb, Sql, Tx } from './db.js';
 
@@ -55,7 +55,7 @@ const TEAM = 'team';
 
 type Row = AuditRow;
 
-const COLUMNS = 'seq, at, operator, action, target, reason, result, prev_hash, hash, client';
+const COLUMNS = 'seq, at, operator, action, target, reason, result, prev_hash, hash, client, user_id, display_name, role, auth_method';
 
 const toRecord = recordOfRow;
 
@@ -68,6 +68,7 @@ export async function appendAudit(
   entry: AuditEntry,
   now: () => Date,
   client: string | null = currentClient(),
+  person: AuditPerson | null = personOfRequest(),
 ): Promise<AuditRecord> {
   await tx.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_LOCK]);
   const head = await tx.one<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE chain = $1 ORDER BY seq DESC LIMIT 1', [
@@ -83,8 +84,14 @@ export async function appendAudit(
     reason: entry.reason === null ? null : noNul(entry.reason),
     result: noNul(entry.result),
   };
-  const record = nextRecord(safe, head, now().toISOString(), client === null ? null : noNul(client));
-  await tx.query(`INSERT INTO audit_log (chain, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
+  const who = person && {
+    userId: noNul(person.userId),
+    displayName: noNul(person.displayName),
+    role: noNul(person.role),
+    method: noNul(person.method),
+  };
+  const record = nextRecord(safe, head, now().toISOString(), client === null ? null : noNul(client), who);
+  await tx.query(`INSERT INTO audit_log (chain, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`, [
     TEAM,
     record.seq,
     record.at,
@@ -96,8 +103,18 @@ export async function appendAudit(
     record.prevHash,
     record.hash,
     record.client ?? null,
+    record.person?.userId ?? null,
+    record.person?.displayName ?? null,
+    record.person?.role ?? null,
+    record.person?.method ?? null,
   ]);
   return record;
+}
+
+/** The signed-in person of the request being handled, as an audit entry names them. */
+export function personOfRequest(): AuditPerson | null {
+  const c = currentCaller();
+  return c ? { userId: c.userId, displayName: c.displayName, role: c.role, method: c.method } : null;
 }
 
 function whereOf(f: AuditFilter, params: unknown[]): string {
@@ -193,10 +210,7 @@ export async function verifyImportedChains(db: Pick<PgDb, 'query'>): Promise<Imp
   );
   const out = [];
   for (const c of chains) {
-    const rows = await db.query<AuditRow>(
-      'SELECT seq, at, operator, action, target, reason, result, prev_hash, hash, client FROM audit_log WHERE chain = $1 ORDER BY seq',
-      [c.chain],
-    );
+    const rows = await db.query<AuditRow>(`SELECT ${COLUMNS} FROM audit_log WHERE chain = $1 ORDER BY seq`, [c.chain]);
     const problems = walkChain(rows.map(recordOfRow)).map((p) => p.text);
     if (rows.length !== c.entries) problems.push(`the import held ${c.entries} entries; ${rows.length} are left`);
     else if (rows.at(-1)?.hash !== c.head_hash) problems.push('its newest entry is not the one imported');

@@ -4,6 +4,7 @@ import { CONSENTS_SCHEMA } from './consents.js';
 import { DATA_SCHEMA } from './data.js';
 import { EVENTS_SCHEMA } from './events.js';
 import { JOBS_SCHEMA } from './jobs.js';
+import { PEOPLE_SCHEMA } from './people.js';
 import { SYNC_SCHEMA } from './sync-state.js';
 
 /**
@@ -28,6 +29,11 @@ export const PG_MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'bulk revocation items record when their DELETE was about to be sent (never sent twice across a kill)',
     up: 'ALTER TABLE action_job_items ADD COLUMN sent_at text',
+  },
+  {
+    version: 3,
+    name: "people: the team's users and sessions; audit entries name the person, their role and how they signed in",
+    up: PEOPLE_SCHEMA,
   },
 ];
 

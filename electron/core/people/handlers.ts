@@ -1,0 +1,71 @@
+import type { User, UsersList } from '../../../shared/ipc/contract.js';
+import { CoreError } from '../../ipc/router.js';
+import type { HandlersOf } from '../context.js';
+import { PASSWORD_MIN } from './password.js';
+import type { People } from './people.js';
+import { UserExistsError, type UserRecord } from './port.js';
+
+/** The Users screen's channels: a team server's people (people.ts); a solo console has none to manage. */
+export const SOLO_HAS_NO_USERS =
+  'A solo console has one person, the account it runs under: users are managed on a team server (npm run team), where people sign in.';
+
+export function userHandlers(ctx: { people?: People; operator: () => string }): HandlersOf<'users:list' | 'users:add' | 'users:update'> {
+  const people = () => {
+    if (!ctx.people) throw new CoreError('FORBIDDEN', SOLO_HAS_NO_USERS);
+    return ctx.people;
+  };
+  /** The person's own mistakes are theirs to fix (INVALID_INPUT), in the words people.ts chose. */
+  const asked = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof RangeError || error instanceof UserExistsError) throw new CoreError('INVALID_INPUT', error.message);
+      throw error;
+    }
+  };
+  const withSessions = async (u: UserRecord): Promise<User> => {
+    const all = await people().list();
+    return toUser({ ...u, sessions: all.find((x) => x.id === u.id)?.sessions ?? 0 });
+  };
+  return {
+    'users:list': async (): Promise<UsersList> => {
+      if (!ctx.people) return { available: false, reason: SOLO_HAS_NO_USERS, users: [], rules: null };
+      const s = ctx.people.settings;
+      return {
+        available: true,
+        reason: null,
+        users: (await ctx.people.list()).map(toUser),
+        rules: { passwordMin: PASSWORD_MIN, lockAfter: s.lockAfter, lockMinutes: s.lockMinutes },
+      };
+    },
+    'users:add': async (input) => withSessions(await asked(() => people().add(input, ctx.operator()))),
+    'users:update': async ({ id, role, disabled, password }) => {
+      const p = people();
+      let user: UserRecord | undefined;
+      await asked(async () => {
+        if (role !== undefined) user = await p.setRole(id, role, ctx.operator());
+        if (disabled !== undefined) user = await p.setDisabled(id, disabled, ctx.operator());
+        if (password !== undefined) user = await p.resetPassword(id, password, ctx.operator());
+      });
+      if (!user) {
+        const found = await p.store.byId(id);
+        if (!found) throw new CoreError('NOT_FOUND', 'There is no such user (it may have been removed by another admin).');
+        user = found;
+      }
+      return withSessions(user);
+    },
+  };
+}
+
+const toUser = (u: UserRecord & { sessions: number }): User => ({
+  id: u.id,
+  name: u.name,
+  displayName: u.displayName,
+  role: u.role,
+  method: u.method,
+  disabled: u.disabled,
+  lockedUntil: u.lockedUntil && u.lockedUntil > new Date().toISOString() ? u.lockedUntil : null,
+  lastSignInAt: u.lastSignInAt,
+  createdAt: u.createdAt,
+  sessions: u.sessions,
+});

@@ -1,0 +1,555 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Caller, Role } from '../../../shared/ipc/roles.js';
+import { runWithRequest, type RequestContext } from '../../ipc/request-context.js';
+import type { AuditEntry, AuditStore } from '../audit/port.js';
+import { hashPassword, passwordProblem, verifyPassword } from './password.js';
+import { UserExistsError, type PeopleStore, type SignInMethod, type UserRecord } from './port.js';
+
+/**
+ * The team server's people: signing in (a password kept here, or the organisation's identity
+ * provider), sessions, lockout, and the admin's changes to users. Every sign-in, failed sign-in,
+ * lockout, sign-out and change is written to the team's audit log under the person concerned and
+ * the client that sent it.
+ *
+ * - A wrong password says only that the user name or password is wrong. The fifth wrong one in a
+ *   row locks the user for `lockMinutes` (15 by default); names nobody holds are counted and
+ *   locked the same way (in memory), so the answers do not tell which names exist.
+ * - A session is a random 256-bit token in an HttpOnly cookie (or a bearer token); the store keeps
+ *   only its SHA-256. It ends after `idleMinutes` without a request (30) or `lifetimeHours` after
+ *   sign-in (12), when its person signs out (here or everywhere), is disabled, or changes role.
+ */
+export interface PeopleOptions {
+  idleMinutes?: number;
+  lifetimeHours?: number;
+  lockAfter?: number;
+  lockMinutes?: number;
+  now?: () => Date;
+}
+
+export const PEOPLE_DEFAULTS = { idleMinutes: 30, lifetimeHours: 12, lockAfter: 5, lockMinutes: 15 } as const;
+
+/** Who is signing in, as the transport knows them (the audit entry's client). */
+export interface SignInClient {
+  address: string;
+  userAgent: string | null;
+}
+
+export type SignInResult =
+  | { ok: true; token: string; caller: Caller; expiresAt: string }
+  | { ok: false; reason: 'wrong' | 'locked' | 'disabled' | 'invalid' | 'no-role'; message: string };
+
+/** An identity the organisation's provider vouched for (oidc.ts). */
+export interface ProvidedIdentity {
+  issuer: string;
+  subject: string;
+  userName: string;
+  displayName: string;
+  role: Role;
+}
+
+/** A session found by its token: the person, and the session's key (to end it, to watch it). */
+export interface Identified {
+  caller: Caller;
+  session: string;
+  expiresAt: string;
+}
+
+/** Why sessions ended: the host closes the connections they hold. */
+export interface SessionsEnded {
+  userId: string;
+  /** One session (its key), or every session of the user when absent. */
+  session?: string;
+}
+
+export const WRONG = 'The user name or password is wrong.';
+
+const NAME = /^[a-z0-9][a-z0-9._@+-]{0,99}$/;
+
+/** A user name as stored: trimmed, lower case; null when it is not one. */
+export function userNameOf(raw: string): string | null {
+  const name = raw.trim().toLowerCase();
+  return NAME.test(name) ? name : null;
+}
+
+export function userNameProblem(raw: string): string | null {
+  return userNameOf(raw)
+    ? null
+    : 'A user name has 1 to 100 characters: lower-case letters, digits and . _ @ + - (starting with a letter or digit).';
+}
+
+export function displayNameOf(raw: string): string {
+  const clean = [...raw]
+    .map((c) => (c < ' ' || c === '\u007f' ? ' ' : c))
+    .join('')
+    .trim()
+    .replace(/\s+/g, ' ');
+  if (clean.length < 2 || clean.length > 80) throw new RangeError('A display name has 2 to 80 characters.');
+  return clean;
+}
+
+export const sessionKey = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** A token as a cookie or a bearer header carries it: 43 base64url characters. */
+export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+const describeUser = (u: { name: string; displayName: string }) => `${u.name} (${u.displayName})`;
+const callerOf = (u: UserRecord, method: SignInMethod): Caller => ({
+  userId: u.id,
+  userName: u.name,
+  displayName: u.displayName,
+  role: u.role,
+  method,
+});
+
+/** Wrong tries of names nobody holds, so they lock as a real user's would (bounded memory). */
+class UnknownNames {
+  private readonly tries = new Map<string, { failures: number; lockedUntil: number }>();
+  constructor(private readonly cap = 10_000) {}
+  get(name: string) {
+    return this.tries.get(name);
+  }
+  fail(name: string, lockAfter: number, lockMs: number, now: number) {
+    const t = this.tries.get(name) ?? { failures: 0, lockedUntil: 0 };
+    this.tries.delete(name);
+    t.failures++;
+    if (t.failures >= lockAfter) {
+      t.failures = 0;
+      t.lockedUntil = now + lockMs;
+    }
+    this.tries.set(name, t);
+    // The oldest tried name goes first.
+    if (this.tries.size > this.cap) this.tries.delete(this.tries.keys().next().value!);
+    return t;
+  }
+}
+
+export class People {
+  private readonly opts: Required<Omit<PeopleOptions, 'now'>>;
+  private readonly now: () => Date;
+  private readonly unknown = new UnknownNames();
+  private readonly listeners = new Set<(ended: SessionsEnded) => void>();
+  /** Sessions checked in the last few seconds: a page's assets do not each ask the database. */
+  private readonly recent = new Map<string, { at: number; found: Identified | null }>();
+
+  constructor(
+    readonly store: PeopleStore,
+    /** The team's audit log (given late: the core opens it). */
+    private readonly audit: () => AuditStore | undefined,
+    opts: PeopleOptions = {},
+  ) {
+    this.opts = { ...PEOPLE_DEFAULTS, ...stripUndefined(opts) };
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  get settings(): Readonly<Required<Omit<PeopleOptions, 'now'>>> {
+    return this.opts;
+  }
+
+  onSessionsEnded(listener: (ended: SessionsEnded) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private ended(e: SessionsEnded): void {
+    for (const [k, v] of this.recent) if (e.session === k || (!e.session && v.found?.caller.userId === e.userId)) this.recent.delete(k);
+    for (const l of this.listeners) l(e);
+  }
+
+  /** Writes an entry as `caller` from `client` (null caller: nobody known, e.g. a failed sign-in). */
+  private async record(entry: AuditEntry, client: SignInClient | null, caller: Caller | null): Promise<void> {
+    const audit = this.audit();
+    if (!audit) return;
+    const request: RequestContext = { ...(client ? { client } : {}), ...(caller ? { caller } : {}) };
+    await runWithRequest(request, () => audit.append(entry));
+  }
+
+  async noUsersYet(): Promise<boolean> {
+    return (await this.store.users()).length === 0;
+  }
+
+  async signInWithPassword(rawName: string, password: string, client: SignInClient): Promise<SignInResult> {
+    const now = this.now();
+    const name = userNameOf(rawName.slice(0, 200));
+    const user = name ? await this.store.byName(name) : null;
+    const lockMs = this.opts.lockMinutes * 60_000;
+    const lockedMessage = (until: string) =>
+      `Too many wrong passwords: this user is locked until ${until.slice(11, 16)} UTC (${this.opts.lockMinutes} minutes after the ${ordinal(this.opts.lockAfter)} wrong one in a row). Try again then, or ask an admin to reset the password.`;
+    if (!user) {
+      // The same work as a real check (verifyPassword hashes anyway), the same answers as a real user.
+      await verifyPassword(password, null);
+      const key = name ?? rawName.slice(0, 100).toLowerCase();
+      const before = this.unknown.get(key);
+      if (before && before.lockedUntil > now.getTime())
+        return { ok: false, reason: 'locked', message: lockedMessage(new Date(before.lockedUntil).toISOString()) };
+      const t = this.unknown.fail(key, this.opts.lockAfter, lockMs, now.getTime());
+      await this.record(
+        {
+          operator: `unknown user "${rawName.slice(0, 100)}"`,
+          action: 'sign-in:failed',
+          target: null,
+          reason: null,
+          result: 'failed: no such user',
+        },
+        client,
+        null,
+      );
+      if (t.lockedUntil > now.getTime())
+        await this.record(
+          {
+            operator: `unknown user "${rawName.slice(0, 100)}"`,
+            action: 'sign-in:locked',
+            target: null,
+            reason: null,
+            result: `locked until ${new Date(t.lockedUntil).toISOString()}`,
+          },
+          client,
+          null,
+        );
+      return { ok: false, reason: 'wrong', message: WRONG };
+    }
+    const asUser = callerOf(user, 'password');
+    const target = `user:${user.name}`;
+    if (user.lockedUntil && user.lockedUntil > now.toISOString()) {
+      await verifyPassword(password, null);
+      await this.record(
+        { operator: describeUser(user), action: 'sign-in:failed', target, reason: null, result: 'failed: locked' },
+        client,
+        asUser,
+      );
+      return { ok: false, reason: 'locked', message: lockedMessage(user.lockedUntil) };
+    }
+    const check = await verifyPassword(password, user.method === 'password' ? user.passwordHash : null);
+    if (!check.ok) {
+      const after = await this.store.recordFailure(
+        user.id,
+        this.opts.lockAfter,
+        new Date(now.getTime() + lockMs).toISOString(),
+        now.toISOString(),
+      );
+      await this.record(
+        { operator: describeUser(user), action: 'sign-in:failed', target, reason: null, result: 'failed: wrong password' },
+        client,
+        asUser,
+      );
+      if (after.lockedUntil && after.lockedUntil > now.toISOString()) {
+        await this.record(
+          {
+            operator: describeUser(user),
+            action: 'sign-in:locked',
+            target,
+            reason: `${this.opts.lockAfter} wrong passwords in a row`,
+            result: `locked until ${after.lockedUntil}`,
+          },
+          client,
+          asUser,
+        );
+      }
+      return { ok: false, reason: 'wrong', message: WRONG };
+    }
+    if (user.disabled) {
+      await this.record(
+        { operator: describeUser(user), action: 'sign-in:failed', target, reason: null, result: 'failed: disabled' },
+        client,
+        asUser,
+      );
+      return { ok: false, reason: 'disabled', message: 'This user is disabled: ask an admin of the team server.' };
+    }
+    if (check.rehash) await this.store.update(user.id, { passwordHash: await hashPassword(password) }, now.toISOString());
+    return this.open(user, 'password', client);
+  }
+
+  /**
+   * A person the identity provider vouched for: their user is found by the provider's subject, or
+   * made at their first sign-in. The provider's groups decide the role at every sign-in (a change
+   * is audited); an admin may disable such a user here.
+   */
+  async signInWithIdentity(identity: ProvidedIdentity, client: SignInClient): Promise<SignInResult> {
+    const now = this.now().toISOString();
+    let user = await this.store.bySubject(identity.issuer, identity.subject);
+    if (!user) {
+      const name = userNameOf(identity.userName) ?? userNameOf(identity.subject) ?? `sso-${sessionKey(identity.subject).slice(0, 12)}`;
+      try {
+        user = await this.store.add(
+          {
+            name,
+            displayName: safeDisplayName(identity.displayName, name),
+            role: identity.role,
+            method: 'oidc',
+            passwordHash: null,
+            oidc: { issuer: identity.issuer, subject: identity.subject },
+          },
+          now,
+        );
+      } catch (error) {
+        if (!(error instanceof UserExistsError)) throw error;
+        const message = `The name ${name} belongs to a user of this server who signs in with a password: ask an admin to rename or remove one of the two.`;
+        await this.record(
+          {
+            operator: `${name} (single sign-on)`,
+            action: 'sign-in:failed',
+            target: `user:${name}`,
+            reason: null,
+            result: `failed: ${message}`,
+          },
+          client,
+          null,
+        );
+        return { ok: false, reason: 'invalid', message };
+      }
+      await this.record(
+        {
+          operator: describeUser(user),
+          action: 'user:added',
+          target: `user:${user.name}`,
+          reason: 'first single sign-on',
+          result: `role ${user.role}`,
+        },
+        client,
+        callerOf(user, 'oidc'),
+      );
+    } else if (user.role !== identity.role && !user.disabled) {
+      const before = user.role;
+      user = await this.store.update(user.id, { role: identity.role }, now);
+      await this.record(
+        {
+          operator: describeUser(user),
+          action: 'user:role-changed',
+          target: `user:${user.name}`,
+          reason: "the identity provider's groups",
+          result: `${before} → ${user.role}`,
+        },
+        client,
+        callerOf(user, 'oidc'),
+      );
+    }
+    if (user.disabled) {
+      await this.record(
+        { operator: describeUser(user), action: 'sign-in:failed', target: `user:${user.name}`, reason: null, result: 'failed: disabled' },
+        client,
+        callerOf(user, 'oidc'),
+      );
+      return { ok: false, reason: 'disabled', message: 'This user is disabled: ask an admin of the team server.' };
+    }
+    return this.open(user, 'oidc', client);
+  }
+
+  private async open(user: UserRecord, method: SignInMethod, client: SignInClient): Promise<SignInResult> {
+    const now = this.now();
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(now.getTime() + this.opts.lifetimeHours * 3_600_000).toISOString();
+    const clientLine = `${client.address}${client.userAgent ? ` ${client.userAgent.slice(0, 300)}` : ''}`;
+    await this.store.createSession(sessionKey(token), {
+      userId: user.id,
+      method,
+      createdAt: now.toISOString(),
+      lastSeenAt: now.toISOString(),
+      expiresAt,
+      client: clientLine,
+    });
+    await this.store.recordSuccess(user.id, now.toISOString());
+    const caller = callerOf(user, method);
+    await this.record(
+      {
+        operator: describeUser(user),
+        action: 'sign-in',
+        target: `user:${user.name}`,
+        reason: null,
+        result: `ok (${method === 'oidc' ? 'single sign-on' : 'password'})`,
+      },
+      client,
+      caller,
+    );
+    return { ok: true, token, caller, expiresAt };
+  }
+
+  /**
+   * The person a session token belongs to, or null (no such session, idle or past its lifetime,
+   * user disabled or gone). Seeing a session counts as activity.
+   */
+  async identify(token: string | undefined, opts: { touch?: boolean } = {}): Promise<Identified | null> {
+    if (!token || !TOKEN_SHAPE.test(token)) return null;
+    const key = sessionKey(token);
+    const now = this.now();
+    const cached = this.recent.get(key);
+    if (cached && now.getTime() - cached.at < 5_000)
+      return cached.found && cached.found.expiresAt > now.toISOString() ? cached.found : null;
+    const found = await this.lookUp(key, now, opts.touch ?? true);
+    this.recent.set(key, { at: now.getTime(), found });
+    if (this.recent.size > 10_000) this.recent.delete(this.recent.keys().next().value!);
+    return found;
+  }
+
+  private async lookUp(key: string, now: Date, touch: boolean): Promise<Identified | null> {
+    const s = await this.store.session(key);
+    if (!s) return null;
+    const idleSince = new Date(now.getTime() - this.opts.idleMinutes * 60_000).toISOString();
+    const user = await this.store.byId(s.userId);
+    const over = s.expiresAt <= now.toISOString() ? 'its lifetime' : s.lastSeenAt < idleSince ? 'its idle time' : null;
+    if (over || !user || user.disabled) {
+      if (await this.store.endSession(key))
+        if (user && over)
+          await this.record(
+            {
+              operator: describeUser(user),
+              action: 'sign-out',
+              target: `user:${user.name}`,
+              reason: `the session passed ${over}`,
+              result: 'session expired',
+            },
+            null,
+            callerOf(user, s.method),
+          );
+      this.ended({ userId: s.userId, session: key });
+      return null;
+    }
+    // Activity: at most one write a minute per session.
+    if (touch && now.getTime() - Date.parse(s.lastSeenAt) > 60_000) await this.store.touchSession(key, now.toISOString());
+    return { caller: callerOf(user, s.method), session: key, expiresAt: s.expiresAt };
+  }
+
+  /** Ends the session of `token`, or every session of its person (`everywhere`). */
+  async signOut(token: string | undefined, everywhere: boolean, client: SignInClient | null): Promise<boolean> {
+    const found = await this.identify(token);
+    if (!found) return false;
+    const { caller, session } = found;
+    // Sessions already past their limits are not counted as ended now.
+    if (everywhere) await this.prune();
+    const count = everywhere ? await this.store.endSessionsOf(caller.userId) : Number(await this.store.endSession(session));
+    this.ended(everywhere ? { userId: caller.userId } : { userId: caller.userId, session });
+    await this.record(
+      {
+        operator: `${caller.userName} (${caller.displayName})`,
+        action: everywhere ? 'sign-out:everywhere' : 'sign-out',
+        target: `user:${caller.userName}`,
+        reason: null,
+        result: everywhere ? `${count} session${count === 1 ? '' : 's'} ended` : 'ok',
+      },
+      client,
+      caller,
+    );
+    return true;
+  }
+
+  /** Forgets sessions past their limits (a server runs it now and then). */
+  async prune(): Promise<number> {
+    const now = this.now();
+    return this.store.pruneSessions(new Date(now.getTime() - this.opts.idleMinutes * 60_000).toISOString(), now.toISOString());
+  }
+
+  // ── An admin's changes (the caller is the request's: the audit store names them) ─────────────
+
+  async list(): Promise<(UserRecord & { sessions: number })[]> {
+    const [users, counts] = await Promise.all([this.store.users(), this.store.sessionCounts()]);
+    return users.map((u) => ({ ...u, sessions: counts.get(u.id) ?? 0 }));
+  }
+
+  /** Adds a user; `password` null makes a single sign-on user (signs in through the provider only). */
+  async add(input: { name: string; displayName: string; role: Role; password: string | null }, actor: string): Promise<UserRecord> {
+    const name = userNameOf(input.name);
+    if (!name) throw new RangeError(userNameProblem(input.name)!);
+    const displayName = displayNameOf(input.displayName);
+    if (input.password !== null) {
+      const problem = passwordProblem(input.password);
+      if (problem) throw new RangeError(problem);
+    }
+    const user = await this.store.add(
+      {
+        name,
+        displayName,
+        role: input.role,
+        method: input.password === null ? 'oidc' : 'password',
+        passwordHash: input.password === null ? null : await hashPassword(input.password),
+      },
+      this.now().toISOString(),
+    );
+    await this.audit()?.append({
+      operator: actor,
+      action: 'user:added',
+      target: `user:${user.name}`,
+      reason: null,
+      result: `${user.displayName}, role ${user.role}`,
+    });
+    return user;
+  }
+
+  async setRole(id: string, role: Role, actor: string): Promise<UserRecord> {
+    const before = await this.mustExist(id);
+    if (before.role === role) return before;
+    if (before.role === 'admin') await this.keepAnAdmin(before, `${before.name} cannot stop being an admin`);
+    const user = await this.store.update(id, { role }, this.now().toISOString());
+    await this.endAll(user.id);
+    await this.audit()?.append({
+      operator: actor,
+      action: 'user:role-changed',
+      target: `user:${user.name}`,
+      reason: null,
+      result: `${before.role} → ${role}`,
+    });
+    return user;
+  }
+
+  async setDisabled(id: string, disabled: boolean, actor: string): Promise<UserRecord> {
+    const before = await this.mustExist(id);
+    if (before.disabled === disabled) return before;
+    if (disabled && before.role === 'admin') await this.keepAnAdmin(before, `${before.name} cannot be disabled`);
+    const user = await this.store.update(id, { disabled }, this.now().toISOString());
+    if (disabled) await this.endAll(user.id);
+    await this.audit()?.append({
+      operator: actor,
+      action: disabled ? 'user:disabled' : 'user:enabled',
+      target: `user:${user.name}`,
+      reason: null,
+      result: 'ok',
+    });
+    return user;
+  }
+
+  async resetPassword(id: string, password: string, actor: string): Promise<UserRecord> {
+    await this.mustExist(id);
+    const user = await this.store.update(id, { passwordHash: await hashPassword(password) }, this.now().toISOString());
+    // Whoever held the old password is out.
+    await this.endAll(user.id);
+    await this.audit()?.append({
+      operator: actor,
+      action: 'user:password-reset',
+      target: `user:${user.name}`,
+      reason: null,
+      result: 'ok (sessions ended, lock lifted)',
+    });
+    return user;
+  }
+
+  private async endAll(userId: string): Promise<void> {
+    await this.store.endSessionsOf(userId);
+    this.ended({ userId });
+  }
+
+  /** The team keeps at least one admin who can sign in: nobody could manage its users otherwise. */
+  private async keepAnAdmin(leaving: UserRecord, what: string): Promise<void> {
+    const others = (await this.store.users()).filter((u) => u.role === 'admin' && !u.disabled && u.id !== leaving.id);
+    if (!others.length)
+      throw new RangeError(`${what}: the team needs at least one admin who can sign in. Make someone else an admin first.`);
+  }
+
+  private async mustExist(id: string): Promise<UserRecord> {
+    const user = await this.store.byId(id);
+    if (!user) throw new RangeError('There is no such user (it may have been removed by another admin).');
+    return user;
+  }
+}
+
+function safeDisplayName(raw: string, fallback: string): string {
+  try {
+    return displayNameOf(raw);
+  } catch {
+    return fallback.length >= 2 ? fallback : `${fallback} (SSO)`;
+  }
+}
+
+function ordinal(n: number): string {
+  return ['zeroth', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'][n] ?? `${n}th`;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

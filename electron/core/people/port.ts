@@ -1,0 +1,101 @@
+import type { Role } from '../../../shared/ipc/roles.js';
+
+/**
+ * The people domain's storage port: a team server's users and their sessions. Only the team
+ * store implements it (PostgreSQL: people are shared by every server of a team); a solo console
+ * has one person, its OS account, and no sign-in. No engine in the words.
+ *
+ * Times are ISO 8601 UTC strings with milliseconds (text order is time order).
+ */
+export type SignInMethod = 'password' | 'oidc';
+
+export interface UserRecord {
+  /** Stable and never reused ("u_" + random); what sessions, downloads and the audit log point at. */
+  id: string;
+  /** What a person types to sign in: lower case, unique (case-insensitively) among the team's users. */
+  name: string;
+  displayName: string;
+  role: Role;
+  /** How this user signs in: a password kept here, or the organisation's identity provider. */
+  method: SignInMethod;
+  disabled: boolean;
+  /** Wrong passwords in a row since the last good one. */
+  failedSignIns: number;
+  /** Until when sign-in is refused after too many wrong passwords (null: not locked). */
+  lockedUntil: string | null;
+  lastSignInAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewUser {
+  name: string;
+  displayName: string;
+  role: Role;
+  method: SignInMethod;
+  /** The stored form of the password (password.ts); null for a single sign-on user. */
+  passwordHash: string | null;
+  /** A single sign-on user: the provider's issuer and the person's subject there. */
+  oidc?: { issuer: string; subject: string };
+}
+
+export interface UserPatch {
+  displayName?: string;
+  role?: Role;
+  disabled?: boolean;
+  passwordHash?: string;
+}
+
+export interface SessionRecord {
+  userId: string;
+  method: SignInMethod;
+  createdAt: string;
+  lastSeenAt: string;
+  /** The absolute end of the session, whatever its activity. */
+  expiresAt: string;
+  client: string | null;
+}
+
+export class UserExistsError extends Error {
+  constructor(name: string) {
+    super(`A user named ${name} already exists.`);
+    this.name = 'UserExistsError';
+  }
+}
+
+export class UnknownUserError extends Error {
+  constructor(what: string) {
+    super(`There is no user ${what}.`);
+    this.name = 'UnknownUserError';
+  }
+}
+
+export interface PeopleStore {
+  users(): Promise<UserRecord[]>;
+  byName(name: string): Promise<(UserRecord & { passwordHash: string | null }) | null>;
+  byId(id: string): Promise<UserRecord | null>;
+  bySubject(issuer: string, subject: string): Promise<UserRecord | null>;
+  /** Adds a user; a name taken (in any case) throws UserExistsError. */
+  add(user: NewUser, now: string): Promise<UserRecord>;
+  /** Changes a user; an unknown id throws UnknownUserError. */
+  update(id: string, patch: UserPatch, now: string): Promise<UserRecord>;
+  /**
+   * Counts a wrong password, atomically among servers: the `lockAfter`-th in a row locks the user
+   * until `lockUntil` (and starts the count again). Returns the user after the count.
+   */
+  recordFailure(id: string, lockAfter: number, lockUntil: string, now: string): Promise<UserRecord>;
+  /** A good sign-in: the count of wrong passwords starts again, the lock (if over) is cleared. */
+  recordSuccess(id: string, now: string): Promise<void>;
+  /** Sessions are kept by a hash of their token: the store never holds a token that works. */
+  createSession(tokenHash: string, session: SessionRecord): Promise<void>;
+  session(tokenHash: string): Promise<SessionRecord | null>;
+  touchSession(tokenHash: string, now: string): Promise<void>;
+  /** Ends one session; true when there was one. */
+  endSession(tokenHash: string): Promise<boolean>;
+  /** Ends every session of a user (sign out everywhere, disabled, role changed); how many ended. */
+  endSessionsOf(userId: string): Promise<number>;
+  /** Forgets sessions over either limit (idle since `idleBefore`, or expired at `now`). */
+  pruneSessions(idleBefore: string, now: string): Promise<number>;
+  /** The sessions in force, for the Users screen (user id → count). */
+  sessionCounts(): Promise<Map<string, number>>;
+}

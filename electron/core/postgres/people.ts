@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import { isRole } from '../../../shared/ipc/roles.js';
+import {
+  UnknownUserError,
+  UserExistsError,
+  type NewUser,
+  type PeopleStore,
+  type SessionRecord,
+  type UserPatch,
+  type UserRecord,
+} from '../people/port.js';
+import type { PgDb } from './db.js';
+
+/**
+ * The team's people in PostgreSQL (people/port.ts): every server of a team signs in the same
+ * users, counts the same wrong passwords and ends the same sessions.
+ */
+export const PEOPLE_SCHEMA = `
+CREATE TABLE users (
+  id              text PRIMARY KEY,
+  name            text NOT NULL,
+  display_name    text NOT NULL,
+  role            text NOT NULL CHECK (role IN ('viewer', 'compliance', 'support', 'admin')),
+  method          text NOT NULL CHECK (method IN ('password', 'oidc')),
+  password_hash   text,
+  oidc_issuer     text,
+  oidc_subject    text,
+  disabled        boolean NOT NULL DEFAULT false,
+  failed_sign_ins integer NOT NULL DEFAULT 0,
+  locked_until    text,
+  last_sign_in_at text,
+  created_at      text NOT NULL,
+  updated_at      text NOT NULL,
+  UNIQUE (oidc_issuer, oidc_subject)
+);
+CREATE UNIQUE INDEX users_name ON users (lower(name));
+CREATE TABLE sessions (
+  token_hash   text PRIMARY KEY,
+  user_id      text NOT NULL REFERENCES users (id),
+  method       text NOT NULL,
+  created_at   text NOT NULL,
+  last_seen_at text NOT NULL,
+  expires_at   text NOT NULL,
+  client       text
+);
+CREATE INDEX sessions_by_user ON sessions (user_id);
+ALTER TABLE audit_log ADD COLUMN user_id text, ADD COLUMN display_name text, ADD COLUMN role text, ADD COLUMN auth_method text;
+`;
+
+interface Row {
+  id: string;
+  name: string;
+  display_name: string;
+  role: string;
+  method: string;
+  password_hash: string | null;
+  disabled: boolean;
+  failed_sign_ins: number;
+  locked_until: string | null;
+  last_sign_in_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const USER_COLUMNS =
+  'id, name, display_name, role, method, password_hash, disabled, failed_sign_ins, locked_until, last_sign_in_at, created_at, updated_at';
+
+function userOf(r: Row): UserRecord {
+  return {
+    id: r.id,
+    name: r.name,
+    displayName: r.display_name,
+    // The CHECK keeps other values out; a role this code does not know reads as the least one.
+    role: isRole(r.role) ? r.role : 'viewer',
+    method: r.method === 'oidc' ? 'oidc' : 'password',
+    disabled: r.disabled,
+    failedSignIns: r.failed_sign_ins,
+    lockedUntil: r.locked_until,
+    lastSignInAt: r.last_sign_in_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+interface SessionRow {
+  user_id: string;
+  method: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  client: string | null;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+export function pgPeopleStore(db: PgDb): PeopleStore {
+  const one = async (where: string, params: unknown[]) => {
+    const r = await db.one<Row>(`SELECT ${USER_COLUMNS} FROM users WHERE ${where}`, params);
+    return r ?? null;
+  };
+  return {
+    users: async () => (await db.query<Row>(`SELECT ${USER_COLUMNS} FROM users ORDER BY name`)).map(userOf),
+    byName: async (name) => {
+      const r = await one('lower(name) = lower($1)', [name]);
+      return r ? { ...userOf(r), passwordHash: r.password_hash } : null;
+    },
+    byId: async (id) => {
+      const r = await one('id = $1', [id]);
+      return r ? userOf(r) : null;
+    },
+    bySubject: async (issuer, subject) => {
+      const r = await one('oidc_issuer = $1 AND oidc_subject = $2', [issuer, subject]);
+      return r ? userOf(r) : null;
+    },
+    add: async (u: NewUser, now) => {
+      const id = `u_${randomBytes(9).toString('base64url')}`;
+      try {
+        const r = await db.one<Row>(
+          `INSERT INTO users (id, name, display_name, role, method, password_hash, oidc_issuer, oidc_subject, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING ${USER_COLUMNS}`,
+          [id, u.name, u.displayName, u.role, u.method, u.passwordHash, u.oidc?.issuer ?? null, u.oidc?.subject ?? null, now],
+        );
+        return userOf(r!);
+      } catch (error) {
+        if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new UserExistsError(u.name);
+        throw error;
+      }
+    },
+    update: async (id, patch: UserPatch, now) => {
+      const params: unknown[] = [id, now];
+      const sets = ['updated_at = $2'];
+      if (patch.displayName !== undefined) sets.push(`display_name = $${params.push(patch.displayName)}`);
+      if (patch.role !== undefined) sets.push(`role = $${params.push(patch.role)}`);
+      if (patch.disabled !== undefined) sets.push(`disabled = $${params.push(patch.disabled)}`);
+      if (patch.passwordHash !== undefined)
+        // A new password also lifts a lock: the admin who reset it has spoken to the person.
+        sets.push(`password_hash = $${params.push(patch.passwordHash)}, failed_sign_ins = 0, locked_until = NULL`);
+      const r = await db.one<Row>(`UPDATE users SET ${sets.join(', ')} WHERE id = $1 RETURNING ${USER_COLUMNS}`, params);
+      if (!r) throw new UnknownUserError(id);
+      return userOf(r);
+    },
+    recordFailure: async (id, lockAfter, lockUntil, now) => {
+      const r = await db.one<Row>(
+        `UPDATE users SET
+           failed_sign_ins = CASE WHEN failed_sign_ins + 1 >= $2 THEN 0 ELSE failed_sign_ins + 1 END,
+           locked_until = CASE WHEN failed_sign_ins + 1 >= $2 THEN $3 ELSE locked_until END,
+           updated_at = $4
+         WHERE id = $1 RETURNING ${USER_COLUMNS}`,
+        [id, lockAfter, lockUntil, now],
+      );
+      if (!r) throw new UnknownUserError(id);
+      return userOf(r);
+    },
+    recordSuccess: async (id, now) => {
+      await db.query('UPDATE users SET failed_sign_ins = 0, locked_until = NULL, last_sign_in_at = $2 WHERE id = $1', [id, now]);
+    },
+    createSession: async (tokenHash, s: SessionRecord) => {
+      await db.query(
+        'INSERT INTO sessions (token_hash, user_id, method, created_at, last_seen_at, expires_at, client) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        [tokenHash, s.userId, s.method, s.createdAt, s.lastSeenAt, s.expiresAt, s.client],
+      );
+    },
+    session: async (tokenHash) => {
+      const r = await db.one<SessionRow>(
+        'SELECT user_id, method, created_at, last_seen_at, expires_at, client FROM sessions WHERE token_hash = $1',
+        [tokenHash],
+      );
+      return r
+        ? {
+            userId: r.user_id,
+            method: r.method === 'oidc' ? 'oidc' : 'password',
+            createdAt: r.created_at,
+            lastSeenAt: r.last_seen_at,
+            expiresAt: r.expires_at,
+            client: r.client,
+          }
+        : null;
+    },
+    touchSession: async (tokenHash, now) => {
+      await db.query('UPDATE sessions SET last_seen_at = $2 WHERE token_hash = $1 AND last_seen_at < $2', [tokenHash, now]);
+    },
+    endSession: async (tokenHash) => (await db.query('DELETE FROM sessions WHERE token_hash = $1 RETURNING 1', [tokenHash])).length > 0,
+    endSessionsOf: async (userId) => (await db.query('DELETE FROM sessions WHERE user_id = $1 RETURNING 1', [userId])).length,
+    pruneSessions: async (idleBefore, now) =>
+      (await db.query('DELETE FROM sessions WHERE last_seen_at < $1 OR expires_at <= $2 RETURNING 1', [idleBefore, now])).length,
+    sessionCounts: async () =>
+      new Map(
+        (await db.query<{ user_id: string; n: number }>('SELECT user_id, count(*)::int AS n FROM sessions GROUP BY user_id')).map((r) => [
+          r.user_id,
+          r.n,
+        ]),
+      ),
+  };
+}
