@@ -8,6 +8,8 @@ import { EventBus } from '../../electron/ipc/event-bus.js';
 import type { Router } from '../../electron/ipc/router.js';
 import { SESSION_COOKIE, startBrowserHost, TOKEN_ATTEMPTS, type BrowserHost } from '../../electron/host/server.js';
 import type { ListenOptions } from '../../electron/host/listen.js';
+import { SIGN_IN_ATTEMPTS, signInLimits } from '../../electron/host/rate-limit.js';
+import type { SignInService } from '../../electron/host/sign-in.js';
 import { tempDir } from '../helpers/temp.js';
 import { selfSignedCert } from '../helpers/tls.js';
 
@@ -31,8 +33,14 @@ afterAll(async () => {
   await Promise.all(hosts.map((h) => h.close()));
 });
 
-async function start(listen: ListenOptions): Promise<BrowserHost> {
-  const host = await startBrowserHost({ router: echo, events: new EventBus(), staticDir, listen });
+async function start(listen: ListenOptions, signIn?: SignInService): Promise<BrowserHost> {
+  const host = await startBrowserHost({
+    router: echo,
+    events: new EventBus(),
+    staticDir,
+    listen,
+    ...(signIn ? { signIn: { service: signIn, limits: signInLimits() } } : {}),
+  });
   hosts.push(host);
   return host;
 }
@@ -85,6 +93,22 @@ function ipcContext(url: string, headers: Record<string, string>): Promise<{ cli
       ws.close();
       resolve(msg.result.value.request);
     });
+  });
+}
+
+/** A JSON POST to 127.0.0.1:port over plain HTTP (as the proxy forwards it). */
+function post(port: number, path: string, body: unknown, headers: Record<string, string>): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
   });
 }
 
@@ -181,6 +205,66 @@ describe('behind a reverse proxy (--trust-proxy --public-url https://console.tes
     // Another address (even one the limited client puts on the left of the header) is unaffected.
     expect((await from('203.0.113.51', 'wrong')).status).toBe(401);
     expect((await from('203.0.113.50, 203.0.113.52', host.token)).status).toBe(303);
+  });
+});
+
+describe("a team server's sign-in behind a reverse proxy", () => {
+  let host: BrowserHost;
+  const clients: string[] = [];
+  /** Signs in whoever gives the password "right"; remembers the client address it was given. */
+  const service: SignInService = {
+    signInWithPassword: (name, password, client) => {
+      clients.push(client.address);
+      return Promise.resolve(
+        password === 'right'
+          ? {
+              ok: true,
+              token: `session-of-${name}`,
+              caller: { userId: name, displayName: name, role: 'viewer', method: 'password' },
+              expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+            }
+          : { ok: false, reason: 'wrong', message: 'Wrong user name or password.' },
+      );
+    },
+    identify: () => Promise.resolve(null),
+    signOut: () => Promise.resolve(false),
+    noUsersYet: () => Promise.resolve(false),
+    onSessionsEnded: () => () => {},
+  };
+  const signIn = (user: string, password: string, address: string) =>
+    post(
+      host.port,
+      '/api/signin',
+      { user, password },
+      {
+        host: 'console.test',
+        origin: 'https://console.test',
+        'x-forwarded-for': `10.0.0.1, ${address}`,
+        'x-forwarded-proto': 'https',
+      },
+    );
+  beforeAll(async () => {
+    host = await start({ trustProxy: true, publicUrl: 'https://console.test' }, service);
+  });
+
+  it("sets a Secure session cookie, with HSTS, and gives the proxy's client address to the sign-in", async () => {
+    const res = await signIn('sam', 'right', '198.51.100.20');
+    expect(res.status, res.body).toBe(200);
+    expect(String(res.headers['set-cookie'])).toMatch(/^cdr_console_session=session-of-sam; HttpOnly; SameSite=Strict; Path=\/; Secure;/);
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
+    expect(clients.at(-1)).toBe('198.51.100.20');
+  });
+
+  it('limits attempts per user name and per client address (429 with Retry-After); others go on', async () => {
+    for (let i = 0; i < SIGN_IN_ATTEMPTS.perUser; i++) expect((await signIn('vera', 'guess', `198.51.100.${100 + i}`)).status).toBe(401);
+    const perUser = await signIn('vera', 'right', '198.51.100.99');
+    expect(perUser.status).toBe(429);
+    expect(Number(perUser.headers['retry-after'])).toBeGreaterThan(0);
+    expectSecurityHeaders(perUser.headers);
+    for (let i = 0; i < SIGN_IN_ATTEMPTS.perAddress; i++) expect((await signIn(`name${i}`, 'guess', '203.0.113.77')).status).toBe(401);
+    expect((await signIn('sam', 'right', '203.0.113.77')).status).toBe(429);
+    // Another address is not limited.
+    expect((await signIn('sam', 'right', '203.0.113.78')).status).toBe(200);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressKey, RateLimiter } from '../../electron/host/rate-limit.js';
+import { addressKey, RateLimiter, SIGN_IN_ATTEMPTS, signInLimits } from '../../electron/host/rate-limit.js';
 
 function limiter(limit: number, windowMs: number, maxKeys?: number) {
   let now = 1_000_000;
@@ -79,5 +79,17 @@ describe('addressKey', () => {
     expect(addressKey('2001:db8:1:2::7')).toBe('2001:db8:1:2::/64');
     expect(addressKey('2001:0db8::1')).toBe('2001:db8:0:0::/64');
     expect(addressKey('::1')).toBe('0:0:0:0::/64');
+  });
+});
+
+describe('signInLimits', () => {
+  it('limits per client address (one /64 for IPv6) and per user name, separately', () => {
+    const limits = signInLimits({ now: () => 0 });
+    for (let i = 0; i < SIGN_IN_ATTEMPTS.perAddress; i++) expect(limits.perAddress.take(`2001:db8:1:2::${i + 1}`).ok).toBe(true);
+    expect(limits.perAddress.take('2001:db8:1:2:ffff::1')).toEqual({ ok: false, retryAfterSeconds: 60 });
+    expect(limits.perAddress.take('2001:db8:1:3::1').ok).toBe(true);
+    for (let i = 0; i < SIGN_IN_ATTEMPTS.perUser; i++) expect(limits.perUser.take('vera').ok).toBe(true);
+    expect(limits.perUser.take('vera').ok).toBe(false);
+    expect(limits.perUser.take('sam').ok).toBe(true);
   });
 });
