@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { exitTwoOnUsageError } from '../cli/usage.js';
+import { exitTwoOnUsageError, USAGE_EXIT } from '../cli/usage.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resetCache } from '../core/console-core.js';
@@ -12,6 +12,8 @@ import type { People } from '../core/people/people.js';
 import type { Storage } from '../core/storage.js';
 import { Downloads } from './downloads.js';
 import { startBrowserHost } from './server.js';
+import { isLoopback, listenProblem, loadTls, type ListenOptions } from './listen.js';
+import { signInLimits } from './rate-limit.js';
 import { dataRecordTotal } from '../../shared/ipc/contract.js';
 
 /**
@@ -35,8 +37,16 @@ function isoTime(value: string): string {
 export function hostCommand(name: string): Command {
   return exitTwoOnUsageError(new Command())
     .name(name)
-    .description('Serve CDR Console to a browser on this machine (127.0.0.1 only, one-run token).')
+    .description('Serve CDR Console to a browser (127.0.0.1 by default; beyond it with TLS or behind a proxy), one-run token.')
     .option('--port <n>', 'port (0 picks a free one)', integer(0), 0)
+    .option('--host <address>', 'address to listen on (default 127.0.0.1); beyond loopback it needs --tls-cert/--tls-key or --trust-proxy')
+    .option('--tls-cert <file>', 'serve HTTPS with this PEM certificate (chain); with --tls-key')
+    .option('--tls-key <file>', 'the PEM private key of --tls-cert')
+    .option('--trust-proxy', 'plain HTTP reached only through a reverse proxy that terminates TLS (client address from X-Forwarded-For)')
+    .option(
+      '--public-url <url>',
+      'the address people open, e.g. https://console.example.com (required with --trust-proxy or --host 0.0.0.0)',
+    )
     .option('--data-dir <dir>', 'data directory (default: CDR_CONSOLE_DATA_DIR, then the platform app-data folder)')
     .option('--profile <id>', 'connection profile (default: the one profiles.json names)')
     .option('--sandbox-seed <s>', 'seed of the embedded sandbox', integer(0))
@@ -57,6 +67,36 @@ export interface HostCliOptions {
   sync: boolean;
   syncEvery: number;
   resetCache?: boolean;
+  host?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  trustProxy?: boolean;
+  publicUrl?: string;
+}
+
+/**
+ * The listen options of the command line, or why they cannot be served (one line naming the
+ * options): TLS files read and checked, plain HTTP beyond loopback refused (listen.ts).
+ */
+export function hostListen(opts: HostCliOptions): { listen: ListenOptions } | { problem: string } {
+  const listen: ListenOptions = {
+    ...(opts.host !== undefined ? { host: opts.host } : {}),
+    ...(opts.trustProxy ? { trustProxy: true } : {}),
+    ...(opts.publicUrl !== undefined ? { publicUrl: opts.publicUrl } : {}),
+  };
+  if (opts.tlsCert !== undefined || opts.tlsKey !== undefined) {
+    if (opts.trustProxy) return { problem: '--trust-proxy and --tls-cert/--tls-key exclude each other: TLS ends at the proxy, or here' };
+    // The files are read after the combination is known to be sound, so a plain HTTP refusal comes first.
+    const problem = listenProblem({ ...listen, tls: { cert: '', key: '' } });
+    if (problem) return { problem };
+    try {
+      listen.tls = loadTls(opts.tlsCert, opts.tlsKey);
+    } catch (error) {
+      return { problem: (error as Error).message };
+    }
+  }
+  const problem = listenProblem(listen);
+  return problem ? { problem } : { listen };
 }
 
 /** What a team server adds to the browser host: its store, its name in the banner, what to stop after. */
@@ -75,6 +115,13 @@ export interface ServeAs {
 }
 
 export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, reason?: string, serveAs?: ServeAs): Promise<void> {
+  // Before anything is opened or created: a refused address is a usage error (one line, exit 2).
+  const listening = hostListen(opts);
+  if ('problem' in listening) {
+    process.stderr.write(`error: ${listening.problem} (--help for usage)\n`);
+    process.exit(USAGE_EXIT);
+  }
+  const { listen } = listening;
   const dataDir = ensureDataDir(resolveDataDir(opts.dataDir ?? dataDirFlag(process.argv)));
   const staticDir = join(repoRoot, 'dist', 'renderer');
   if (!existsSync(join(staticDir, 'index.html'))) {
@@ -117,13 +164,19 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     events: cores.events,
     staticDir,
     port: opts.port,
+    listen,
     downloads,
     log: (message) => log.info(`browser host: ${message}`),
-    ...(team?.people ? { signIn: { service: team.people } } : {}),
+    ...(team?.people ? { signIn: { service: team.people, limits: signInLimits() } } : {}),
   });
   const core = cores.core();
 
   if (reason) console.log(`Using the browser host: ${reason}`);
+  if (!isLoopback(listen.host ?? '127.0.0.1'))
+    console.log(
+      `Listening on ${listen.host}:${host.port} (${listen.tls ? 'HTTPS' : 'plain HTTP for the reverse proxy only: keep this port unreachable from anywhere else'})`,
+    );
+  else if (listen.trustProxy) console.log(`Listening on ${listen.host ?? '127.0.0.1'}:${host.port} for the reverse proxy`);
   console.log(`Data directory: ${dataDir}`);
   console.log(
     `Profile: ${core.profile.name} (${core.profile.environment})${core.sandboxUrl ? `, embedded sandbox at ${core.sandboxUrl}` : ''}`,

@@ -2,6 +2,7 @@ import type { RequestContext } from '../ipc/request-context.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { join, normalize, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -13,19 +14,32 @@ import type { EventBus } from '../ipc/event-bus.js';
 import type { Download, Downloads } from './downloads.js';
 import type { Router } from '../ipc/router.js';
 import type { Caller } from '../../shared/ipc/roles.js';
+import {
+  allowedNames,
+  boundUrl,
+  clientAddress,
+  DEFAULT_LISTEN_HOST,
+  listenProblem,
+  servedOverHttps,
+  STRICT_TRANSPORT_SECURITY,
+  type ListenOptions,
+} from './listen.js';
+import { RateLimiter, addressKey } from './rate-limit.js';
 import { signInRoutes, type AttemptLimiter, type SignInService } from './sign-in.js';
 
 /**
- * The browser host: the console's UI and IPC router served to a browser on this machine only.
+ * The browser host: the console's UI and IPC router served to a browser, on this machine by default.
  *
- * - binds 127.0.0.1, never another interface;
+ * - binds 127.0.0.1 unless told otherwise (`listen`); beyond loopback only with TLS or behind a
+ *   trusted reverse proxy (listen.ts says the rules);
  * - a random per-run token, printed in the URL, is exchanged once for an HttpOnly SameSite=Strict
  *   cookie, and the token is dropped from the address bar; every request needs the cookie;
  * - the Host header must name this server (defeats DNS rebinding), and an Origin, when sent,
  *   must be this server's (defeats cross-site requests and cross-site WebSockets);
  * - IPC runs over one WebSocket at /ipc, through the same router as Electron's ipcMain, within
  *   limits per connection (IpcLimits): a hostile or broken client loses its own connection, never
- *   the process or the other connections.
+ *   the process or the other connections;
+ * - wrong tokens are limited per client address (TOKEN_ATTEMPTS), answered 429 beyond that.
  */
 export interface BrowserHostOptions {
   router: Router;
@@ -33,6 +47,11 @@ export interface BrowserHostOptions {
   staticDir: string;
   port?: number;
   token?: string;
+  /**
+   * Where and how to listen (default: 127.0.0.1, plain HTTP): another address, TLS, a trusted
+   * reverse proxy, the public URL (listen.ts). A combination listenProblem refuses throws.
+   */
+  listen?: ListenOptions;
   /** Exports offered once for download (GET /downloads/<link>). */
   downloads?: Downloads;
   /** The IPC limits, each defaulting to DEFAULT_IPC_LIMITS. */
@@ -97,6 +116,9 @@ export interface BrowserHost {
 
 export const SESSION_COOKIE = 'cdr_console_session';
 
+/** Wrong `?token=` attempts allowed per client address (per /64 for IPv6) in a window. */
+export const TOKEN_ATTEMPTS = { limit: 10, windowMs: 60_000 };
+
 const SECURITY_HEADERS = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
@@ -127,14 +149,19 @@ function plain(res: ServerResponse, status: number, text: string, headers: Recor
 
 export async function startBrowserHost(opts: BrowserHostOptions): Promise<BrowserHost> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
-  const server = createServer();
+  const listen = opts.listen ?? {};
+  const problem = listenProblem(listen);
+  if (problem) throw new Error(`The browser host refuses to listen: ${problem}`);
+  const server = listen.tls ? createHttpsServer({ cert: listen.tls.cert, key: listen.tls.key }) : createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(opts.port ?? 0, (listen.host ?? DEFAULT_LISTEN_HOST).replace(/^\[(.*)\]$/, '$1'), () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-  const allowedOrigins = new Set([...allowedHosts].map((h) => `http://${h}`));
+  const { hosts: allowedHosts, origins: allowedOrigins } = allowedNames(listen, port);
+  // Behind TLS (ours or the proxy's) the cookie never travels over plain HTTP.
+  const secureCookie = listen.tls || listen.trustProxy ? '; Secure' : '';
+  const tokenAttempts = new RateLimiter(TOKEN_ATTEMPTS);
 
   /** Why a request must be refused, or null when it may proceed. */
   function refusal(req: IncomingMessage, requireOrigin: boolean): { status: number; reason: string } | null {
@@ -148,11 +175,11 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     ? signInRoutes({
         service: opts.signIn.service,
         cookieName: SESSION_COOKIE,
-        secure: false,
+        secure: Boolean(listen.tls || listen.trustProxy),
         headers: SECURITY_HEADERS,
         clientOf: (req) => {
           const ua = req.headers['user-agent'];
-          return { address: req.socket.remoteAddress ?? 'unknown', userAgent: typeof ua === 'string' ? ua.slice(0, 300) : null };
+          return { address: clientAddress(req, listen.trustProxy), userAgent: typeof ua === 'string' ? ua.slice(0, 300) : null };
         },
         allowedOrigins,
         ...(opts.signIn.limits ? { limits: opts.signIn.limits } : {}),
@@ -166,6 +193,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
   }
 
   server.on('request', (req, res) => {
+    if (servedOverHttps(req, listen)) res.setHeader('strict-transport-security', STRICT_TRANSPORT_SECURITY);
     const refused = refusal(req, false);
     if (refused) return plain(res, refused.status, `Refused: ${refused.reason}.`);
     let url: URL;
@@ -185,12 +213,22 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed.', { allow: 'GET, HEAD' });
     const offered = url.searchParams.get('token');
     if (offered !== null) {
-      if (!sameSecret(offered, token)) return plain(res, 401, 'Wrong token: open the exact URL the console printed in its terminal.');
+      // Checked before the token, so a limited client learns nothing of its guess.
+      const attempts = addressKey(clientAddress(req, listen.trustProxy));
+      const limited = tokenAttempts.check(attempts);
+      if (!limited.ok)
+        return plain(res, 429, `Too many wrong tokens from this address: try again in ${limited.retryAfterSeconds} s.`, {
+          'retry-after': String(limited.retryAfterSeconds),
+        });
+      if (!sameSecret(offered, token)) {
+        tokenAttempts.take(attempts);
+        return plain(res, 401, 'Wrong token: open the exact URL the console printed in its terminal.');
+      }
       // Trade the token for a cookie and drop it from the address bar (and from screenshots).
       url.searchParams.delete('token');
       return plain(res, 303, 'Signed in.', {
         location: `${url.pathname}${url.search}`,
-        'set-cookie': `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        'set-cookie': `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/${secureCookie}`,
       });
     }
     if (!hasSession(req))
@@ -225,7 +263,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       return;
     }
     const ua = req.headers['user-agent'];
-    const client = { address: socket.remoteAddress ?? 'unknown', userAgent: typeof ua === 'string' ? ua : null };
+    const client = { address: clientAddress(req, listen.trustProxy), userAgent: typeof ua === 'string' ? ua : null };
     if (people) {
       void people
         .identify(req)
@@ -272,7 +310,8 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     s.on('close', () => sockets.delete(s));
   });
 
-  const url = `http://127.0.0.1:${port}/`;
+  // What people open: the public URL when there is one, else the bound address.
+  const url = listen.publicUrl ? new URL(listen.publicUrl).href : boundUrl(listen, port);
   return {
     url,
     launchUrl: `${url}?token=${token}`,

@@ -24,7 +24,7 @@ const hours = bounded(1, 24 * 30, 'hours');
  */
 const program = hostCommand('team')
   .description(
-    'Serve CDR Console to a team from one store in PostgreSQL (the --database-url one, or an embedded PostgreSQL in the data directory); people sign in with a user name and password (npm run -s cli -- users add).',
+    'Serve CDR Console to a team from one store in PostgreSQL (the --database-url one, or an embedded PostgreSQL in the data directory); people sign in with a user name and password (npm run -s cli -- users add); 127.0.0.1 unless --host says otherwise (beyond it: TLS or a reverse proxy).',
   )
   .option('--database-url <url>', 'an existing PostgreSQL (14 or newer); beyond this machine it needs ?sslmode=verify-full or require')
   .option('--session-idle <minutes>', 'a session ends after this long without a request', minutes, PEOPLE_DEFAULTS.idleMinutes)

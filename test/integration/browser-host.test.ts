@@ -93,6 +93,9 @@ describe('browser host', () => {
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/');
     expect(String(res.headers['set-cookie'])).toMatch(new RegExp(`^${SESSION_COOKIE}=${host.token}; HttpOnly; SameSite=Strict; Path=/`));
+    // Plain HTTP on loopback: a Secure cookie would not be kept, and HSTS would be wrong (host-network.test.ts serves TLS).
+    expect(String(res.headers['set-cookie'])).not.toMatch(/Secure/);
+    expect(res.headers['strict-transport-security']).toBeUndefined();
   });
 
   it('serves the UI with the session cookie, under a strict CSP', async () => {

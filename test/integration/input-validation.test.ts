@@ -128,6 +128,22 @@ describe('the other command lines', () => {
     );
   }, 60_000);
 
+  it('serve: plain HTTP beyond loopback, or a TLS file that cannot be read, exits 2 in one line naming the options', async () => {
+    await usage(
+      run('electron/host/cli.ts', ['--host', '0.0.0.0']),
+      /^error: --host 0\.0\.0\.0 is beyond this machine: plain HTTP there is refused; give --tls-cert FILE and --tls-key FILE \(HTTPS\), or --trust-proxy and --public-url https:\/\/… .* \(--help for usage\)$/,
+    );
+    await usage(
+      run('electron/host/cli.ts', ['--host', '192.168.1.20', '--trust-proxy']),
+      /^error: --trust-proxy needs --public-url https:/,
+    );
+    const missing = join(dataDir, 'missing-cert.pem');
+    await usage(
+      run('electron/host/cli.ts', ['--host', '192.168.1.20', '--tls-cert', missing, '--tls-key', missing]),
+      new RegExp(`^error: --tls-cert ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be read: no such file`),
+    );
+  }, 60_000);
+
   it('normalize: a UTF-8 byte order mark is accepted, in a file and on standard input', async () => {
     const product = JSON.stringify({ productId: 'p1', name: 'BOM', productCategory: 'TRANS_AND_SAVINGS_ACCOUNTS' });
     const file = join(dataDir, 'bom.json');
