@@ -309,27 +309,34 @@ export class People {
     const now = this.now().toISOString();
     let user = await this.store.bySubject(identity.issuer, identity.subject);
     if (!user) {
-      const name = userNameOf(identity.userName) ?? userNameOf(identity.subject) ?? `sso-${sessionKey(identity.subject).slice(0, 12)}`;
-      try {
-        user = await this.store.add(
-          {
-            name,
-            displayName: safeDisplayName(identity.displayName, name),
-            role: identity.role,
-            method: 'oidc',
-            passwordHash: null,
-            oidc: { issuer: identity.issuer, subject: identity.subject },
-          },
-          now,
-        );
-      } catch (error) {
-        if (!(error instanceof UserExistsError)) throw error;
-        const message = `The name ${name} belongs to a user of this server who signs in with a password: ask an admin to rename or remove one of the two.`;
+      const base = userNameOf(identity.userName) ?? userNameOf(identity.subject) ?? `sso-${sessionKey(identity.subject).slice(0, 12)}`;
+      // Never the user of someone else who has that name (a password user, another provider's
+      // person): the newcomer gets a name of their own, "alice.sso" (then .sso2 …).
+      for (const name of [base, `${base.slice(0, 90)}.sso`, ...[2, 3, 4, 5].map((n) => `${base.slice(0, 90)}.sso${n}`)]) {
+        try {
+          user = await this.store.add(
+            {
+              name,
+              displayName: safeDisplayName(identity.displayName, name),
+              role: identity.role,
+              method: 'oidc',
+              passwordHash: null,
+              oidc: { issuer: identity.issuer, subject: identity.subject },
+            },
+            now,
+          );
+          break;
+        } catch (error) {
+          if (!(error instanceof UserExistsError)) throw error;
+        }
+      }
+      if (!user) {
+        const message = `The name ${base} and its variants are taken by other users of this server: ask an admin to free one.`;
         await this.record(
           {
-            operator: `${name} (single sign-on)`,
+            operator: `${base} (single sign-on)`,
             action: 'sign-in:failed',
-            target: `user:${name}`,
+            target: `user:${base}`,
             reason: null,
             result: `failed: ${message}`,
           },
