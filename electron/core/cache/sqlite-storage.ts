@@ -262,6 +262,16 @@ export function sqliteReportStore(db: Db, eventQuery: EventQuery): ReportStore {
           `SELECT count(*) AS n FROM audit_log WHERE action = ? AND at >= ? AND at < ? ${result ? 'AND result = ?' : "AND result NOT LIKE 'failed%'"}`,
         )
         .get(...[action, from, to, ...(result ? [result] : [])])!.n,
+    staffActions: async (from, to) =>
+      db
+        .prepare<[string, string], { operator: string; withdrawn: number; amended: number }>(
+          `SELECT operator,
+                  sum(action = 'revoke' AND result = 'revoked') AS withdrawn,
+                  sum(action = 'update' AND result NOT LIKE 'failed%') AS amended
+           FROM audit_log WHERE action IN ('revoke', 'update') AND at >= ? AND at < ?
+           GROUP BY operator HAVING withdrawn + amended > 0 ORDER BY withdrawn + amended DESC, operator LIMIT 500`,
+        )
+        .all(from, to),
     retention: async (from, to) =>
       db
         .prepare<[string, string], { action: string; consents: number; records: number }>(

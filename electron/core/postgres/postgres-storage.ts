@@ -113,7 +113,7 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
           },
         }
       : audit,
-    reports: shared(pgReportStore(db), ['eventsByType', 'audited', 'retention', 'collectionsByHolder'], 'reports'),
+    reports: shared(pgReportStore(db), ['eventsByType', 'audited', 'staffActions', 'retention', 'collectionsByHolder'], 'reports'),
     syncState: pgSyncStateStore(db),
     flush: async () => anchor?.flush(),
   };

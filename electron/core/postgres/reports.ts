@@ -38,6 +38,18 @@ export function pgReportStore(db: PgDb): ReportStore {
       return row!.n;
     },
 
+    staffActions: (from, to) =>
+      db.query<{ operator: string; withdrawn: number; amended: number }>(
+        `SELECT operator, withdrawn, amended FROM (
+           SELECT operator,
+                  (count(*) FILTER (WHERE action = 'revoke' AND result = 'revoked'))::int AS withdrawn,
+                  (count(*) FILTER (WHERE action = 'update' AND lower(result COLLATE "C") NOT LIKE 'failed%'))::int AS amended
+           FROM audit_log
+           WHERE chain = 'team' AND action IN ('revoke', 'update') AND at COLLATE "C" >= $1 AND at COLLATE "C" < $2
+           GROUP BY operator) s
+         WHERE withdrawn + amended > 0 ORDER BY withdrawn + amended DESC, operator COLLATE "C" LIMIT 500`,
+        [from, to],
+      ),
     retention: (from, to) =>
       db.query<{ action: string; consents: number; records: number }>(
         `SELECT action, count(DISTINCT consent_id)::int AS consents, sum(records)::bigint AS records FROM retention_log

@@ -11,12 +11,13 @@ import type { ReportStore } from './port.js';
 export async function complianceReport(store: ReportStore, period: { from: string; to: string }, now: Date): Promise<ComplianceReport> {
   const fromIso = new Date(Date.parse(period.from)).toISOString();
   const toIso = new Date(Date.parse(period.to)).toISOString();
-  const [perType, byStaff, amended, collectionsByHolder, retention] = await Promise.all([
+  const [perType, byStaff, amended, collectionsByHolder, retention, perPerson] = await Promise.all([
     store.eventsByType(fromIso, toIso, ['GRANTED', 'EXTENDED', 'REVOKED', 'EXPIRED']),
     store.audited('revoke', fromIso, toIso, 'revoked'),
     store.audited('update', fromIso, toIso),
     store.collectionsByHolder(fromIso, toIso),
     store.retention(fromIso, toIso),
+    store.staffActions(fromIso, toIso),
   ]);
   const events = (type: string) => perType.get(type) ?? 0;
   const withdrawn = events('REVOKED');
@@ -85,6 +86,7 @@ export async function complianceReport(store: ReportStore, period: { from: strin
     ],
     collectionsByHolder,
     retention,
+    byStaff: perPerson,
   };
 }
 
@@ -100,6 +102,9 @@ export function complianceCsvRows(r: ComplianceReport): string[][] {
     [],
     ['Data holder', 'Data collections'],
     ...r.collectionsByHolder.map((c) => [c.dataHolderName, String(c.count)]),
+    [],
+    ['Member of staff', 'Consents withdrawn', 'Consents amended'],
+    ...r.byStaff.map((s) => [s.operator, String(s.withdrawn), String(s.amended)]),
   ];
 }
 
@@ -116,6 +121,7 @@ export function complianceHtml(r: ComplianceReport, meta: { profile: string; ope
   h1 { font-size: 16pt; } h2 { font-size: 13pt; margin-top: 1.5rem; border-bottom: 1px solid #999; }
   table { border-collapse: collapse; width: 100%; font-size: 10pt; } th, td { border: 1px solid #bbb; padding: 4px 8px; text-align: left; }
   td:nth-child(2) { text-align: right; font-variant-numeric: tabular-nums; } .meta { font-size: 9.5pt; color: #333; }
+  .staff td { text-align: right; font-variant-numeric: tabular-nums; }
   @page { size: A4; margin: 15mm; } @media print { body { margin: 0; } }
 </style></head><body>
 <h1>CDR compliance report</h1>
@@ -124,6 +130,8 @@ export function complianceHtml(r: ComplianceReport, meta: { profile: string; ope
 <table><thead><tr><th>Measure</th><th>Count</th><th>Note</th></tr></thead><tbody>${rows(r.counts.map((c) => [c.label, String(c.count), c.note ?? '']))}</tbody></table>
 <h2>Data collections per data holder</h2>
 ${r.collectionsByHolder.length ? `<table><thead><tr><th>Data holder</th><th>Collections</th></tr></thead><tbody>${rows(r.collectionsByHolder.map((c) => [c.dataHolderName, String(c.count)]))}</tbody></table>` : '<p>No collections in the period.</p>'}
+<h2>Withdrawn and amended, per member of staff</h2>
+${r.byStaff.length ? `<table class="staff"><thead><tr><th>Member of staff</th><th>Withdrawn</th><th>Amended</th></tr></thead><tbody>${rows(r.byStaff.map((s) => [s.operator, String(s.withdrawn), String(s.amended)]))}</tbody></table>` : '<p>No consent withdrawn or amended by staff in the period.</p>'}
 </body></html>
 `;
 }

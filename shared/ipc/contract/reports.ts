@@ -25,6 +25,13 @@ export const ComplianceReport = z.object({
   ),
   collectionsByHolder: z.array(z.object({ dataHolderName: z.string(), count: z.number().int() })).max(2000),
   retention: z.array(z.object({ action: z.string(), consents: z.number().int(), records: z.number().int() })).max(20),
+  /**
+   * "Withdrawn by staff" and "amended by staff" per member of staff (the audit log's operator: on a
+   * team server, each signed-in person), most first.
+   */
+  byStaff: z
+    .array(z.object({ operator: z.string(), withdrawn: z.number().int().nonnegative(), amended: z.number().int().nonnegative() }))
+    .max(500),
 });
 export type ComplianceReport = z.infer<typeof ComplianceReport>;
 

@@ -42,6 +42,18 @@ export function reportStoreSuite(open: OpenFixture) {
         expect(await storage.reports.audited('revoke', start, later)).toBe(2);
         expect(await storage.reports.audited('revoke', later, later)).toBe(0);
         expect(await storage.reports.retention(start, later)).toEqual([]);
+
+        // Per member of staff: every person's revocations that revoked and updates that did not fail.
+        await storage.audit.append({ operator: 'vera (Vera V)', action: 'update', target: 'a', reason: null, result: 'updated' });
+        await storage.audit.append({ operator: 'vera (Vera V)', action: 'update', target: 'a', reason: null, result: 'failed: offline' });
+        await storage.audit.append({ operator: 'vera (Vera V)', action: 'revoke', target: 'd', reason: 'r', result: 'revoked' });
+        await storage.audit.append({ operator: 'vera (Vera V)', action: 'revoke', target: 'e', reason: 'r', result: 'revoked' });
+        await storage.audit.append({ operator: 'ola', action: 'export', target: null, reason: null, result: 'ok' });
+        expect(await storage.reports.staffActions(start, later)).toEqual([
+          { operator: 'vera (Vera V)', withdrawn: 2, amended: 1 },
+          { operator: 'sam', withdrawn: 1, amended: 0 },
+        ]);
+        expect(await storage.reports.staffActions(later, later)).toEqual([]);
       }),
     );
   });

@@ -188,6 +188,26 @@ export function ReportsScreen() {
                 </Text>
               )}
             </Panel>
+            <Panel title="Withdrawn and amended, per member of staff" label="Per member of staff">
+              {report.data.byStaff.length ? (
+                <Table fz="sm" withTableBorder striped aria-label="Withdrawn and amended per member of staff">
+                  <TableHead columns={['Member of staff', ['Withdrawn', 110], ['Amended', 110]]} />
+                  <Table.Tbody>
+                    {report.data.byStaff.map((p) => (
+                      <Table.Tr key={p.operator} data-testid="report-staff-row">
+                        <Table.Td>{p.operator}</Table.Td>
+                        <Table.Td>{formatCount(p.withdrawn)}</Table.Td>
+                        <Table.Td>{formatCount(p.amended)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  No consent was withdrawn or amended by staff in the period.
+                </Text>
+              )}
+            </Panel>
           </SimpleGrid>
         </>
       )}
