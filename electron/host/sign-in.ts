@@ -207,6 +207,9 @@ export function signInRoutes(o: SignInRoutesOptions): SignInRoutes {
   const page = (res: ServerResponse, status: number, view: Parameters<typeof signInPage>[0], headers: Record<string, string> = {}) =>
     send(res, status, signInPage({ ...view, ...(service.sso ? { sso: service.sso.label } : {}) }), 'text/html; charset=utf-8', {
       'content-security-policy': PAGE_CSP,
+      // Under no-referrer a browser posts the form with "Origin: null", which the host refuses (as
+      // it must: a sandboxed frame anywhere sends that too); same-origin lets it name this server.
+      'referrer-policy': 'same-origin',
       ...headers,
     });
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>

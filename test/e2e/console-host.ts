@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
 import { writeRemoteProfile } from '../helpers/remote.js';
 
 /**
@@ -61,7 +62,8 @@ export async function startConsole(args: string[] = [], opts: ConsoleOptions = {
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       // Wait for the initial sync too, so the first screen has data to show.
-      const url = /CDR Console (?:team server )?at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)?.[1];
+      // A team server signs people in: its address has no token.
+      const url = /CDR Console (?:team server )?at (http:\/\/127\.0\.0\.1:\d+\/(?:\?token=\S+)?)/.exec(out)?.[1];
       if (url && (args.includes('--no-sync') || /Synced \d+ consents|Initial sync failed/.test(out))) {
         clearTimeout(timer);
         resolve(url);
@@ -86,6 +88,43 @@ export async function startConsole(args: string[] = [], opts: ConsoleOptions = {
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Adds a user to a team server's data directory (npm run cli -- users add); the password is "<name> password 1". */
+export async function addUser(dataDir: string, name: string, displayName: string, role: 'viewer' | 'compliance' | 'support' | 'admin') {
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'build/cli.mjs'),
+      '--data-dir',
+      dataDir,
+      'users',
+      'add',
+      '--name',
+      name,
+      '--display-name',
+      displayName,
+      '--role',
+      role,
+      '--password-stdin',
+    ],
+    { cwd: root, env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' }, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdin!.end(`${name} password 1\n`);
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`users add ${name} failed (${code}): ${out}`);
+}
+
+/** Signs `name` in on a team server's sign-in page, as a person does, and waits for the console. */
+export async function signInAs(page: Page, origin: string, name: string) {
+  await page.goto(`${origin}/`);
+  await page.getByLabel('User name').fill(name);
+  await page.getByLabel('Password').fill(`${name} password 1`);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
 }
 
 /** Every scope the console uses, Data API included (the data browser's screens need cached records). */

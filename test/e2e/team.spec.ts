@@ -1,11 +1,14 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './console-host.js';
+import { addUser, knownOperator, pinnedNow, signInAs, startConsole, type ConsoleProcess } from './console-host.js';
 
 /**
  * The team server end to end (`npm run team`: an embedded PostgreSQL in the data directory, the
  * embedded sandbox as the intermediary): two servers on one data directory and one database, and
- * two people in two browser contexts, one on each. A revoke in one console shows REVOKED in the
- * other without a reload (LISTEN/NOTIFY between the servers), and both overviews count the same.
+ * people signed in, each with their role, in browser contexts of their own. A support agent's revoke
+ * on one server shows REVOKED in a viewer's console on the other without a reload (LISTEN/NOTIFY
+ * between the servers), where no Revoke is enabled; a compliance officer's audit screen shows the
+ * agent's display name, and the compliance report counts the revocation under the agent.
  */
 let app: ConsoleProcess;
 let second: ConsoleProcess;
@@ -14,15 +17,18 @@ test.beforeAll(async () => {
   const sandbox = ['--sandbox-seed', '23', '--sandbox-consents', '300', '--sandbox-clock', pinnedNow()];
   app = await startConsole(sandbox, { setup: knownOperator('Tess Team'), team: true });
   second = await startConsole([...sandbox, '--no-sync'], { team: true, dataDir: app.dataDir });
+  await addUser(app.dataDir, 'tess', 'Tess Team', 'support');
+  await addUser(app.dataDir, 'vera', 'Vera Viewer', 'viewer');
+  await addUser(app.dataDir, 'cleo', 'Cleo Compliance', 'compliance');
 });
 test.afterAll(async () => {
   await second?.stop();
   await app?.stop();
 });
 
-async function signIn(page: Page) {
-  await page.goto(app.launchUrl);
-  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+async function signIn(page: Page, name = 'tess') {
+  await signInAs(page, origin(), name);
+  await expect(page.getByTestId('status-user')).toContainText('Signed in as');
 }
 
 const origin = () => new URL(app.launchUrl).origin;
@@ -41,8 +47,8 @@ test('two consoles on two team servers of one store: a revoke in one is REVOKED 
     const a = await one.newPage();
     const b = await two.newPage();
     await signIn(a);
-    await b.goto(second.launchUrl);
-    await expect(b.getByRole('heading', { name: 'Overview' })).toBeVisible();
+    await signInAs(b, new URL(second.launchUrl).origin, 'vera');
+    await expect(b.getByTestId('status-user')).toHaveText('Signed in as Vera Viewer · viewer');
     await expect(b.getByText(/team server$/)).toBeVisible();
     for (const page of [a, b]) {
       await expect(page.getByTestId('status-team')).toHaveText('Team: 2 servers');
@@ -60,6 +66,9 @@ test('two consoles on two team servers of one store: a revoke in one is REVOKED 
     const secondOrigin = new URL(second.launchUrl).origin;
     await b.goto(`${secondOrigin}/#/consents/${id}`);
     await expect(b.getByTestId('status-sentence')).toHaveText(/^Active/);
+    // The viewer finds Revoke where it always is, disabled, saying why.
+    await expect(b.getByRole('button', { name: 'Revoke…' })).toBeDisabled();
+    await expect(b.getByLabel('Revoke… — unavailable: Revoking needs the support role; you are a viewer.')).toBeVisible();
 
     await a.goto(`${origin()}/#/consents/${id}`);
     await a.getByRole('button', { name: 'Revoke…' }).click();
@@ -89,12 +98,11 @@ test('two consoles on two team servers of one store: a revoke in one is REVOKED 
   }
 });
 
-test('the audit log says which client sent each action; a team server’s Settings offers no profile switch or cache reset, saying why', async ({
+test('a compliance officer’s audit screen names the agent and their client; the compliance report counts the revocation under them', async ({
   page,
 }) => {
   const secondOrigin = new URL(second.launchUrl).origin;
-  await page.goto(second.launchUrl);
-  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await signInAs(page, secondOrigin, 'cleo');
   await page.goto(`${secondOrigin}/#/audit?action=revoke`);
   await expect(page.getByRole('columnheader', { name: 'Client' })).toBeVisible();
   // The revocation of the test before, made in another browser on the other server: its address and browser.
@@ -106,6 +114,34 @@ test('the audit log says which client sent each action; a team server’s Settin
   await page.screenshot({ path: 'test-results/screenshots/team-audit-dark.png' });
   await page.emulateMedia({ colorScheme: 'light' });
 
+  await page.goto(`${secondOrigin}/#/reports`);
+  await page.getByText('This month', { exact: true }).click();
+  await expect(page.getByTestId('report-withdrawn-staff')).toContainText(/[1-9]/);
+  const staff = page.getByRole('table', { name: 'Withdrawn and amended per member of staff' });
+  await expect(staff.getByRole('row', { name: /Tess Team/ })).toContainText(/tess \(Tess Team\)\s*1\s*0/);
+  await page.screenshot({ path: 'test-results/screenshots/team-report-staff.png', fullPage: true });
+});
+
+test('the sign-in page: a wrong password says so without saying which half; an admin’s Settings offers no profile switch or cache reset, saying why', async ({
+  page,
+}) => {
+  const secondOrigin = new URL(second.launchUrl).origin;
+  await page.goto(`${secondOrigin}/`);
+  await expect(page.getByRole('heading', { name: 'CDR Console' })).toBeVisible();
+  await page.getByLabel('User name').fill('vera');
+  await page.getByLabel('Password').fill('not her password');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText('The user name or password is wrong.');
+  await expect(page.getByLabel('User name')).toHaveValue('vera');
+  await page.screenshot({ path: 'test-results/screenshots/team-sign-in.png' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: 'test-results/screenshots/team-sign-in-dark.png' });
+  await page.emulateMedia({ colorScheme: 'light' });
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+
+  await addUser(app.dataDir, 'ada', 'Ada Admin', 'admin');
+  await signInAs(page, secondOrigin, 'ada');
   await page.goto(`${secondOrigin}/#/settings`);
   await expect(page.getByRole('button', { name: 'Reset the cache…' })).toBeDisabled();
   await expect(page.getByText(/shared by every server and every console of the team: it is not reset from a console/)).toBeVisible();

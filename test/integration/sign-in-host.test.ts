@@ -92,6 +92,8 @@ describe('the sign-in page', () => {
     expect(page.body).toContain('<label for="password">Password</label>');
     expect(page.body).toMatch(/<button type="submit">Sign in<\/button>/);
     expect(page.headers['x-frame-options']).toBe('DENY');
+    // A form posted under no-referrer would carry "Origin: null", which the host refuses.
+    expect(page.headers['referrer-policy']).toBe('same-origin');
     expect(page.headers['content-security-policy']).toContain("form-action 'self'");
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     // An asset without a session: 401, not the app.
