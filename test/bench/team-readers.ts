@@ -90,7 +90,8 @@ function startServer(kind: 'team' | 'solo', dataDir: string, args: string[], syn
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const url = /CDR Console (?:team server )?at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)?.[1];
+      // A team server signs people in (no token in its address); the solo host prints its one-run token.
+      const url = /CDR Console (?:team server )?at (http:\/\/127\.0\.0\.1:\d+\/(?:\?token=\S+)?)/.exec(out)?.[1];
       if (!url) return;
       if (/Initial sync failed/.test(out)) return reject(new Error(`the ${kind} server's first sync failed:\n${out}`));
       if (sync && !/Synced \d+ consents/.test(out)) return;
@@ -115,6 +116,59 @@ function startServer(kind: 'team' | 'solo', dataDir: string, args: string[], syn
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`the ${kind} server exited with ${code}:\n${out}`)));
   });
+}
+
+export const BENCH_USER = { name: 'bench-reader', password: 'bench-reader password 1' };
+const sessions = new Map<string, Promise<string>>();
+function sessionOf(launchUrl: string): Promise<string> {
+  let s = sessions.get(launchUrl);
+  if (!s) {
+    s = (async () => {
+      const withToken = new URL(launchUrl).searchParams.has('token');
+      const res = withToken
+        ? await fetch(launchUrl, { redirect: 'manual' })
+        : await fetch(new URL('/api/signin', launchUrl), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ user: BENCH_USER.name, password: BENCH_USER.password }),
+          });
+      const cookie = res.headers.get('set-cookie')?.split(';')[0];
+      const body = await res.text();
+      if (res.status !== (withToken ? 303 : 200) || !cookie) throw new Error(`sign-in refused: ${res.status} ${body.slice(0, 200)}`);
+      return cookie;
+    })();
+    sessions.set(launchUrl, s);
+  }
+  return s;
+}
+
+/** Adds the benchmark's reader to a team server's store (the command line, as an admin would). */
+async function addBenchUser(dataDir: string, db: string[]): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'build/cli.mjs'),
+      '--data-dir',
+      dataDir,
+      'users',
+      'add',
+      '--name',
+      BENCH_USER.name,
+      '--display-name',
+      'Bench Reader',
+      '--role',
+      'support',
+      '--password-stdin',
+      ...db,
+    ],
+    { cwd: root, env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' }, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdin!.end(BENCH_USER.password);
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`users add failed (${code}): ${out}`);
 }
 
 /** CPU time the process has used so far, ms (Linux: /proc, in clock ticks of 10 ms; NaN elsewhere). */
@@ -152,13 +206,15 @@ class Console {
     });
   }
 
-  /** Signs in as a browser does (the printed URL's token for the session cookie), then opens /ipc. */
+  /**
+   * Signs in as a browser does, then opens /ipc: on the solo host the printed URL's token for the
+   * session cookie; on a team server the benchmark's user and password (once per server: the
+   * consoles of one reader share a session, as a person's tabs do, and sign-in stays within its
+   * rate limit).
+   */
   static async open(launchUrl: string): Promise<Console> {
     const origin = new URL(launchUrl).origin;
-    const res = await fetch(launchUrl, { redirect: 'manual' });
-    const cookie = res.headers.get('set-cookie')?.split(';')[0];
-    await res.text();
-    if (res.status !== 303 || !cookie) throw new Error(`sign-in refused: ${res.status}`);
+    const cookie = await sessionOf(launchUrl);
     const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/ipc`, { headers: { cookie, origin } });
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
@@ -437,6 +493,7 @@ async function teamPair(o: ReadersOptions, name: string, sandboxUrl: string, wit
     let t = now();
     const syncing = await startServer('team', dataDir, db, true);
     servers.push(syncing);
+    await addBenchUser(dataDir, db);
     console.log(`  team server 1 (syncs at start): ${Math.round(now() - t)} ms to serve, synced`);
     t = now();
     const serving = await startServer('team', dataDir, db, false);
