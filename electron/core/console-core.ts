@@ -100,7 +100,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
   const syncService = new SyncService({ ...ctx, engine, link, damage, storeFailure: (e) => cache.storeFailure(e) });
   const about = { appVersion: opts.appVersion, profile: { id: profile.id, name: profile.name, environment: profile.environment } };
-  const jobsContext = { ...ctx, actions, link };
+  const jobsContext = { ...ctx, actions, link, approvalOver: () => settings.get().bulkApprovalOver };
   await registerInterruptedBulkJobs(jobsContext);
 
   // Scheduled sync, every N minutes as Settings say (the host's option until the user chose), with or

@@ -16,6 +16,7 @@ export const DEFAULT_SETTINGS: Settings = {
   savedViews: [],
   syncEveryMinutes: 15,
   syncData: false,
+  bulkApprovalOver: 50,
 };
 
 export class SettingsStore {

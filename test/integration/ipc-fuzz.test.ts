@@ -110,6 +110,7 @@ const BASE: Record<Channel, unknown> = {
   'products:get': { recordId: 'r' },
   'products:versions': { recordId: 'r', hashes: ['h'] },
   'products:export': { filter: {}, format: 'json' },
+  'bulk:decide': { jobId: 'job-1', decision: 'approve' },
   'users:list': {},
   'users:add': { name: 'fuzz', displayName: 'Fuzz Fuzzer', role: 'viewer', password: 'a long enough password' },
   'users:update': { id: 'u_none', role: 'viewer' },

@@ -24,7 +24,9 @@ beforeAll(async () => {
       ['alice', 'Alice Admin', 'admin'],
       ['sam', 'Sam Support', 'support'],
       ['vera', 'Vera Viewer', 'viewer'],
+      ['sue', 'Sue Second', 'support'],
     ],
+    consents: 40,
   });
   ({ core, host, origin, send } = team);
 }, 120_000);
@@ -231,6 +233,106 @@ describe('people on the console', () => {
     expect(entry).toMatchObject({ operator: 'alice (Alice Admin)', target: 'user:sam' });
     expect((await alice.call('users:update', { id: samId, disabled: false })).ok).toBe(true);
     alice.ws.close();
+  });
+});
+
+describe('a large bulk revocation needs a second person', () => {
+  const active = async (c: Awaited<ReturnType<typeof openConsole>>, n: number, offset: number) =>
+    (
+      (await c.call('consents:list', {
+        filter: { statuses: ['ACTIVE'] },
+        sort: { field: 'created', direction: 'asc' },
+        offset,
+        limit: n,
+      })) as { ok: true; value: { rows: ConsentRow[] } }
+    ).value.rows.map((r) => r.consentId);
+  const settle = async (c: Awaited<ReturnType<typeof openConsole>>, jobId: string) => {
+    for (let i = 0; i < 200; i++) {
+      const jobs = (await c.call('jobs:list', {})) as { ok: true; value: { jobId: string; state: string }[] };
+      const job = jobs.value.find((j) => j.jobId === jobId);
+      if (job && ['finished', 'failed', 'cancelled'].includes(job.state)) return job;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the job did not end');
+  };
+
+  it('waits for another support agent or an admin: not the asker, not a viewer; then runs, both names audited', async () => {
+    const alice = await openConsole(await signIn('alice'));
+    const sam = await openConsole(await signIn('sam'));
+    const sue = await openConsole(await signIn('sue'));
+    const vera = await openConsole(await signIn('vera'));
+    try {
+      expect(await sam.call('settings:set', { bulkApprovalOver: 3 })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+      expect((await alice.call('settings:set', { bulkApprovalOver: 3 })).ok).toBe(true);
+      const ids = await active(sam, 5, 5);
+      expect(ids).toHaveLength(5);
+      const before = (await requestLog()).length;
+      const asked = (await sam.call('bulk:revoke', { consentIds: ids, reason: 'customer asked', perSecond: 50 })) as {
+        ok: true;
+        value: { jobId: string; awaitingApproval?: boolean };
+      };
+      expect(asked.value.awaitingApproval).toBe(true);
+      const { jobId } = asked.value;
+      // Listed for every console as awaiting, and nothing sent.
+      const listed = (await vera.call('jobs:list', {})) as { ok: true; value: { jobId: string; state: string; message: string }[] };
+      expect(listed.value.find((j) => j.jobId === jobId)).toMatchObject({
+        state: 'awaiting-approval',
+        message: expect.stringContaining('sam (Sam Support)'),
+      });
+      expect(await sam.call('bulk:decide', { jobId, decision: 'approve' })).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN', message: expect.stringContaining('you asked for this one') },
+      });
+      expect(await vera.call('bulk:decide', { jobId, decision: 'approve' })).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN', message: 'Approving bulk revocations needs the support role; you are a viewer.' },
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await requestLog()).slice(before).filter((r) => r.startsWith('DELETE'))).toEqual([]);
+
+      expect(await sue.call('bulk:decide', { jobId, decision: 'approve' })).toMatchObject({ ok: true });
+      expect(await alice.call('bulk:decide', { jobId, decision: 'approve' })).toMatchObject({
+        ok: false,
+        error: { message: 'This bulk revocation was already approved by sue (Sue Second).' },
+      });
+      expect(await settle(sue, jobId)).toMatchObject({ state: 'finished', counts: { revoked: 5 } });
+      expect((await requestLog()).slice(before).filter((r) => r.startsWith('DELETE'))).toHaveLength(5);
+      const audit = await core.stores.audit.entries({ target: jobId });
+      expect(audit.map((e) => [e.action, e.operator])).toEqual([
+        ['bulk:approval-requested', 'sam (Sam Support)'],
+        ['bulk:approved', 'sue (Sue Second)'],
+      ]);
+      expect(audit[1]!.result).toBe('approved the revocation of 5 consents asked by sam (Sam Support)');
+
+      // Rejected: nothing is ever sent; the items say why.
+      const more = await active(sam, 4, 0);
+      expect(more).toHaveLength(4);
+      const second = (await sam.call('bulk:revoke', { consentIds: more, reason: 'customer asked' })) as {
+        ok: true;
+        value: { jobId: string };
+      };
+      const mark = (await requestLog()).length;
+      expect(await alice.call('bulk:decide', { jobId: second.value.jobId, decision: 'reject', reason: 'wrong list' })).toMatchObject({
+        ok: true,
+      });
+      const items = (await sam.call('jobs:items', { jobId: second.value.jobId, offset: 0, limit: 10 })) as {
+        ok: true;
+        value: { items: { status: string; detail: string }[] };
+      };
+      expect(
+        items.value.items.every((i) => i.status === 'failed' && i.detail.startsWith('not approved: rejected by alice (Alice Admin)')),
+      ).toBe(true);
+      expect((await requestLog()).slice(mark).filter((r) => r.startsWith('DELETE'))).toEqual([]);
+      // Three or fewer: no approval needed.
+      const small = (await sam.call('bulk:revoke', { consentIds: more.slice(0, 3), reason: 'customer asked', perSecond: 50 })) as {
+        ok: true;
+        value: { jobId: string; awaitingApproval?: boolean };
+      };
+      expect(small.value.awaitingApproval).toBeUndefined();
+      expect(await settle(sam, small.value.jobId)).toMatchObject({ state: 'finished' });
+    } finally {
+      for (const c of [alice, sam, sue, vera]) c.ws.close();
+    }
   });
 });
 

@@ -79,6 +79,7 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
       'consents:update',
       'consents:revoke',
       'bulk:revoke',
+      'bulk:decide',
       'authorization:start',
       'authorization:decode',
       'authorization:complete',

@@ -357,4 +357,9 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
   (db) => {
     db.exec('ALTER TABLE action_job_items ADD COLUMN sent_at TEXT');
   },
+  // 10: a bulk revocation may wait for a second person's approval (who asked; the decision, by whom, when).
+  (db) => {
+    for (const c of ['approval_requested_by', 'approval_decision', 'approval_by', 'approval_at'])
+      db.exec(`ALTER TABLE action_jobs ADD COLUMN ${c} TEXT`);
+  },
 ];

@@ -4,6 +4,7 @@ import type { ActionChange, ActionStore, ConsentStore, ReferenceStore } from '..
 import type { DataStore, RecordsInput, RetentionEntry } from '../data/port.js';
 import type { EventStore } from '../events/port.js';
 import type { BulkItemState, BulkJob, BulkJobStore, BulkStatus } from '../jobs/port.js';
+import { jobOfRow, type ApprovalColumns } from '../jobs/job-row.js';
 import type { ReportStore } from '../reports/port.js';
 import type { Storage } from '../storage.js';
 import type { SyncStateStore } from '../sync/port.js';
@@ -119,22 +120,43 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
 
   const itemsSql = 'SELECT seq, consent_id AS consentId, status, detail FROM action_job_items WHERE job_id = ? ORDER BY seq';
   const bulk: BulkJobStore = {
-    create: async ({ jobId, created, operator, reason, consentIds }) =>
+    create: async ({ jobId, created, operator, reason, consentIds, awaitingApprovalOf }) =>
       db.transaction(() => {
-        db.prepare('INSERT INTO action_jobs (job_id, kind, created, operator, reason) VALUES (?, ?, ?, ?, ?)').run(
-          jobId,
-          'bulk-revoke',
-          created,
-          operator,
-          reason,
-        );
+        db.prepare(
+          'INSERT INTO action_jobs (job_id, kind, created, operator, reason, approval_requested_by) VALUES (?, ?, ?, ?, ?, ?)',
+        ).run(jobId, 'bulk-revoke', created, operator, reason, awaitingApprovalOf ?? null);
         const insert = db.prepare('INSERT INTO action_job_items (job_id, seq, consent_id) VALUES (?, ?, ?)');
         consentIds.forEach((id, i) => insert.run(jobId, i + 1, id));
       })(),
-    job: async (jobId) =>
+    job: async (jobId) => {
+      const r = db
+        .prepare<[string], BulkJob & ApprovalColumns>(
+          "SELECT reason, created, operator, approval_requested_by, approval_decision, approval_by FROM action_jobs WHERE job_id = ? AND kind = 'bulk-revoke'",
+        )
+        .get(jobId);
+      return r && jobOfRow(r);
+    },
+    awaitingApproval: async () =>
       db
-        .prepare<[string], BulkJob>("SELECT reason, created, operator FROM action_jobs WHERE job_id = ? AND kind = 'bulk-revoke'")
-        .get(jobId),
+        .prepare<[], { job_id: string }>(
+          "SELECT job_id FROM action_jobs WHERE kind = 'bulk-revoke' AND approval_requested_by IS NOT NULL AND approval_decision IS NULL ORDER BY created, job_id",
+        )
+        .all()
+        .map((r) => r.job_id),
+    decide: async (jobId, decision, by, at) =>
+      db.transaction(() => {
+        const changed = db
+          .prepare(
+            'UPDATE action_jobs SET approval_decision = ?, approval_by = ?, approval_at = ? WHERE job_id = ? AND approval_requested_by IS NOT NULL AND approval_decision IS NULL',
+          )
+          .run(decision, by, at, jobId).changes;
+        if (changed && decision === 'reject')
+          db.prepare("UPDATE action_job_items SET status = 'failed', detail = ? WHERE job_id = ? AND status = 'pending'").run(
+            `not approved: rejected by ${by}; nothing was sent`,
+            jobId,
+          );
+        return changed === 1;
+      })(),
     items: async (jobId) => db.prepare<[string], Awaited<ReturnType<BulkJobStore['items']>>[number]>(itemsSql).all(jobId),
     window: async (jobId, offset, limit) => ({
       items: db
@@ -154,7 +176,10 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     },
     pendingJobs: async () =>
       db
-        .prepare<[], { job_id: string }>("SELECT DISTINCT job_id FROM action_job_items WHERE status = 'pending'")
+        .prepare<[], { job_id: string }>(
+          `SELECT DISTINCT i.job_id FROM action_job_items i JOIN action_jobs j ON j.job_id = i.job_id
+           WHERE i.status = 'pending' AND (j.approval_requested_by IS NULL OR j.approval_decision = 'approve')`,
+        )
         .all()
         .map((r) => r.job_id),
     // One process writes a profile's cache: the job is always this process's to run.

@@ -296,14 +296,56 @@ export class ConsentActions {
 
   // ---- bulk revocation: a job of items, processed at a limited rate, resumable after a crash
 
-  async createBulkRevoke(consentIds: readonly string[], reason: string): Promise<string> {
+  /** A new bulk revocation; `awaitingApprovalOf` (the asker's user id): it waits for a second person's decision. */
+  async createBulkRevoke(consentIds: readonly string[], reason: string, awaitingApprovalOf?: string): Promise<string> {
     const why = checkReason(reason);
     const ids = [...new Set(consentIds.map((i) => i.trim()).filter(Boolean))];
     if (ids.length === 0) throw new CoreError('INVALID_INPUT', 'No consent ids to revoke.');
     if (ids.length > 10_000) throw new CoreError('INVALID_INPUT', 'At most 10,000 consents per bulk revocation.');
     const jobId = randomUUID();
-    await this.deps.bulk.create({ jobId, created: this.now().toISOString(), operator: this.operator(), reason: why, consentIds: ids });
+    await this.deps.bulk.create({
+      jobId,
+      created: this.now().toISOString(),
+      operator: this.operator(),
+      reason: why,
+      consentIds: ids,
+      ...(awaitingApprovalOf ? { awaitingApprovalOf } : {}),
+    });
+    if (awaitingApprovalOf)
+      await this.deps.audit.append({
+        operator: this.operator(),
+        action: 'bulk:approval-requested',
+        target: jobId,
+        reason: why,
+        result: `${ids.length} consents; waiting for a second person's approval`,
+      });
     return jobId;
+  }
+
+  /**
+   * A second person's decision on a bulk revocation awaiting approval: never the asker's own.
+   * Audited with both names. False when it was not awaiting one (decided already).
+   */
+  async decideBulk(jobId: string, decision: 'approve' | 'reject', reason: string | null): Promise<boolean> {
+    const job = await this.deps.bulk.job(jobId);
+    if (!job?.approval) throw new CoreError('NOT_FOUND', 'This bulk revocation does not wait for an approval.');
+    const by = this.operator();
+    const decided = await this.deps.bulk.decide(jobId, decision, by, this.now().toISOString());
+    if (!decided) return false;
+    const total = Object.values(await this.deps.bulk.counts(jobId)).reduce((a, b) => a + b, 0);
+    await this.deps.audit.append({
+      operator: by,
+      action: decision === 'approve' ? 'bulk:approved' : 'bulk:rejected',
+      target: jobId,
+      reason,
+      result: `${decision === 'approve' ? 'approved' : 'rejected'} the revocation of ${total} consents asked by ${job.operator}`,
+    });
+    return true;
+  }
+
+  /** Bulk revocations waiting for a second person's approval, oldest first. */
+  bulkAwaitingApproval(): Promise<string[]> {
+    return this.deps.bulk.awaitingApproval();
   }
 
   bulkItems(jobId: string): Promise<BulkItem[]> {

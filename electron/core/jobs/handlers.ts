@@ -1,16 +1,20 @@
 import type { Job } from '../../../shared/ipc/contract.js';
 import { CoreError } from '../../ipc/router.js';
 import type { ConsentActions } from '../consents/actions.js';
+import { currentCaller } from '../../ipc/request-context.js';
+import type { BulkJob } from './port.js';
 import type { CoreContext, HandlersOf, Reachability } from '../context.js';
 import { writeBulkResults } from '../exports/consents-export.js';
 import { safeFileName } from '../exports/files.js';
 import type { JobContext } from './jobs.js';
 
-type JobChannels = 'jobs:list' | 'jobs:items' | 'jobs:export' | 'jobs:control' | 'bulk:revoke';
+type JobChannels = 'jobs:list' | 'jobs:items' | 'jobs:export' | 'jobs:control' | 'bulk:revoke' | 'bulk:decide';
 
 export interface JobsContext extends Pick<CoreContext, 'bus' | 'jobs' | 'exports'> {
   actions: ConsentActions;
   link: Reachability;
+  /** Settings' bulkApprovalOver: a signed-in person's bulk revocation of more consents waits for a second person. */
+  approvalOver?: () => number;
 }
 
 const bulkTitle = (n: number) => `Revoke ${n.toLocaleString('en-AU')} consent${n === 1 ? '' : 's'}`;
@@ -60,6 +64,11 @@ export async function registerInterruptedBulkJobs(ctx: JobsContext): Promise<Job
       ctx.jobs.endInterrupted(listed.jobId, { counts, done: listed.total ?? listed.done, message: 'Finished by another team server.' });
     }
   const elsewhere: Job[] = [];
+  // Held for a second person's approval: listed for every console, run by none until approved.
+  for (const jobId of await ctx.actions.bulkAwaitingApproval()) {
+    const [job, counts] = await Promise.all([ctx.actions.bulkJob(jobId), ctx.actions.bulkCounts(jobId)]);
+    if (job) elsewhere.push(awaitingJob(jobId, job, counts));
+  }
   for (const jobId of pending) {
     const known = ctx.jobs.find(jobId);
     if (known && known.state !== 'interrupted') continue; // run here (or stopped here by the operator)
@@ -96,9 +105,32 @@ export async function registerInterruptedBulkJobs(ctx: JobsContext): Promise<Job
   return elsewhere;
 }
 
+/** A bulk revocation waiting for a second person's approval, as the jobs list shows it. */
+function awaitingJob(jobId: string, job: BulkJob, counts: Record<string, number>): Job {
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  return {
+    jobId,
+    kind: 'bulk-revoke',
+    title: bulkTitle(total),
+    state: 'awaiting-approval',
+    done: 0,
+    total,
+    counts,
+    startedAt: job.created,
+    finishedAt: null,
+    message: `Asked by ${job.operator} (“${job.reason}”): waiting for a second person with the support or admin role to approve or reject it. Nothing is sent until then.`,
+    perSecond: DEFAULT_RATE,
+    result: null,
+  };
+}
+
 /** The jobs domain: long work in the background (bulk revocations, exports, data syncs), listed, controlled, their results. */
 export function jobHandlers(ctx: JobsContext): HandlersOf<JobChannels> {
   const { jobs, actions } = ctx;
+  const start = async (jobId: string, perSecond: number) => {
+    const total = (await actions.bulkCounts(jobId)).pending;
+    jobs.start({ jobId, kind: 'bulk-revoke', title: bulkTitle(total), total, perSecond, pausable: true, run: bulkRevokeRun(ctx, jobId) });
+  };
   return {
     'jobs:list': async () => {
       const elsewhere = new Map((await registerInterruptedBulkJobs(ctx)).map((j) => [j.jobId, j]));
@@ -130,18 +162,51 @@ export function jobHandlers(ctx: JobsContext): HandlersOf<JobChannels> {
       });
     },
     'bulk:revoke': async ({ consentIds, reason, perSecond }) => {
+      // A signed-in person's large revocation waits for a second person (issue 20): both names are audited.
+      const caller = currentCaller();
+      const over = ctx.approvalOver?.() ?? Infinity;
+      if (caller && new Set(consentIds.map((c) => c.trim())).size > over) {
+        const jobId = await actions.createBulkRevoke(consentIds, reason, caller.userId);
+        const [job, counts] = await Promise.all([actions.bulkJob(jobId), actions.bulkCounts(jobId)]);
+        ctx.bus.emit('jobs:progress', awaitingJob(jobId, job!, counts));
+        return { jobId, awaitingApproval: true };
+      }
       const jobId = await actions.createBulkRevoke(consentIds, reason);
-      const total = (await actions.bulkCounts(jobId)).pending;
-      jobs.start({
-        jobId,
-        kind: 'bulk-revoke',
-        title: bulkTitle(total),
-        total,
-        perSecond: perSecond ?? DEFAULT_RATE,
-        pausable: true,
-        run: bulkRevokeRun(ctx, jobId),
-      });
+      await start(jobId, perSecond ?? DEFAULT_RATE);
       return { jobId };
+    },
+    'bulk:decide': async ({ jobId, decision, reason }) => {
+      const job = await actions.bulkJob(jobId);
+      if (!job?.approval) throw new CoreError('NOT_FOUND', 'This bulk revocation does not wait for an approval.');
+      const caller = currentCaller();
+      if (!caller) throw new CoreError('FORBIDDEN', 'A bulk revocation is approved by a person signed in to the team server.');
+      if (job.approval.requestedBy === caller.userId)
+        throw new CoreError(
+          'FORBIDDEN',
+          'A second person approves a bulk revocation: you asked for this one. A colleague with the support or admin role approves or rejects it.',
+        );
+      const decided = () =>
+        `This bulk revocation was already ${job.approval?.decision === 'reject' ? 'rejected' : 'approved'}${job.approval?.decidedBy ? ` by ${job.approval.decidedBy}` : ''}.`;
+      if (job.approval.decision) throw new CoreError('INVALID_INPUT', decided());
+      if (!(await actions.decideBulk(jobId, decision, reason ?? null))) {
+        const now = await actions.bulkJob(jobId);
+        throw new CoreError(
+          'INVALID_INPUT',
+          now?.approval
+            ? `This bulk revocation was already decided${now.approval.decidedBy ? ` by ${now.approval.decidedBy}` : ''}.`
+            : decided(),
+        );
+      }
+      const counts = await actions.bulkCounts(jobId);
+      if (decision === 'approve') await start(jobId, DEFAULT_RATE);
+      else
+        ctx.bus.emit('jobs:progress', {
+          ...awaitingJob(jobId, job, counts),
+          state: 'cancelled',
+          finishedAt: new Date().toISOString(),
+          message: `Rejected${reason ? ` (“${reason}”)` : ''}: nothing was sent.`,
+        });
+      return { jobId, decision };
     },
   };
 }

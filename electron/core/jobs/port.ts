@@ -9,6 +9,11 @@ export interface BulkJob {
   reason: string;
   created: string;
   operator: string;
+  /**
+   * A job held for a second person's approval (a team server): who asked (their user id), and the
+   * decision once taken (by whom: the audit log's words). Null for a job that needed none.
+   */
+  approval?: { requestedBy: string; decision: 'approve' | 'reject' | null; decidedBy: string | null } | null;
 }
 export type BulkStatus = BulkItem['status'];
 /**
@@ -20,7 +25,16 @@ export interface BulkItemState extends BulkItem {
 }
 
 export interface BulkJobStore {
-  create(job: BulkJob & { jobId: string; consentIds: readonly string[] }): Promise<void>;
+  /** A new job; with `awaitingApprovalOf` (the asker's user id) it waits for a second person's decision. */
+  create(job: Omit<BulkJob, 'approval'> & { jobId: string; consentIds: readonly string[]; awaitingApprovalOf?: string }): Promise<void>;
+  /** Jobs waiting for a second person's approval, oldest first. */
+  awaitingApproval(): Promise<string[]>;
+  /**
+   * Records the decision on a job awaiting approval: false, with nothing changed, when it is not
+   * awaiting one (decided already, here or on another server). A rejected job's items are settled
+   * as failed ("not approved"): nothing of it is ever sent.
+   */
+  decide(jobId: string, decision: 'approve' | 'reject', by: string, at: string): Promise<boolean>;
   job(jobId: string): Promise<BulkJob | undefined>;
   /** Every item of a job in order. */
   items(jobId: string): Promise<BulkItem[]>;
@@ -28,7 +42,7 @@ export interface BulkJobStore {
   window(jobId: string, offset: number, limit: number): Promise<{ items: BulkItem[]; total: number }>;
   /** How many items of a job have each status. */
   counts(jobId: string): Promise<Record<BulkStatus, number>>;
-  /** Jobs with items still pending: what a restart offers to resume. */
+  /** Jobs with items still pending (not those awaiting approval): what a restart offers to resume. */
   pendingJobs(): Promise<string[]>;
   setItem(jobId: string, seq: number, status: BulkStatus, detail: string | null): Promise<void>;
   /** One item as it is now (read under the consent's lock: another run may have settled it). */

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { BulkItem } from '../../../shared/ipc/contract.js';
 import type { BulkItemState, BulkJob, BulkJobStore, BulkStatus } from '../jobs/port.js';
 import type { PgDb } from './db.js';
+import { jobOfRow, type ApprovalColumns } from '../jobs/job-row.js';
 
 /**
  * Bulk revocations, item by item, in the team store: a job a restart interrupted resumes with
@@ -166,23 +167,46 @@ export function pgBulkJobStore(db: PgDb, owner: string): BulkJobStore {
           [jobId, seq, at, owner],
         )
       ).length === 1,
-    create: ({ jobId, created, operator, reason, consentIds }) =>
+    create: ({ jobId, created, operator, reason, consentIds, awaitingApprovalOf }) =>
       db.tx(async (tx) => {
-        await tx.query('INSERT INTO action_jobs (job_id, kind, created, operator, reason) VALUES ($1, $2, $3, $4, $5)', [
-          jobId,
-          'bulk-revoke',
-          created,
-          operator,
-          reason,
-        ]);
+        await tx.query(
+          'INSERT INTO action_jobs (job_id, kind, created, operator, reason, approval_requested_by) VALUES ($1, $2, $3, $4, $5, $6)',
+          [jobId, 'bulk-revoke', created, operator, reason, awaitingApprovalOf ?? null],
+        );
         await tx.copy(
           'action_job_items',
           ['job_id', 'seq', 'consent_id'],
           consentIds.map((id, i) => [jobId, i + 1, id]),
         );
       }),
-    job: (jobId) =>
-      db.one<BulkJob>("SELECT reason, created, operator FROM action_jobs WHERE job_id = $1 AND kind = 'bulk-revoke'", [jobId]),
+    job: async (jobId) => {
+      const r = await db.one<BulkJob & ApprovalColumns>(
+        "SELECT reason, created, operator, approval_requested_by, approval_decision, approval_by FROM action_jobs WHERE job_id = $1 AND kind = 'bulk-revoke'",
+        [jobId],
+      );
+      return r && jobOfRow(r);
+    },
+    awaitingApproval: async () =>
+      (
+        await db.query<{ job_id: string }>(
+          "SELECT job_id FROM action_jobs WHERE kind = 'bulk-revoke' AND approval_requested_by IS NOT NULL AND approval_decision IS NULL ORDER BY created, job_id",
+        )
+      ).map((r) => r.job_id),
+    // One decision, whichever server is asked first: the UPDATE's condition decides.
+    decide: (jobId, decision, by, at) =>
+      db.tx(async (tx) => {
+        const changed = await tx.query(
+          `UPDATE action_jobs SET approval_decision = $2, approval_by = $3, approval_at = $4
+           WHERE job_id = $1 AND approval_requested_by IS NOT NULL AND approval_decision IS NULL RETURNING 1`,
+          [jobId, decision, by, at],
+        );
+        if (changed.length && decision === 'reject')
+          await tx.query("UPDATE action_job_items SET status = 'failed', detail = $2 WHERE job_id = $1 AND status = 'pending'", [
+            jobId,
+            `not approved: rejected by ${by}; nothing was sent`,
+          ]);
+        return changed.length === 1;
+      }),
     items: (jobId) => db.query<BulkItem>(ITEMS, [jobId]),
     window: async (jobId, offset, limit) => ({
       items: await db.query<BulkItem>(`${ITEMS} LIMIT $2 OFFSET $3`, [jobId, limit, offset]),
@@ -198,9 +222,12 @@ export function pgBulkJobStore(db: PgDb, owner: string): BulkJobStore {
       return counts;
     },
     pendingJobs: async () =>
-      (await db.query<{ job_id: string }>("SELECT DISTINCT job_id FROM action_job_items WHERE status = 'pending' ORDER BY job_id")).map(
-        (r) => r.job_id,
-      ),
+      (
+        await db.query<{ job_id: string }>(
+          `SELECT DISTINCT i.job_id FROM action_job_items i JOIN action_jobs j ON j.job_id = i.job_id
+           WHERE i.status = 'pending' AND (j.approval_requested_by IS NULL OR j.approval_decision = 'approve') ORDER BY i.job_id`,
+        )
+      ).map((r) => r.job_id),
     setItem: async (jobId, seq, status, detail) =>
       void (await db.query('UPDATE action_job_items SET status = $1, detail = $2 WHERE job_id = $3 AND seq = $4', [
         status,

@@ -32,7 +32,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
-    name: "people: the team's users and sessions; audit entries name the person, their role and how they signed in",
+    name: "people: the team's users and sessions; audit entries name the person, their role and how they signed in; bulk revocations await a second person's approval",
     up: PEOPLE_SCHEMA,
   },
 ];

@@ -45,6 +45,7 @@ CREATE TABLE sessions (
 );
 CREATE INDEX sessions_by_user ON sessions (user_id);
 ALTER TABLE audit_log ADD COLUMN user_id text, ADD COLUMN display_name text, ADD COLUMN role text, ADD COLUMN auth_method text;
+ALTER TABLE action_jobs ADD COLUMN approval_requested_by text, ADD COLUMN approval_decision text, ADD COLUMN approval_by text, ADD COLUMN approval_at text;
 `;
 
 interface Row {

@@ -288,6 +288,16 @@ export const consentsChannels = {
       reason: Reason,
       perSecond: z.number().min(0.1).max(50).optional(),
     }),
-    output: z.object({ jobId: z.string() }),
+    /**
+     * `awaitingApproval`: more consents than Settings' `bulkApprovalOver`, asked by a signed-in
+     * person: nothing is sent until a second person approves it (bulk:decide).
+     */
+    output: z.object({ jobId: z.string(), awaitingApproval: z.boolean().optional() }),
+  },
+  'bulk:decide': {
+    roles: SUPPORT,
+    action: 'Approving bulk revocations',
+    input: z.strictObject({ jobId: Identifier, decision: z.enum(['approve', 'reject']), reason: Reason.optional() }),
+    output: z.object({ jobId: z.string(), decision: z.enum(['approve', 'reject']) }),
   },
 } as const satisfies Record<string, ChannelSchema>;

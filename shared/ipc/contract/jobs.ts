@@ -17,7 +17,8 @@ export const JobKind = z.enum([
   'export-data',
   'export-products',
 ]);
-export const JobState = z.enum(['running', 'paused', 'interrupted', 'cancelled', 'finished', 'failed']);
+/** `awaiting-approval`: a bulk revocation held for a second person's approval (a team server). */
+export const JobState = z.enum(['awaiting-approval', 'running', 'paused', 'interrupted', 'cancelled', 'finished', 'failed']);
 export const JobResult = z.object({
   /** Where the file went (Electron: the path the user chose). */
   path: z.string().optional(),

@@ -19,6 +19,11 @@ export const Settings = z.strictObject({
   syncEveryMinutes: z.number().int().min(0).max(1440),
   /** Whether syncs also fetch Data API records (accounts, transactions…) of active consents. */
   syncData: z.boolean(),
+  /**
+   * A bulk revocation of more than this many consents asked by a signed-in person (a team server)
+   * waits for a second person's approval (support or admin) before it starts.
+   */
+  bulkApprovalOver: z.number().int().min(1).max(10_000),
   consentColumns: z.array(ConsentSortField).min(1).max(CONSENT_SORT_FIELDS.length),
   savedViews: z.array(SavedView).max(100),
 });
@@ -34,6 +39,7 @@ export const settingsChannels = {
     fields: {
       syncEveryMinutes: { roles: ADMIN, action: 'Changing the sync schedule' },
       syncData: { roles: ADMIN, action: 'Changing whether Data API records are synced' },
+      bulkApprovalOver: { roles: ADMIN, action: 'Changing when bulk revocations need approval' },
     },
     input: Settings.partial().strict(),
     output: Settings,

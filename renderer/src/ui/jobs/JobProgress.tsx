@@ -18,6 +18,7 @@ import { TableHead } from '../TableHead.js';
  * an export of the results.
  */
 const STATE_COLOUR: Record<Job['state'], string> = {
+  'awaiting-approval': 'violet',
   running: 'blue',
   paused: 'yellow',
   interrupted: 'orange',
@@ -44,6 +45,12 @@ export function JobProgress({ job, withItems = false }: { job: Job; withItems?: 
       </Button>
     </Unavailable>
   );
+  // A bulk revocation held for a second person (a team server): support's and admin's to decide.
+  const canDecide = useCan('bulk:decide');
+  const decide = useMutation({
+    mutationFn: (decision: 'approve' | 'reject') => client.bulkDecide({ jobId: job.jobId, decision }),
+  });
+  const awaiting = job.state === 'awaiting-approval';
   const ended = isEnded(job);
   const percent = job.total ? Math.round((job.done / job.total) * 100) : ended ? 100 : 0;
   return (
@@ -53,7 +60,7 @@ export function JobProgress({ job, withItems = false }: { job: Job; withItems?: 
           {job.title}
         </Text>
         <Badge color={STATE_COLOUR[job.state]} variant="light">
-          {job.state}
+          {awaiting ? 'awaiting approval' : job.state}
         </Badge>
       </Group>
       <Progress
@@ -80,11 +87,30 @@ export function JobProgress({ job, withItems = false }: { job: Job; withItems?: 
           {job.message}
         </Text>
       ) : null}
+      {awaiting ? (
+        <Group gap="xs">
+          <Unavailable label="Approve" reason={canDecide.reason}>
+            <Button size="xs" color="red" disabled={!canDecide.allowed || decide.isPending} onClick={() => decide.mutate('approve')}>
+              Approve
+            </Button>
+          </Unavailable>
+          <Unavailable label="Reject" reason={canDecide.reason}>
+            <Button size="xs" variant="default" disabled={!canDecide.allowed || decide.isPending} onClick={() => decide.mutate('reject')}>
+              Reject
+            </Button>
+          </Unavailable>
+        </Group>
+      ) : null}
+      {decide.error ? (
+        <Text size="sm" c={ink('red')} role="alert">
+          {decide.error.message}
+        </Text>
+      ) : null}
       <Group gap="xs">
         {job.state === 'running' && job.kind === 'bulk-revoke' ? controlButton('Pause', 'pause', { variant: 'default' }) : null}
         {job.state === 'paused' || job.state === 'interrupted' ? controlButton('Resume', 'resume') : null}
-        {!ended ? controlButton('Cancel', 'cancel', { variant: 'default', color: 'red' }) : null}
-        {job.kind === 'bulk-revoke' && !ended ? (
+        {!ended && !awaiting ? controlButton('Cancel', 'cancel', { variant: 'default', color: 'red' }) : null}
+        {job.kind === 'bulk-revoke' && !ended && !awaiting ? (
           <Group gap={4} align="flex-end">
             <NumberInput
               size="xs"
