@@ -3,6 +3,7 @@ import {
   Badge,
   Button,
   Group,
+  NumberInput,
   List,
   SegmentedControl,
   Stack,
@@ -338,6 +339,7 @@ export function SettingsScreen() {
   // The sync schedule and what it fetches, and resetting the cache: an admin's (the theme is everyone's).
   const canSchedule = useCan('settings:set', { input: { syncEveryMinutes: 0 } });
   const canSyncData = useCan('settings:set', { input: { syncData: false } });
+  const canApprovals = useCan('settings:set', { input: { bulkApprovalOver: 50 } });
   const canReset = useCan('cache:reset');
 
   return (
@@ -371,6 +373,26 @@ export function SettingsScreen() {
             checked={settings?.syncData ?? false}
             onChange={(e) => save.mutate({ syncData: e.currentTarget.checked })}
           />
+          {team ? (
+            <NumberInput
+              label="Bulk revocations of more consents than this need a second person's approval"
+              description={
+                canApprovals.reason ??
+                'A support agent or an admin other than the one who asked approves or rejects it in Jobs; nothing is sent until then.'
+              }
+              disabled={!canApprovals.allowed}
+              w={520}
+              min={1}
+              max={10_000}
+              step={10}
+              allowDecimal={false}
+              value={settings?.bulkApprovalOver ?? 50}
+              onBlur={(e) => {
+                const n = Number(e.currentTarget.value.replace(/[^0-9]/g, ''));
+                if (Number.isInteger(n) && n >= 1 && n <= 10_000 && n !== settings?.bulkApprovalOver) save.mutate({ bulkApprovalOver: n });
+              }}
+            />
+          ) : null}
           <div>
             <Text size="sm" fw={500} mb={4} id="theme-label">
               Theme
