@@ -4,14 +4,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { CoreError } from '../ipc/router.js';
 import { checkCache, resetCache } from '../core/console-core.js';
 import { ProfilesError } from '../core/config/profiles.js';
-import { OperatorStore } from '../core/operator.js';
+import { describeOperator, OperatorStore } from '../core/operator.js';
+import { REMOTE_COMMANDS, remoteOf, withRemote } from './remote.js';
 import { runNormalize } from './normalize.js';
 import { badIdentifier, oneLineUsageErrors } from './usage.js';
 import { dataDirOf, EXIT, Exit, exitFor, identifier, positiveInt, readStdin, reasonOf, table, version, withCore } from './common.js';
 import { addProfileCommands } from './profiles.js';
 import { addTeamCommands } from './team.js';
 import { addUserCommands } from './users.js';
-import { CONSENT_SORT_FIELDS, ConsentSort, type ConsentFilter } from '../../shared/ipc/contract.js';
+import { CONSENT_SORT_FIELDS, ConsentSort, type ChannelOutput, type ConsentFilter, type Job } from '../../shared/ipc/contract.js';
 import { exportConsents } from '../core/exports/consents-export.js';
 import { auditText } from '../core/exports/log-exports.js';
 import { ALL_CONSENT_COLUMNS } from '../../shared/consents/columns.js';
@@ -39,8 +40,39 @@ export function buildProgram(): Command {
     .version(version)
     .option('--data-dir <dir>', 'data directory (default: CDR_CONSOLE_DATA_DIR, then the platform app-data folder)')
     .option('--profile <id>', 'connection profile (default: the one profiles.json names)')
+    .option(
+      '--server <url>',
+      'a team server to work on instead of this machine (with --user; the password from CDR_CONSOLE_PASSWORD or asked)',
+    )
+    .option('--user <name>', 'who you are on the --server')
     .addHelpText('after', EXIT_HELP)
     .exitOverride();
+
+  // With --server, only what a console can do on a team server runs, as the person signed in.
+  program.hook('preAction', (_root, action) => {
+    const remote = remoteOf(program);
+    const name = action.parent && action.parent !== program ? `${action.parent.name()} ${action.name()}` : action.name();
+    if (remote && !REMOTE_COMMANDS.has(name))
+      throw new Exit(
+        EXIT.usage,
+        `${name} acts on this machine's data directory: it does not run with --server (these do: ${[...REMOTE_COMMANDS].join(', ')}).`,
+      );
+  });
+
+  program
+    .command('whoami')
+    .description('who the commands act as: this machine’s operator, or the person signed in on --server')
+    .action(async () => {
+      const remote = remoteOf(program);
+      if (remote)
+        return withRemote(remote, async (c) => {
+          const status = await c.call('app:status', {});
+          process.stdout.write(
+            `${c.user.userName} (${c.user.displayName}), ${c.user.role}, on ${remote.server} (${status.profile.name})\n`,
+          );
+        });
+      process.stdout.write(`${describeOperator(new OperatorStore(dataDirOf(program)).get())} on this machine\n`);
+    });
 
   addProfileCommands(program);
   addTeamCommands(program);
@@ -55,6 +87,18 @@ export function buildProgram(): Command {
     )
     .option('--data', 'also sync the Data API records of active consents, and the product catalogue')
     .action(async (o: { full?: boolean; data?: boolean }) => {
+      const remote = remoteOf(program);
+      if (remote)
+        return withRemote(remote, async (c) => {
+          c.on((event, payload) => {
+            if (event !== 'sync:progress') return;
+            const p = payload as { phase: string; done: number; total: number | null; state: string };
+            process.stderr.write(`${p.phase}: ${p.done}${p.total !== null ? `/${p.total}` : ''} ${p.state}\n`);
+          });
+          const summary = await c.call('sync:start', { ...(o.full ? { full: true } : {}), ...(o.data ? { data: true } : {}) });
+          process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+          if (summary.failures.length) throw new Exit(EXIT.error);
+        });
       await withCore(program, async (core) => {
         core.events.subscribe((event, payload) => {
           if (event !== 'sync:progress') return;
@@ -112,6 +156,28 @@ export function buildProgram(): Command {
         };
         const format = o.json ? 'json' : o.format;
         if (o.count && o.all) throw new Exit(EXIT.usage, '--count and --all: choose one (--count writes only the number).');
+        const remote = remoteOf(program);
+        if (remote) {
+          if (o.all)
+            throw new Exit(
+              EXIT.usage,
+              '--all with --server: every row leaving the team store at once is an export, made (and audited) by the server: use Export on the Consents screen (compliance), or --limit.',
+            );
+          return withRemote(remote, async (c) => {
+            const { total } = await c.call('consents:count', { filter });
+            if (o.count)
+              return void process.stdout.write(
+                { table: `${total}\n`, csv: `total\n${total}\n`, json: `${JSON.stringify({ total })}\n` }[format],
+              );
+            const { rows } = await c.call('consents:list', { filter, sort: sort.data, offset: 0, limit: o.limit });
+            if (format === 'table')
+              return void process.stdout.write(
+                `${table(rows, ['consentId', 'status', 'consumerEmail', 'dataHolderName', 'useCaseName', 'created', 'sharingEndDate'])}\n${rows.length} of ${total}\n`,
+              );
+            const window = { count: async () => ({ total: rows.length, byStatus: {} }), list: async () => rows } as never;
+            await exportConsents(window, { filter, sort: sort.data, columns: [...ALL_CONSENT_COLUMNS], format }, process.stdout);
+          });
+        }
         await withCore(program, async (core) => {
           if (o.count) {
             const { total } = await core.stores.consents.count(filter);
@@ -142,10 +208,7 @@ export function buildProgram(): Command {
     .option('--json', 'JSON output')
     .action(async (id: string, o: { json?: boolean }) => {
       identifier(id, 'Consent id');
-      await withCore(program, async (core) => {
-        const consent = await core.stores.consents.get(id);
-        if (!consent) throw new Exit(EXIT.error, `Consent ${id} is not in the cache (sync first, or check the id).`);
-        const events = await core.stores.events.forConsent(id, 500);
+      const show = ({ consent, events }: Pick<ChannelOutput<'consents:get'>, 'consent' | 'events'>) => {
         if (o.json) process.stdout.write(`${JSON.stringify({ consent, events }, null, 2)}\n`);
         else {
           const fields = [
@@ -168,6 +231,17 @@ export function buildProgram(): Command {
             `${'useCase'.padEnd(24)}${consent.useCase?.name ?? '—'}\n\nEvents (newest first)\n${table(events, ['timestamp', 'eventType', 'eventDetail'])}\n`,
           );
         }
+      };
+      const remote = remoteOf(program);
+      if (remote)
+        return withRemote(remote, async (c) => {
+          const detail = await c.call('consents:get', { consentId: id });
+          show({ consent: detail.consent, events: detail.events.slice(0, 500) });
+        });
+      await withCore(program, async (core) => {
+        const consent = await core.stores.consents.get(id);
+        if (!consent) throw new Exit(EXIT.error, `Consent ${id} is not in the cache (sync first, or check the id).`);
+        show({ consent, events: await core.stores.events.forConsent(id, 500) });
       });
     });
 
@@ -178,10 +252,17 @@ export function buildProgram(): Command {
     .action(async (id: string, o: { reason: string }) => {
       identifier(id, 'Consent id');
       const reason = reasonOf(o.reason);
-      await withCore(program, async (core) => {
-        const r = await core.router.handle('consents:revoke', { consentId: id, reason }, true);
-        if (!r.ok) throw new CoreError(r.error.code, r.error.message);
-        const value = r.value as { outcome: string; revokedBy?: { operator: string; at: string } };
+      const remote = remoteOf(program);
+      const revoke = remote
+        ? (input: { consentId: string; reason: string }) => withRemote(remote, (c) => c.call('consents:revoke', input))
+        : (input: { consentId: string; reason: string }) =>
+            withCore(program, async (core) => {
+              const r = await core.router.handle('consents:revoke', input, true);
+              if (!r.ok) throw new CoreError(r.error.code, r.error.message);
+              return r.value as ChannelOutput<'consents:revoke'>;
+            });
+      {
+        const value = (await revoke({ consentId: id, reason })) as { outcome: string; revokedBy?: { operator: string; at: string } };
         if (value.outcome === 'already-inactive') {
           process.stdout.write(
             value.revokedBy
@@ -191,7 +272,7 @@ export function buildProgram(): Command {
           throw new Exit(EXIT.alreadyInactive);
         }
         process.stdout.write(`Consent ${id} revoked.\n`);
-      });
+      }
     });
 
   program
@@ -217,6 +298,36 @@ export function buildProgram(): Command {
         ids.push(id);
       }
       if (!ids.length) throw new Exit(EXIT.usage, `${o.file === '-' ? 'standard input' : o.file} lists no consent id.`);
+      const remote = remoteOf(program);
+      if (remote)
+        return withRemote(remote, async (c) => {
+          // The server runs the job (and may hold a large one for a second person's approval): follow it to its end.
+          let done: (job: Job) => void = () => {};
+          const ended = new Promise<Job>((resolve) => (done = resolve));
+          let jobId: string | null = null;
+          const early: Job[] = [];
+          c.on((event, payload) => {
+            if (event !== 'jobs:progress') return;
+            const job = payload as Job;
+            if (jobId === null) return void early.push(job);
+            if (job.jobId === jobId && ['finished', 'failed', 'cancelled'].includes(job.state)) done(job);
+          });
+          const started = await c.call('bulk:revoke', { consentIds: ids, reason, perSecond: o.perSecond });
+          jobId = started.jobId;
+          if (started.awaitingApproval) {
+            process.stdout.write(
+              `${o.json ? JSON.stringify({ jobId, awaitingApproval: true }) : `Job ${jobId}: ${ids.length} consents wait for a second person's approval (support or admin) before anything is sent; follow it in the console's Jobs.`}\n`,
+            );
+            return;
+          }
+          for (const j of early) if (j.jobId === jobId && ['finished', 'failed', 'cancelled'].includes(j.state)) done(j);
+          const job = await ended;
+          process.stdout.write(
+            o.json ? `${JSON.stringify({ jobId, counts: job.counts, state: job.state }, null, 2)}\n` : `${JSON.stringify(job.counts)}\n`,
+          );
+          if (job.counts.pending) throw new Exit(EXIT.offline, `Stopped: ${job.counts.pending} consents still pending (job ${jobId}).`);
+          if (job.counts.failed || job.state !== 'finished') throw new Exit(EXIT.error, job.message ?? undefined);
+        });
       await withCore(program, async (core) => {
         const jobId = await core.actions.createBulkRevoke(ids, reason);
         const items = await core.actions.runBulkRevoke(jobId, {
@@ -241,6 +352,27 @@ export function buildProgram(): Command {
     .option('--json', 'JSON output')
     .action(async (o: { consent?: string; type?: string[]; limit: number; json?: boolean }) => {
       if (o.consent !== undefined) identifier(o.consent, 'Consent id');
+      const remote = remoteOf(program);
+      if (remote)
+        return withRemote(remote, async (c) => {
+          const filter = {
+            ...(o.consent ? { consentId: o.consent } : {}),
+            ...(o.type ? { types: o.type.flatMap((t) => t.split(',')) } : {}),
+          };
+          const rows: ChannelOutput<'events:list'>['rows'] = [];
+          while (rows.length < o.limit) {
+            const page: ChannelOutput<'events:list'> = await c.call('events:list', {
+              filter,
+              offset: rows.length,
+              limit: Math.min(500, o.limit - rows.length),
+            });
+            rows.push(...page.rows);
+            if (page.rows.length < 500) break;
+          }
+          process.stdout.write(
+            `${o.json ? JSON.stringify(rows, null, 2) : table(rows, ['timestamp', 'eventType', 'consentId', 'eventDetail'])}\n`,
+          );
+        });
       await withCore(program, async (core) => {
         const rows = core.cache.events.list({
           ...(o.consent ? { consentId: o.consent } : {}),
@@ -258,20 +390,26 @@ export function buildProgram(): Command {
     .command('verify')
     .description('check the hash chain (exit 0 when it holds, 6 when it is broken)')
     .action(async () => {
-      await withCore(program, async (core) => {
-        const v = await core.stores.audit.verify();
-        if (v.ok) process.stdout.write(`The audit log holds: ${v.entries} entries, chain intact.\n`);
-        else {
-          const more = v.problems.length > 1 ? `\n${v.problems.map((p) => `  - ${p}`).join('\n')}` : '';
-          throw new Exit(EXIT.auditBroken, `The audit log is broken at entry ${v.brokenAt}: ${v.problem}.${more}`);
-        }
-      });
+      const remote = remoteOf(program);
+      await (remote ? withRemote(remote, (c) => c.call('audit:verify', {})) : withCore(program, (core) => core.stores.audit.verify())).then(
+        (v) => {
+          if (v.ok) process.stdout.write(`The audit log holds: ${v.entries} entries, chain intact.\n`);
+          else {
+            const problems = v.problems ?? [v.problem];
+            const more = problems.length > 1 ? `\n${problems.map((p) => `  - ${p}`).join('\n')}` : '';
+            throw new Exit(EXIT.auditBroken, `The audit log is broken at entry ${v.brokenAt}: ${v.problem}.${more}`);
+          }
+        },
+      );
     });
   audit
     .command('export')
     .description('every entry with its hashes')
     .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json']).default('json'))
     .action(async (o: { format: 'csv' | 'json' }) => {
+      const remote = remoteOf(program);
+      if (remote)
+        return withRemote(remote, async (c) => void process.stdout.write((await c.call('audit:export', { format: o.format })).content));
       await withCore(
         program,
         async (core) => void process.stdout.write(auditText(await core.stores.audit.entries(), o.format, core.stores.audit.keepsClient)),

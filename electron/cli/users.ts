@@ -26,10 +26,7 @@ async function passwordFromStdin(): Promise<string> {
 
 export function addUserCommands(program: Command): void {
   const users = program.command('users').description('the people of a team server: who signs in, with which role');
-  const withPeople = async <T>(
-    o: { databaseUrl?: string },
-    fn: (people: People, actor: string) => Promise<T>,
-  ) => {
+  const withPeople = async <T>(o: { databaseUrl?: string }, fn: (people: People, actor: string) => Promise<T>) => {
     const { connectTeamDatabase } = await import('../team/database.js');
     const { migrate } = await import('../core/postgres/migrations.js');
     const { PgDb } = await import('../core/postgres/db.js');
