@@ -1,4 +1,5 @@
-import { Button, Group, Popover, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { Button, Group, Menu, Popover, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconChevronUp } from '@tabler/icons-react';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DataView } from '../../../../shared/ipc/contract.js';
@@ -10,6 +11,7 @@ import { JobProgress } from '../../ui/jobs/JobProgress.js';
 import { isEnded, useJobsStore } from '../../ui/jobs/jobs-store.js';
 import { useAppStatus } from './app-status.js';
 import { ink } from '../../ui/ink.js';
+import { signOut } from './sign-out.js';
 
 /**
  * Always at the bottom: profile and environment, the sync (its phase, progress, rate and time
@@ -57,6 +59,31 @@ function JobsIndicator() {
         </ScrollArea.Autosize>
       </Popover.Dropdown>
     </Popover>
+  );
+}
+
+/**
+ * Signing out of a team server: this browser's session, or every session of the person (their
+ * other browsers and devices too); then the sign-in page.
+ */
+function SignOutMenu() {
+  const out = useMutation({
+    mutationFn: (everywhere: boolean) => signOut(everywhere),
+    onError: (e) => notifications.show({ color: 'red', title: 'Not signed out', message: e.message, autoClose: false }),
+  });
+  return (
+    <Menu position="top-end" withArrow shadow="md">
+      <Menu.Target>
+        <Button size="compact-xs" variant="default" loading={out.isPending} rightSection={<IconChevronUp size={12} aria-hidden />}>
+          Sign out
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>This browser, or every browser you signed in with</Menu.Label>
+        <Menu.Item onClick={() => out.mutate(false)}>Sign out</Menu.Item>
+        <Menu.Item onClick={() => out.mutate(true)}>Sign out everywhere</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
 }
 
@@ -209,6 +236,7 @@ export function StatusBar() {
           Signed in as <strong>{s.user.displayName}</strong> · {s.user.role}
         </Text>
       ) : null}
+      {s?.user ? <SignOutMenu /> : null}
       <Text size="xs" c="dimmed">
         {s ? `v${s.appVersion} · ${HOST_NAMES[s.host] ?? s.host}` : ''}
       </Text>
