@@ -11,6 +11,8 @@ export async function signOut(everywhere: boolean): Promise<void> {
   const res = await page.fetch('/api/signout', {
     method: 'POST',
     credentials: 'same-origin',
+    // The console's pages say no-referrer, under which a POST may carry `Origin: null`, refused.
+    referrerPolicy: 'same-origin',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(everywhere ? { everywhere: true } : {}),
   });

@@ -1,4 +1,4 @@
-import { Modal, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Group, Modal, PasswordInput, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { Role, User, UsersList } from '../../../../shared/ipc/contract.js';
 import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
@@ -135,25 +135,21 @@ export function AddUserDialog({ opened, onClose, rules }: { opened: boolean; onC
             {...bindText(displayName, setDisplayName)}
           />
           <ChoiceSelect label="Role" data={ROLE_CHOICES} value={role} onChange={setRole} />
-          <Stack gap={4}>
-            <Text size="sm" fw={500} id="add-user-method">
-              Signs in with
-            </Text>
-            <SegmentedControl
-              aria-labelledby="add-user-method"
-              value={method}
-              onChange={(v) => setMethod(v as 'password' | 'oidc')}
-              data={[
-                { value: 'password', label: 'Password' },
-                { value: 'oidc', label: 'Single sign-on' },
-              ]}
-            />
-            {method === 'oidc' ? (
-              <Text size="xs" c="dimmed">
-                They sign in through the organisation’s identity provider, with the user name above; the server keeps no password for them.
-              </Text>
-            ) : null}
-          </Stack>
+          <Radio.Group
+            label="Signs in with"
+            value={method}
+            onChange={(v) => setMethod(v as 'password' | 'oidc')}
+            description={
+              method === 'oidc'
+                ? 'The organisation’s identity provider, with the user name above; this server keeps no password for them.'
+                : undefined
+            }
+          >
+            <Group gap="lg" mt={6}>
+              <Radio value="password" label="A password kept by this server" />
+              <Radio value="oidc" label="Single sign-on" />
+            </Group>
+          </Radio.Group>
           {method === 'password' ? (
             <PasswordFields
               password={password}
