@@ -99,7 +99,7 @@ describe('an admin', () => {
       ),
     ).toBeInTheDocument();
     expect(
-      screen.getByText(/At least 12 characters.*After 5 wrong passwords in a row, sign-in is refused for 15 minutes\./),
+      screen.getByText(/Passwords: at least 12 characters.*After 5 wrong passwords in a row, sign-in is refused for 15 minutes\./),
     ).toBeInTheDocument();
   });
 

@@ -74,14 +74,21 @@ function SignOutMenu() {
   return (
     <Menu position="top-end" withArrow shadow="md">
       <Menu.Target>
-        <Button size="compact-xs" variant="default" loading={out.isPending} rightSection={<IconChevronUp size={12} aria-hidden />}>
+        <Button
+          size="compact-xs"
+          variant="default"
+          loading={out.isPending}
+          rightSection={<IconChevronUp size={12} aria-hidden />}
+          style={{ flexShrink: 0 }}
+        >
           Sign out
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Label>This browser, or every browser you signed in with</Menu.Label>
         <Menu.Item onClick={() => out.mutate(false)}>Sign out</Menu.Item>
-        <Menu.Item onClick={() => out.mutate(true)}>Sign out everywhere</Menu.Item>
+        <Menu.Item onClick={() => out.mutate(true)} title="Also in every other browser you signed in with">
+          Sign out everywhere
+        </Menu.Item>
       </Menu.Dropdown>
     </Menu>
   );
@@ -139,7 +146,7 @@ export function StatusBar() {
   const elsewhere = s?.team?.syncingOn ?? null;
 
   return (
-    <Group h="100%" px="md" gap="md" wrap="nowrap" role="status" aria-label="Status bar" fz="xs">
+    <Group h="100%" px="md" gap="sm" wrap="nowrap" role="status" aria-label="Status bar" fz="xs">
       <Text size="xs">
         Profile: <strong data-testid="status-profile">{s?.profile.name ?? '…'}</strong>
       </Text>
@@ -182,7 +189,13 @@ export function StatusBar() {
           Cancel sync
         </Button>
       ) : (
-        <Button size="compact-xs" variant="default" onClick={() => sync.mutate()} disabled={connection !== 'connected'}>
+        <Button
+          size="compact-xs"
+          variant="default"
+          onClick={() => sync.mutate()}
+          disabled={connection !== 'connected'}
+          style={{ flexShrink: 0 }}
+        >
           Sync now
         </Button>
       )}

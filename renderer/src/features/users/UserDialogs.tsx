@@ -18,10 +18,15 @@ export const ROLE_NAME: Record<Role, string> = { viewer: 'Viewer', compliance: '
 
 type Rules = NonNullable<UsersList['rules']>;
 
-/** The server's password rules in a sentence, shown under the password field. */
+/** The server's rule for a new password, shown under the password field. */
+export function passwordRule(rules: Rules | null): string {
+  return rules ? `At least ${rules.passwordMin} characters, not starting or ending with a space.` : '';
+}
+
+/** The server's rules in full: a new password's, and the lock after wrong ones. */
 export function rulesText(rules: Rules | null): string {
   if (!rules) return '';
-  return `At least ${rules.passwordMin} characters, not starting or ending with a space. After ${rules.lockAfter} wrong passwords in a row, sign-in is refused for ${rules.lockMinutes} minutes.`;
+  return `Passwords: ${passwordRule(rules).replace(/^A/, 'a')} After ${rules.lockAfter} wrong passwords in a row, sign-in is refused for ${rules.lockMinutes} minutes.`;
 }
 
 /** Why a new password (and its confirmation) would be refused, checked before it is sent. */
@@ -59,7 +64,7 @@ function PasswordFields({
       <PasswordInput
         label={label}
         required
-        description={rulesText(rules)}
+        description={passwordRule(rules)}
         autoComplete="new-password"
         error={errors?.password}
         {...bindText(password, setPassword)}
