@@ -72,7 +72,7 @@ function SignOutMenu() {
     onError: (e) => notifications.show({ color: 'red', title: 'Not signed out', message: e.message, autoClose: false }),
   });
   return (
-    <Menu position="top-end" withArrow shadow="md">
+    <Menu position="top-end" shadow="md" withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <Button
           size="compact-xs"
