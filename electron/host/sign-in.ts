@@ -119,11 +119,6 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 
 /** The sign-in page may post its form to this server (the console's own policy forbids forms). */
 const PAGE_CSP = CONTENT_SECURITY_POLICY.replace("form-action 'none'", "form-action 'self'");
-/*
- * The page's <meta name="referrer" content="same-origin">: under the server's `no-referrer` header a
- * browser sends the form's POST with `Origin: null`, which the server refuses as another origin
- * (a real browser could not sign in); same-origin sends this server's origin, and only to itself.
- */
 
 export function signInPage(o: { message?: string; name?: string; sso?: string; noUsers?: boolean; signedOut?: boolean }): string {
   const notice = o.message
@@ -143,7 +138,6 @@ export function signInPage(o: { message?: string; name?: string; sso?: string; n
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<meta name="referrer" content="same-origin">
 <title>Sign in · CDR Console</title>
 <style>
 :root { color-scheme: light dark; --bg: #f6f7f9; --card: #fff; --text: #1f2328; --muted: #59636e; --border: #d0d7de; --accent: #1c64d8; --accent-text: #fff; --error: #b42318; --error-bg: #fdecea; --info-bg: #eef4ff; }

@@ -72,7 +72,11 @@ export function UsersScreen() {
         }
       />
       {reason ? (
-        <Alert color="gray" title="No users to manage here" data-testid="users-unavailable">
+        <Alert
+          color="gray"
+          title={can.reason || canAdd.reason ? 'Users are managed by an admin' : 'No users to manage here'}
+          data-testid="users-unavailable"
+        >
           {reason}
         </Alert>
       ) : null}
