@@ -156,6 +156,7 @@ describe('an admin', () => {
     await userEvent.click(within(row('alice')).getByRole('combobox', { name: 'Role of alice' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Viewer' }));
     const again = await screen.findByRole('dialog', { name: 'Change the role' });
+    expect(again).toHaveTextContent('That is you: this console signs you out.');
     await userEvent.click(within(again).getByRole('button', { name: 'Change role' }));
     expect(await within(again).findByRole('alert')).toHaveTextContent('the team needs at least one admin who can sign in');
     expect(within(row('alice')).getByRole('combobox', { name: 'Role of alice' })).toHaveValue('Admin');

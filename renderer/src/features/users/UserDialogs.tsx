@@ -228,7 +228,7 @@ export function ResetPasswordDialog({ user, onClose, rules }: { user: User | nul
 }
 
 /** A role change, confirmed: it ends the person's sessions, so they sign in again with the new role. */
-export function RoleDialog({ change, onClose }: { change: { user: User; role: Role } | null; onClose(): void }) {
+export function RoleDialog({ change, me, onClose }: { change: { user: User; role: Role } | null; me: string | null; onClose(): void }) {
   const update = useUpdateUser(onClose);
   const close = () => {
     update.reset();
@@ -241,6 +241,7 @@ export function RoleDialog({ change, onClose }: { change: { user: User; role: Ro
           <Text size="sm">
             <strong>{change.user.displayName}</strong> becomes <strong>{ROLE_NAME[change.role].toLowerCase()}</strong> (was{' '}
             {change.user.role}). Their sessions end: they sign in again with the new role.
+            {change.user.id === me ? ' That is you: this console signs you out.' : ''}
           </Text>
           <DialogFooter
             mutation={update}
@@ -262,7 +263,7 @@ export function RoleDialog({ change, onClose }: { change: { user: User; role: Ro
 }
 
 /** Disabling someone, confirmed: they cannot sign in, and their sessions end now. */
-export function DisableDialog({ user, onClose }: { user: User | null; onClose(): void }) {
+export function DisableDialog({ user, me, onClose }: { user: User | null; me: string | null; onClose(): void }) {
   const update = useUpdateUser(onClose);
   const close = () => {
     update.reset();
@@ -286,6 +287,7 @@ export function DisableDialog({ user, onClose }: { user: User | null; onClose():
       }
     >
       They can no longer sign in, and the consoles they have open are signed out now. Their audit entries stay; Enable brings them back.
+      {user?.id === me ? ' That is you: this console signs you out, and another admin has to enable you again.' : ''}
     </ConfirmDialog>
   );
 }

@@ -219,8 +219,8 @@ export function UsersScreen() {
         </Panel>
       )}
       <AddUserDialog opened={adding} onClose={() => setAdding(false)} rules={list?.rules ?? null} />
-      <RoleDialog change={roleChange} onClose={() => setRoleChange(null)} />
-      <DisableDialog user={disabling} onClose={() => setDisabling(null)} />
+      <RoleDialog change={roleChange} me={me} onClose={() => setRoleChange(null)} />
+      <DisableDialog user={disabling} me={me} onClose={() => setDisabling(null)} />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} rules={list?.rules ?? null} />
     </Stack>
   );
