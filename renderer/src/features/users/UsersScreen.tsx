@@ -62,7 +62,11 @@ export function UsersScreen() {
     <Stack gap="md" pb="xl">
       <ScreenHeader
         title="Users"
-        description="Who may sign in to this team server, with which role. A change ends the sessions it concerns."
+        description={
+          list && !list.available
+            ? 'Who may sign in to a team server, with which role.'
+            : 'Who may sign in to this team server, with which role. A change ends the sessions it concerns.'
+        }
         actions={
           <Unavailable label="Add user" reason={reason}>
             <Button size="xs" onClick={() => setAdding(true)} disabled={reason !== null || !list}>
