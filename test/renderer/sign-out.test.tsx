@@ -147,12 +147,18 @@ describe('the connection of a console whose session ends', () => {
     expect(assign).not.toHaveBeenCalled();
   });
 
-  it('a server that cannot be reached at all: reconnecting goes on', async () => {
+  it('a server that does not answer: reconnecting goes on, asking again until it answers', async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     websocketTransport('ws://team.test/ipc');
     last().closeWith(1006);
     await vi.advanceTimersByTimeAsync(500);
     expect(FakeSocket.all).toHaveLength(2);
     expect(assign).not.toHaveBeenCalled();
+    // Back, but the session ended meanwhile (idle too long): the next refusal finds it out.
+    fetchMock.mockResolvedValue(json(401, { error: 'Not signed in.', signIn: '/signin' }));
+    last().closeWith(1006);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(assign).toHaveBeenCalledWith('/signin');
   });
 });

@@ -13,24 +13,29 @@ import type { ConnectionState, Transport } from './transport.js';
  * A team server's session can end under an open console (signed out elsewhere, disabled, a new
  * role or password): the server closes the socket with SESSION_ENDED, and the page goes to the
  * sign-in page rather than reconnecting. A session that ended while the socket was down shows as
- * a reconnect refused: the server is asked once (GET /api/session) whether the session is over (a
- * 401 naming where to sign in) or only the connection (anything else: reconnecting goes on). The
+ * a reconnect refused: the server is asked (GET /api/session; once it answered, not again until the
+ * socket opens) whether the session is over (a 401 naming where to sign in) or only the connection
+ * (anything else: reconnecting goes on). The
  * solo browser host has no sessions: it never closes with that code, and answers no such 401.
  */
 const REQUEST_TIMEOUT_MS = 120_000;
 /** The close code of a connection whose session ended (electron/host/server.ts SESSION_ENDED). */
 export const SESSION_ENDED = 4401;
 
-/** Whether the server says the session is over: a 401 with JSON naming the sign-in page. */
-async function sessionOver(): Promise<boolean> {
+/**
+ * Whether the server says the session is over (a 401 with JSON naming the sign-in page), is not
+ * (any other answer), or could not be asked (no answer: the server is down).
+ */
+async function sessionOver(): Promise<'over' | 'not' | 'unknown'> {
+  let res: Response;
   try {
-    const res = await page.fetch('/api/session', { credentials: 'same-origin', headers: { accept: 'application/json' } });
-    if (res.status !== 401) return false;
-    const body = (await res.json()) as { signIn?: unknown } | null;
-    return typeof body?.signIn === 'string';
+    res = await page.fetch('/api/session', { credentials: 'same-origin', headers: { accept: 'application/json' } });
   } catch {
-    return false;
+    return 'unknown';
   }
+  if (res.status !== 401) return 'not';
+  const body = (await res.json().catch(() => null)) as { signIn?: unknown } | null;
+  return typeof body?.signIn === 'string' ? 'over' : 'not';
 }
 
 export function websocketTransport(url: string): Transport {
@@ -44,7 +49,7 @@ export function websocketTransport(url: string): Transport {
   let opened: Promise<void>;
   /** Leaving for the sign-in page: no more reconnecting. */
   let leaving = false;
-  /** Whether the server was asked about the session since the socket was last open. */
+  /** Whether the server answered about the session since the socket was last open. */
   let asked = false;
 
   const setState = (next: ConnectionState) => {
@@ -105,8 +110,10 @@ export function websocketTransport(url: string): Transport {
       }
       if (!wasOpen && !asked) {
         asked = true;
-        void sessionOver().then((over) => {
-          if (!over || leaving) return;
+        void sessionOver().then((answer) => {
+          // No answer: the next refused reconnect asks again.
+          if (answer === 'unknown') asked = false;
+          if (answer !== 'over' || leaving) return;
           leaving = true;
           page.assign('/signin');
         });
