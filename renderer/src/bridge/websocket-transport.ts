@@ -15,8 +15,8 @@ import type { ConnectionState, Transport } from './transport.js';
  * sign-in page rather than reconnecting. A session that ended while the socket was down shows as
  * a reconnect refused: the server is asked (GET /api/session; once it answered, not again until the
  * socket opens) whether the session is over (a 401 naming where to sign in) or only the connection
- * (anything else: reconnecting goes on). The
- * solo browser host has no sessions: it never closes with that code, and answers no such 401.
+ * (anything else: reconnecting goes on). The solo browser host has no sessions: it never closes
+ * with that code, and answers no such 401.
  */
 const REQUEST_TIMEOUT_MS = 120_000;
 /** The close code of a connection whose session ended (electron/host/server.ts SESSION_ENDED). */
