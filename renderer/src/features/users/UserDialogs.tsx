@@ -207,8 +207,8 @@ export function ResetPasswordDialog({ user, onClose, rules }: { user: User | nul
       <form onSubmit={submit} autoComplete="off" noValidate>
         <Stack gap="sm">
           <Text size="sm">
-            Their sessions end at once (they are signed out everywhere) and a lock after wrong passwords is lifted. Give them the new
-            password another way than the console.
+            Their sessions end at once (they are signed out everywhere) and a lock after wrong passwords is lifted. Tell them the new
+            password yourself, over a channel you trust.
           </Text>
           <PasswordFields
             label="New password"
