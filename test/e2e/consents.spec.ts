@@ -101,6 +101,7 @@ test('every screen of the navigation opens', async ({ page }) => {
     'Products',
     'Audit',
     'Compliance reports',
+    'Users',
     'Settings',
   ]) {
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name }).click();

@@ -102,7 +102,7 @@ test('every screen, in light and dark, readable and with no serious accessibilit
   await look(page, 'palette');
   await page.keyboard.press('Escape');
 
-  for (const screen of ['events', 'webhook-failures', 'use-cases', 'data', 'products', 'audit', 'reports', 'settings']) {
+  for (const screen of ['events', 'webhook-failures', 'use-cases', 'data', 'products', 'audit', 'reports', 'users', 'settings']) {
     await page.goto(`${origin()}/#/${screen}`);
     await expect(page.getByRole('heading', { level: 2 })).toBeVisible();
     await look(page, screen);

@@ -35,6 +35,7 @@ import { OverviewScreen } from '../../renderer/src/features/overview/OverviewScr
 import { ReportsScreen } from '../../renderer/src/features/reports/ReportsScreen.js';
 import { SettingsScreen } from '../../renderer/src/features/settings/SettingsScreen.js';
 import { UseCasesScreen } from '../../renderer/src/features/use-cases/UseCasesScreen.js';
+import { UsersScreen } from '../../renderer/src/features/users/UsersScreen.js';
 import { WebhookFailuresScreen } from '../../renderer/src/features/webhooks/WebhookFailuresScreen.js';
 import { useSession } from '../../renderer/src/stores/session.js';
 import { emptySyncSummary } from '../helpers/summaries.js';
@@ -207,6 +208,7 @@ export function renderRoute(path: string, client: ConsoleClient) {
       { path: '/audit', element: <AuditScreen /> },
       { path: '/reports', element: <ReportsScreen /> },
       { path: '/settings', element: <SettingsScreen /> },
+      { path: '/users', element: <UsersScreen /> },
       { path: '*', element: <p>elsewhere</p> },
     ],
     { initialEntries: [path] },

@@ -22,6 +22,7 @@ const LOADERS = {
   '/products/:recordId': () => import('../features/products/ProductDetailScreen.js').then((m) => m.ProductDetailScreen),
   '/audit': () => import('../features/audit/AuditScreen.js').then((m) => m.AuditScreen),
   '/reports': () => import('../features/reports/ReportsScreen.js').then((m) => m.ReportsScreen),
+  '/users': () => import('../features/users/UsersScreen.js').then((m) => m.UsersScreen),
   '/settings': () => import('../features/settings/SettingsScreen.js').then((m) => m.SettingsScreen),
 } satisfies Record<string, Loader>;
 type Path = keyof typeof LOADERS;

@@ -28,5 +28,6 @@ export const SCREENS: readonly ScreenInfo[] = [
     label: 'Compliance reports',
     purpose: 'Counts for the CDR reports and records (rules 9.3, 9.4) for a period, with their records and an export.',
   },
+  { path: '/users', label: 'Users', purpose: 'Who may sign in to a team server, with which role: add, change, disable, reset passwords.' },
   { path: '/settings', label: 'Settings', purpose: 'Connection profiles, credentials, operator name and retention.' },
 ];

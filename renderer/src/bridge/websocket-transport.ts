@@ -2,14 +2,41 @@ import { isEventName, type EventName } from '../../../shared/ipc/channels.js';
 import type { Channel } from '../../../shared/ipc/contract.js';
 import type { Envelope } from '../../../shared/ipc/errors.js';
 import { MAX_IPC_MESSAGE_BYTES } from '../../../shared/ipc/limits.js';
+import { page, SIGNED_OUT_PAGE } from './page.js';
 import type { ConnectionState, Transport } from './transport.js';
 
 /**
  * Transport over the browser host's WebSocket (/ipc on the same origin; the session cookie
  * authenticates it). Reconnects with backoff; requests in flight when the socket drops fail
  * with a TRANSPORT error rather than hanging.
+ *
+ * A team server's session can end under an open console (signed out elsewhere, disabled, a new
+ * role or password): the server closes the socket with SESSION_ENDED, and the page goes to the
+ * sign-in page rather than reconnecting. A session that ended while the socket was down shows as
+ * a reconnect refused: the server is asked (GET /api/session; once it answered, not again until the
+ * socket opens) whether the session is over (a 401 naming where to sign in) or only the connection
+ * (anything else: reconnecting goes on). The solo browser host has no sessions: it never closes
+ * with that code, and answers no such 401.
  */
 const REQUEST_TIMEOUT_MS = 120_000;
+/** The close code of a connection whose session ended (electron/host/server.ts SESSION_ENDED). */
+export const SESSION_ENDED = 4401;
+
+/**
+ * Whether the server says the session is over (a 401 with JSON naming the sign-in page), is not
+ * (any other answer), or could not be asked (no answer: the server is down).
+ */
+async function sessionOver(): Promise<'over' | 'not' | 'unknown'> {
+  let res: Response;
+  try {
+    res = await page.fetch('/api/session', { credentials: 'same-origin', headers: { accept: 'application/json' } });
+  } catch {
+    return 'unknown';
+  }
+  if (res.status !== 401) return 'not';
+  const body = (await res.json().catch(() => null)) as { signIn?: unknown } | null;
+  return typeof body?.signIn === 'string' ? 'over' : 'not';
+}
 
 export function websocketTransport(url: string): Transport {
   let socket: WebSocket | undefined;
@@ -20,6 +47,10 @@ export function websocketTransport(url: string): Transport {
   const eventListeners = new Set<(event: EventName, payload: unknown) => void>();
   const stateListeners = new Set<(state: ConnectionState) => void>();
   let opened: Promise<void>;
+  /** Leaving for the sign-in page: no more reconnecting. */
+  let leaving = false;
+  /** Whether the server answered about the session since the socket was last open. */
+  let asked = false;
 
   const setState = (next: ConnectionState) => {
     state = next;
@@ -37,8 +68,11 @@ export function websocketTransport(url: string): Transport {
     setState('connecting');
     const ws = new WebSocket(url);
     socket = ws;
+    let wasOpen = false;
     opened = new Promise((resolve) => {
       ws.addEventListener('open', () => {
+        wasOpen = true;
+        asked = false;
         retryMs = 500;
         setState('connected');
         resolve();
@@ -68,7 +102,25 @@ export function websocketTransport(url: string): Transport {
       // The host says why it closed a connection (a message too big, answers left unread…).
       failAll(`The connection to the console host was lost${event.reason ? `: ${event.reason}` : ''}.`);
       setState('disconnected');
-      setTimeout(connect, retryMs);
+      if (leaving) return;
+      if (event.code === SESSION_ENDED) {
+        leaving = true;
+        page.assign(SIGNED_OUT_PAGE);
+        return;
+      }
+      if (!wasOpen && !asked) {
+        asked = true;
+        void sessionOver().then((answer) => {
+          // No answer: the next refused reconnect asks again.
+          if (answer === 'unknown') asked = false;
+          if (answer !== 'over' || leaving) return;
+          leaving = true;
+          page.assign('/signin');
+        });
+      }
+      setTimeout(() => {
+        if (!leaving) connect();
+      }, retryMs);
       retryMs = Math.min(retryMs * 2, 10_000);
     });
   }

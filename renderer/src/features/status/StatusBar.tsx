@@ -1,4 +1,5 @@
-import { Button, Group, Popover, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { Button, Group, Menu, Popover, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconChevronUp } from '@tabler/icons-react';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DataView } from '../../../../shared/ipc/contract.js';
@@ -10,6 +11,7 @@ import { JobProgress } from '../../ui/jobs/JobProgress.js';
 import { isEnded, useJobsStore } from '../../ui/jobs/jobs-store.js';
 import { useAppStatus } from './app-status.js';
 import { ink } from '../../ui/ink.js';
+import { signOut } from './sign-out.js';
 
 /**
  * Always at the bottom: profile and environment, the sync (its phase, progress, rate and time
@@ -57,6 +59,38 @@ function JobsIndicator() {
         </ScrollArea.Autosize>
       </Popover.Dropdown>
     </Popover>
+  );
+}
+
+/**
+ * Signing out of a team server: this browser's session, or every session of the person (their
+ * other browsers and devices too); then the sign-in page.
+ */
+function SignOutMenu() {
+  const out = useMutation({
+    mutationFn: (everywhere: boolean) => signOut(everywhere),
+    onError: (e) => notifications.show({ color: 'red', title: 'Not signed out', message: e.message, autoClose: false }),
+  });
+  return (
+    <Menu position="top-end" shadow="md" withinPortal withInitialFocusPlaceholder={false}>
+      <Menu.Target>
+        <Button
+          size="compact-xs"
+          variant="default"
+          loading={out.isPending}
+          rightSection={<IconChevronUp size={12} aria-hidden />}
+          style={{ flexShrink: 0 }}
+        >
+          Sign out
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item onClick={() => out.mutate(false)}>Sign out</Menu.Item>
+        <Menu.Item onClick={() => out.mutate(true)} title="Also in every other browser you signed in with">
+          Sign out everywhere
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
 }
 
@@ -112,7 +146,7 @@ export function StatusBar() {
   const elsewhere = s?.team?.syncingOn ?? null;
 
   return (
-    <Group h="100%" px="md" gap="md" wrap="nowrap" role="status" aria-label="Status bar" fz="xs">
+    <Group h="100%" px="md" gap="sm" wrap="nowrap" role="status" aria-label="Status bar" fz="xs">
       <Text size="xs">
         Profile: <strong data-testid="status-profile">{s?.profile.name ?? '…'}</strong>
       </Text>
@@ -155,7 +189,13 @@ export function StatusBar() {
           Cancel sync
         </Button>
       ) : (
-        <Button size="compact-xs" variant="default" onClick={() => sync.mutate()} disabled={connection !== 'connected'}>
+        <Button
+          size="compact-xs"
+          variant="default"
+          onClick={() => sync.mutate()}
+          disabled={connection !== 'connected'}
+          style={{ flexShrink: 0 }}
+        >
           Sync now
         </Button>
       )}
@@ -209,6 +249,7 @@ export function StatusBar() {
           Signed in as <strong>{s.user.displayName}</strong> · {s.user.role}
         </Text>
       ) : null}
+      {s?.user ? <SignOutMenu /> : null}
       <Text size="xs" c="dimmed">
         {s ? `v${s.appVersion} · ${HOST_NAMES[s.host] ?? s.host}` : ''}
       </Text>

@@ -1,0 +1,24 @@
+import { page, SIGNED_OUT_PAGE } from '../../bridge/page.js';
+
+/**
+ * Signing out of a team server (issue 20): POST /api/signout on this origin with the session cookie
+ * ends this session, or with `everywhere` every session of the person (their other browsers too);
+ * then the sign-in page, which says that they signed out. An answer of 401 means the session had
+ * ended already: the sign-in page is where they belong either way. Only a failure to reach the
+ * server (or a refusal) is thrown, for the caller to say.
+ */
+export async function signOut(everywhere: boolean): Promise<void> {
+  const res = await page.fetch('/api/signout', {
+    method: 'POST',
+    credentials: 'same-origin',
+    // The console's pages say no-referrer, under which a POST may carry `Origin: null`, refused.
+    referrerPolicy: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(everywhere ? { everywhere: true } : {}),
+  });
+  if (!res.ok && res.status !== 401) {
+    const body = (await res.json().catch(() => null)) as { error?: unknown } | null;
+    throw new Error(`The server did not sign you out (${res.status}${typeof body?.error === 'string' ? `: ${body.error}` : ''}).`);
+  }
+  page.assign(SIGNED_OUT_PAGE);
+}
