@@ -6,7 +6,9 @@ import { createFileLogger } from './core/log.js';
 import { registerAppScheme, serveRenderer } from './shell/protocol.js';
 import { saveDialogSink } from './shell/save-dialog.js';
 import { createSafeStorageCipher } from './shell/safe-storage.js';
-import { restrictPermissions, installSecurityGuards } from './shell/security.js';
+import { isAppUrl, restrictPermissions, installSecurityGuards } from './shell/security.js';
+import { clientNavigation, openTeamClientWindow } from './shell/team-client-window.js';
+import { readTeamClient } from './core/team-client.js';
 import { bindIpc, createMainWindow, preloadPathNextTo } from './shell/window.js';
 
 /**
@@ -21,7 +23,13 @@ if (!app.requestSingleInstanceLock()) {
   app.setPath('userData', dataDir);
   registerAppScheme();
   let cores: CoreHost | undefined;
-  installSecurityGuards((url) => cores?.core().actions.issuedLink(url) ?? false);
+  // Connected to a team server (Settings → Connect to a team server): the window is that server's console.
+  const client = readTeamClient(dataDir);
+  const server = client ? new URL(client.url) : null;
+  installSecurityGuards(
+    (url) => cores?.core().actions.issuedLink(url) ?? false,
+    server ? (url) => isAppUrl(url) || clientNavigation(server)(url) : isAppUrl,
+  );
 
   let win: BrowserWindow | null = null;
 
@@ -34,6 +42,13 @@ if (!app.requestSingleInstanceLock()) {
 
   app.whenReady().then(async () => {
     restrictPermissions();
+    if (server) {
+      win = openTeamClientWindow(server, dataDir);
+      win.on('closed', () => {
+        win = null;
+      });
+      return;
+    }
     serveRenderer(join(__dirname, '..', 'renderer'));
     const log = createFileLogger(dataDir);
     try {
@@ -45,6 +60,12 @@ if (!app.requestSingleInstanceLock()) {
         cipher: createSafeStorageCipher(),
         syncEveryMinutes: 15,
         files: saveDialogSink(() => win),
+        // Settings → Connect to a team server: the address is kept (team-client.ts), then the desktop
+        // starts again as that server's client.
+        connectTeam: () => {
+          app.relaunch();
+          app.exit(0);
+        },
       });
     } catch (error) {
       dialog.showErrorBox('CDR Console could not start', (error as Error).message);

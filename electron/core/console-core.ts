@@ -129,6 +129,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         link,
         sandboxUrl: connection.sandbox?.url,
         team: cache.team,
+        connectTeam: opts.connectTeam,
+        dataDir: opts.dataDir,
         about: {
           appVersion: opts.appVersion,
           host: opts.host,

@@ -43,6 +43,11 @@ export interface CoreOptions {
   reopen?: (change: { profileId?: string; resetCache?: boolean }) => void;
   /** Where the core keeps what it syncs (default: the profile's SQLite cache; a team server gives PostgreSQL's). */
   store?: StoreOpener;
+  /**
+   * The desktop only: opens a team server's console in the window instead of this core (the address
+   * is checked and kept first: team-client.ts). Absent elsewhere: client:connect is refused.
+   */
+  connectTeam?: (url: URL) => void;
   /** A team server's people (sign-in, users): the Users screen manages them; absent elsewhere. */
   people?: People;
   /** Where exported files go: a save dialog (Electron), a download (browser host); a folder of the data directory by default. */

@@ -14,19 +14,19 @@ export const isAppUrl = (url: string): boolean => url.startsWith(`${APP_ORIGIN}/
  * intermediary returned, for the consumer to visit): those open in the OS browser too, since the
  * data holder's host cannot be on a fixed allowlist. Text the renderer makes up never can.
  */
-export function installSecurityGuards(issued: (url: string) => boolean = () => false): void {
+export function installSecurityGuards(issued: (url: string) => boolean = () => false, mayNavigate: (url: string) => boolean = isAppUrl): void {
   // Electron sandboxes renderers by default since 20; this also covers any renderer created
   // without our webPreferences (a DevTools window, a future second window).
   app.enableSandbox();
   app.on('web-contents-created', (_event, contents: WebContents) => {
     contents.on('will-navigate', (event) => {
-      if (!isAppUrl(event.url)) event.preventDefault();
+      if (!mayNavigate(event.url)) event.preventDefault();
     });
     contents.on('will-frame-navigate', (event) => {
-      if (!isAppUrl(event.url)) event.preventDefault();
+      if (!mayNavigate(event.url)) event.preventDefault();
     });
     contents.on('will-redirect', (event) => {
-      if (!isAppUrl(event.url)) event.preventDefault();
+      if (!mayNavigate(event.url)) event.preventDefault();
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {
@@ -44,12 +44,9 @@ export function installSecurityGuards(issued: (url: string) => boolean = () => f
  */
 export const GRANTED_PERMISSIONS = ['clipboard-sanitized-write'] as const;
 
-function granted(permission: string, url: string | undefined, isMainFrame: boolean): boolean {
-  return (GRANTED_PERMISSIONS as readonly string[]).includes(permission) && isMainFrame && url !== undefined && isAppUrl(url);
-}
-
-export function restrictPermissions(): void {
-  const ses = session.defaultSession;
+export function restrictPermissions(ses: Electron.Session = session.defaultSession, own: (url: string) => boolean = isAppUrl): void {
+  const granted = (permission: string, url: string | undefined, isMainFrame: boolean) =>
+    (GRANTED_PERMISSIONS as readonly string[]).includes(permission) && isMainFrame && url !== undefined && own(url);
   ses.setPermissionRequestHandler((_contents, permission, callback, details) =>
     callback(granted(permission, details.requestingUrl, details.isMainFrame)),
   );

@@ -142,7 +142,22 @@ test('the sign-in page: a wrong password says so without saying which half; an a
 
   await addUser(app.dataDir, 'ada', 'Ada Admin', 'admin');
   await signInAs(page, secondOrigin, 'ada');
+  // An admin's Users screen lists the team's people, with their roles.
+  await page.goto(`${secondOrigin}/#/users`);
+  for (const name of ['tess', 'vera', 'cleo', 'ada'])
+    await expect(page.getByRole('row', { name: new RegExp(`^${name}\\b`) })).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/team-users.png' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: 'test-results/screenshots/team-users-dark.png' });
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(`${secondOrigin}/#/settings`);
   await expect(page.getByRole('button', { name: 'Reset the cache…' })).toBeDisabled();
   await expect(page.getByText(/shared by every server and every console of the team: it is not reset from a console/)).toBeVisible();
+
+  // Signing out ends the session: the sign-in page says so, and the console is not served any more.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'You are signed out.' })).toBeVisible();
+  await page.goto(`${secondOrigin}/#/overview`);
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
 });

@@ -1,4 +1,8 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { appHandlers } from '../../electron/core/app/handlers.js';
+import { probeTeamServer, readTeamClient } from '../../electron/core/team-client.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,5 +98,44 @@ describe('cli --server', () => {
     // Every command signed out after itself: no session of these people is left.
     const sessions = await team.people.list();
     expect(sessions.map((u) => u.sessions)).toEqual([0, 0, 0]);
+  });
+});
+
+describe('the desktop connecting to a team server', () => {
+  it('recognises a team server, and refuses something else that answers', async () => {
+    await expect(probeTeamServer(new URL(team.origin))).resolves.toBeUndefined();
+    const other = createServer((_req, res) => res.writeHead(401, { 'content-type': 'text/plain' }).end('Not signed in.'));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    try {
+      const port = (other.address() as AddressInfo).port;
+      await expect(probeTeamServer(new URL(`http://127.0.0.1:${port}`))).rejects.toThrow('not as a CDR Console team server');
+    } finally {
+      other.close();
+    }
+    await expect(probeTeamServer(new URL('http://127.0.0.1:9'))).rejects.toThrow('cannot be reached');
+  });
+
+  it('client:connect keeps the address and hands it to the desktop; elsewhere it is refused', async () => {
+    const dir = tempDir();
+    const opened: string[] = [];
+    const handlers = appHandlers({
+      stores: team.core.stores,
+      about: {
+        appVersion: '0',
+        host: 'electron',
+        profile: { id: 'p', name: 'P', environment: 'sandbox', embedded: true },
+        keyStorage: { kind: 'key-file', description: '' },
+      },
+      sync: {} as never,
+      link: { online: true },
+      sandboxUrl: undefined,
+      connectTeam: (url) => opened.push(url.origin),
+      dataDir: dir,
+    });
+    expect(await handlers['client:connect']({ url: `${team.origin}/#/consents` })).toEqual({ url: team.origin });
+    expect(opened).toEqual([team.origin]);
+    expect(readTeamClient(dir)?.url).toBe(team.origin);
+    const refused = await team.core.router.handle('client:connect', { url: team.origin }, true);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', message: expect.stringContaining("the desktop app's") } });
   });
 });

@@ -45,6 +45,7 @@ const profile = {
 /** A valid input of every channel: the fuzz replaces, in turn, each of its parts. */
 const BASE: Record<Channel, unknown> = {
   'app:status': {},
+  'client:connect': { url: 'https://console.example.com' },
   'consents:list': { filter, sort, offset: 0, limit: 10 },
   'consents:count': { filter },
   'consents:options': {},

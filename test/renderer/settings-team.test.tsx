@@ -1,4 +1,6 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { CoreError } from '../../electron/ipc/router.js';
 import { describe, expect, it } from 'vitest';
 import type { AppStatus, ProfileSummary } from '../../shared/ipc/contract.js';
 import { SettingsScreen } from '../../renderer/src/features/settings/SettingsScreen.js';
@@ -47,5 +49,35 @@ describe('Settings on a team server', () => {
     open('browser');
     expect(await screen.findByRole('button', { name: 'Switch to Production intermediary' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Reset the cache…' })).toBeEnabled();
+  });
+});
+
+describe('Settings on the desktop: Connect to a team server', () => {
+  it('asks for the address and sends it; the server’s refusal is shown', async () => {
+    useSession.setState({ connection: 'connected', syncProgress: null });
+    const asked: string[] = [];
+    const { client } = memoryClient(3, {
+      'app:status': async () => productionStatus({ host: 'electron' }),
+      'profiles:list': async () => [profile('uat', 'UAT intermediary', true)],
+      'client:connect': async ({ url }: { url: string }) => {
+        asked.push(url);
+        throw new CoreError(
+          'INVALID_INPUT',
+          'A team server beyond this machine is reached over https (its sign-in and data travel the network).',
+        );
+      },
+    });
+    renderWithClient(<SettingsScreen />, client);
+    const address = await screen.findByLabelText('Team server address');
+    await userEvent.type(address, 'http://console.example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Connect to a team server' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('reached over https');
+    expect(asked).toEqual(['http://console.example.com']);
+  });
+
+  it('is not offered in a browser (the browser host or a team server)', async () => {
+    open('team');
+    await screen.findByText('Production intermediary');
+    expect(screen.queryByLabelText('Team server address')).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import { CoreError } from '../../ipc/router.js';
 import { approveInSandbox } from '../connection.js';
 import type { CoreContext, HandlersOf, Reachability } from '../context.js';
 import type { SyncService } from '../sync/service.js';
+import { probeTeamServer, teamServerAddress, writeTeamClient } from '../team-client.js';
 
 export interface AppContext extends Pick<CoreContext, 'stores'> {
   about: Pick<AppStatus, 'appVersion' | 'host' | 'profile' | 'keyStorage'>;
@@ -13,10 +14,14 @@ export interface AppContext extends Pick<CoreContext, 'stores'> {
   sandboxUrl: string | undefined;
   /** A team server's team (store-opener.ts). */
   team?: { status(): Promise<TeamStatus> } | undefined;
+  /** The desktop's switch to a team server's console (core-api.ts connectTeam). */
+  connectTeam?: ((url: URL) => void) | undefined;
+  /** The data directory, where the desktop keeps the team server's address. */
+  dataDir?: string;
 }
 
 /** The app as a whole: what the status bar shows, and the embedded sandbox's simulated approval. */
-export function appHandlers(ctx: AppContext): HandlersOf<'app:status' | 'sandbox:approve'> {
+export function appHandlers(ctx: AppContext): HandlersOf<'app:status' | 'sandbox:approve' | 'client:connect'> {
   /** What the store said last: a team server whose database is away keeps showing it (the team status says why). */
   let known = { lastSyncAt: null as string | null, consentCount: 0 };
   const away = (team: TeamStatus | undefined) => team?.database?.state === 'unreachable';
@@ -43,6 +48,27 @@ export function appHandlers(ctx: AppContext): HandlersOf<'app:status' | 'sandbox
         syncing: ctx.sync.syncing,
         ...(team ? { team } : {}),
       };
+    },
+    'client:connect': async ({ url }) => {
+      if (!ctx.connectTeam || !ctx.dataDir)
+        throw new CoreError(
+          'FORBIDDEN',
+          "Connecting to a team server is the desktop app's: in a browser, open the team server's address instead.",
+        );
+      let address: URL;
+      try {
+        address = teamServerAddress(url);
+      } catch (error) {
+        throw new CoreError('INVALID_INPUT', (error as Error).message);
+      }
+      try {
+        await probeTeamServer(address);
+      } catch (error) {
+        throw new CoreError('UPSTREAM', (error as Error).message);
+      }
+      writeTeamClient(ctx.dataDir, address);
+      ctx.connectTeam(address);
+      return { url: address.origin };
     },
     'sandbox:approve': async ({ uri }) => {
       if (!ctx.sandboxUrl) throw new CoreError('FORBIDDEN', 'Simulated approval exists only in the embedded sandbox.');

@@ -54,4 +54,15 @@ export type AppStatus = z.infer<typeof AppStatus>;
 
 export const appChannels = {
   'app:status': { roles: EVERYONE, action: 'Reading the status', input: Empty, output: AppStatus },
+  /**
+   * The desktop becomes a team server's client (Settings → Connect to a team server): the address
+   * is checked (https, or http on this machine; a CDR Console team server answering), kept, and the
+   * window opens the server's console. Only the desktop app does this; elsewhere it is refused.
+   */
+  'client:connect': {
+    roles: EVERYONE,
+    action: 'Connecting to a team server',
+    input: z.strictObject({ url: z.string().trim().min(1).max(2000) }),
+    output: z.object({ url: z.string() }),
+  },
 } as const satisfies Record<string, ChannelSchema>;

@@ -21,6 +21,7 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { useSession } from '../../stores/session.js';
 import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { ink } from '../../ui/ink.js';
 import { Panel } from '../../ui/Panel.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
@@ -328,6 +329,46 @@ function OperatorName() {
   );
 }
 
+/**
+ * The desktop as a team server's client (issue 20): the address, checked by main (https, a CDR
+ * Console team server answering), then the desktop starts again on that server's console, where
+ * the person signs in. Console → Switch to solo mode (the app menu) comes back to this computer's
+ * cache as it was.
+ */
+function ConnectTeamServer() {
+  const client = useClient();
+  const [url, setUrl] = useState('');
+  const connect = useMutation({ mutationFn: (address: string) => client.clientConnect({ url: address }) });
+  return (
+    <Panel title="Team server">
+      <Stack gap="xs">
+        <Text size="sm">
+          Connect this desktop to your team&rsquo;s server: it then shows the server&rsquo;s console, where you sign in, and keeps no
+          intermediary credentials or data of its own while connected. This computer&rsquo;s own cache stays as it is; Console &rarr; Switch
+          to solo mode brings it back.
+        </Text>
+        <Group align="flex-end" gap="xs">
+          <TextInput
+            label="Team server address"
+            placeholder="https://console.example.com"
+            w={420}
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
+          />
+          <Button onClick={() => connect.mutate(url)} loading={connect.isPending} disabled={!url.trim()}>
+            Connect to a team server
+          </Button>
+        </Group>
+        {connect.error ? (
+          <Text size="sm" c={ink('red')} role="alert">
+            {connect.error.message}
+          </Text>
+        ) : null}
+      </Stack>
+    </Panel>
+  );
+}
+
 export function SettingsScreen() {
   const client = useClient();
   const settings = useSettings().data;
@@ -335,6 +376,7 @@ export function SettingsScreen() {
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   const [confirmReset, setConfirmReset] = useState(false);
   const team = useAppStatus().data?.host === 'team';
+  const desktop = useAppStatus().data?.host === 'electron';
   const reset = useMutation({ mutationFn: () => client.cacheReset({}), onSuccess: () => setConfirmReset(false) });
   // The sync schedule and what it fetches, and resetting the cache: an admin's (the theme is everyone's).
   const canSchedule = useCan('settings:set', { input: { syncEveryMinutes: 0 } });
@@ -346,6 +388,7 @@ export function SettingsScreen() {
     <Stack gap="md" pb="xl">
       <ScreenHeader title="Settings" />
       <Profiles />
+      {desktop ? <ConnectTeamServer /> : null}
       <Panel title="You">
         <OperatorName />
       </Panel>
