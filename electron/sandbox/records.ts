@@ -467,7 +467,8 @@ export class RecordSource {
     const [merchant, mcc] = r.pick(MERCHANTS);
     const pending = t >= n - 2;
     // At a benchmark's scale, a rare word in about one description in a thousand (its own draw: the rest is as ever).
-    const rare = this.world.transactionPlan !== undefined && new Rng(this.seed, K.tx! ^ 0x5eed, (index * 4 + a) * 1_000_003 + t).chance(0.001);
+    const rare =
+      this.world.transactionPlan !== undefined && new Rng(this.seed, K.tx! ^ 0x5eed, (index * 4 + a) * 1_000_003 + t).chance(0.001);
     return {
       accountId,
       transactionId: stableUuid(this.seed, 'tx', `${index}:${a}:${t}`),

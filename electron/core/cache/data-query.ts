@@ -11,6 +11,8 @@ import type {
 } from '../../../shared/ipc/contract.js';
 import { CONSENT_SUMMARY_COLUMNS, consentSummaryOf } from '../data/consent-summary.js';
 import type { Db } from './db.js';
+import { TransactionIndex } from './transaction-index.js';
+import { DATA_KINDS } from '../api/data-client.js';
 
 /**
  * The data browser's reads of the cache: a consent's cached Data API records a window at a time
@@ -74,8 +76,47 @@ function decoded(r: { raw: string; normalized: string | null; notes: string | nu
   return { record: r.normalized ? (JSON.parse(r.normalized) as Json) : raw, raw, notes: r.notes ? (JSON.parse(r.notes) as Json[]) : [] };
 }
 
+/** Every kind but the catalogue: a consent's newest fetch is the newest of theirs. */
+const CONSENT_KINDS = Object.keys(DATA_KINDS).filter((k) => k !== 'products');
+
 export class DataQuery {
-  constructor(private readonly db: Db) {}
+  /** The transactions of the consents browsed, in memory (transaction-index.ts); undefined: SQL only. */
+  private readonly index: TransactionIndex | undefined;
+  private readonly lastFetchStmt;
+  private readonly byRowid;
+
+  constructor(
+    private readonly db: Db,
+    opts: { useIndex?: boolean; onIndexError?: (error: unknown) => void } = {},
+  ) {
+    this.index = opts.useIndex === false ? undefined : new TransactionIndex(db, opts.onIndexError);
+    // The newest of each kind's newest (each one read from the end of an index), not a scan of the consent's records.
+    this.lastFetchStmt = db
+      .prepare<{ c: string }, string | null>(
+        `SELECT max(t) FROM (${CONSENT_KINDS.map(
+          (k) => `SELECT (SELECT max(fetched_at) FROM data_records WHERE kind = '${k}' AND consent_id = @c) AS t`,
+        ).join(' UNION ALL ')})`,
+      )
+      .pluck();
+    this.byRowid = db.prepare<[string], Omit<RecordSqlRow, 'last_fetch' | 'running'> & { rid: number }>(
+      `SELECT rowid AS rid, record_id, kind, shape, raw, normalized, notes, fetched_at, deidentified
+       FROM data_records WHERE rowid IN (SELECT value FROM json_each(?))`,
+    );
+  }
+
+  /** Whether a consent's transactions answer from memory now (tests, the benchmark). */
+  indexed(consentId: string): boolean {
+    return this.index?.indexed(consentId) ?? false;
+  }
+
+  /** Resolves when the consent's transactions are in memory (or the build gave up: a write overtook it). */
+  async ready(consentId: string): Promise<void> {
+    await this.index?.ready(consentId);
+  }
+
+  close(): void {
+    this.index?.close();
+  }
 
   private toRow(r: RecordSqlRow): DataRecordRow {
     return {
@@ -139,13 +180,7 @@ export class DataQuery {
   }
 
   private lastFetch(consentId: string): string | null {
-    return (
-      this.db
-        .prepare<[string], { t: string | null }>(
-          "SELECT max(fetched_at) AS t FROM data_records WHERE consent_id = ? AND kind <> 'products'",
-        )
-        .get(consentId)?.t ?? null
-    );
+    return this.lastFetchStmt.get({ c: consentId }) ?? null;
   }
 
   /** A window of one kind of a consent's records (transactions: filtered, with a running balance). */
@@ -182,6 +217,16 @@ export class DataQuery {
     last: string | null,
   ): { rows: DataRecordRow[]; total: number } {
     const f = input.filter ?? {};
+    const fast = this.index?.window(input.consentId, f, input.offset, input.limit);
+    if (fast) {
+      const found = new Map(this.byRowid.all(JSON.stringify(fast.rowids)).map((r) => [r.rid, r]));
+      const rows: DataRecordRow[] = [];
+      fast.rowids.forEach((rid, i) => {
+        const r = found.get(rid);
+        if (r) rows.push(this.toRow({ ...r, last_fetch: last, running: fast.running[i] ?? null }));
+      });
+      return { rows, total: fast.total };
+    }
     const where: string[] = [];
     const params: Param[] = [];
     const match = f.search ? ftsQuery(f.search) : undefined;

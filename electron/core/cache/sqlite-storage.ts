@@ -46,6 +46,8 @@ export interface SqliteStorage extends Storage {
     events: EventsRepo;
     eventQuery: EventQuery;
     data: DataRepo;
+    /** The data browser's reads (its transactions index: the benchmark waits for it). */
+    dataQuery: DataQuery;
     audit: AuditLog;
   };
 }
@@ -54,7 +56,7 @@ export interface SqliteStorageOptions {
   /** The audit log's head anchor (a signed file outside the cache); none in tests that do not check it. */
   anchor?: AuditAnchorOptions;
   now?: () => Date;
-  onIndexError?: (what: 'consents' | 'events', error: unknown) => void;
+  onIndexError?: (what: 'consents' | 'events' | 'transactions', error: unknown) => void;
   /** Read indexes off: every read by SQL (tests comparing the two paths). */
   useIndexes?: boolean;
   /** Told when a first load that was killed had left the consents' secondary indexes to build, and they were built. */
@@ -82,7 +84,10 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   });
   const reference = new ReferenceRepo(db);
   const dataRepo = new DataRepo(db);
-  const dataQuery = new DataQuery(db);
+  const dataQuery = new DataQuery(db, {
+    onIndexError: (e) => opts.onIndexError?.('transactions', e),
+    ...(opts.useIndexes === false ? { useIndex: false } : {}),
+  });
   const audit = new AuditLog(db, now, opts.anchor);
   const auditQuery = new AuditQuery(db);
   const state = new SyncStateRepo(db);
@@ -236,8 +241,9 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
       audit.flushAnchor();
       query.close();
       eventQuery.close();
+      dataQuery.close();
     },
-    sqlite: { consents: consentsRepo, query, events: eventsRepo, eventQuery, data: dataRepo, audit },
+    sqlite: { consents: consentsRepo, query, events: eventsRepo, eventQuery, data: dataRepo, dataQuery, audit },
   };
 }
 
