@@ -70,6 +70,8 @@ describe('the transactions index', () => {
     const all = fast.records({ consentId: consents[0]!.id, kind: 'transactions', offset: 0, limit: 200 });
     expect(all.total).toBe(consents[0]!.tx.length);
     expect(view(all)).toEqual(view(sql.records({ consentId: consents[0]!.id, kind: 'transactions', offset: 0, limit: 200 })));
+    // The consent's summary (kinds, the filters' values) too.
+    for (const c of consents) expect(fast.meta(c.id)).toEqual(sql.meta(c.id));
   });
 
   it('answers every filter, search, window and count exactly as SQL does', () => {

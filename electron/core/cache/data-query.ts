@@ -140,10 +140,12 @@ export class DataQuery {
       )
       .get(consentId);
     const last = this.lastFetch(consentId);
+    // Per kind, from the index of (kind, consent, fetch time): no read of the records themselves.
     const kinds = this.db
       .prepare<[string, string, string], { kind: string; count: number; fetchedAt: string | null; stale: number }>(
         `SELECT kind, count(*) AS count, max(fetched_at) AS fetchedAt, sum(fetched_at < ?) AS stale
-         FROM data_records WHERE consent_id = ? AND kind <> 'products' AND ? IS NOT NULL GROUP BY kind ORDER BY kind`,
+         FROM data_records INDEXED BY data_records_by_kind_fetched
+         WHERE kind IN (${CONSENT_KINDS.map((k) => `'${k}'`).join(', ')}) AND consent_id = ? AND ? IS NOT NULL GROUP BY kind ORDER BY kind`,
       )
       .all(last ?? '', consentId, last ?? '');
     const retention = this.db
@@ -159,7 +161,10 @@ export class DataQuery {
       )
       .all(consentId)
       .map((a) => ({ accountId: a.accountId, label: [a.name ?? a.accountId, a.masked].filter(Boolean).join(' ') }));
-    const distinct = (field: string, limit: number) =>
+    // The filters' values: from the consent's transactions in memory when held (SQL parses every record).
+    const held = this.index?.values(consentId);
+    const distinct = (field: 'type' | 'status', limit: number) =>
+      held?.[field].slice(0, limit) ??
       this.db
         .prepare<[string], { v: string }>(
           `SELECT DISTINCT json_extract(raw, '$.${field}') AS v FROM data_records

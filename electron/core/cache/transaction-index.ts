@@ -149,6 +149,15 @@ export class TransactionIndex {
     return undefined;
   }
 
+  /** The distinct types and statuses of the consent's transactions, sorted, when held (otherwise a build starts). */
+  values(consentId: string): { type: string[]; status: string[] } | undefined {
+    const x = this.current(consentId);
+    if (!x) return undefined;
+    const sorted = (values: (string | null)[]) =>
+      values.filter((v): v is string => typeof v === 'string').sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return { type: sorted(x.types), status: sorted(x.statuses) };
+  }
+
   /** Whether the consent's transactions answer from memory now. */
   indexed(consentId: string): boolean {
     return this.current(consentId) !== undefined;
