@@ -50,7 +50,7 @@ beforeAll(async () => {
     consents.push({ id, tx });
   }
   sql = new DataQuery(db, { useIndex: false });
-  fast = new DataQuery(db);
+  fast = new DataQuery(db, { settleAbove: 1000 });
   for (const c of consents) {
     fast.records({ consentId: c.id, kind: 'transactions', offset: 0, limit: 1 });
     await fast.ready(c.id);
@@ -156,5 +156,19 @@ describe('the transactions index', () => {
     expect(view(fast.records(everything))).toEqual(view(sql.records(everything)));
     // Another consent's index is untouched by this one's change.
     expect(fast.indexed(consents[1]!.id)).toBe(true);
+  });
+
+  it('has a read through the port wait for a large consent in memory rather than read it from SQL', async () => {
+    const c = consents[0]!;
+    new DataRepo(db).upsertPage('transactions', [{ ...c.tx[0], amount: '-1.00' }], '2026-11-22T00:00:00.000Z');
+    expect(fast.indexed(c.id)).toBe(false);
+    await fast.settle(c.id);
+    expect(fast.indexed(c.id)).toBe(true);
+    // A small consent is read from SQL at once: nothing to wait for.
+    const small = consents.find((x) => x.tx.length < 1000)!;
+    new DataRepo(db).upsertPage('transactions', [{ ...small.tx[0], amount: '-2.00' }], '2026-11-22T00:00:00.000Z');
+    await fast.settle(small.id);
+    expect(fast.indexed(small.id)).toBe(false);
+    await fast.ready(small.id);
   });
 });

@@ -76,6 +76,9 @@ function decoded(r: { raw: string; normalized: string | null; notes: string | nu
   return { record: r.normalized ? (JSON.parse(r.normalized) as Json) : raw, raw, notes: r.notes ? (JSON.parse(r.notes) as Json[]) : [] };
 }
 
+/** Transactions in a consent above which a read through the port waits for them in memory (SQL: ~50 ms at 5,000). */
+const SETTLE_ABOVE = 5_000;
+
 /** Every kind but the catalogue: a consent's newest fetch is the newest of theirs. */
 const CONSENT_KINDS = Object.keys(DATA_KINDS).filter((k) => k !== 'products');
 
@@ -84,11 +87,16 @@ export class DataQuery {
   private readonly index: TransactionIndex | undefined;
   private readonly lastFetchStmt;
   private readonly byRowid;
+  private readonly txCount;
+  /** When a build of a consent's transactions was last overtaken by a write. */
+  private readonly overtaken = new Map<string, number>();
+  private readonly settleAbove: number;
 
   constructor(
     private readonly db: Db,
-    opts: { useIndex?: boolean; onIndexError?: (error: unknown) => void } = {},
+    opts: { useIndex?: boolean; onIndexError?: (error: unknown) => void; settleAbove?: number } = {},
   ) {
+    this.settleAbove = opts.settleAbove ?? SETTLE_ABOVE;
     this.index = opts.useIndex === false ? undefined : new TransactionIndex(db, opts.onIndexError);
     // The newest of each kind's newest (each one read from the end of an index), not a scan of the consent's records.
     this.lastFetchStmt = db
@@ -98,10 +106,27 @@ export class DataQuery {
         ).join(' UNION ALL ')})`,
       )
       .pluck();
+    this.txCount = db
+      .prepare<{ c: string }, number>("SELECT count(*) FROM data_records WHERE kind = 'transactions' AND consent_id = @c")
+      .pluck();
     this.byRowid = db.prepare<[string], Omit<RecordSqlRow, 'last_fetch' | 'running'> & { rid: number }>(
       `SELECT rowid AS rid, record_id, kind, shape, raw, normalized, notes, fetched_at, deidentified
        FROM data_records WHERE rowid IN (SELECT value FROM json_each(?))`,
     );
+  }
+
+  /**
+   * Before a read of a large consent's transactions (or its summary) through the port: waits for
+   * its transactions to be in memory rather than reading them from SQL, which at 200,000 holds the
+   * thread for seconds where the build yields every few milliseconds. Not for a small consent (SQL
+   * is quick), nor while builds are overtaken by writes (a sync of that consent): SQL then.
+   */
+  async settle(consentId: string): Promise<void> {
+    if (!this.index || this.index.indexed(consentId)) return;
+    if ((this.overtaken.get(consentId) ?? 0) > Date.now() - 5_000) return;
+    if (this.txCount.get({ c: consentId })! < this.settleAbove) return;
+    await this.index.ready(consentId);
+    if (!this.index.indexed(consentId)) this.overtaken.set(consentId, Date.now());
   }
 
   /** Whether a consent's transactions answer from memory now (tests, the benchmark). */

@@ -197,8 +197,14 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     list: async (o) => dataRepo.list(o),
     consents: async (input) => dataQuery.consents(input),
     groups: async (by, search) => dataQuery.groups(by, search),
-    meta: async (id) => dataQuery.meta(id),
-    records: async (input) => dataQuery.records(input),
+    meta: async (id) => {
+      await dataQuery.settle(id);
+      return dataQuery.meta(id);
+    },
+    records: async (input) => {
+      if (input.kind === 'transactions') await dataQuery.settle(input.consentId);
+      return dataQuery.records(input);
+    },
     windows: (input: RecordsInput) => windowsOf(dataQuery.windows(input)),
     collectionsFor: async (id) => dataRepo.collectionsFor(id),
     products: async (filter, offset, limit) => dataQuery.products(filter, offset, limit),
