@@ -45,6 +45,12 @@ const program = exitTwoOnUsageError(new Command())
   .option('--seed <s>', 'seed of the generated data', integer(0), SANDBOX_DEFAULTS.seed)
   .option('--consents <n>', 'number of seeded consents', integer(0), SANDBOX_DEFAULTS.consents)
   .option('--events-per-consent <n>', 'exactly N events per consent (default: each consent’s own life)', integer(1))
+  .option(
+    '--transactions-per-account <n>',
+    'Data API transactions per account on average, skewed: most fewer, a few up to 3×N (default: 10–40 each)',
+    integer(1),
+  )
+  .option('--largest-consent-transactions <n>', 'with --transactions-per-account: N transactions in one consent', integer(1))
   .option('--legacy-holders <k>', 'the first K data holders serve Data API 1.x shapes', integer(0), 0)
   .option('--client-id <id>', 'the OAuth2 client id it accepts', SANDBOX_DEFAULTS.clientId)
   .option('--client-secret <secret>', 'the OAuth2 client secret it accepts', SANDBOX_DEFAULTS.clientSecret)
@@ -59,6 +65,8 @@ const o = program.opts<{
   seed: number;
   consents: number;
   eventsPerConsent?: number;
+  transactionsPerAccount?: number;
+  largestConsentTransactions?: number;
   legacyHolders: number;
   clientId: string;
   clientSecret: string;
@@ -75,6 +83,8 @@ const options: SandboxOptions = {
   clientId: o.clientId,
   clientSecret: o.clientSecret,
   ...(o.eventsPerConsent !== undefined ? { eventsPerConsent: o.eventsPerConsent } : {}),
+  ...(o.transactionsPerAccount !== undefined ? { transactionsPerAccount: o.transactionsPerAccount } : {}),
+  ...(o.largestConsentTransactions !== undefined ? { largestConsentTransactions: o.largestConsentTransactions } : {}),
   ...(o.clientJwk ? { clientJwks: o.clientJwk } : {}),
   ...(o.webhook ? { webhookUrl: o.webhook } : {}),
   ...(o.faults ? { faults: o.faults } : {}),

@@ -27,6 +27,10 @@ export interface SandboxOptions {
   seed?: number;
   consents?: number;
   eventsPerConsent?: number;
+  /** Data API transactions per account on average, skewed (benchmarks); default 10–40. */
+  transactionsPerAccount?: number;
+  /** With transactionsPerAccount: this many transactions in one consent (the first with any). */
+  largestConsentTransactions?: number;
   /** The first K data holders serve Data API 1.x shapes. */
   legacyHolders?: number;
   clientId?: string;
@@ -75,6 +79,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     ...(opts.realTime ? { realTime: true } : {}),
     ...(opts.eventsPerConsent !== undefined ? { eventsPerConsent: opts.eventsPerConsent } : {}),
     ...(opts.stateFile ? { stateFile: opts.stateFile } : {}),
+    ...(opts.transactionsPerAccount !== undefined
+      ? {
+          transactions: {
+            perAccount: opts.transactionsPerAccount,
+            ...(opts.largestConsentTransactions !== undefined ? { largest: opts.largestConsentTransactions } : {}),
+          },
+        }
+      : {}),
   });
   const server = createServer();
   await new Promise<void>((resolve, reject) => {

@@ -48,6 +48,19 @@ export interface WorldOptions {
   realTime?: boolean;
   eventsPerConsent?: number;
   stateFile?: string;
+  /** Data API transactions at a chosen scale (benchmarks); default: 10–40 per account. */
+  transactions?: TransactionPlan;
+}
+
+/**
+ * How many transactions each account holds: `perAccount` on average, skewed (most accounts hold
+ * fewer, a few up to three times as many); `largest`, when given, goes to one consent (the first
+ * seeded consent with transactions), split over its accounts. A few in a thousand descriptions
+ * carry a rare word (CHARGEBACK) for search benchmarks.
+ */
+export interface TransactionPlan {
+  perAccount: number;
+  largest?: number;
 }
 
 /** The v2 list filters, dates parsed to milliseconds. */
@@ -88,6 +101,11 @@ export class World {
   }
 
   // ---- clock
+
+  /** The transactions' scale when a benchmark chose one. */
+  get transactionPlan(): TransactionPlan | undefined {
+    return this.opts.transactions;
+  }
 
   now(): number {
     return (this.opts.realTime ? Date.now() : this.gen.origin) + this.clockOffsetMs;

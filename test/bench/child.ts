@@ -7,6 +7,13 @@ import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { keyPragmas, openCache } from '../../electron/core/cache/database.js';
 import { EventsRepo } from '../../electron/core/cache/events-repo.js';
+import { DataQuery } from '../../electron/core/cache/data-query.js';
+import { DataRepo } from '../../electron/core/cache/data-repo.js';
+import { sqliteSyncStore } from '../../electron/core/cache/sqlite-sync-store.js';
+import { syncData } from '../../electron/core/sync/data-sync.js';
+import { DATA_KINDS, DataClient, type DataKind } from '../../electron/core/api/data-client.js';
+import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
+import { SYNC_RETRY } from '../../electron/core/sync/sync-job.js';
 import { WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../../electron/core/cache/event-query.js';
 import { BatchWriter, DEFAULT_BATCH } from '../../electron/core/sync/batch.js';
 import { contentId } from '../../electron/core/sync/consent-sync.js';
@@ -14,7 +21,7 @@ import { runSyncJob, type SyncJob } from '../../electron/core/sync/sync-job.js';
 import { CheckpointThread, WorkerThread } from '../../electron/core/worker/host.js';
 import { normalizeRecord } from '../../shared/banking/index.js';
 import type { JsonObject } from '../../shared/banking/values.js';
-import { CONSENT_SORT_FIELDS, type SyncProgress } from '../../shared/ipc/contract.js';
+import { CONSENT_SORT_FIELDS, type SyncProgress, type TransactionFilter } from '../../shared/ipc/contract.js';
 import type { Consent, ConsentEvent } from '../../shared/schemas/consent.js';
 import { BENCH_KEY, dropFromOsCache, PROFILE, root } from './procs.js';
 
@@ -476,9 +483,201 @@ function normalizer(a: { ms: number }) {
   };
 }
 
+/* ---- the Data API records and the data browser's transactions (issue 21) ---- */
+
+/** What the data benchmark syncs: the transactions, and the accounts and balances the browser shows them with. */
+const DATA_BENCH_KINDS: DataKind[] = ['accounts', 'balances', 'transactions'];
+
+/**
+ * The two limits of a Data API sync, on the same pages: fetching and JSON.parse only (one request at
+ * a time, as the sync's fetch does), and inserting the same rows with the same schema and code
+ * (DataRepo.upsertPage, full-text triggers included) in large transactions, without any fetching.
+ */
+async function dataLimits(a: { url: string; file: string; pageSize: number; batchRows: number }) {
+  const auth = { authorization: `Bearer ${await token(a.url)}` };
+  const db = openCache(a.file, BENCH_KEY, { writer: true });
+  const repo = new DataRepo(db);
+  const fetchedAt = new Date().toISOString();
+  const r = { rows: 0, fetchMs: 0, insertMs: 0, bytes: 0 };
+  // The sync's own transactions and checkpoints (batch.ts, on a helper thread), without the fetching.
+  const helper = new CheckpointThread(a.file, keyPragmas(BENCH_KEY));
+  const batch = new BatchWriter(db, DEFAULT_BATCH, () => undefined, helper);
+  for (const [k, kind] of DATA_BENCH_KINDS.entries()) {
+    const spec = DATA_KINDS[kind];
+    let buffer: any[] = [];
+    const insert = async (last: boolean) => {
+      const t = now();
+      for (let i = 0; i < buffer.length; i += a.pageSize) {
+        const page = buffer.slice(i, i + a.pageSize);
+        batch.write('data', () => ({ result: undefined, rows: repo.upsertPage(kind, page, fetchedAt), changed: 0 }));
+      }
+      if (last && k === DATA_BENCH_KINDS.length - 1) await batch.finish();
+      r.insertMs += now() - t;
+      buffer = [];
+    };
+    for (let page = 1; ; page++) {
+      const t = now();
+      const text = await pageText(`${a.url}/${spec.path}?page=${page}&pageSize=${a.pageSize}`, auth);
+      const body = JSON.parse(text);
+      r.fetchMs += now() - t;
+      r.bytes += Buffer.byteLength(text);
+      const items = (body.data[spec.collection] ?? []) as unknown[];
+      r.rows += items.length;
+      for (const item of items) buffer.push(item);
+      if (buffer.length >= a.batchRows || !body.links.next) await insert(!body.links.next);
+      if (!body.links.next) break;
+    }
+  }
+  await helper.close();
+  db.close();
+  log(`data: fetch+parse ${Math.round((r.rows * 1000) / r.fetchMs)}/s, insert ${Math.round((r.rows * 1000) / r.insertMs)}/s`);
+  return r;
+}
+
+/** The console's own Data API sync (sync/data-sync.ts over the SQLite sync store, as the worker runs it) into a new cache. */
+async function dataSync(a: { url: string; file: string; pageSize: number }) {
+  const db = openCache(a.file, BENCH_KEY, { writer: true });
+  const tokens = createClientCredentialsTokenSource({
+    tokenUrl: `${a.url}/oauth2/token`,
+    clientId: 'sandbox-client',
+    clientSecret: 'sandbox-secret',
+    method: 'client_secret_basic',
+    scopes: [],
+  });
+  // As the worker runs it (sync-job.ts): the SQLite sync store, its WAL copied back on a helper thread.
+  const helper = new CheckpointThread(a.file, keyPragmas(BENCH_KEY));
+  const t = now();
+  const summary = await syncData({
+    store: sqliteSyncStore(db, { checkpointer: helper }),
+    client: new DataClient({ baseUrl: a.url, tokens, retry: SYNC_RETRY }),
+    kinds: DATA_BENCH_KINDS,
+    pageSize: a.pageSize,
+  });
+  const ms = now() - t;
+  await helper.close();
+  db.close();
+  const rows = Object.values(summary.records).reduce((x, y) => x + y, 0);
+  log(`data sync: ${rows} records in ${Math.round(ms)} ms`);
+  return { ms, rows, records: summary.records, failures: summary.failures.length, peakRssMB: process.resourceUsage().maxRSS / 1024 };
+}
+
+/**
+ * The data browser's transactions: a window of 100 with its count for every kind of filter, and
+ * searches of the descriptions, on the largest consent and on one of middling size, through the
+ * data browser's reads (DataQuery: what data:records calls), from memory and from SQL (the same
+ * class without its index) on the same cache. Warm: the index in memory, SQLite's pages cached.
+ */
+async function txQueries(a: { file: string; runs: number; sqlRuns: number }) {
+  const db = openCache(a.file, BENCH_KEY);
+  const fast = new DataQuery(db);
+  const sql = new DataQuery(db, { useIndex: false });
+  const sizes = db
+    .prepare<[], { id: string; n: number }>(
+      "SELECT consent_id AS id, count(*) AS n FROM data_records WHERE kind = 'transactions' GROUP BY consent_id ORDER BY n DESC",
+    )
+    .all();
+  const total = sizes.reduce((x, c) => x + c.n, 0);
+  const picked = [sizes[0]!, sizes[Math.floor(sizes.length / 4)]!];
+  const out = {
+    total,
+    consents: sizes.length,
+    picked: picked.map((c) => ({ n: c.n, buildMs: 0 })),
+    window: { fast: [] as number[], sql: [] as number[], worst: '' },
+    search: { fast: [] as number[], sql: [] as number[], worst: '' },
+    mismatches: [] as string[],
+    rssMB: 0,
+  };
+  const rss0 = process.memoryUsage().rss;
+  for (const [i, c] of picked.entries()) {
+    const t = now();
+    await fast.ready(c.id);
+    out.picked[i]!.buildMs = now() - t;
+    log(`transactions of a consent of ${c.n} in memory in ${Math.round(now() - t)} ms`);
+    if (!fast.indexed(c.id)) out.mismatches.push(`${c.id}: not indexed`);
+  }
+  out.rssMB = (process.memoryUsage().rss - rss0) / 2 ** 20;
+  const worst = { window: 0, search: 0 };
+  for (const c of picked) {
+    const first = fast.records({ consentId: c.id, kind: 'transactions', offset: 0, limit: 100 }).rows[0]?.raw as any;
+    const newest = String(first?.postingDateTime ?? first?.executionDateTime ?? '2026-01-01').slice(0, 10);
+    const daysBefore = (n: number) => new Date(Date.parse(newest) - n * 86_400_000).toISOString().slice(0, 10);
+    const account = String(first?.accountId ?? '');
+    const specs: [kind: 'window' | 'search', name: string, filter: TransactionFilter, offset: number][] = [
+      ['window', 'no filter, the first window', {}, 0],
+      ['window', 'no filter, a window in the middle', {}, Math.floor(c.n / 2)],
+      ['window', 'no filter, the last window', {}, Math.max(0, c.n - 100)],
+      ['window', 'one account', { accountIds: [account] }, 0],
+      ['window', 'type PAYMENT', { types: ['PAYMENT'] }, 0],
+      ['window', 'status PENDING', { statuses: ['PENDING'] }, 0],
+      ['window', 'the newest 30 days', { fromDay: daysBefore(30) }, 0],
+      ['window', 'amounts from -50 to -10', { minAmount: '-50', maxAmount: '-10' }, 0],
+      [
+        'window',
+        'account, type, 90 days and amount together, a window further on',
+        { accountIds: [account], types: ['PAYMENT', 'DIRECT_DEBIT'], fromDay: daysBefore(90), toDay: newest, minAmount: '-100' },
+        200,
+      ],
+      ['search', 'a common word (salary)', { search: 'salary' }, 0],
+      ['search', 'a rare word (chargeback)', { search: 'chargeback' }, 0],
+      ['search', 'a prefix (wool)', { search: 'wool' }, 0],
+      ['search', 'a short prefix of many words (s)', { search: 's' }, 0],
+      ['search', 'two words (salary acme)', { search: 'salary acme' }, 0],
+      ['search', 'a word and a filter (wool, one account, PAYMENT)', { search: 'wool', accountIds: [account], types: ['PAYMENT'] }, 0],
+    ];
+    for (const [kind, name, filter, offset] of specs) {
+      const input = { consentId: c.id, kind: 'transactions' as const, filter, offset, limit: 100 };
+      const time = (q: DataQuery) => {
+        const t = now();
+        const r = q.records(input);
+        return { ms: now() - t, r };
+      };
+      for (let i = 0; i < 2; i++) time(fast);
+      const fastMs: number[] = [];
+      for (let i = 0; i < a.runs; i++) fastMs.push(time(fast).ms);
+      const sqlMs: number[] = [];
+      let sqlAnswer: { total: number; rows: { recordId: string }[] } | undefined;
+      for (let i = 0; i < a.sqlRuns; i++) {
+        const x = time(sql);
+        sqlMs.push(x.ms);
+        sqlAnswer = x.r;
+      }
+      const mine = fast.records(input);
+      if (
+        sqlAnswer &&
+        (mine.total !== sqlAnswer.total || mine.rows.map((r) => r.recordId).join() !== sqlAnswer.rows.map((r) => r.recordId).join())
+      )
+        out.mismatches.push(`${name} (${c.n})`);
+      out[kind].fast.push(...fastMs);
+      out[kind].sql.push(...sqlMs);
+      const p95 = [...fastMs].sort((x, y) => x - y)[Math.ceil(0.95 * fastMs.length) - 1]!;
+      if (p95 >= worst[kind]) {
+        worst[kind] = p95;
+        out[kind].worst = `${name} in the consent of ${c.n} (total ${mine.total}): p95 ${p95.toFixed(2)} ms`;
+      }
+      log(
+        `${name} (${c.n}): memory ${Math.round(Math.max(...fastMs) * 100) / 100} ms max, SQL ${Math.round(Math.min(...sqlMs))} ms min; ${mine.total} found`,
+      );
+    }
+  }
+  fast.close();
+  db.close();
+  return out;
+}
+
 const [task, json] = process.argv.slice(2) as [string, string];
 const args = JSON.parse(json ?? '{}');
-const tasks: Record<string, (a: any) => unknown> = { fetchInsert, naive, sync, readsDuringSync, queries, open, normalizer };
+const tasks: Record<string, (a: any) => unknown> = {
+  fetchInsert,
+  naive,
+  sync,
+  readsDuringSync,
+  queries,
+  open,
+  normalizer,
+  dataLimits,
+  dataSync,
+  txQueries,
+};
 const result = await tasks[task]!(args);
 process.stdout.write(`\n${JSON.stringify(result)}\n`);
 process.exit(0);

@@ -15,7 +15,7 @@ export interface SandboxProcess {
 }
 
 /** The intermediary sandbox in its own process (`npm run sandbox`), so it never shares a core or a heap with what is measured. */
-export async function startSandboxProcess(consents: number, eventsPerConsent: number): Promise<SandboxProcess> {
+export async function startSandboxProcess(consents: number, eventsPerConsent: number, extra: string[] = []): Promise<SandboxProcess> {
   const child = spawn(
     process.execPath,
     [
@@ -26,6 +26,7 @@ export async function startSandboxProcess(consents: number, eventsPerConsent: nu
       String(consents),
       '--events-per-consent',
       String(eventsPerConsent),
+      ...extra,
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   );

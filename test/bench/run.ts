@@ -30,6 +30,11 @@ const { values: opt } = parseArgs({
     'query-runs': { type: 'string', default: '30' },
     'naive-seconds': { type: 'string' },
     smoke: { type: 'boolean', default: false },
+    /** The data browser's figures (issue 21): transactions per account on average (skewed), and in the largest consent. */
+    'transactions-per-account': { type: 'string' },
+    'largest-consent-transactions': { type: 'string' },
+    /** `--only transactions`: the data browser's figures alone. */
+    only: { type: 'string' },
     out: { type: 'string', default: join(root, 'test-results/bench.json') },
   },
 });
@@ -38,6 +43,10 @@ const N = smoke ? 300 : Number(opt.consents);
 const E = smoke ? 2 : Number(opt['events-per-consent']);
 const RUNS = smoke ? 1 : Number(opt.runs);
 const QUERY_RUNS = smoke ? 3 : Number(opt['query-runs']);
+const only = opt.only === 'transactions';
+if (opt.only !== undefined && !only) throw new Error('--only takes one value: transactions');
+const TX_PER_ACCOUNT = smoke ? 20 : Number(opt['transactions-per-account'] ?? 40);
+const TX_LARGEST = smoke ? 2000 : Number(opt['largest-consent-transactions'] ?? 20_000);
 const NAIVE_MS = 1000 * Number(opt['naive-seconds'] ?? (smoke ? 2 : N >= 50_000 ? 60 : 20));
 
 const rows: Row[] = [];
@@ -68,6 +77,11 @@ type SyncResult = {
   fileBytes: number;
 };
 type Reads = { during: number[]; idle: number[]; syncMs: number; loopMaxMs: number; loopP99Ms: number };
+
+if (only) {
+  await benchTransactions();
+  report();
+}
 
 console.log(`Benchmark: ${fmtN(N)} consents × ${E} events, ${RUNS} run(s); sandbox in its own process`);
 const sandbox = await startSandboxProcess(N, E);
@@ -345,6 +359,103 @@ row(
   },
 );
 if (!smoke) benchNormalizeCommand();
+
+// ---- the data browser's transactions and their Data API sync (issue 21)
+await benchTransactions();
+
+/**
+ * The data browser at scale (issue 21): the sandbox serving `TX_PER_ACCOUNT` transactions per
+ * account on average and `TX_LARGEST` in one consent (about 1,000,000 in all at 5,000 consents with
+ * 1,012 and 200,000). The console's Data API sync of them against the insert-only limit of the same
+ * rows; then windows of 100 with their counts under every kind of filter, and searches of the
+ * descriptions, from memory beside the same reads from SQL.
+ */
+async function benchTransactions(): Promise<void> {
+  console.log(
+    `\nthe data browser: ${fmtN(N)} consents, transactions ${fmtN(TX_PER_ACCOUNT)} per account on average, ${fmtN(TX_LARGEST)} in the largest consent`,
+  );
+  const sb = await startSandboxProcess(N, 1, [
+    '--transactions-per-account',
+    String(TX_PER_ACCOUNT),
+    '--largest-consent-transactions',
+    String(TX_LARGEST),
+  ]);
+  type Limits = { rows: number; fetchMs: number; insertMs: number; bytes: number };
+  type DataSync = { ms: number; rows: number; failures: number; peakRssMB: number };
+  const limits: Limits[] = [];
+  const syncs: DataSync[] = [];
+  let file = '';
+  try {
+    for (let r = 0; r < RUNS; r++) {
+      console.log(` run ${r + 1}/${RUNS}: limits (fetch + JSON.parse; insert only), then the console's Data API sync`);
+      limits.push(
+        await runChild<Limits>('dataLimits', {
+          url: sb.url,
+          file: join(work, `data-limits-${r}.sqlite`),
+          pageSize: 1000,
+          batchRows: 25_000,
+        }),
+      );
+      if (file) rmSync(file, { force: true });
+      file = join(work, `data-sync-${r}.sqlite`);
+      syncs.push(await runChild<DataSync>('dataSync', { url: sb.url, file, pageSize: 1000 }));
+      console.log(`  ${fmtN(syncs.at(-1)!.rows)} records in ${Math.round(syncs.at(-1)!.ms)} ms`);
+      for (const f of readdirSync(work)) if (/^data-limits/.test(f)) rmSync(join(work, f), { force: true });
+    }
+  } finally {
+    await sb.stop();
+  }
+  const rate = (n: number, ms: number) => (n * 1000) / ms;
+  const syncRate = syncs.map((x) => rate(x.rows, x.ms));
+  const insertRate = limits.map((x) => rate(x.rows, x.insertMs));
+  const fetchRate = limits.map((x) => rate(x.rows, x.fetchMs));
+  row(`Data API sync: ${fmtN(syncs[0]!.rows)} records (accounts, balances, transactions)`, syncRate, 'records/s', {
+    baseline: { what: 'insert-only of the same rows (same schema and code, full-text triggers, large transactions)', values: insertRate },
+    target: { on: 'ratio', op: '≥', limit: 0.6 },
+    note: `fetch + JSON.parse of the same pages alone: ${fmtN(Math.round(spread(fetchRate).median))}/s (the sandbox generates each page); fetch then insert, one after the other: ${fmtN(Math.round(spread(limits.map((x) => rate(x.rows, x.fetchMs + x.insertMs))).median))}/s (the sync overlaps them only where a core is free for the sandbox); the sync's peak RSS ${Math.round(spread(syncs.map((x) => x.peakRssMB)).median)} MiB; failures ${syncs[0]!.failures}`,
+  });
+  console.log(' the data browser’s transactions: windows and searches, from memory and from SQL');
+  type Times = { fast: number[]; sql: number[]; worst: string };
+  const q = await runChild<{
+    total: number;
+    consents: number;
+    picked: { n: number; buildMs: number }[];
+    window: Times;
+    search: Times;
+    mismatches: string[];
+    rssMB: number;
+  }>('txQueries', { file, runs: QUERY_RUNS, sqlRuns: smoke ? 1 : Math.min(3, QUERY_RUNS) });
+  const sizes = q.picked.map((c) => fmtN(c.n)).join(' and ');
+  const differs = q.mismatches.length ? `; DIFFERS FROM SQL: ${q.mismatches.join(', ')}` : '; every answer as SQL’s';
+  row(
+    `transactions: a window of 100 and its count, any filter, p95 (${fmtN(q.total)} in the cache; consents of ${sizes})`,
+    [spread(q.window.fast).p95],
+    'ms',
+    {
+      baseline: { what: 'the same reads from SQL (the same class without its index), p95 (ms)', values: [spread(q.window.sql).p95] },
+      target: { on: 'value', op: '≤', limit: 10 },
+      note: `9 windows per consent (no filter first/middle/last, one account, a type, a status, 30 days, amounts, all together further on), ${QUERY_RUNS} runs each, warm; slowest: ${q.window.worst}${differs}`,
+    },
+  );
+  row(
+    `transactions: search in descriptions (common, rare, prefix, two words) and its count, p95 (consents of ${sizes})`,
+    [spread(q.search.fast).p95],
+    'ms',
+    {
+      baseline: { what: 'the same searches from SQL (fts5 and the filters), p95 (ms)', values: [spread(q.search.sql).p95] },
+      target: { on: 'value', op: '≤', limit: 20 },
+      note: `salary (1 in 5), chargeback (1 in 1,000), wool, s, "salary acme", wool with filters; slowest: ${q.search.worst}`,
+    },
+  );
+  row(
+    `transactions: a consent's transactions held in memory (${sizes})`,
+    q.picked.map((c) => c.buildMs),
+    'ms',
+    {
+      note: `built in the background on the consent's first window (reads answer from SQL meanwhile); the process's RSS grew ${Math.round(q.rssMB)} MiB for both`,
+    },
+  );
+}
 
 async function warmEvents(url: string): Promise<void> {
   const auth = await fetch(`${url}/oauth2/token`, {
@@ -660,10 +771,14 @@ function benchNormalizeCommand(): void {
 }
 
 // ---- report
-writeReport(rows, {
-  out: opt.out,
-  data: `Sandbox: ${fmtN(N)} consents, ${fmtN(N * E)} events`,
-  runs: RUNS,
-  about: { consents: N, eventsPerConsent: E },
-});
-process.exit(0);
+report();
+
+function report(): never {
+  writeReport(rows, {
+    out: opt.out,
+    data: `Sandbox: ${fmtN(N)} consents, ${fmtN(N * E)} events; Data API transactions ${fmtN(TX_PER_ACCOUNT)} per account on average, ${fmtN(TX_LARGEST)} in the largest consent`,
+    runs: RUNS,
+    about: { consents: N, eventsPerConsent: E, transactionsPerAccount: TX_PER_ACCOUNT, largestConsentTransactions: TX_LARGEST },
+  });
+  process.exit(0);
+}

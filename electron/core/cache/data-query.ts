@@ -11,6 +11,8 @@ import type {
 } from '../../../shared/ipc/contract.js';
 import { CONSENT_SUMMARY_COLUMNS, consentSummaryOf } from '../data/consent-summary.js';
 import type { Db } from './db.js';
+import { TransactionIndex } from './transaction-index.js';
+import { DATA_KINDS } from '../api/data-client.js';
 
 /**
  * The data browser's reads of the cache: a consent's cached Data API records a window at a time
@@ -74,8 +76,72 @@ function decoded(r: { raw: string; normalized: string | null; notes: string | nu
   return { record: r.normalized ? (JSON.parse(r.normalized) as Json) : raw, raw, notes: r.notes ? (JSON.parse(r.notes) as Json[]) : [] };
 }
 
+/** Transactions in a consent above which a read through the port waits for them in memory (SQL: ~50 ms at 5,000). */
+const SETTLE_ABOVE = 5_000;
+
+/** Every kind but the catalogue: a consent's newest fetch is the newest of theirs. */
+const CONSENT_KINDS = Object.keys(DATA_KINDS).filter((k) => k !== 'products');
+
 export class DataQuery {
-  constructor(private readonly db: Db) {}
+  /** The transactions of the consents browsed, in memory (transaction-index.ts); undefined: SQL only. */
+  private readonly index: TransactionIndex | undefined;
+  private readonly lastFetchStmt;
+  private readonly byRowid;
+  private readonly txCount;
+  /** When a build of a consent's transactions was last overtaken by a write. */
+  private readonly overtaken = new Map<string, number>();
+  private readonly settleAbove: number;
+
+  constructor(
+    private readonly db: Db,
+    opts: { useIndex?: boolean; onIndexError?: (error: unknown) => void; settleAbove?: number } = {},
+  ) {
+    this.settleAbove = opts.settleAbove ?? SETTLE_ABOVE;
+    this.index = opts.useIndex === false ? undefined : new TransactionIndex(db, opts.onIndexError);
+    // The newest of each kind's newest (each one read from the end of an index), not a scan of the consent's records.
+    this.lastFetchStmt = db
+      .prepare<{ c: string }, string | null>(
+        `SELECT max(t) FROM (${CONSENT_KINDS.map(
+          (k) => `SELECT (SELECT max(fetched_at) FROM data_records WHERE kind = '${k}' AND consent_id = @c) AS t`,
+        ).join(' UNION ALL ')})`,
+      )
+      .pluck();
+    this.txCount = db
+      .prepare<{ c: string }, number>("SELECT count(*) FROM data_records WHERE kind = 'transactions' AND consent_id = @c")
+      .pluck();
+    this.byRowid = db.prepare<[string], Omit<RecordSqlRow, 'last_fetch' | 'running'> & { rid: number }>(
+      `SELECT rowid AS rid, record_id, kind, shape, raw, normalized, notes, fetched_at, deidentified
+       FROM data_records WHERE rowid IN (SELECT value FROM json_each(?))`,
+    );
+  }
+
+  /**
+   * Before a read of a large consent's transactions (or its summary) through the port: waits for
+   * its transactions to be in memory rather than reading them from SQL, which at 200,000 holds the
+   * thread for seconds where the build yields every few milliseconds. Not for a small consent (SQL
+   * is quick), nor while builds are overtaken by writes (a sync of that consent): SQL then.
+   */
+  async settle(consentId: string): Promise<void> {
+    if (!this.index || this.index.indexed(consentId)) return;
+    if ((this.overtaken.get(consentId) ?? 0) > Date.now() - 5_000) return;
+    if (this.txCount.get({ c: consentId })! < this.settleAbove) return;
+    await this.index.ready(consentId);
+    if (!this.index.indexed(consentId)) this.overtaken.set(consentId, Date.now());
+  }
+
+  /** Whether a consent's transactions answer from memory now (tests, the benchmark). */
+  indexed(consentId: string): boolean {
+    return this.index?.indexed(consentId) ?? false;
+  }
+
+  /** Resolves when the consent's transactions are in memory (or the build gave up: a write overtook it). */
+  async ready(consentId: string): Promise<void> {
+    await this.index?.ready(consentId);
+  }
+
+  close(): void {
+    this.index?.close();
+  }
 
   private toRow(r: RecordSqlRow): DataRecordRow {
     return {
@@ -99,10 +165,12 @@ export class DataQuery {
       )
       .get(consentId);
     const last = this.lastFetch(consentId);
+    // Per kind, from the index of (kind, consent, fetch time): no read of the records themselves.
     const kinds = this.db
       .prepare<[string, string, string], { kind: string; count: number; fetchedAt: string | null; stale: number }>(
         `SELECT kind, count(*) AS count, max(fetched_at) AS fetchedAt, sum(fetched_at < ?) AS stale
-         FROM data_records WHERE consent_id = ? AND kind <> 'products' AND ? IS NOT NULL GROUP BY kind ORDER BY kind`,
+         FROM data_records INDEXED BY data_records_by_kind_fetched
+         WHERE kind IN (${CONSENT_KINDS.map((k) => `'${k}'`).join(', ')}) AND consent_id = ? AND ? IS NOT NULL GROUP BY kind ORDER BY kind`,
       )
       .all(last ?? '', consentId, last ?? '');
     const retention = this.db
@@ -118,7 +186,10 @@ export class DataQuery {
       )
       .all(consentId)
       .map((a) => ({ accountId: a.accountId, label: [a.name ?? a.accountId, a.masked].filter(Boolean).join(' ') }));
-    const distinct = (field: string, limit: number) =>
+    // The filters' values: from the consent's transactions in memory when held (SQL parses every record).
+    const held = this.index?.values(consentId);
+    const distinct = (field: 'type' | 'status', limit: number) =>
+      held?.[field].slice(0, limit) ??
       this.db
         .prepare<[string], { v: string }>(
           `SELECT DISTINCT json_extract(raw, '$.${field}') AS v FROM data_records
@@ -139,13 +210,7 @@ export class DataQuery {
   }
 
   private lastFetch(consentId: string): string | null {
-    return (
-      this.db
-        .prepare<[string], { t: string | null }>(
-          "SELECT max(fetched_at) AS t FROM data_records WHERE consent_id = ? AND kind <> 'products'",
-        )
-        .get(consentId)?.t ?? null
-    );
+    return this.lastFetchStmt.get({ c: consentId }) ?? null;
   }
 
   /** A window of one kind of a consent's records (transactions: filtered, with a running balance). */
@@ -182,6 +247,16 @@ export class DataQuery {
     last: string | null,
   ): { rows: DataRecordRow[]; total: number } {
     const f = input.filter ?? {};
+    const fast = this.index?.window(input.consentId, f, input.offset, input.limit);
+    if (fast) {
+      const found = new Map(this.byRowid.all(JSON.stringify(fast.rowids)).map((r) => [r.rid, r]));
+      const rows: DataRecordRow[] = [];
+      fast.rowids.forEach((rid, i) => {
+        const r = found.get(rid);
+        if (r) rows.push(this.toRow({ ...r, last_fetch: last, running: fast.running[i] ?? null }));
+      });
+      return { rows, total: fast.total };
+    }
     const where: string[] = [];
     const params: Param[] = [];
     const match = f.search ? ftsQuery(f.search) : undefined;

@@ -47,6 +47,8 @@ export interface SqliteStorage extends Storage {
     events: EventsRepo;
     eventQuery: EventQuery;
     data: DataRepo;
+    /** The data browser's reads (its transactions index: the benchmark waits for it). */
+    dataQuery: DataQuery;
     audit: AuditLog;
   };
 }
@@ -55,7 +57,7 @@ export interface SqliteStorageOptions {
   /** The audit log's head anchor (a signed file outside the cache); none in tests that do not check it. */
   anchor?: AuditAnchorOptions;
   now?: () => Date;
-  onIndexError?: (what: 'consents' | 'events', error: unknown) => void;
+  onIndexError?: (what: 'consents' | 'events' | 'transactions', error: unknown) => void;
   /** Read indexes off: every read by SQL (tests comparing the two paths). */
   useIndexes?: boolean;
   /** Told when a first load that was killed had left the consents' secondary indexes to build, and they were built. */
@@ -83,7 +85,10 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   });
   const reference = new ReferenceRepo(db);
   const dataRepo = new DataRepo(db);
-  const dataQuery = new DataQuery(db);
+  const dataQuery = new DataQuery(db, {
+    onIndexError: (e) => opts.onIndexError?.('transactions', e),
+    ...(opts.useIndexes === false ? { useIndex: false } : {}),
+  });
   const audit = new AuditLog(db, now, opts.anchor);
   const auditQuery = new AuditQuery(db);
   const state = new SyncStateRepo(db);
@@ -217,8 +222,14 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     list: async (o) => dataRepo.list(o),
     consents: async (input) => dataQuery.consents(input),
     groups: async (by, search) => dataQuery.groups(by, search),
-    meta: async (id) => dataQuery.meta(id),
-    records: async (input) => dataQuery.records(input),
+    meta: async (id) => {
+      await dataQuery.settle(id);
+      return dataQuery.meta(id);
+    },
+    records: async (input) => {
+      if (input.kind === 'transactions') await dataQuery.settle(input.consentId);
+      return dataQuery.records(input);
+    },
     windows: (input: RecordsInput) => windowsOf(dataQuery.windows(input)),
     collectionsFor: async (id) => dataRepo.collectionsFor(id),
     products: async (filter, offset, limit) => dataQuery.products(filter, offset, limit),
@@ -261,8 +272,9 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
       audit.flushAnchor();
       query.close();
       eventQuery.close();
+      dataQuery.close();
     },
-    sqlite: { consents: consentsRepo, query, events: eventsRepo, eventQuery, data: dataRepo, audit },
+    sqlite: { consents: consentsRepo, query, events: eventsRepo, eventQuery, data: dataRepo, dataQuery, audit },
   };
 }
 
