@@ -229,10 +229,13 @@ describe('team audit entries know the client', () => {
     const client = { address: '127.0.0.1', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/153' };
     await runWithRequest({ client }, () => storage.audit.append(entry(1)));
     await storage.audit.append(entry(2)); // no request: the command line, a schedule
-    const [first, second] = await storage.audit.entries();
+    const caller = { userId: 'u_1', userName: 'sam', displayName: 'Sam Support', role: 'support' as const, method: 'password' };
+    await runWithRequest({ client, caller }, () => storage.audit.append(entry(3))); // a signed-in person
+    const [first, second, third] = await storage.audit.entries();
     expect(first!.client).toBe('127.0.0.1 Mozilla/5.0 (X11; Linux x86_64) Chrome/153');
     expect(second!.client).toBeUndefined();
-    expect(await storage.audit.verify()).toEqual({ ok: true, entries: 2 });
+    expect(third!.person).toEqual({ userId: 'u_1', displayName: 'Sam Support', role: 'support', method: 'password' });
+    expect(await storage.audit.verify()).toEqual({ ok: true, entries: 3 });
     // The export carries the client (last column), so an auditor can check each hash from the CSV alone.
     const [head, ...lines] = auditText(await storage.audit.entries(), 'csv', storage.audit.keepsClient)
       .trim()
@@ -242,9 +245,22 @@ describe('team audit entries know the client', () => {
     const csv = lines.map((l) =>
       Object.fromEntries([...l.matchAll(/"((?:[^"]|"")*)"/g)].map((m, i) => [columns[i]!, m[1]!.replaceAll('""', '"')])),
     );
-    expect(Object.keys(csv[0]!).at(-1)).toBe('client');
-    for (const row of csv)
-      expect(entryHash({ ...row, seq: Number(row.seq), target: row.target || null, reason: row.reason || null } as never)).toBe(row.hash);
+    expect(Object.keys(csv[0]!).slice(-5)).toEqual(['client', 'user_id', 'display_name', 'role', 'sign_in_method']);
+    for (const row of csv) {
+      const person = row.user_id
+        ? { userId: row.user_id, displayName: row.display_name!, role: row.role!, method: row.sign_in_method! }
+        : undefined;
+      const record = {
+        ...row,
+        seq: Number(row.seq),
+        target: row.target || null,
+        reason: row.reason || null,
+        client: row.client || null,
+        person,
+      };
+      expect(entryHash(record as never)).toBe(row.hash);
+    }
+    expect(csv[2]).toMatchObject({ user_id: 'u_1', display_name: 'Sam Support', role: 'support', sign_in_method: 'password' });
     await db.tx(async (tx) => {
       await tx.query('ALTER TABLE audit_log DISABLE TRIGGER USER');
       await tx.query("UPDATE audit_log SET client = '10.0.0.9 curl/8' WHERE seq = 1");

@@ -90,10 +90,23 @@ export async function writeEventsExport(query: EventStore, filter: EventFilter, 
 }
 
 const AUDIT_COLUMNS = ['seq', 'at', 'operator', 'action', 'target', 'reason', 'result', 'prevHash', 'hash'] as const;
+/**
+ * What the team store's entries add, last, as they are part of their hash: the client, then the
+ * signed-in person (user id, display name, role, how they signed in; empty for entries nobody
+ * signed in caused).
+ */
+const TEAM_COLUMNS = ['client', 'user_id', 'display_name', 'role', 'sign_in_method'] as const;
+const teamCells = (e: AuditRecord) => [
+  e.client ?? '',
+  e.person?.userId ?? '',
+  e.person?.displayName ?? '',
+  e.person?.role ?? '',
+  e.person?.method ?? '',
+];
 
 /**
  * The audit log (or a filtered part of it) with the hashes, and the chain's verification at export
- * time. The team store's entries add a last column, client.
+ * time. The team store's entries add last columns: the client and the signed-in person.
  */
 export function writeAuditExport(
   query: AuditStore,
@@ -104,7 +117,7 @@ export function writeAuditExport(
   signal?: AbortSignal,
 ) {
   // A store whose entries hash their client exports it too (last), so the CSV can be checked again.
-  const header = [...AUDIT_COLUMNS, ...(query.keepsClient ? (['client'] as const) : [])];
+  const header = [...AUDIT_COLUMNS, ...(query.keepsClient ? TEAM_COLUMNS : [])];
   return streamed(
     path,
     format,
@@ -120,7 +133,7 @@ export function writeAuditExport(
       e.result,
       e.prevHash,
       e.hash,
-      ...(query.keepsClient ? [e.client ?? ''] : []),
+      ...(query.keepsClient ? teamCells(e) : []),
     ],
     (e) => e,
     { ...(signal ? { signal } : {}), trailer: { verification } },
@@ -136,7 +149,8 @@ export async function writeText(path: string, text: string, rows: number): Promi
  * The whole audit log as one text, CSV (RFC 4180) or JSON, with the hashes so an auditor can
  * re-check the chain. The form of `audit:export` and `cli audit export` since they exist (a plain
  * header line; every cell quoted, a formula's first character neutralised): kept as it is. Entries
- * that carry their client (the team store's) add it as a last column, as it is part of their hash.
+ * that carry their client (the team store's) add it and the signed-in person as last columns, as
+ * they are part of their hash.
  */
 export function auditText(all: readonly AuditRecord[], format: 'csv' | 'json', withClient = all.some((e) => e.client)): string {
   if (format === 'json') return `${JSON.stringify(all, null, 2)}\n`;
@@ -144,6 +158,7 @@ export function auditText(all: readonly AuditRecord[], format: 'csv' | 'json', w
     const s = v === null || v === undefined ? '' : String(v);
     return `"${(/^[=+\-@]/.test(s) ? `'${s}` : s).replaceAll('"', '""')}"`;
   };
-  const header = [...AUDIT_COLUMNS, ...(withClient ? (['client'] as const) : [])];
-  return `${[header.join(','), ...all.map((e) => header.map((h) => cell(e[h])).join(','))].join('\r\n')}\r\n`;
+  const header = [...AUDIT_COLUMNS, ...(withClient ? TEAM_COLUMNS : [])];
+  const row = (e: AuditRecord) => [...AUDIT_COLUMNS.map((h) => cell(e[h])), ...(withClient ? teamCells(e).map(cell) : [])].join(',');
+  return `${[header.join(','), ...all.map(row)].join('\r\n')}\r\n`;
 }

@@ -17,6 +17,8 @@ export const AuditRecord = z.object({
   hash: z.string(),
   /** Who sent the request (address, user agent): kept by the team store; part of the entry's hash. */
   client: z.string().nullable().optional(),
+  /** The signed-in person who caused it (a team server): part of the entry's hash. */
+  person: z.object({ userId: z.string(), displayName: z.string(), role: z.string(), method: z.string() }).nullable().optional(),
 });
 /** A solo console's audit log imported into a team store, its own chain, checked as it is stored now. */
 export const ImportedChain = z.object({

@@ -69,7 +69,21 @@ const CLIENT: Column<Row> = {
   width: 260,
   cell: (r) => (r.client ? <span title={visibleText(r.client)}>{visibleText(r.client)}</span> : <span aria-label="none">—</span>),
 };
-const TEAM_COLUMNS = [...COLUMNS.slice(0, 3), CLIENT, ...COLUMNS.slice(3)];
+/** The role the person had when they acted, and how they had signed in. */
+const SIGNED_IN: Column<Row> = {
+  id: 'person',
+  header: 'Role',
+  width: 170,
+  cell: (r) =>
+    r.person ? (
+      <span title={`User id ${r.person.userId}`}>
+        {r.person.role} · {r.person.method === 'oidc' ? 'single sign-on' : r.person.method}
+      </span>
+    ) : (
+      <span aria-label="none">—</span>
+    ),
+};
+const TEAM_COLUMNS = [...COLUMNS.slice(0, 3), SIGNED_IN, CLIENT, ...COLUMNS.slice(3)];
 
 export function AuditScreen() {
   const client = useClient();
