@@ -6,6 +6,7 @@ import { WebSocket } from 'ws';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WEBHOOK_FAILURES } from '../../electron/core/events/port.js';
 import { writeRemoteProfile } from '../helpers/remote.js';
+import { addUserWithCli } from '../helpers/users.js';
 import { root, startSandboxProcess } from './procs.js';
 import { fmtN, quantile, type RecordRow } from './stats.js';
 
@@ -143,33 +144,8 @@ function sessionOf(launchUrl: string): Promise<string> {
 }
 
 /** Adds the benchmark's reader to a team server's store (the command line, as an admin would). */
-async function addBenchUser(dataDir: string, db: string[]): Promise<void> {
-  const child = spawn(
-    process.execPath,
-    [
-      join(root, 'build/cli.mjs'),
-      '--data-dir',
-      dataDir,
-      'users',
-      'add',
-      '--name',
-      BENCH_USER.name,
-      '--display-name',
-      'Bench Reader',
-      '--role',
-      'support',
-      '--password-stdin',
-      ...db,
-    ],
-    { cwd: root, env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' }, stdio: ['pipe', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stdin!.end(BENCH_USER.password);
-  const code = await new Promise<number | null>((r) => child.once('exit', r));
-  if (code !== 0) throw new Error(`users add failed (${code}): ${out}`);
-}
+const addBenchUser = (dataDir: string, db: string[]) =>
+  addUserWithCli(dataDir, { name: BENCH_USER.name, displayName: 'Bench Reader', role: 'support', password: BENCH_USER.password }, db);
 
 /** CPU time the process has used so far, ms (Linux: /proc, in clock ticks of 10 ms; NaN elsewhere). */
 function procCpuMs(pid: number): number {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { writeRemoteProfile } from '../helpers/remote.js';
+import { addUserWithCli } from '../helpers/users.js';
 
 /**
  * Starts the console exactly as `npm run serve` does (node dist/electron/host.mjs, the build's
@@ -91,32 +92,8 @@ export async function startConsole(args: string[] = [], opts: ConsoleOptions = {
 }
 
 /** Adds a user to a team server's data directory (npm run cli -- users add); the password is "<name> password 1". */
-export async function addUser(dataDir: string, name: string, displayName: string, role: 'viewer' | 'compliance' | 'support' | 'admin') {
-  const child = spawn(
-    process.execPath,
-    [
-      join(root, 'build/cli.mjs'),
-      '--data-dir',
-      dataDir,
-      'users',
-      'add',
-      '--name',
-      name,
-      '--display-name',
-      displayName,
-      '--role',
-      role,
-      '--password-stdin',
-    ],
-    { cwd: root, env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' }, stdio: ['pipe', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stdin!.end(`${name} password 1\n`);
-  const code = await new Promise<number | null>((r) => child.once('exit', r));
-  if (code !== 0) throw new Error(`users add ${name} failed (${code}): ${out}`);
-}
+export const addUser = (dataDir: string, name: string, displayName: string, role: 'viewer' | 'compliance' | 'support' | 'admin') =>
+  addUserWithCli(dataDir, { name, displayName, role, password: `${name} password 1` });
 
 /** Signs `name` in on a team server's sign-in page, as a person does, and waits for the console. */
 export async function signInAs(page: Page, origin: string, name: string) {
