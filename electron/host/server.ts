@@ -73,7 +73,12 @@ export interface BrowserHostOptions {
    * when its session does: signed out here or everywhere, idle, past its lifetime, its person
    * disabled or given another role.
    */
-  signIn?: { service: SignInService; limits?: { perAddress: AttemptLimiter; perUser: AttemptLimiter } };
+  signIn?: {
+    service: SignInService;
+    limits?: { perAddress: AttemptLimiter; perUser: AttemptLimiter };
+    /** How often an open connection's session is checked again (default SESSION_RECHECK_MS; tests shorten it). */
+    recheckMs?: number;
+  };
 }
 
 /** The close code of a connection whose session ended: the console goes to the sign-in page. */
@@ -470,7 +475,7 @@ function serveIpc(
           if (e.userId === request.caller!.userId && (!e.session || e.session === session.session)) endSession();
         })
       : () => {};
-  let lastTouch = Date.now();
+  let lastTouch = 0; // the first request the person makes counts at once
   const check = (touch: boolean) => {
     if (!service || !session) return;
     void service
@@ -480,7 +485,7 @@ function serveIpc(
       })
       .catch((error: unknown) => log(`IPC connection ${peer}: its session could not be checked: ${(error as Error)?.message}`));
   };
-  const recheck = service && session ? setInterval(() => check(false), SESSION_RECHECK_MS) : undefined;
+  const recheck = service && session ? setInterval(() => check(false), opts.signIn?.recheckMs ?? SESSION_RECHECK_MS) : undefined;
   recheck?.unref();
   ws.on('close', () => {
     unsubscribe();
@@ -493,11 +498,12 @@ function serveIpc(
     let id: unknown;
     let channel: unknown;
     let input: unknown;
+    let active: unknown;
     try {
       if (isBinary) throw new Error('binary frame (IPC messages are JSON text)');
-      const msg = JSON.parse(String(data)) as { id?: unknown; channel?: unknown; input?: unknown } | null;
+      const msg = JSON.parse(String(data)) as { id?: unknown; channel?: unknown; input?: unknown; active?: unknown } | null;
       if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) throw new Error('not a JSON object');
-      ({ id, channel, input } = msg);
+      ({ id, channel, input, active } = msg);
       if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new Error('missing numeric id');
     } catch (error) {
       send({ id: null, result: refusal('TRANSPORT', `Malformed IPC message: ${(error as Error).message}`) });
@@ -513,8 +519,9 @@ function serveIpc(
       });
       return;
     }
-    // A request is activity: the session's idle time starts again (at most once a minute).
-    if (session && Date.now() - lastTouch > 60_000) {
+    // A request the person made is activity: the session's idle time starts again (at most once a
+    // minute). The console marks background requests (polling, refreshes after a sync) active: false.
+    if (session && active !== false && Date.now() - lastTouch > 60_000) {
       lastTouch = Date.now();
       check(true);
     }

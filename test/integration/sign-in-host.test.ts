@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { Core } from '../../electron/core/console-core.js';
-import { SESSION_COOKIE, SESSION_ENDED, type BrowserHost } from '../../electron/host/server.js';
+import { SESSION_COOKIE, SESSION_ENDED, startBrowserHost, type BrowserHost } from '../../electron/host/server.js';
+import { People } from '../../electron/core/people/people.js';
+import { tempDir } from '../helpers/temp.js';
 import { startTeamHost, type TeamHost } from '../helpers/team-host.js';
 import type { ConsentRow } from '../../shared/ipc/contract.js';
 
@@ -332,6 +334,62 @@ describe('a large bulk revocation needs a second person', () => {
       expect(await settle(sam, small.value.jobId)).toMatchObject({ state: 'finished' });
     } finally {
       for (const c of [alice, sam, sue, vera]) c.ws.close();
+    }
+  });
+});
+
+describe('the idle time', () => {
+  it('counts what the person does, not the console’s own polling: an unattended console is signed out (4401)', async () => {
+    let clock = new Date('2026-11-26T09:00:00.000Z');
+    const minutes = (n: number) => (clock = new Date(clock.getTime() + n * 60_000));
+    const people = new People(team.people.store, () => core.stores.audit, { now: () => clock, idleMinutes: 30 });
+    const staticDir = tempDir();
+    const other = await startBrowserHost({
+      router: core.router,
+      events: core.events,
+      staticDir,
+      signIn: { service: people, recheckMs: 50 },
+    });
+    const otherOrigin = `http://127.0.0.1:${other.port}`;
+    const connect = async () => {
+      const signed = await people.signInWithPassword('vera', 'vera password 1', { address: '127.0.0.1', userAgent: null });
+      if (!signed.ok) throw new Error('sign-in failed');
+      const ws = new WebSocket(`ws://127.0.0.1:${other.port}/ipc`, {
+        headers: { cookie: `${SESSION_COOKIE}=${signed.token}`, origin: otherOrigin },
+      });
+      const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
+      await new Promise((r) => ws.once('open', r));
+      let id = 0;
+      const ask = (active: boolean) =>
+        new Promise((r) => {
+          const n = ++id;
+          ws.on('message', (d) => JSON.parse(String(d)).id === n && r(undefined));
+          ws.send(JSON.stringify({ id: n, channel: 'app:status', input: {}, active }));
+        });
+      return { ws, closed, ask };
+    };
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    try {
+      // Polling only (active: false): 35 minutes after sign-in the session is over.
+      const polled = await connect();
+      minutes(20);
+      await polled.ask(false);
+      minutes(15);
+      expect(await polled.closed).toBe(SESSION_ENDED);
+
+      // A person at work (active: true) 20 minutes in: still signed in 15 minutes later.
+      const used = await connect();
+      minutes(20);
+      await wait(100);
+      await used.ask(true);
+      await wait(100);
+      minutes(15);
+      await wait(300);
+      expect(used.ws.readyState).toBe(WebSocket.OPEN);
+      minutes(31);
+      expect(await used.closed).toBe(SESSION_ENDED);
+    } finally {
+      await other.close();
     }
   });
 });

@@ -130,7 +130,7 @@ export class People {
   private readonly unknown = new UnknownNames();
   private readonly listeners = new Set<(ended: SessionsEnded) => void>();
   /** Sessions checked in the last few seconds: a page's assets do not each ask the database. */
-  private readonly recent = new Map<string, { at: number; found: Identified | null }>();
+  private readonly recent = new Map<string, { at: number; found: Identified | null; seen: number }>();
 
   constructor(
     readonly store: PeopleStore,
@@ -419,18 +419,26 @@ export class People {
     if (!token || !TOKEN_SHAPE.test(token)) return null;
     const key = sessionKey(token);
     const now = this.now();
+    const touch = opts.touch ?? true;
     const cached = this.recent.get(key);
-    if (cached && now.getTime() - cached.at < 5_000)
-      return cached.found && cached.found.expiresAt > now.toISOString() ? cached.found : null;
-    const found = await this.lookUp(key, now, opts.touch ?? true);
-    this.recent.set(key, { at: now.getTime(), found });
+    if (cached && now.getTime() - cached.at < 5_000) {
+      if (!cached.found || cached.found.expiresAt <= now.toISOString()) return null;
+      // Activity seen from the cache still counts (at most one write a minute per session).
+      if (touch && now.getTime() - cached.seen > 60_000) {
+        await this.store.touchSession(key, now.toISOString());
+        cached.seen = now.getTime();
+      }
+      return cached.found;
+    }
+    const { found, seen } = await this.lookUp(key, now, touch);
+    this.recent.set(key, { at: now.getTime(), found, seen });
     if (this.recent.size > 10_000) this.recent.delete(this.recent.keys().next().value!);
     return found;
   }
 
-  private async lookUp(key: string, now: Date, touch: boolean): Promise<Identified | null> {
+  private async lookUp(key: string, now: Date, touch: boolean): Promise<{ found: Identified | null; seen: number }> {
     const s = await this.store.session(key);
-    if (!s) return null;
+    if (!s) return { found: null, seen: 0 };
     const idleSince = new Date(now.getTime() - this.opts.idleMinutes * 60_000).toISOString();
     const user = await this.store.byId(s.userId);
     const over = s.expiresAt <= now.toISOString() ? 'its lifetime' : s.lastSeenAt < idleSince ? 'its idle time' : null;
@@ -449,11 +457,15 @@ export class People {
             callerOf(user, s.method),
           );
       this.ended({ userId: s.userId, session: key });
-      return null;
+      return { found: null, seen: 0 };
     }
     // Activity: at most one write a minute per session.
-    if (touch && now.getTime() - Date.parse(s.lastSeenAt) > 60_000) await this.store.touchSession(key, now.toISOString());
-    return { caller: callerOf(user, s.method), session: key, expiresAt: s.expiresAt };
+    let seen = Date.parse(s.lastSeenAt);
+    if (touch && now.getTime() - seen > 60_000) {
+      await this.store.touchSession(key, now.toISOString());
+      seen = now.getTime();
+    }
+    return { found: { caller: callerOf(user, s.method), session: key, expiresAt: s.expiresAt }, seen };
   }
 
   /** Ends the session of `token`, or every session of its person (`everywhere`). */

@@ -19,6 +19,12 @@ import type { ConnectionState, Transport } from './transport.js';
  * with that code, and answers no such 401.
  */
 const REQUEST_TIMEOUT_MS = 120_000;
+/** How recent the person's last keystroke or click must be for a request to count as their activity. */
+const ACTIVE_MS = 60_000;
+let lastInput = Date.now();
+if (typeof window !== 'undefined')
+  for (const type of ['keydown', 'pointerdown', 'wheel', 'touchstart'] as const)
+    window.addEventListener(type, () => (lastInput = Date.now()), { capture: true, passive: true });
 /** The close code of a connection whose session ended (electron/host/server.ts SESSION_ENDED). */
 export const SESSION_ENDED = 4401;
 
@@ -135,7 +141,9 @@ export function websocketTransport(url: string): Transport {
         return { ok: false, error: { code: 'TRANSPORT', message: 'Not connected to the console host.' } };
       }
       const id = nextId++;
-      const message = JSON.stringify({ id, channel, input });
+      // `active`: the person used the keyboard or pointer in the last minute. A team server counts only
+      // such requests against its idle timeout (the status bar's polling and refreshes after a sync do not).
+      const message = JSON.stringify({ id, channel, input, active: Date.now() - lastInput < ACTIVE_MS });
       // The host would close the connection on a larger message: refuse it here, saying so.
       const bytes = new TextEncoder().encode(message).length;
       if (bytes > MAX_IPC_MESSAGE_BYTES) {
