@@ -19,7 +19,12 @@ export function bulkJobStoreSuite(open: OpenFixture) {
           reason: 'fraud',
           consentIds: ids,
         });
-        expect(await storage.bulk.job('job-1')).toEqual({ created: '2026-11-01T00:00:00.000Z', operator: 'sam', reason: 'fraud' });
+        expect(await storage.bulk.job('job-1')).toEqual({
+          created: '2026-11-01T00:00:00.000Z',
+          operator: 'sam',
+          reason: 'fraud',
+          approval: null,
+        });
         const items = await storage.bulk.items('job-1');
         expect(items.map((i) => [i.seq, i.consentId, i.status, i.detail])).toEqual(ids.map((id, i) => [i + 1, id, 'pending', null]));
         expect(await storage.bulk.counts('job-1')).toEqual({ pending: 12, revoked: 0, 'already-inactive': 0, failed: 0 });
@@ -37,6 +42,37 @@ export function bulkJobStoreSuite(open: OpenFixture) {
         ]);
         for (let seq = 4; seq <= 12; seq++) await storage.bulk.setItem('job-1', seq, 'revoked', null);
         expect(await storage.bulk.pendingJobs()).toEqual([]);
+      }),
+    );
+
+    it(
+      'holds a job for a second person: not resumable until approved, decided once, a rejected one settled as not approved',
+      withStore(open, async ({ storage }) => {
+        const job = (jobId: string) =>
+          storage.bulk.create({
+            jobId,
+            created: '2026-11-01T00:00:00.000Z',
+            operator: 'sam (Sam Support)',
+            reason: 'incident 12',
+            consentIds: ['c1', 'c2', 'c3'],
+            awaitingApprovalOf: 'u_sam',
+          });
+        await job('job-a');
+        await job('job-r');
+        expect(await storage.bulk.job('job-a')).toMatchObject({ approval: { requestedBy: 'u_sam', decision: null, decidedBy: null } });
+        expect(await storage.bulk.awaitingApproval()).toEqual(['job-a', 'job-r']);
+        expect(await storage.bulk.pendingJobs()).toEqual([]);
+        expect(await storage.bulk.decide('job-a', 'approve', 'sue (Sue Second)', '2026-11-01T00:01:00.000Z')).toBe(true);
+        expect(await storage.bulk.decide('job-a', 'reject', 'ada (Ada Admin)', '2026-11-01T00:02:00.000Z')).toBe(false);
+        expect(await storage.bulk.job('job-a')).toMatchObject({ approval: { decision: 'approve', decidedBy: 'sue (Sue Second)' } });
+        expect(await storage.bulk.pendingJobs()).toEqual(['job-a']);
+        expect(await storage.bulk.decide('job-r', 'reject', 'ada (Ada Admin)', '2026-11-01T00:02:00.000Z')).toBe(true);
+        expect(await storage.bulk.awaitingApproval()).toEqual([]);
+        expect((await storage.bulk.items('job-r')).map((i) => [i.status, i.detail])).toEqual(
+          Array.from({ length: 3 }, () => ['failed', 'not approved: rejected by ada (Ada Admin); nothing was sent']),
+        );
+        expect(await storage.bulk.pendingJobs()).toEqual(['job-a']);
+        expect(await storage.bulk.decide('job-none', 'approve', 'x', '2026-11-01T00:00:00.000Z')).toBe(false);
       }),
     );
 
