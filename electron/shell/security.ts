@@ -14,7 +14,10 @@ export const isAppUrl = (url: string): boolean => url.startsWith(`${APP_ORIGIN}/
  * intermediary returned, for the consumer to visit): those open in the OS browser too, since the
  * data holder's host cannot be on a fixed allowlist. Text the renderer makes up never can.
  */
-export function installSecurityGuards(issued: (url: string) => boolean = () => false, mayNavigate: (url: string) => boolean = isAppUrl): void {
+export function installSecurityGuards(
+  issued: (url: string) => boolean = () => false,
+  mayNavigate: (url: string) => boolean = isAppUrl,
+): void {
   // Electron sandboxes renderers by default since 20; this also covers any renderer created
   // without our webPreferences (a DevTools window, a future second window).
   app.enableSandbox();

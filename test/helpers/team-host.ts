@@ -44,15 +44,16 @@ export async function startTeamHost(opts: {
   await migrate(db);
   const me = thisInstance();
   const heartbeat = await registerInstance(db, me, null, 500);
-  let core: Core | undefined;
-  const people = new People(pgPeopleStore(db), () => core?.stores.audit);
+  // The people's audit log is the core's, opened next.
+  const opened: { core?: Core } = {};
+  const people = new People(pgPeopleStore(db), () => opened.core?.stores.audit);
   for (const [name, displayName, role] of opts.users)
     await people.add({ name, displayName, role, password: `${name} password 1` }, 'setup');
   const staticDir = join(tempDir(), 'renderer');
   mkdirSync(staticDir, { recursive: true });
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>CDR Console</title>');
   const downloads = new Downloads(join(tempDir(), 'downloads'));
-  core = await startCore({
+  const core = await startCore({
     dataDir: tempDir(),
     host: 'team',
     appVersion: '0',
@@ -62,6 +63,7 @@ export async function startTeamHost(opts: {
     people,
     files: downloads.sink(),
   });
+  opened.core = core;
   await core.sync();
   const host = await startBrowserHost({ router: core.router, events: core.events, staticDir, downloads, signIn: { service: people } });
   const origin = `http://127.0.0.1:${host.port}`;

@@ -95,7 +95,16 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
   {
     group: 'connection profiles and credentials, the operator, the cache, the users',
     roles: ['admin'],
-    channels: ['profiles:save', 'profiles:remove', 'profiles:switch', 'operator:set', 'cache:reset', 'users:list', 'users:add', 'users:update'],
+    channels: [
+      'profiles:save',
+      'profiles:remove',
+      'profiles:switch',
+      'operator:set',
+      'cache:reset',
+      'users:list',
+      'users:add',
+      'users:update',
+    ],
   },
 ];
 
