@@ -261,7 +261,8 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     // A client that resets the connection while it is refused or upgraded must not take the host down.
     socket.on('error', () => {});
     const refused = refusal(req, true) ?? (people || hasSession(req) ? null : { status: 401, reason: 'not signed in' });
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    // The path, compared as text: a target URL cannot parse ("//", "http://") must not throw here.
+    const path = (req.url ?? '/').split('?')[0];
     if (refused || path !== '/ipc') {
       const status = refused?.status ?? 404;
       socket.end(`HTTP/1.1 ${status} ${refused?.reason ?? 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);

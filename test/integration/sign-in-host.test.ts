@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { Core } from '../../electron/core/console-core.js';
@@ -459,6 +460,21 @@ describe('hostile input to the sign-in and session endpoints', () => {
         ...(c.body !== undefined ? { body: c.body } : {}),
       });
       expect(res.status, `${c.method} ${c.path} ${JSON.stringify(c.headers ?? {}).slice(0, 80)}`).toBeLessThan(500);
+    }
+    // A WebSocket upgrade whose target cannot parse as a URL ("//", "http://"): refused, the process lives on.
+    for (const target of ['//', '///', '//a:b', 'http://']) {
+      const answer = await new Promise<string>((resolve) => {
+        const socket = connect(host.port, '127.0.0.1', () =>
+          socket.write(
+            `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nOrigin: ${origin}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+          ),
+        );
+        let got = '';
+        socket.on('data', (d) => (got += d.toString()));
+        socket.on('close', () => resolve(got));
+        socket.on('error', () => resolve(got));
+      });
+      expect(answer, target).toMatch(/^HTTP\/1\.1 40[04]/);
     }
     // Headers past Node's limit are refused by the server itself (431), the process lives on.
     const huge = await send('GET', '/signin', { headers: { 'x-huge': 'h'.repeat(20_000) } }).catch(() => ({ status: 431 }));
