@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from '../../shared/ipc/roles.js';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp.js';
+import { attemptKey } from '../core/people/people.js';
 
 /**
  * The browser host's sign-in (a team server): the sign-in page, the sign-in and sign-out
@@ -130,7 +131,8 @@ export function signInPage(o: { message?: string; name?: string; sso?: string; n
     ? `<p class="info" role="status">No one can sign in yet: an admin adds the first user on the server with <code>npm run -s cli -- users add --name NAME --display-name "Full Name" --role admin --password-stdin</code>.</p>`
     : '';
   const sso = o.sso
-    ? `<div class="or"><span>or</span></div><form method="get" action="/signin/oidc"><button type="submit" class="secondary">${escapeHtml(o.sso)}</button></form>`
+    ? // A link, not a form: the page's form-action 'self' would stop a form's redirect to the provider.
+      `<div class="or"><span>or</span></div><a class="button secondary" href="/signin/oidc">${escapeHtml(o.sso)}</a>`
     : '';
   return `<!doctype html>
 <html lang="en">
@@ -151,7 +153,9 @@ label { display: block; font-weight: 600; margin: 14px 0 6px; font-size: 14px; }
 input { width: 100%; padding: 9px 10px; border: 1px solid var(--border); border-radius: 6px; background: var(--card); color: var(--text); font: inherit; }
 input:focus-visible, button:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 button { margin-top: 20px; width: 100%; padding: 10px; border: 0; border-radius: 6px; background: var(--accent); color: var(--accent-text); font: inherit; font-weight: 600; cursor: pointer; }
-button.secondary { margin-top: 0; background: transparent; color: var(--text); border: 1px solid var(--border); }
+a.button { display: block; box-sizing: border-box; text-align: center; text-decoration: none; padding: 10px; border-radius: 6px; font-weight: 600; }
+.secondary { background: transparent; color: var(--text); border: 1px solid var(--border); }
+a.button:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 .error { background: var(--error-bg); color: var(--error); padding: 10px 12px; border-radius: 6px; margin: 0 0 8px; }
 .info { background: var(--info-bg); padding: 10px 12px; border-radius: 6px; margin: 0 0 8px; font-size: 14px; }
 code { font-size: 12px; word-break: break-word; }
@@ -220,11 +224,11 @@ export function signInRoutes(o: SignInRoutesOptions): SignInRoutes {
     if (!o.limits) return false;
     const address = o.clientOf(req).address;
     const byAddress = o.limits.perAddress.take(address);
-    const byUser = name ? o.limits.perUser.take(name.trim().toLowerCase().slice(0, 100)) : ({ ok: true } as const);
+    const byUser = name ? o.limits.perUser.take(attemptKey(name)) : ({ ok: true } as const);
     const refused = !byAddress.ok ? byAddress : !byUser.ok ? byUser : null;
     if (!refused) return false;
     const message = `Too many sign-in attempts: try again in ${refused.retryAfterSeconds} s.`;
-    log(`sign-in refused by the rate limit (${address}${name ? `, user ${JSON.stringify(name.slice(0, 100))}` : ''})`);
+    log(`sign-in refused by the rate limit (${address}${name ? `, user ${attemptKey(name)}` : ''})`);
     const headers = { 'retry-after': String(refused.retryAfterSeconds) };
     if (asJson) json(res, 429, { error: message }, headers);
     else page(res, 429, { message, ...(name ? { name: name.slice(0, 100) } : {}) }, headers);

@@ -107,6 +107,32 @@ describe('signing in with a password', () => {
     const sixth = await people.signInWithPassword('ghost', 'any password 1', client);
     expect(sixth).toMatchObject({ ok: false, reason: 'locked' });
     expect((await entries('sign-in:locked')).at(-1)).toMatchObject({ operator: 'unknown user "ghost"' });
+    minutes(16);
+  });
+
+  it('counts attempts at once: twelve guesses together check at most five passwords, then the user is locked', async () => {
+    await people.signInWithPassword('vera', 'vera password 1', client); // the count starts at 0
+    const before = (await entries('sign-in:failed')).length;
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => people.signInWithPassword('vera', `guess ${i} password`, client)),
+    );
+    expect(results.every((r) => !r.ok)).toBe(true);
+    const failures = (await entries('sign-in:failed')).slice(before).map((e) => e.result);
+    expect(failures.filter((r) => r === 'failed: wrong password')).toHaveLength(5);
+    expect(failures.filter((r) => r !== 'failed: wrong password').every((r) => /too many attempts at once|locked/.test(r))).toBe(true);
+    expect(await people.signInWithPassword('vera', 'vera password 1', client)).toMatchObject({ reason: 'locked' });
+  });
+
+  it('locks a name the same way on every server of the team, held or not', async () => {
+    const other = new People(pgPeopleStore(db), () => audit, { now: () => clock }); // a second server
+    for (let i = 0; i < 5; i++) await people.signInWithPassword('phantom', 'any password 1', client);
+    for (let i = 0; i < 5; i++) await people.signInWithPassword('sam', 'wrong password!', client);
+    expect(await other.signInWithPassword('phantom', 'any password 1', client)).toMatchObject({ reason: 'locked' });
+    expect(await other.signInWithPassword('sam', 'sam password 12', client)).toMatchObject({ reason: 'locked' });
+    // Text that is no user name at all is never written into the audit log as typed.
+    await people.signInWithPassword('my secret passw0rd typed here', 'x', client);
+    expect((await entries('sign-in:failed')).at(-1)!.operator).toBe('unknown user (not a valid name)');
+    minutes(16);
   });
 
   it('refuses a disabled user (only once the password is right) and ends their sessions when disabled', async () => {

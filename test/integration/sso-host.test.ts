@@ -49,7 +49,7 @@ async function ssoAs(who: string) {
 describe('single sign-on through the team server', () => {
   it('offers the provider on the sign-in page', async () => {
     const page = await team.send('GET', '/signin');
-    expect(page.body).toContain('<button type="submit" class="secondary">Sign in with Example ID</button>');
+    expect(page.body).toContain('<a class="button secondary" href="/signin/oidc">Sign in with Example ID</a>');
   });
 
   it('signs a person in with the role of their groups, makes their user, and audits it as single sign-on', async () => {

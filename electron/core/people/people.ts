@@ -88,6 +88,11 @@ export function displayNameOf(raw: string): string {
   return clean;
 }
 
+/** The name an attempt at signing in counts against (and the rate limit's): the user name, or one key for every text that is not one. */
+export function attemptKey(raw: string): string {
+  return userNameOf(raw.slice(0, 200)) ?? '(not a valid name)';
+}
+
 export const sessionKey = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A token as a cookie or a bearer header carries it: 43 base64url characters. */
@@ -102,32 +107,9 @@ const callerOf = (u: UserRecord, method: SignInMethod): Caller => ({
   method,
 });
 
-/** Wrong tries of names nobody holds, so they lock as a real user's would (bounded memory). */
-class UnknownNames {
-  private readonly tries = new Map<string, { failures: number; lockedUntil: number }>();
-  constructor(private readonly cap = 10_000) {}
-  get(name: string) {
-    return this.tries.get(name);
-  }
-  fail(name: string, lockAfter: number, lockMs: number, now: number) {
-    const t = this.tries.get(name) ?? { failures: 0, lockedUntil: 0 };
-    this.tries.delete(name);
-    t.failures++;
-    if (t.failures >= lockAfter) {
-      t.failures = 0;
-      t.lockedUntil = now + lockMs;
-    }
-    this.tries.set(name, t);
-    // The oldest tried name goes first.
-    if (this.tries.size > this.cap) this.tries.delete(this.tries.keys().next().value!);
-    return t;
-  }
-}
-
 export class People {
   private readonly opts: Required<Omit<PeopleOptions, 'now'>>;
   private readonly now: () => Date;
-  private readonly unknown = new UnknownNames();
   private readonly listeners = new Set<(ended: SessionsEnded) => void>();
   /** Sessions checked in the last few seconds: a page's assets do not each ask the database. */
   private readonly recent = new Map<string, { at: number; found: Identified | null; seen: number }>();
@@ -205,95 +187,67 @@ export class People {
     await runWithRequest(request, () => audit.append(entry));
   }
 
+  private someone = false;
   async noUsersYet(): Promise<boolean> {
-    return (await this.store.users()).length === 0;
+    // Once the team has a user it keeps one (users are disabled, never removed): asked no more.
+    if (!this.someone) this.someone = await this.store.hasUsers();
+    return !this.someone;
   }
 
   async signInWithPassword(rawName: string, password: string, client: SignInClient): Promise<SignInResult> {
     const now = this.now();
     const name = userNameOf(rawName.slice(0, 200));
-    const user = name ? await this.store.byName(name) : null;
+    const key = attemptKey(rawName);
     const lockMs = this.opts.lockMinutes * 60_000;
     const lockedMessage = (until: string) =>
       `Too many wrong passwords: this user is locked until ${until.slice(11, 16)} UTC (${this.opts.lockMinutes} minutes after the ${ordinal(this.opts.lockAfter)} wrong one in a row). Try again then, or ask an admin to reset the password.`;
-    if (!user) {
-      // The same work as a real check (verifyPassword hashes anyway), the same answers as a real user.
+    // Every name, held or not, takes the same path through the same shared table: the answers and
+    // their timing do not tell which names exist, on any server of the team.
+    const user = name ? await this.store.byName(name) : null;
+    const asUser = user ? callerOf(user, 'password') : null;
+    const who = user ? describeUser(user) : name ? `unknown user "${name}"` : 'unknown user (not a valid name)';
+    const target = user ? `user:${user.name}` : null;
+    const failed = (result: string) =>
+      this.record({ operator: who, action: 'sign-in:failed', target, reason: null, result: `failed: ${result}` }, client, asUser);
+    const claim = await this.store.claimAttempt(key, this.opts.lockAfter, now.toISOString());
+    if (!claim.go) {
       await verifyPassword(password, null);
-      const key = name ?? rawName.slice(0, 100).toLowerCase();
-      const before = this.unknown.get(key);
-      if (before && before.lockedUntil > now.getTime())
-        return { ok: false, reason: 'locked', message: lockedMessage(new Date(before.lockedUntil).toISOString()) };
-      const t = this.unknown.fail(key, this.opts.lockAfter, lockMs, now.getTime());
-      await this.record(
-        {
-          operator: `unknown user "${rawName.slice(0, 100)}"`,
-          action: 'sign-in:failed',
-          target: null,
-          reason: null,
-          result: 'failed: no such user',
-        },
-        client,
-        null,
-      );
-      if (t.lockedUntil > now.getTime())
+      await failed(claim.lockedUntil ? 'locked' : 'too many attempts at once');
+      return claim.lockedUntil
+        ? { ok: false, reason: 'locked', message: lockedMessage(claim.lockedUntil) }
+        : { ok: false, reason: 'wrong', message: WRONG };
+    }
+    const check = await verifyPassword(password, user?.method === 'password' ? user.passwordHash : null);
+    const settled = await this.store.settleAttempt(
+      key,
+      check.ok,
+      this.opts.lockAfter,
+      new Date(now.getTime() + lockMs).toISOString(),
+      now.toISOString(),
+    );
+    if (!check.ok || !user) {
+      await failed(user ? 'wrong password' : 'no such user');
+      if (settled.lockedUntil)
         await this.record(
           {
-            operator: `unknown user "${rawName.slice(0, 100)}"`,
-            action: 'sign-in:locked',
-            target: null,
-            reason: null,
-            result: `locked until ${new Date(t.lockedUntil).toISOString()}`,
-          },
-          client,
-          null,
-        );
-      return { ok: false, reason: 'wrong', message: WRONG };
-    }
-    const asUser = callerOf(user, 'password');
-    const target = `user:${user.name}`;
-    if (user.lockedUntil && user.lockedUntil > now.toISOString()) {
-      await verifyPassword(password, null);
-      await this.record(
-        { operator: describeUser(user), action: 'sign-in:failed', target, reason: null, result: 'failed: locked' },
-        client,
-        asUser,
-      );
-      return { ok: false, reason: 'locked', message: lockedMessage(user.lockedUntil) };
-    }
-    const check = await verifyPassword(password, user.method === 'password' ? user.passwordHash : null);
-    if (!check.ok) {
-      const after = await this.store.recordFailure(
-        user.id,
-        this.opts.lockAfter,
-        new Date(now.getTime() + lockMs).toISOString(),
-        now.toISOString(),
-      );
-      await this.record(
-        { operator: describeUser(user), action: 'sign-in:failed', target, reason: null, result: 'failed: wrong password' },
-        client,
-        asUser,
-      );
-      if (after.lockedUntil && after.lockedUntil > now.toISOString()) {
-        await this.record(
-          {
-            operator: describeUser(user),
+            operator: who,
             action: 'sign-in:locked',
             target,
             reason: `${this.opts.lockAfter} wrong passwords in a row`,
-            result: `locked until ${after.lockedUntil}`,
+            result: `locked until ${settled.lockedUntil}`,
           },
           client,
           asUser,
         );
-      }
       return { ok: false, reason: 'wrong', message: WRONG };
     }
+    // Right, but other attempts locked the name meanwhile: the lock holds.
+    if (!settled.allowed) {
+      await failed('locked');
+      return { ok: false, reason: 'locked', message: lockedMessage(settled.lockedUntil ?? now.toISOString()) };
+    }
     if (user.disabled) {
-      await this.record(
-        { operator: describeUser(user), action: 'sign-in:failed', target, reason: null, result: 'failed: disabled' },
-        client,
-        asUser,
-      );
+      await failed('disabled');
       return { ok: false, reason: 'disabled', message: 'This user is disabled: ask an admin of the team server.' };
     }
     if (check.rehash) await this.store.update(user.id, { passwordHash: await hashPassword(password) }, now.toISOString());
@@ -395,7 +349,7 @@ export class People {
       expiresAt,
       client: clientLine,
     });
-    await this.store.recordSuccess(user.id, now.toISOString());
+    await this.store.signedIn(user.id, now.toISOString());
     const caller = callerOf(user, method);
     await this.record(
       {
@@ -568,6 +522,8 @@ export class People {
   async resetPassword(id: string, password: string, actor: string): Promise<UserRecord> {
     await this.mustExist(id);
     const user = await this.store.update(id, { passwordHash: await hashPassword(password) }, this.now().toISOString());
+    // A new password lifts a lock (the admin who reset it has spoken to the person).
+    await this.store.clearAttempts(attemptKey(user.name));
     // Whoever held the old password is out.
     await this.endAll(user.id);
     await this.audit()?.append({

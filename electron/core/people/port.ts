@@ -19,8 +19,6 @@ export interface UserRecord {
   /** How this user signs in: a password kept here, or the organisation's identity provider. */
   method: SignInMethod;
   disabled: boolean;
-  /** Wrong passwords in a row since the last good one. */
-  failedSignIns: number;
   /** Until when sign-in is refused after too many wrong passwords (null: not locked). */
   lockedUntil: string | null;
   lastSignInAt: string | null;
@@ -80,12 +78,30 @@ export interface PeopleStore {
   /** Changes a user; an unknown id throws UnknownUserError. */
   update(id: string, patch: UserPatch, now: string): Promise<UserRecord>;
   /**
-   * Counts a wrong password, atomically among servers: the `lockAfter`-th in a row locks the user
-   * until `lockUntil` (and starts the count again). Returns the user after the count.
+   * Takes an attempt at signing in as `key` (a user name, whoever holds it or not), atomically among
+   * the team's servers, before the password is checked: counted as a failure until settled. Refused
+   * while the name is locked (`locked`, until when) or while `lockAfter` attempts are already counted
+   * and not settled (`busy`: attempts at once cannot outrun the lock).
    */
-  recordFailure(id: string, lockAfter: number, lockUntil: string, now: string): Promise<UserRecord>;
-  /** A good sign-in: the count of wrong passwords starts again, the lock (if over) is cleared. */
-  recordSuccess(id: string, now: string): Promise<void>;
+  claimAttempt(key: string, lockAfter: number, now: string): Promise<{ go: true } | { go: false; lockedUntil: string | null }>;
+  /**
+   * Settles a claimed attempt. A good password clears the count (`allowed` false when the name was
+   * locked meanwhile by other attempts); a wrong one locks the name until `lockUntil` when it was
+   * the `lockAfter`-th in a row (`lockedUntil`).
+   */
+  settleAttempt(
+    key: string,
+    ok: boolean,
+    lockAfter: number,
+    lockUntil: string,
+    now: string,
+  ): Promise<{ allowed: boolean; lockedUntil: string | null }>;
+  /** Forgets a name's wrong attempts and lock (an admin reset the password). */
+  clearAttempts(key: string): Promise<void>;
+  /** Records a good sign-in's time. */
+  signedIn(id: string, now: string): Promise<void>;
+  /** Whether the team has any user yet. */
+  hasUsers(): Promise<boolean>;
   /** Sessions are kept by a hash of their token: the store never holds a token that works. */
   createSession(tokenHash: string, session: SessionRecord): Promise<void>;
   session(tokenHash: string): Promise<SessionRecord | null>;

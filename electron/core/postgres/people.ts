@@ -26,8 +26,6 @@ CREATE TABLE users (
   oidc_issuer     text,
   oidc_subject    text,
   disabled        boolean NOT NULL DEFAULT false,
-  failed_sign_ins integer NOT NULL DEFAULT 0,
-  locked_until    text,
   last_sign_in_at text,
   created_at      text NOT NULL,
   updated_at      text NOT NULL,
@@ -44,6 +42,12 @@ CREATE TABLE sessions (
   client       text
 );
 CREATE INDEX sessions_by_user ON sessions (user_id);
+-- Attempts at signing in per name (lower case), whoever holds it or not: the lockout, shared by every server.
+CREATE TABLE sign_in_attempts (
+  name_key     text PRIMARY KEY,
+  failures     integer NOT NULL,
+  locked_until text
+);
 ALTER TABLE audit_log ADD COLUMN user_id text, ADD COLUMN display_name text, ADD COLUMN role text, ADD COLUMN auth_method text;
 ALTER TABLE action_jobs ADD COLUMN approval_requested_by text, ADD COLUMN approval_decision text, ADD COLUMN approval_by text, ADD COLUMN approval_at text;
 `;
@@ -56,7 +60,6 @@ interface Row {
   method: string;
   password_hash: string | null;
   disabled: boolean;
-  failed_sign_ins: number;
   locked_until: string | null;
   last_sign_in_at: string | null;
   created_at: string;
@@ -64,7 +67,7 @@ interface Row {
 }
 
 const USER_COLUMNS =
-  'id, name, display_name, role, method, password_hash, disabled, failed_sign_ins, locked_until, last_sign_in_at, created_at, updated_at';
+  'id, name, display_name, role, method, password_hash, disabled, (SELECT a.locked_until FROM sign_in_attempts a WHERE a.name_key = lower(users.name)) AS locked_until, last_sign_in_at, created_at, updated_at';
 
 function userOf(r: Row): UserRecord {
   return {
@@ -75,7 +78,6 @@ function userOf(r: Row): UserRecord {
     role: isRole(r.role) ? r.role : 'viewer',
     method: r.method === 'oidc' ? 'oidc' : 'password',
     disabled: r.disabled,
-    failedSignIns: r.failed_sign_ins,
     lockedUntil: r.locked_until,
     lastSignInAt: r.last_sign_in_at,
     createdAt: r.created_at,
@@ -133,28 +135,48 @@ export function pgPeopleStore(db: PgDb): PeopleStore {
       if (patch.displayName !== undefined) sets.push(`display_name = $${params.push(patch.displayName)}`);
       if (patch.role !== undefined) sets.push(`role = $${params.push(patch.role)}`);
       if (patch.disabled !== undefined) sets.push(`disabled = $${params.push(patch.disabled)}`);
-      if (patch.passwordHash !== undefined)
-        // A new password also lifts a lock: the admin who reset it has spoken to the person.
-        sets.push(`password_hash = $${params.push(patch.passwordHash)}, failed_sign_ins = 0, locked_until = NULL`);
+      if (patch.passwordHash !== undefined) sets.push(`password_hash = $${params.push(patch.passwordHash)}`);
       const r = await db.one<Row>(`UPDATE users SET ${sets.join(', ')} WHERE id = $1 RETURNING ${USER_COLUMNS}`, params);
       if (!r) throw new UnknownUserError(id);
       return userOf(r);
     },
-    recordFailure: async (id, lockAfter, lockUntil, now) => {
-      const r = await db.one<Row>(
-        `UPDATE users SET
-           failed_sign_ins = CASE WHEN failed_sign_ins + 1 >= $2 THEN 0 ELSE failed_sign_ins + 1 END,
-           locked_until = CASE WHEN failed_sign_ins + 1 >= $2 THEN $3 ELSE locked_until END,
-           updated_at = $4
-         WHERE id = $1 RETURNING ${USER_COLUMNS}`,
-        [id, lockAfter, lockUntil, now],
+    claimAttempt: async (key, lockAfter, now) => {
+      // Counted before the password is checked; refused while locked, or while lockAfter attempts are
+      // already counted (in flight on any server). A lock that is over starts the count again.
+      const claimed = await db.query(
+        `INSERT INTO sign_in_attempts AS a (name_key, failures) VALUES ($1, 1)
+         ON CONFLICT (name_key) DO UPDATE SET
+           failures = CASE WHEN a.locked_until IS NOT NULL THEN 1 ELSE a.failures + 1 END,
+           locked_until = NULL
+         WHERE (a.locked_until IS NULL AND a.failures < $2) OR a.locked_until <= $3
+         RETURNING failures`,
+        [key, lockAfter, now],
       );
-      if (!r) throw new UnknownUserError(id);
-      return userOf(r);
+      if (claimed.length) return { go: true };
+      const r = await db.one<{ locked_until: string | null }>('SELECT locked_until FROM sign_in_attempts WHERE name_key = $1', [key]);
+      return { go: false, lockedUntil: r?.locked_until && r.locked_until > now ? r.locked_until : null };
     },
-    recordSuccess: async (id, now) => {
-      await db.query('UPDATE users SET failed_sign_ins = 0, locked_until = NULL, last_sign_in_at = $2 WHERE id = $1', [id, now]);
+    settleAttempt: async (key, ok, lockAfter, lockUntil, now) => {
+      if (ok) {
+        const cleared = await db.query(
+          'DELETE FROM sign_in_attempts WHERE name_key = $1 AND (locked_until IS NULL OR locked_until <= $2) RETURNING 1',
+          [key, now],
+        );
+        if (cleared.length) return { allowed: true, lockedUntil: null };
+        const r = await db.one<{ locked_until: string | null }>('SELECT locked_until FROM sign_in_attempts WHERE name_key = $1', [key]);
+        const lockedUntil = r?.locked_until && r.locked_until > now ? r.locked_until : null;
+        return { allowed: lockedUntil === null, lockedUntil };
+      }
+      const locked = await db.one<{ locked_until: string }>(
+        `UPDATE sign_in_attempts SET locked_until = $3, failures = 0
+         WHERE name_key = $1 AND failures >= $2 AND (locked_until IS NULL OR locked_until <= $4) RETURNING locked_until`,
+        [key, lockAfter, lockUntil, now],
+      );
+      return { allowed: false, lockedUntil: locked?.locked_until ?? null };
     },
+    clearAttempts: async (key) => void (await db.query('DELETE FROM sign_in_attempts WHERE name_key = $1', [key])),
+    signedIn: async (id, now) => void (await db.query('UPDATE users SET last_sign_in_at = $2 WHERE id = $1', [id, now])),
+    hasUsers: async () => (await db.one<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM users) AS any'))!.any,
     createSession: async (tokenHash, s: SessionRecord) => {
       await db.query(
         'INSERT INTO sessions (token_hash, user_id, method, created_at, last_seen_at, expires_at, client) VALUES ($1, $2, $3, $4, $5, $6, $7)',
