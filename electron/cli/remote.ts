@@ -7,6 +7,7 @@ import type { Channel, ChannelInput, ChannelOutput } from '../../shared/ipc/cont
 import type { Envelope } from '../../shared/ipc/errors.js';
 import { CoreError } from '../ipc/router.js';
 import { EXIT, Exit } from './common.js';
+import { teamServerAddress } from '../core/team-client.js';
 
 /**
  * The command line against a team server (`--server URL --user NAME`): it signs in as the person
@@ -32,9 +33,13 @@ export function serverUrl(raw: string): URL {
   } catch {
     throw new Exit(EXIT.usage, `--server: "${raw}" is not a URL (e.g. https://console.example.com).`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Exit(EXIT.usage, '--server: an http:// or https:// address.');
   if (url.username || url.password) throw new Exit(EXIT.usage, '--server: no user or password in the address (use --user).');
-  return new URL(url.origin);
+  // The password travels to it: https, or plain http to this machine only (as the desktop's rule).
+  try {
+    return teamServerAddress(raw);
+  } catch (error) {
+    throw new Exit(EXIT.usage, `--server: ${(error as Error).message}`);
+  }
 }
 
 /** The password: CDR_CONSOLE_PASSWORD, or typed at the terminal without echo. */

@@ -88,6 +88,21 @@ describe('cli --server', () => {
     const wrong = await cli('sam', ['whoami'], 'not the password');
     expect(wrong.code).toBe(5);
     expect(wrong.err).toContain('The user name or password is wrong.');
+    const plain = await new Promise<{ code: number | null; err: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(root, 'electron/cli/cli.ts'), '--server', 'http://console.example.com', '--user', 'sam', 'whoami'],
+        {
+          cwd: root,
+          env: { ...process.env, CDR_CONSOLE_DATA_DIR: '', CDR_CONSOLE_PASSWORD: 'x' },
+        },
+      );
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      child.on('close', (code) => resolve({ code, err }));
+    });
+    expect(plain.code).toBe(2);
+    expect(plain.err).toContain('over https');
     const local = await cli('sam', ['cache', 'check']);
     expect(local.code).toBe(2);
     expect(local.err).toContain('cache check acts on this machine');

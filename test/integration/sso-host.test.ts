@@ -102,4 +102,16 @@ describe('single sign-on through the team server', () => {
     const change = (await team.core.stores.audit.entries()).filter((e) => e.action === 'user:role-changed').at(-1)!;
     expect(change).toMatchObject({ reason: "the identity provider's groups", result: 'viewer → admin' });
   });
+
+  it('a person an admin added for single sign-on is that user at their first sign-in: disabled stays disabled', async () => {
+    const added = await team.people.add({ name: 'erin@example.test', displayName: 'Erin Early', role: 'viewer', password: null }, 'ada');
+    await team.people.setDisabled(added.id, true, 'ada');
+    const refused = await ssoAs('erin@example.test');
+    expect(refused.status).toBe(401);
+    expect(refused.body).toContain('This user is disabled');
+    await team.people.setDisabled(added.id, false, 'ada');
+    expect((await ssoAs('erin@example.test')).status).toBe(303);
+    const erins = (await team.people.list()).filter((u) => u.name.startsWith('erin'));
+    expect(erins.map((u) => [u.id, u.name, u.role])).toEqual([[added.id, 'erin@example.test', 'viewer']]);
+  });
 });

@@ -262,6 +262,13 @@ export class People {
   async signInWithIdentity(identity: ProvidedIdentity, client: SignInClient): Promise<SignInResult> {
     const now = this.now().toISOString();
     let user = await this.store.bySubject(identity.issuer, identity.subject);
+    // A single sign-on user an admin added under this name (users add --sso): it becomes this
+    // person's, with what the admin set (disabled stays disabled).
+    if (!user) {
+      const named = await this.store.byName(userNameOf(identity.userName) ?? '');
+      if (named && named.method === 'oidc' && (await this.store.linkSubject(named.id, identity.issuer, identity.subject, now)))
+        user = await this.store.byId(named.id);
+    }
     if (!user) {
       const base = userNameOf(identity.userName) ?? userNameOf(identity.subject) ?? `sso-${sessionKey(identity.subject).slice(0, 12)}`;
       // Never the user of someone else who has that name (a password user, another provider's
@@ -313,6 +320,8 @@ export class People {
     } else if (user.role !== identity.role && !user.disabled) {
       const before = user.role;
       user = await this.store.update(user.id, { role: identity.role }, now);
+      // Their consoles open under the old role end now, as when an admin changes it.
+      await this.endAll(user.id);
       await this.record(
         {
           operator: describeUser(user),

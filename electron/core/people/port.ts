@@ -98,6 +98,11 @@ export interface PeopleStore {
   ): Promise<{ allowed: boolean; lockedUntil: string | null }>;
   /** Forgets a name's wrong attempts and lock (an admin reset the password). */
   clearAttempts(key: string): Promise<void>;
+  /**
+   * Ties a single sign-on user an admin added (no provider subject yet) to the provider's person
+   * signing in under that name; false when it is not such a user (already tied, or a password user).
+   */
+  linkSubject(id: string, issuer: string, subject: string, now: string): Promise<boolean>;
   /** Records a good sign-in's time. */
   signedIn(id: string, now: string): Promise<void>;
   /** Whether the team has any user yet. */

@@ -175,6 +175,14 @@ export function pgPeopleStore(db: PgDb): PeopleStore {
       return { allowed: false, lockedUntil: locked?.locked_until ?? null };
     },
     clearAttempts: async (key) => void (await db.query('DELETE FROM sign_in_attempts WHERE name_key = $1', [key])),
+    linkSubject: async (id, issuer, subject, now) =>
+      (
+        await db.query(
+          `UPDATE users SET oidc_issuer = $2, oidc_subject = $3, updated_at = $4
+           WHERE id = $1 AND method = 'oidc' AND oidc_subject IS NULL RETURNING 1`,
+          [id, issuer, subject, now],
+        )
+      ).length === 1,
     signedIn: async (id, now) => void (await db.query('UPDATE users SET last_sign_in_at = $2 WHERE id = $1', [id, now])),
     hasUsers: async () => (await db.one<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM users) AS any'))!.any,
     createSession: async (tokenHash, s: SessionRecord) => {
