@@ -26,9 +26,10 @@ if (!app.requestSingleInstanceLock()) {
   // Connected to a team server (Settings → Connect to a team server): the window is that server's console.
   const client = readTeamClient(dataDir);
   const server = client ? new URL(client.url) : null;
+  const clientNavigates = server ? clientNavigation(server) : null;
   installSecurityGuards(
     (url) => cores?.core().actions.issuedLink(url) ?? false,
-    server ? (url) => isAppUrl(url) || clientNavigation(server)(url) : isAppUrl,
+    clientNavigates ? (url, contents) => isAppUrl(url) || clientNavigates(url, contents) : isAppUrl,
   );
 
   let win: BrowserWindow | null = null;

@@ -67,12 +67,30 @@ export async function probeTeamServer(url: URL, fetchFn: typeof fetch = fetch): 
     throw new Error(`${url.origin} answers, but not as a CDR Console team server (its /api/session said ${res.status}).`);
 }
 
-/** Where the desktop's window may go while it is a team server's client: the server, and https (its single sign-on). */
-export function clientMayNavigate(target: string, team: URL): boolean {
+/**
+ * Where the desktop's window may go while it is a team server's client: the server; an https site
+ * the server's sign-in sends it to (its identity provider, learnt then: `providers` keeps it); and
+ * those providers' pages. Not anywhere else on the web: the window has no address bar.
+ */
+export function clientMayNavigate(target: string, team: URL, current: string, providers: Set<string>): boolean {
+  let to: URL;
   try {
-    const u = new URL(target);
-    return u.origin === team.origin || u.protocol === 'https:';
+    to = new URL(target);
   } catch {
     return false;
   }
+  if (to.origin === team.origin) return true;
+  if (to.protocol !== 'https:') return false;
+  if (providers.has(to.origin)) return true;
+  let from: URL | null = null;
+  try {
+    from = new URL(current);
+  } catch {
+    from = null;
+  }
+  if (from?.origin === team.origin && from.pathname.startsWith('/signin')) {
+    providers.add(to.origin);
+    return true;
+  }
+  return false;
 }

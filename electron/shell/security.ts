@@ -16,20 +16,20 @@ export const isAppUrl = (url: string): boolean => url.startsWith(`${APP_ORIGIN}/
  */
 export function installSecurityGuards(
   issued: (url: string) => boolean = () => false,
-  mayNavigate: (url: string) => boolean = isAppUrl,
+  mayNavigate: (url: string, contents: WebContents) => boolean = isAppUrl,
 ): void {
   // Electron sandboxes renderers by default since 20; this also covers any renderer created
   // without our webPreferences (a DevTools window, a future second window).
   app.enableSandbox();
   app.on('web-contents-created', (_event, contents: WebContents) => {
     contents.on('will-navigate', (event) => {
-      if (!mayNavigate(event.url)) event.preventDefault();
+      if (!mayNavigate(event.url, contents)) event.preventDefault();
     });
     contents.on('will-frame-navigate', (event) => {
-      if (!mayNavigate(event.url)) event.preventDefault();
+      if (!mayNavigate(event.url, contents)) event.preventDefault();
     });
     contents.on('will-redirect', (event) => {
-      if (!mayNavigate(event.url)) event.preventDefault();
+      if (!mayNavigate(event.url, contents)) event.preventDefault();
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {

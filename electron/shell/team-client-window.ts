@@ -1,4 +1,4 @@
-import { app, BrowserWindow, Menu, session } from 'electron';
+import { app, BrowserWindow, Menu, session, type WebContents } from 'electron';
 import { clearTeamClient, clientMayNavigate } from '../core/team-client.js';
 import { restrictPermissions } from './security.js';
 import { secureWebPreferences } from './window.js';
@@ -80,4 +80,7 @@ export function openTeamClientWindow(server: URL, dataDir: string): BrowserWindo
 }
 
 /** Where the window may go in client mode: the server, and https pages of its single sign-on. */
-export const clientNavigation = (server: URL) => (url: string) => clientMayNavigate(url, server);
+export function clientNavigation(server: URL): (url: string, contents: WebContents) => boolean {
+  const providers = new Set<string>();
+  return (url, contents) => clientMayNavigate(url, server, contents.getURL(), providers);
+}

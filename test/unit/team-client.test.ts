@@ -40,12 +40,19 @@ describe('the desktop as a team server’s client', () => {
     expect(readTeamClient(dir)).toBeNull();
   });
 
-  it('lets the window go to the server and to https (its single sign-on), nowhere else', () => {
+  it('lets the window go to the server, and to an https site only when the server’s sign-in sends it there', () => {
     const team = new URL('http://127.0.0.1:8443');
-    expect(clientMayNavigate('http://127.0.0.1:8443/#/consents', team)).toBe(true);
-    expect(clientMayNavigate('https://id.example.com/authorize?x', team)).toBe(true);
-    expect(clientMayNavigate('http://127.0.0.1:9999/', team)).toBe(false);
-    expect(clientMayNavigate('file:///etc/passwd', team)).toBe(false);
-    expect(clientMayNavigate('not a url', team)).toBe(false);
+    const providers = new Set<string>();
+    const signIn = 'http://127.0.0.1:8443/signin';
+    const consoleUrl = 'http://127.0.0.1:8443/#/consents';
+    expect(clientMayNavigate('http://127.0.0.1:8443/#/consents', team, signIn, providers)).toBe(true);
+    // From the console, a link to some https site stays out of the window.
+    expect(clientMayNavigate('https://phish.example.com/', team, consoleUrl, providers)).toBe(false);
+    // The sign-in page's single sign-on goes to the provider, which is then known.
+    expect(clientMayNavigate('https://id.example.com/authorize?x', team, signIn, providers)).toBe(true);
+    expect(clientMayNavigate('https://id.example.com/login', team, 'https://id.example.com/authorize?x', providers)).toBe(true);
+    expect(clientMayNavigate('http://127.0.0.1:9999/', team, signIn, providers)).toBe(false);
+    expect(clientMayNavigate('file:///etc/passwd', team, signIn, providers)).toBe(false);
+    expect(clientMayNavigate('not a url', team, signIn, providers)).toBe(false);
   });
 });
