@@ -13,11 +13,13 @@ import type { OidcClient, PendingOidcSignIn } from './oidc.js';
  * the client that sent it.
  *
  * - A wrong password says only that the user name or password is wrong. The fifth wrong one in a
- *   row locks the user for `lockMinutes` (15 by default); names nobody holds are counted and
- *   locked the same way (in memory), so the answers do not tell which names exist.
+ *   row locks the name for `lockMinutes` (15 by default). Attempts are claimed in the shared store
+ *   before the password is checked (attempts at once cannot outrun the lock), for every name, held
+ *   or not, on every server alike: the answers do not tell which names exist.
  * - A session is a random 256-bit token in an HttpOnly cookie (or a bearer token); the store keeps
- *   only its SHA-256. It ends after `idleMinutes` without a request (30) or `lifetimeHours` after
- *   sign-in (12), when its person signs out (here or everywhere), is disabled, or changes role.
+ *   only its SHA-256. It ends after `idleMinutes` without a request the person made (30) or
+ *   `lifetimeHours` after sign-in (12), when its person signs out (here or everywhere), is
+ *   disabled, changes role or has their password reset.
  */
 export interface PeopleOptions {
   idleMinutes?: number;
@@ -37,7 +39,7 @@ export interface SignInClient {
 
 export type SignInResult =
   | { ok: true; token: string; caller: Caller; expiresAt: string }
-  | { ok: false; reason: 'wrong' | 'locked' | 'disabled' | 'invalid' | 'no-role'; message: string };
+  | { ok: false; reason: 'wrong' | 'locked' | 'disabled' | 'invalid'; message: string };
 
 /** An identity the organisation's provider vouched for (oidc.ts). */
 export interface ProvidedIdentity {
