@@ -172,6 +172,14 @@ export class ConsentQuery {
     return this.index.ready();
   }
 
+  /**
+   * Before a read through the port (the console's): waits for the index being built, or one that
+   * can start now, rather than scanning in SQL meanwhile (read-index.ts, `Rebuilder.built`).
+   */
+  async settled(): Promise<void> {
+    if (this.useIndex) await this.index.built();
+  }
+
   /** How many consents the cache holds (the status bar asks at every change). */
   total(): number {
     return this.fast()?.size ?? this.db.prepare<[], number>('SELECT count(*) FROM consents').pluck().get()!;

@@ -114,6 +114,15 @@ export class EventQuery {
     return this.index.ready();
   }
 
+  /**
+   * Before a read through the port (the console's) that the index serves: waits for the index
+   * being built, or one that can start now, rather than scanning in SQL meanwhile (read-index.ts,
+   * `Rebuilder.built`). Not for one consent's events: SQL reads them along an index at once.
+   */
+  async settled(filter: EventListFilter = {}): Promise<void> {
+    if (this.useIndex && !filter.consentId) await this.index.built();
+  }
+
   /** Whether reads without a consent are answered by the in-memory index (else by SQL). */
   indexed(): boolean {
     return this.useIndex && this.index.current() !== undefined;

@@ -98,6 +98,32 @@ export class Rebuilder<T> {
     return undefined;
   }
 
+  /**
+   * Before a read that SQL answers with a scan: waits for the build under way, or for one that can
+   * start now (the cache has been still long enough), rather than letting SQL answer meanwhile. An
+   * SQL scan holds the one thread for hundreds of milliseconds at 100,000 consents, seconds at
+   * 1,000,000 events, and a build yields between chunks to whatever read is waiting: after a first
+   * sync, with every read going to SQL, the build advanced one chunk per scan and took minutes (a
+   * console unusable meanwhile; issue 21). Waiting, the build takes the few seconds it needs while
+   * reads that SQL answers at once (one consent, its events) still pass between its chunks.
+   *
+   * Returns at once when the index is current, or when no build can start yet (the cache changed a
+   * moment ago: a sync is writing): SQL answers then. A build overtaken by a write ends at its next
+   * chunk, and so does the wait.
+   */
+  async built(): Promise<void> {
+    this.wanted = true;
+    if (this.closed || this.current() !== undefined) return;
+    if (!this.running) {
+      // current() has scheduled the build on a timer: start it now if the cache is still (start()
+      // schedules it again otherwise).
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      this.start();
+    }
+    if (this.running) await this.running;
+  }
+
   /** Resolves once an index matching the cache exists (the benchmark waits for it; tests too). */
   async ready(): Promise<void> {
     this.wanted = true;

@@ -29,7 +29,8 @@ import { applyRetention, retentionLog } from './retention.js';
  * answers.
  *
  * better-sqlite3 is synchronous: each port method does its work at once and returns a settled
- * promise, so a method's transaction never spans an await. Atomic work that the domains need
+ * promise, so a method's transaction never spans an await. (The reads of the consent list and the
+ * events may first wait for their index being built, read-index.ts; then they read at once.) Atomic work that the domains need
  * (an action's change with its audit entry, a retention step with its audit entry) is one method
  * of a port, done in one transaction here.
  */
@@ -95,10 +96,11 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
 
   const consents: ConsentStore = {
     total: async () => query.total(),
-    list: async (input) => query.list(input),
-    count: async (filter) => query.count(filter),
-    options: async () => query.options(),
-    ids: async (filter, sort, limit) => query.ids(filter, sort, limit),
+    // Reads that SQL answers with a scan wait for the list's index while it is being built (settled).
+    list: async (input) => (await query.settled(), query.list(input)),
+    count: async (filter) => (await query.settled(), query.count(filter)),
+    options: async () => (await query.settled(), query.options()),
+    ids: async (filter, sort, limit) => (await query.settled(), query.ids(filter, sort, limit)),
     resolve: async (ids) => query.resolve(ids),
     get: async (id) => consentsRepo.get(id),
     syncedAt: async (id) => consentsRepo.syncedAt(id),
@@ -206,15 +208,16 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   };
 
   const events: EventStore = {
-    list: async (input) => eventQuery.list(input),
-    count: async (filter) => eventQuery.count(filter),
-    days: async (filter, days) => eventQuery.days(filter, days),
+    // As the consents': reads that SQL answers with a scan wait for the events index while it is being built.
+    list: async (input) => (await eventQuery.settled(input.filter), eventQuery.list(input)),
+    count: async (filter) => (await eventQuery.settled(filter), eventQuery.count(filter)),
+    days: async (filter, days) => (await eventQuery.settled(filter), eventQuery.days(filter, days)),
     ofTypes: async (types, page, pageSize) => eventsRepo.ofTypes(types, page, pageSize),
     forConsent: async (id, limit) => eventsRepo.forConsent(id, limit),
-    failuresByMessage: async (filter, limit) => eventQuery.failuresByMessage(filter).slice(0, limit),
-    failuresByConsent: async (filter, limit) => eventQuery.failuresByConsent(filter, limit),
-    consentsWithFailures: async (filter) => eventQuery.consentsWithFailures(filter),
-    collectionsByHolder: async (from, to) => eventQuery.collectionsByHolder(Date.parse(from), Date.parse(to)),
+    failuresByMessage: async (filter, limit) => (await eventQuery.settled(filter), eventQuery.failuresByMessage(filter).slice(0, limit)),
+    failuresByConsent: async (filter, limit) => (await eventQuery.settled(filter), eventQuery.failuresByConsent(filter, limit)),
+    consentsWithFailures: async (filter) => (await eventQuery.settled(filter), eventQuery.consentsWithFailures(filter)),
+    collectionsByHolder: async (from, to) => (await eventQuery.settled(), eventQuery.collectionsByHolder(Date.parse(from), Date.parse(to))),
     windows: (filter: EventFilter) => windowsOf(eventQuery.rows(filter)),
   };
 
@@ -282,6 +285,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
 export function sqliteReportStore(db: Db, eventQuery: EventQuery): ReportStore {
   return {
     eventsByType: async (from, to, types) => {
+      await eventQuery.settled();
       // The events index counts every type of the period in memory; while it is stale, SQL counts
       // each type along its index (one pass over the whole period would read far more).
       if (eventQuery.indexed()) {
@@ -316,6 +320,6 @@ export function sqliteReportStore(db: Db, eventQuery: EventQuery): ReportStore {
            WHERE at >= ? AND at < ? GROUP BY action ORDER BY action`,
         )
         .all(from, to),
-    collectionsByHolder: async (from, to) => eventQuery.collectionsByHolder(Date.parse(from), Date.parse(to)),
+    collectionsByHolder: async (from, to) => (await eventQuery.settled(), eventQuery.collectionsByHolder(Date.parse(from), Date.parse(to))),
   };
 }
