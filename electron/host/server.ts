@@ -25,7 +25,7 @@ import {
   type ListenOptions,
 } from './listen.js';
 import { RateLimiter, addressKey } from './rate-limit.js';
-import { signInRoutes, type AttemptLimiter, type SignInService } from './sign-in.js';
+import { cookieValue, signInRoutes, type AttemptLimiter, type SignInService } from './sign-in.js';
 
 /**
  * The browser host: the console's UI and IPC router served to a browser, on this machine by default.
@@ -139,14 +139,6 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of header?.split(';') ?? []) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) return v.join('=');
-  }
-  return undefined;
-}
-
 function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS, ...headers });
   res.end(text);
@@ -176,16 +168,18 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     return null;
   }
 
+  /** Who sent a request, as the audit log records it: the client's address (a trusted proxy's header) and user agent. */
+  const clientOf = (req: IncomingMessage) => {
+    const ua = req.headers['user-agent'];
+    return { address: clientAddress(req, listen.trustProxy), userAgent: typeof ua === 'string' ? ua.slice(0, 300) : null };
+  };
   const people = opts.signIn
     ? signInRoutes({
         service: opts.signIn.service,
         cookieName: SESSION_COOKIE,
         secure: Boolean(listen.tls || listen.trustProxy),
         headers: SECURITY_HEADERS,
-        clientOf: (req) => {
-          const ua = req.headers['user-agent'];
-          return { address: clientAddress(req, listen.trustProxy), userAgent: typeof ua === 'string' ? ua.slice(0, 300) : null };
-        },
+        clientOf,
         allowedOrigins,
         ...(opts.signIn.limits ? { limits: opts.signIn.limits } : {}),
         log: opts.log ?? (() => {}),
@@ -268,8 +262,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       socket.end(`HTTP/1.1 ${status} ${refused?.reason ?? 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    const ua = req.headers['user-agent'];
-    const client = { address: clientAddress(req, listen.trustProxy), userAgent: typeof ua === 'string' ? ua : null };
+    const client = clientOf(req);
     if (people) {
       void people
         .identify(req)

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../shared/text/escape-html.js';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from '../../shared/ipc/roles.js';
@@ -115,8 +116,6 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('error', () => reject(new BodyError(400, 'The request was cut off.')));
   });
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The sign-in page may post its form to this server (the console's own policy forbids forms). */
 const PAGE_CSP = CONTENT_SECURITY_POLICY.replace("form-action 'none'", "form-action 'self'");

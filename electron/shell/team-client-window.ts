@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../shared/text/escape-html.js';
 import { app, BrowserWindow, Menu, session, type WebContents } from 'electron';
 import { clearTeamClient, clientMayNavigate } from '../core/team-client.js';
 import { restrictPermissions } from './security.js';
@@ -14,8 +15,6 @@ import { secureWebPreferences } from './window.js';
  */
 export const CLIENT_PARTITION = 'persist:team-client';
 const RETRY_MS = 10_000;
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function unreachablePage(server: URL, why: string): string {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>CDR Console</title>

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../../shared/text/escape-html.js';
 import { diffVersions, valueText } from '../../../shared/consents/diff.js';
 import { statusSentence } from '../../../shared/consents/status.js';
 import type { EvidenceInput } from './evidence-input.js';
@@ -7,8 +8,7 @@ import type { EvidenceInput } from './evidence-input.js';
  * resource) that prints well on A4. Every value is escaped. Times are UTC to the millisecond,
  * exactly as stored, so an auditor can match them against the JSON files.
  */
-const esc = (v: unknown) =>
-  valueText(v).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+const esc = (v: unknown) => escapeHtml(valueText(v));
 const cell = (v: unknown) => `<td>${v === undefined || v === null || v === '' ? '<span class="none">—</span>' : esc(v)}</td>`;
 
 function table(headers: string[], rows: unknown[][], empty: string): string {

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../../shared/text/escape-html.js';
 import type { ComplianceReport } from '../../../shared/ipc/contract.js';
 import type { ReportStore } from './port.js';
 
@@ -108,7 +109,7 @@ export function complianceCsvRows(r: ComplianceReport): string[][] {
   ];
 }
 
-const esc = (v: string) => v.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+const esc = escapeHtml;
 
 /** The report as a printable, self-contained HTML page (no script, nothing remote). */
 export function complianceHtml(r: ComplianceReport, meta: { profile: string; operator: string; appVersion: string }): string {
