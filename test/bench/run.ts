@@ -33,7 +33,7 @@ const { values: opt } = parseArgs({
     /** The data browser's figures (issue 21): transactions per account on average (skewed), and in the largest consent. */
     'transactions-per-account': { type: 'string' },
     'largest-consent-transactions': { type: 'string' },
-    /** `--only transactions`: the data browser's figures alone. */
+    /** `--only browser,cli`: some parts alone (sync, queries, browser, cli, normalizer, transactions). */
     only: { type: 'string' },
     out: { type: 'string', default: join(root, 'test-results/bench.json') },
   },
@@ -43,8 +43,12 @@ const N = smoke ? 300 : Number(opt.consents);
 const E = smoke ? 2 : Number(opt['events-per-consent']);
 const RUNS = smoke ? 1 : Number(opt.runs);
 const QUERY_RUNS = smoke ? 3 : Number(opt['query-runs']);
-const only = opt.only === 'transactions';
-if (opt.only !== undefined && !only) throw new Error('--only takes one value: transactions');
+const PARTS = ['sync', 'queries', 'browser', 'cli', 'normalizer', 'transactions'] as const;
+type Part = (typeof PARTS)[number];
+const parts = new Set<string>(opt.only ? opt.only.split(',').map((x) => x.trim()) : PARTS);
+for (const p of parts) if (!PARTS.includes(p as Part)) throw new Error(`--only takes a list of: ${PARTS.join(', ')} (not ${p})`);
+/** Whether this run measures a part (`--only` names some; all by default). */
+const want = (part: Part) => parts.has(part);
 const TX_PER_ACCOUNT = smoke ? 20 : Number(opt['transactions-per-account'] ?? 40);
 const TX_LARGEST = smoke ? 2000 : Number(opt['largest-consent-transactions'] ?? 20_000);
 const NAIVE_MS = 1000 * Number(opt['naive-seconds'] ?? (smoke ? 2 : N >= 50_000 ? 60 : 20));
@@ -78,290 +82,317 @@ type SyncResult = {
 };
 type Reads = { during: number[]; idle: number[]; syncMs: number; loopMaxMs: number; loopP99Ms: number };
 
-if (only) {
-  await benchTransactions();
-  report();
-}
-
-console.log(`Benchmark: ${fmtN(N)} consents × ${E} events, ${RUNS} run(s); sandbox in its own process`);
-const sandbox = await startSandboxProcess(N, E);
-const runs: {
-  limits: Record<'consents' | 'events', Phase>;
-  naive: Record<'consents' | 'events', { rows: number; ms: number }>;
-  naiveWal: Record<'consents' | 'events', { rows: number; ms: number }>;
-  full: SyncResult;
-  incremental: SyncResult;
-  unchanged: SyncResult;
-  reads: Reads;
-}[] = [];
-let readsInThread: Reads | undefined;
-let lastDir = '';
-const changed = Math.max(3, Math.round(N / 100));
-const created = Math.max(1, Math.round(N / 100));
-try {
-  for (let r = 0; r < RUNS; r++) {
-    console.log(`\nrun ${r + 1}/${RUNS}`);
-    await fetch(`${sandbox.url}/__sandbox/reset`, { method: 'POST' });
-    console.log(' limits: fetch + JSON.parse, and insert only (same schema, same code)');
-    const limits = await runChild<Record<'consents' | 'events', Phase>>('fetchInsert', {
-      url: sandbox.url,
-      file: join(work, `limits-${r}.sqlite`),
-      pageSize: 1000,
-      batchRows: 25_000,
-    });
-    console.log(` naive client (pages of 25, a commit per row), ${NAIVE_MS / 1000} s with SQLite's defaults, then as long with WAL`);
-    const naiveRun = (sqliteDefaults: boolean) =>
-      runChild<Record<'consents' | 'events', { rows: number; ms: number }>>('naive', {
+// The parts that need a synced cache (the full sync makes it even when its figures are not asked for).
+const needsCache = want('sync') || want('queries') || want('browser') || want('cli');
+if (needsCache) {
+  console.log(`Benchmark: ${fmtN(N)} consents × ${E} events, ${RUNS} run(s); sandbox in its own process`);
+  const sandbox = await startSandboxProcess(N, E);
+  const runs: {
+    limits: Record<'consents' | 'events', Phase>;
+    naive: Record<'consents' | 'events', { rows: number; ms: number }>;
+    naiveWal: Record<'consents' | 'events', { rows: number; ms: number }>;
+    full: SyncResult;
+    incremental: SyncResult;
+    unchanged: SyncResult;
+    reads: Reads;
+  }[] = [];
+  let readsInThread: Reads | undefined;
+  let lastDir = '';
+  const changed = Math.max(3, Math.round(N / 100));
+  const created = Math.max(1, Math.round(N / 100));
+  try {
+    for (let r = 0; r < RUNS; r++) {
+      console.log(`\nrun ${r + 1}/${RUNS}`);
+      await fetch(`${sandbox.url}/__sandbox/reset`, { method: 'POST' });
+      if (!want('sync')) {
+        // Only the cache the other parts read: the console's full sync, no figures of its own.
+        console.log(' the console: full sync (for the other parts)');
+        const dir = benchDataDir(sandbox.url, `run-${r}`);
+        await runChild<SyncResult>('sync', { dataDir: dir });
+        lastDir = dir;
+        break;
+      }
+      console.log(' limits: fetch + JSON.parse, and insert only (same schema, same code)');
+      const limits = await runChild<Record<'consents' | 'events', Phase>>('fetchInsert', {
         url: sandbox.url,
-        file: join(work, `naive-${r}-${sqliteDefaults}.sqlite`),
-        budgetMs: NAIVE_MS,
-        sqliteDefaults,
+        file: join(work, `limits-${r}.sqlite`),
+        pageSize: 1000,
+        batchRows: 25_000,
       });
-    const naive = await naiveRun(true);
-    const naiveWal = await naiveRun(false);
-    console.log(' the console: full sync');
-    const dir = benchDataDir(sandbox.url, `run-${r}`);
-    const full = await runChild<SyncResult>('sync', { dataDir: dir });
-    console.log(`  ${Math.round(full.totalMs)} ms, peak RSS ${Math.round(full.peakRssMB)} MiB`);
-    console.log(` the intermediary changes: ${changed} consents (revoked, extended, updated), ${created} new`);
-    const third = Math.ceil(changed / 3);
-    await mutate(sandbox.url, { revoke: third, extend: third, update: changed - 2 * third, create: created });
-    // The sandbox rebuilds its in-memory index of events after changes (a real intermediary keeps a
-    // database index): build it now, so the sync below is not timed on the emulator's housekeeping.
-    await warmEvents(sandbox.url);
-    const incremental = await runChild<SyncResult>('sync', { dataDir: dir });
-    const unchanged = await runChild<SyncResult>('sync', { dataDir: dir });
-    console.log(`  incremental ${Math.round(incremental.totalMs)} ms, nothing changed ${Math.round(unchanged.totalMs)} ms`);
-    console.log(' reads of a page of consents while a full sync writes (worker thread)');
-    const reads = await runChild<Reads>('readsDuringSync', { url: sandbox.url, file: join(work, `reads-${r}.sqlite`), inThread: false });
-    if (r === 0) {
-      console.log(' … and with the sync on the main thread, for comparison');
-      readsInThread = await runChild<Reads>('readsDuringSync', { url: sandbox.url, file: join(work, `reads-main.sqlite`), inThread: true });
+      console.log(` naive client (pages of 25, a commit per row), ${NAIVE_MS / 1000} s with SQLite's defaults, then as long with WAL`);
+      const naiveRun = (sqliteDefaults: boolean) =>
+        runChild<Record<'consents' | 'events', { rows: number; ms: number }>>('naive', {
+          url: sandbox.url,
+          file: join(work, `naive-${r}-${sqliteDefaults}.sqlite`),
+          budgetMs: NAIVE_MS,
+          sqliteDefaults,
+        });
+      const naive = await naiveRun(true);
+      const naiveWal = await naiveRun(false);
+      console.log(' the console: full sync');
+      const dir = benchDataDir(sandbox.url, `run-${r}`);
+      const full = await runChild<SyncResult>('sync', { dataDir: dir });
+      console.log(`  ${Math.round(full.totalMs)} ms, peak RSS ${Math.round(full.peakRssMB)} MiB`);
+      console.log(` the intermediary changes: ${changed} consents (revoked, extended, updated), ${created} new`);
+      const third = Math.ceil(changed / 3);
+      await mutate(sandbox.url, { revoke: third, extend: third, update: changed - 2 * third, create: created });
+      // The sandbox rebuilds its in-memory index of events after changes (a real intermediary keeps a
+      // database index): build it now, so the sync below is not timed on the emulator's housekeeping.
+      await warmEvents(sandbox.url);
+      const incremental = await runChild<SyncResult>('sync', { dataDir: dir });
+      const unchanged = await runChild<SyncResult>('sync', { dataDir: dir });
+      console.log(`  incremental ${Math.round(incremental.totalMs)} ms, nothing changed ${Math.round(unchanged.totalMs)} ms`);
+      console.log(' reads of a page of consents while a full sync writes (worker thread)');
+      const reads = await runChild<Reads>('readsDuringSync', { url: sandbox.url, file: join(work, `reads-${r}.sqlite`), inThread: false });
+      if (r === 0) {
+        console.log(' … and with the sync on the main thread, for comparison');
+        readsInThread = await runChild<Reads>('readsDuringSync', {
+          url: sandbox.url,
+          file: join(work, `reads-main.sqlite`),
+          inThread: true,
+        });
+      }
+      runs.push({ limits, naive, naiveWal, full, incremental, unchanged, reads });
+      for (const f of readdirSync(work)) if (/\.sqlite/.test(f)) rmSync(join(work, f), { force: true });
+      if (lastDir) rmSync(lastDir, { recursive: true, force: true });
+      lastDir = dir;
     }
-    runs.push({ limits, naive, naiveWal, full, incremental, unchanged, reads });
-    for (const f of readdirSync(work)) if (/\.sqlite/.test(f)) rmSync(join(work, f), { force: true });
-    if (lastDir) rmSync(lastDir, { recursive: true, force: true });
-    lastDir = dir;
-  }
 
-  // ---- sync figures
-  const col = <T>(f: (run: (typeof runs)[number]) => T) => runs.map(f);
-  for (const entity of ['consents', 'events'] as const) {
-    const rowsOf = col((x) => x.limits[entity].rows);
-    const syncMs = col((x) => (entity === 'consents' ? x.full.consentsMs : x.full.eventsMs));
-    const syncRate = syncMs.map((ms, i) => perSecond(rowsOf[i]!, ms));
-    const fetchRate = col((x) => perSecond(x.limits[entity].rows, x.limits[entity].fetchMs));
-    const insertRate = col((x) => perSecond(x.limits[entity].rows, x.limits[entity].insertMs));
-    const slower = fetchRate.map((f, i) => Math.min(f, insertRate[i]!));
-    row(`full sync: ${fmtN(rowsOf[0]!)} ${entity}`, syncRate, `${entity}/s`, {
-      baseline: { what: 'the slower of fetch+JSON.parse and insert-only (same pages, same schema)', values: slower },
-      target: { on: 'ratio', op: '≥', limit: 0.6 },
-      note: `fetch+parse ${fmtN(Math.round(spread(fetchRate).median))}/s, insert-only ${fmtN(Math.round(spread(insertRate).median))}/s`,
-    });
-    row(`full sync: ${entity} against a naive client`, syncRate, `${entity}/s`, {
-      baseline: {
-        what: `a naive client: pages of 25, a commit per row, SQLite's defaults (rollback journal, synchronous FULL); its first ${NAIVE_MS / 2000} s`,
-        values: col((x) => perSecond(x.naive[entity].rows, x.naive[entity].ms)),
-      },
-      target: { on: 'ratio', op: '≥', limit: 20 },
-      note: `the same naive client on the console's WAL settings: ${fmtN(Math.round(spread(col((x) => perSecond(x.naiveWal[entity].rows, x.naiveWal[entity].ms))).median))}/s`,
-    });
-  }
-  const limitMs = col(
-    (x) => Math.max(x.limits.consents.fetchMs, x.limits.consents.insertMs) + Math.max(x.limits.events.fetchMs, x.limits.events.insertMs),
-  );
-  row(
-    `full sync: ${fmtN(N)} consents + ${fmtN(N * E)} events, wall time`,
-    col((x) => x.full.totalMs / 1000),
-    's',
-    {
-      baseline: { what: 'the slower limit of each part, added (s)', values: limitMs.map((ms) => ms / 1000) },
-      target: { on: 'ratio', op: '≤', limit: 1 / 0.6 },
-      note: 'ratio = sync time / limit time; ≤ 1.67 means ≥ 60% of the limit',
-    },
-  );
-  row(
-    'incremental sync: 1% changed (revoked, extended, updated) and 1% new',
-    col((x) => x.incremental.totalMs / 1000),
-    's',
-    {
-      baseline: { what: 'the full sync (s)', values: col((x) => x.full.totalMs / 1000) },
-      target: { on: 'ratio', op: '≤', limit: 0.05 },
-      note: `consents read again: ${col((x) => x.incremental.summary.consents.fetched)[0]} (changed ${col((x) => x.incremental.summary.consents.changed)[0]}, new ${col((x) => x.incremental.summary.consents.new)[0]}); updates made through another client have no event and wait for the full listing every 6 h`,
-    },
-  );
-  row(
-    'sync with nothing changed',
-    col((x) => x.unchanged.totalMs / 1000),
-    's',
-    {
-      baseline: { what: 'the full sync (s)', values: col((x) => x.full.totalMs / 1000) },
-    },
-  );
-  row(
-    'peak memory (RSS) of the full sync process',
-    col((x) => x.full.peakRssMB),
-    'MiB',
-    {
-      target: { on: 'value', op: '≤', limit: 300 },
-      note: `RSS at 25/50/75/100% of events: ${['25%', '50%', '75%', '100%'].map((k) => Math.round(runs[0]!.full.rssAtEvents[k] ?? NaN)).join(' / ')} MiB; highest before the events phase (consents, full-text index) ${Math.round(runs[0]!.full.rssPeakBeforeEventsMB)} MiB, during it ${Math.round(runs[0]!.full.rssPeakDuringEventsMB)} MiB`,
-    },
-  );
-  const payloadMiB = col((x) => (x.limits.consents.payloadBytes + x.limits.events.payloadBytes) / 2 ** 20);
-  row(
-    'cache size after the full sync',
-    col((x) => x.full.fileBytes / 2 ** 20),
-    'MiB',
-    {
-      baseline: { what: 'the payloads as the API sent them (compact JSON, MiB)', values: payloadMiB },
-      target: { on: 'ratio', op: '≤', limit: 1.2 },
-    },
-  );
-  row(
-    'UI reads during a full sync: a page of 100 consents, p95',
-    col((x) => spread(x.reads.during).p95),
-    'ms',
-    {
-      baseline: { what: 'the same read with no sync running, p95 (ms)', values: col((x) => spread(x.reads.idle).p95) },
-      target: { on: 'value', op: '≤', limit: 50 },
-      note: `longest main-thread stall during the sync: ${Math.round(spread(col((x) => x.reads.loopMaxMs)).median)} ms${
-        readsInThread
-          ? `; with the sync on the main thread instead: p95 ${Math.round(spread(readsInThread.during).p95)} ms, longest stall ${Math.round(readsInThread.loopMaxMs)} ms`
-          : ''
-      }`,
-    },
-  );
+    // ---- sync figures
+    if (want('sync')) reportSync();
+    function reportSync() {
+      const col = <T>(f: (run: (typeof runs)[number]) => T) => runs.map(f);
+      for (const entity of ['consents', 'events'] as const) {
+        const rowsOf = col((x) => x.limits[entity].rows);
+        const syncMs = col((x) => (entity === 'consents' ? x.full.consentsMs : x.full.eventsMs));
+        const syncRate = syncMs.map((ms, i) => perSecond(rowsOf[i]!, ms));
+        const fetchRate = col((x) => perSecond(x.limits[entity].rows, x.limits[entity].fetchMs));
+        const insertRate = col((x) => perSecond(x.limits[entity].rows, x.limits[entity].insertMs));
+        const slower = fetchRate.map((f, i) => Math.min(f, insertRate[i]!));
+        row(`full sync: ${fmtN(rowsOf[0]!)} ${entity}`, syncRate, `${entity}/s`, {
+          baseline: { what: 'the slower of fetch+JSON.parse and insert-only (same pages, same schema)', values: slower },
+          target: { on: 'ratio', op: '≥', limit: 0.6 },
+          note: `fetch+parse ${fmtN(Math.round(spread(fetchRate).median))}/s, insert-only ${fmtN(Math.round(spread(insertRate).median))}/s`,
+        });
+        row(`full sync: ${entity} against a naive client`, syncRate, `${entity}/s`, {
+          baseline: {
+            what: `a naive client: pages of 25, a commit per row, SQLite's defaults (rollback journal, synchronous FULL); its first ${NAIVE_MS / 2000} s`,
+            values: col((x) => perSecond(x.naive[entity].rows, x.naive[entity].ms)),
+          },
+          target: { on: 'ratio', op: '≥', limit: 20 },
+          note: `the same naive client on the console's WAL settings: ${fmtN(Math.round(spread(col((x) => perSecond(x.naiveWal[entity].rows, x.naiveWal[entity].ms))).median))}/s`,
+        });
+      }
+      const limitMs = col(
+        (x) =>
+          Math.max(x.limits.consents.fetchMs, x.limits.consents.insertMs) + Math.max(x.limits.events.fetchMs, x.limits.events.insertMs),
+      );
+      row(
+        `full sync: ${fmtN(N)} consents + ${fmtN(N * E)} events, wall time`,
+        col((x) => x.full.totalMs / 1000),
+        's',
+        {
+          baseline: { what: 'the slower limit of each part, added (s)', values: limitMs.map((ms) => ms / 1000) },
+          target: { on: 'ratio', op: '≤', limit: 1 / 0.6 },
+          note: 'ratio = sync time / limit time; ≤ 1.67 means ≥ 60% of the limit',
+        },
+      );
+      row(
+        'incremental sync: 1% changed (revoked, extended, updated) and 1% new',
+        col((x) => x.incremental.totalMs / 1000),
+        's',
+        {
+          baseline: { what: 'the full sync (s)', values: col((x) => x.full.totalMs / 1000) },
+          target: { on: 'ratio', op: '≤', limit: 0.05 },
+          note: `consents read again: ${col((x) => x.incremental.summary.consents.fetched)[0]} (changed ${col((x) => x.incremental.summary.consents.changed)[0]}, new ${col((x) => x.incremental.summary.consents.new)[0]}); updates made through another client have no event and wait for the full listing every 6 h`,
+        },
+      );
+      row(
+        'sync with nothing changed',
+        col((x) => x.unchanged.totalMs / 1000),
+        's',
+        {
+          baseline: { what: 'the full sync (s)', values: col((x) => x.full.totalMs / 1000) },
+        },
+      );
+      row(
+        'peak memory (RSS) of the full sync process',
+        col((x) => x.full.peakRssMB),
+        'MiB',
+        {
+          target: { on: 'value', op: '≤', limit: 300 },
+          note: `RSS at 25/50/75/100% of events: ${['25%', '50%', '75%', '100%'].map((k) => Math.round(runs[0]!.full.rssAtEvents[k] ?? NaN)).join(' / ')} MiB; highest before the events phase (consents, full-text index) ${Math.round(runs[0]!.full.rssPeakBeforeEventsMB)} MiB, during it ${Math.round(runs[0]!.full.rssPeakDuringEventsMB)} MiB`,
+        },
+      );
+      const payloadMiB = col((x) => (x.limits.consents.payloadBytes + x.limits.events.payloadBytes) / 2 ** 20);
+      row(
+        'cache size after the full sync',
+        col((x) => x.full.fileBytes / 2 ** 20),
+        'MiB',
+        {
+          baseline: { what: 'the payloads as the API sent them (compact JSON, MiB)', values: payloadMiB },
+          target: { on: 'ratio', op: '≤', limit: 1.2 },
+        },
+      );
+      row(
+        'UI reads during a full sync: a page of 100 consents, p95',
+        col((x) => spread(x.reads.during).p95),
+        'ms',
+        {
+          baseline: { what: 'the same read with no sync running, p95 (ms)', values: col((x) => spread(x.reads.idle).p95) },
+          target: { on: 'value', op: '≤', limit: 50 },
+          note: `longest main-thread stall during the sync: ${Math.round(spread(col((x) => x.reads.loopMaxMs)).median)} ms${
+            readsInThread
+              ? `; with the sync on the main thread instead: p95 ${Math.round(spread(readsInThread.during).p95)} ms, longest stall ${Math.round(readsInThread.loopMaxMs)} ms`
+              : ''
+          }`,
+        },
+      );
+    }
 
-  // ---- the warm cache: open, queries, cold start, command line
-  const dir = lastDir;
-  const cacheFile = cacheFileOf(dir, PROFILE);
-  console.log('\nqueries on the cache (cold: dropped from the OS cache and SQLite’s; warm: repeated)');
-  const open = await runChild<{ cold: number[]; warm: number[] }>('open', { dataDir: dir, runs: QUERY_RUNS });
-  row('opening the cache (keyed open, schema read, no full check), cold', open.cold, 'ms', {
-    note: `warm: ${spread(open.warm).median.toFixed(1)} ms`,
-  });
-  const q = await runChild<Record<string, { warm: number[]; cold: number[]; error?: string }>>('queries', {
-    dataDir: dir,
-    runs: QUERY_RUNS,
-  });
-  for (const [name, r] of Object.entries(q)) {
-    if (name.startsWith('(')) {
-      row(`read indexes: ${name.slice(1, -1)}`, r.warm, 'ms', {
-        note: 'consent filter columns and every event’s time, type, consent and masked webhook response; until built, reads answer from SQL',
+    // ---- the warm cache: open, queries, cold start, command line
+    const dir = lastDir;
+    const cacheFile = cacheFileOf(dir, PROFILE);
+    if (want('queries')) {
+      console.log('\nqueries on the cache (cold: dropped from the OS cache and SQLite’s; warm: repeated)');
+      const open = await runChild<{ cold: number[]; warm: number[] }>('open', { dataDir: dir, runs: QUERY_RUNS });
+      row('opening the cache (keyed open, schema read, no full check), cold', open.cold, 'ms', {
+        note: `warm: ${spread(open.warm).median.toFixed(1)} ms`,
       });
-      continue;
-    }
-    if (r.error) {
-      rows.push({
-        name: `query: ${name}`,
-        value: NaN,
-        unit: 'ms',
-        baseline: null,
-        ratio: null,
-        target: '≤ 10',
-        met: false,
-        min: NaN,
-        max: NaN,
-        runs: 0,
-        note: r.error,
+      const q = await runChild<Record<string, { warm: number[]; cold: number[]; error?: string }>>('queries', {
+        dataDir: dir,
+        runs: QUERY_RUNS,
       });
-      continue;
+      for (const [name, r] of Object.entries(q)) {
+        if (name.startsWith('(')) {
+          row(`read indexes: ${name.slice(1, -1)}`, r.warm, 'ms', {
+            note: 'consent filter columns and every event’s time, type, consent and masked webhook response; until built, reads answer from SQL',
+          });
+          continue;
+        }
+        if (r.error) {
+          rows.push({
+            name: `query: ${name}`,
+            value: NaN,
+            unit: 'ms',
+            baseline: null,
+            ratio: null,
+            target: '≤ 10',
+            met: false,
+            min: NaN,
+            max: NaN,
+            runs: 0,
+            note: r.error,
+          });
+          continue;
+        }
+        // One row per query: the worse of cold and warm p95 against the target; both in the note.
+        const cold = spread(r.cold).p95;
+        const warm = spread(r.warm).p95;
+        rows.push({
+          name: `query p95: ${name}`,
+          value: Math.max(cold, warm),
+          unit: 'ms',
+          baseline: null,
+          ratio: null,
+          target: '≤ 10',
+          met: Math.max(cold, warm) <= 10,
+          min: Math.min(...r.warm),
+          max: Math.max(...r.cold, ...r.warm),
+          runs: r.cold.length + r.warm.length,
+          note: `cold p95 ${cold.toFixed(2)} ms, warm p95 ${warm.toFixed(2)} ms (median ${spread(r.warm).median.toFixed(2)}); cold: the file dropped from the OS cache and SQLite's pages released (the in-memory read indexes stay, as in the running app)`,
+        });
+      }
     }
-    // One row per query: the worse of cold and warm p95 against the target; both in the note.
-    const cold = spread(r.cold).p95;
-    const warm = spread(r.warm).p95;
-    rows.push({
-      name: `query p95: ${name}`,
-      value: Math.max(cold, warm),
-      unit: 'ms',
-      baseline: null,
-      ratio: null,
-      target: '≤ 10',
-      met: Math.max(cold, warm) <= 10,
-      min: Math.min(...r.warm),
-      max: Math.max(...r.cold, ...r.warm),
-      runs: r.cold.length + r.warm.length,
-      note: `cold p95 ${cold.toFixed(2)} ms, warm p95 ${warm.toFixed(2)} ms (median ${spread(r.warm).median.toFixed(2)}); cold: the file dropped from the OS cache and SQLite's pages released (the in-memory read indexes stay, as in the running app)`,
-    });
+    if (want('browser')) {
+      console.log('cold start of the browser host to the first rows in Chromium');
+      const coldStart = await measureColdStart(dir, smoke ? 1 : 5);
+      if (coldStart) {
+        const ms = (v: number[]) => `${Math.round(spread(v).median)} ms`;
+        row('cold start: browser host to the first consent rows in Chromium', coldStart.ms, 'ms', {
+          baseline: { what: 'the host alone: started to its URL printed (ms)', values: coldStart.hostMs },
+          target: { on: 'value', op: '≤', limit: 800 },
+          note: `node dist/electron/host.mjs (what npm start runs); the cache file dropped from the OS cache first; the host syncs at start (incremental, worker thread); Chromium already running. In the page, medians from its navigation's start: the document answered ${ms(coldStart.page.document)}, its scripts run (DOMContentLoaded) ${ms(coldStart.page.scripts)}, the first rows ${ms(coldStart.page.rows)}`,
+        });
+        const kB = (n: number) => n / 1000;
+        const scripts = [...coldStart.scripts].sort((a, b) => b.bytes - a.bytes);
+        const total = scripts.reduce((n, s) => n + s.bytes, 0);
+        row(`first screen (the consents list): its largest script of ${scripts.length}`, [kB(scripts[0]?.bytes ?? 0)], 'kB', {
+          baseline: { what: 'every script the first screen loaded (kB)', values: [kB(total)] },
+          target: { on: 'value', op: '≤', limit: 500 },
+          note: `as served (no compression), up to the first rows: ${scripts.map((s) => `${s.url.replace(/^.*\//, '')} ${kB(s.bytes).toFixed(0)}`).join(', ')}; style sheets ${kB(coldStart.styles).toFixed(0)} kB`,
+        });
+      }
+      console.log('search as you type in Chromium: each keystroke to its rows');
+      const words = smoke ? ['westpac'] : ['westpac', 'budget', 'home loan', 'nab'];
+      const atOnce = [0, 'typing as soon as the list shows (the read indexes still building)'] as const;
+      const phases = smoke ? [atOnce] : [[10_000, 'the console left alone for 10 s after it opened'] as const, atOnce];
+      for (const [pauseMs, when] of phases) {
+        const keys = await measureKeystrokes(dir, words, pauseMs);
+        if (!keys) continue;
+        const [onPage, driver] = [spread(keys.page), spread(keys.driver)];
+        row(`search as you type: a keystroke to its rows shown in Chromium, p95; ${when}`, [onPage.p95], 'ms', {
+          target: { on: 'value', op: '≤', limit: 100 },
+          note: `${keys.page.length} keystrokes typing words into the consents search, timed in the page from the keydown to the frame showing the rows; median ${onPage.median.toFixed(0)} ms, max ${onPage.max.toFixed(0)} ms. Timed by the driver (Playwright's round trips added): p95 ${driver.p95.toFixed(0)} ms, median ${driver.median.toFixed(0)} ms`,
+        });
+      }
+      console.log('a chart of a year of days in Chromium, and of five years');
+      const chart = await measureChart(dir, smoke ? 1 : 5);
+      if (chart)
+        row(
+          `chart: webhook deliveries and failures per day, every day of the cache (${chart.bars} bars), drawn in Chromium`,
+          chart.ms,
+          'ms',
+          {
+            baseline: { what: 'the same screen to its heading (ms)', values: chart.headingMs },
+            target: { on: 'value', op: '≤', limit: 100 },
+            note: 'from opening the Webhook failures screen (All: the newest 366 days with deliveries and every quiet day between) in a loaded console to the frame after every bar is drawn (a bar per series and day, 4 series stacked): the first time with its reads and the screen’s code, then from the query cache (uPlot, on a canvas)',
+          },
+        );
+      const chart5 = await measureChart(dir, smoke ? 1 : 5, 5);
+      if (chart5)
+        row(`chart: the same screen with five years of days (${chart5.bars} bars), drawn in Chromium`, chart5.ms, 'ms', {
+          baseline: { what: 'the same screen to its heading (ms)', values: chart5.headingMs },
+          target: { on: 'value', op: '≤', limit: 250 },
+          note: 'as above, the screen’s per-day read answered by the driver with five years of days (every day with deliveries and failures) in place of the cache’s',
+        });
+    }
+    if (want('cli')) {
+      console.log('command line read');
+      const cliRuns = smoke ? 1 : 5;
+      const cli = measureCli(dir, ['consents', '--limit', '20'], cliRuns, cacheFile);
+      const cliBase = measureCli(dir, ['--help'], cliRuns);
+      row('command line: consents --limit 20', cli, 'ms', {
+        baseline: { what: 'the same command line printing --help (start-up, no cache)', values: cliBase },
+        target: { on: 'value', op: '≤', limit: 1000 },
+        note: 'node build/cli.mjs … (the bundled command line `npm run -s cli` runs); npm’s own start adds ~0.15–0.3 s',
+      });
+    }
+  } finally {
+    await sandbox.stop();
   }
-
-  console.log('cold start of the browser host to the first rows in Chromium');
-  const coldStart = await measureColdStart(dir, smoke ? 1 : 5);
-  if (coldStart) {
-    const ms = (v: number[]) => `${Math.round(spread(v).median)} ms`;
-    row('cold start: browser host to the first consent rows in Chromium', coldStart.ms, 'ms', {
-      baseline: { what: 'the host alone: started to its URL printed (ms)', values: coldStart.hostMs },
-      target: { on: 'value', op: '≤', limit: 800 },
-      note: `node dist/electron/host.mjs (what npm start runs); the cache file dropped from the OS cache first; the host syncs at start (incremental, worker thread); Chromium already running. In the page, medians from its navigation's start: the document answered ${ms(coldStart.page.document)}, its scripts run (DOMContentLoaded) ${ms(coldStart.page.scripts)}, the first rows ${ms(coldStart.page.rows)}`,
-    });
-    const kB = (n: number) => n / 1000;
-    const scripts = [...coldStart.scripts].sort((a, b) => b.bytes - a.bytes);
-    const total = scripts.reduce((n, s) => n + s.bytes, 0);
-    row(`first screen (the consents list): its largest script of ${scripts.length}`, [kB(scripts[0]?.bytes ?? 0)], 'kB', {
-      baseline: { what: 'every script the first screen loaded (kB)', values: [kB(total)] },
-      target: { on: 'value', op: '≤', limit: 500 },
-      note: `as served (no compression), up to the first rows: ${scripts.map((s) => `${s.url.replace(/^.*\//, '')} ${kB(s.bytes).toFixed(0)}`).join(', ')}; style sheets ${kB(coldStart.styles).toFixed(0)} kB`,
-    });
-  }
-  console.log('search as you type in Chromium: each keystroke to its rows');
-  const words = smoke ? ['westpac'] : ['westpac', 'budget', 'home loan', 'nab'];
-  const atOnce = [0, 'typing as soon as the list shows (the read indexes still building)'] as const;
-  const phases = smoke ? [atOnce] : [[10_000, 'the console left alone for 10 s after it opened'] as const, atOnce];
-  for (const [pauseMs, when] of phases) {
-    const keys = await measureKeystrokes(dir, words, pauseMs);
-    if (!keys) continue;
-    const [onPage, driver] = [spread(keys.page), spread(keys.driver)];
-    row(`search as you type: a keystroke to its rows shown in Chromium, p95; ${when}`, [onPage.p95], 'ms', {
-      target: { on: 'value', op: '≤', limit: 100 },
-      note: `${keys.page.length} keystrokes typing words into the consents search, timed in the page from the keydown to the frame showing the rows; median ${onPage.median.toFixed(0)} ms, max ${onPage.max.toFixed(0)} ms. Timed by the driver (Playwright's round trips added): p95 ${driver.p95.toFixed(0)} ms, median ${driver.median.toFixed(0)} ms`,
-    });
-  }
-  console.log('a chart of a year of days in Chromium, and of five years');
-  const chart = await measureChart(dir, smoke ? 1 : 5);
-  if (chart)
-    row(`chart: webhook deliveries and failures per day, every day of the cache (${chart.bars} bars), drawn in Chromium`, chart.ms, 'ms', {
-      baseline: { what: 'the same screen to its heading (ms)', values: chart.headingMs },
-      target: { on: 'value', op: '≤', limit: 100 },
-      note: 'from opening the Webhook failures screen (All: the newest 366 days with deliveries and every quiet day between) in a loaded console to the frame after every bar is drawn (a bar per series and day, 4 series stacked): the first time with its reads and the screen’s code, then from the query cache (uPlot, on a canvas)',
-    });
-  const chart5 = await measureChart(dir, smoke ? 1 : 5, 5);
-  if (chart5)
-    row(`chart: the same screen with five years of days (${chart5.bars} bars), drawn in Chromium`, chart5.ms, 'ms', {
-      baseline: { what: 'the same screen to its heading (ms)', values: chart5.headingMs },
-      target: { on: 'value', op: '≤', limit: 250 },
-      note: 'as above, the screen’s per-day read answered by the driver with five years of days (every day with deliveries and failures) in place of the cache’s',
-    });
-  console.log('command line read');
-  const cliRuns = smoke ? 1 : 5;
-  const cli = measureCli(dir, ['consents', '--limit', '20'], cliRuns, cacheFile);
-  const cliBase = measureCli(dir, ['--help'], cliRuns);
-  row('command line: consents --limit 20', cli, 'ms', {
-    baseline: { what: 'the same command line printing --help (start-up, no cache)', values: cliBase },
-    target: { on: 'value', op: '≤', limit: 1000 },
-    note: 'node build/cli.mjs … (the bundled command line `npm run -s cli` runs); npm’s own start adds ~0.15–0.3 s',
-  });
-} finally {
-  await sandbox.stop();
 }
 
 // ---- the normaliser
-console.log('normaliser');
-const norm = await runChild<{ records: number; bytes: number; normalizeBytesPerS: number; parseBytesPerS: number }>('normalizer', {
-  ms: smoke ? 200 : 3000,
-});
-row(
-  `normaliser: ${norm.records} real product details (${Math.round(norm.bytes / 1024)} KiB)`,
-  [norm.normalizeBytesPerS / 2 ** 20],
-  'MiB/s',
-  {
-    baseline: { what: 'JSON.parse of the same bytes (MiB/s)', values: [norm.parseBytesPerS / 2 ** 20] },
-    target: { on: 'ratio', op: '≥', limit: 0.25 },
-  },
-);
-if (!smoke) benchNormalizeCommand();
+if (want('normalizer')) {
+  console.log('normaliser');
+  const norm = await runChild<{ records: number; bytes: number; normalizeBytesPerS: number; parseBytesPerS: number }>('normalizer', {
+    ms: smoke ? 200 : 3000,
+  });
+  row(
+    `normaliser: ${norm.records} real product details (${Math.round(norm.bytes / 1024)} KiB)`,
+    [norm.normalizeBytesPerS / 2 ** 20],
+    'MiB/s',
+    {
+      baseline: { what: 'JSON.parse of the same bytes (MiB/s)', values: [norm.parseBytesPerS / 2 ** 20] },
+      target: { on: 'ratio', op: '≥', limit: 0.25 },
+    },
+  );
+  if (!smoke) benchNormalizeCommand();
+}
 
 // ---- the data browser's transactions and their Data API sync (issue 21)
-await benchTransactions();
+if (want('transactions')) await benchTransactions();
 
 /**
  * The data browser at scale (issue 21): the sandbox serving `TX_PER_ACCOUNT` transactions per
