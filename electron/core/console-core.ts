@@ -53,7 +53,15 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let cache: Awaited<ReturnType<typeof sqliteStoreOpener>>;
   try {
     const onDamage = (problem: { message: string }) => void (damage.problem = problem.message);
-    cache = await (opts.store ?? sqliteStoreOpener)({ dataDir: opts.dataDir, profile, vault, log: opts.log, onDamage });
+    cache = await (opts.store ?? sqliteStoreOpener)({
+      dataDir: opts.dataDir,
+      profile,
+      vault,
+      log: opts.log,
+      onDamage,
+      // A command reads once: SQL answers it sooner than a read index of the whole cache is built.
+      ...(opts.host === 'cli' ? { readIndexes: false } : {}),
+    });
   } catch (error) {
     await connection.sandbox?.close();
     throw error;

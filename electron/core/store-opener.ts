@@ -39,6 +39,11 @@ export interface StoreContext {
   log: Logger;
   /** The store was found damaged: the console stops syncing and says why. */
   onDamage(problem: { message: string }): void;
+  /**
+   * Whether reads may build and use in-memory read indexes (a console's many reads); off for the
+   * command line, whose one read SQL answers sooner than any index is built (default on).
+   */
+  readIndexes?: boolean;
 }
 
 export type StoreOpener = (ctx: StoreContext) => Promise<OpenedStore>;

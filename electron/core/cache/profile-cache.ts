@@ -65,6 +65,8 @@ export function openProfileCache(opts: {
   vault: SecretVault;
   log: Logger;
   onDamage: (problem: CacheError) => void;
+  /** Off: every read by SQL, no index built in the background (the command line's one read). */
+  readIndexes?: boolean;
 }): ProfileCache {
   const { vault, log } = opts;
   const file = cacheFileOf(opts.dataDir, opts.profileId);
@@ -91,6 +93,7 @@ export function openProfileCache(opts: {
     anchor: { file: new AuditAnchorFile(anchorFileOf(file), anchorKey), fresh: fresh || !anchorKeyExisted },
     onIndexError: (what, error) => log.error(`the ${what === 'consents' ? 'consent list' : 'events'} index could not be built`, error),
     onFirstLoadFinished: () => log.info('built the consent indexes an interrupted first sync left to build'),
+    ...(opts.readIndexes === false ? { useIndexes: false } : {}),
   });
   return {
     storage,
@@ -125,6 +128,7 @@ export const sqliteStoreOpener: StoreOpener = async (ctx) => {
     vault: ctx.vault,
     log: ctx.log,
     onDamage: ctx.onDamage,
+    ...(ctx.readIndexes === false ? { readIndexes: false } : {}),
   });
   return {
     storage: cache.storage,
