@@ -78,7 +78,7 @@ export function rowOf(name: string, values: number[], unit: string, o: RowOption
 export type RecordRow = (name: string, values: number[], unit: string, o?: RowOptions) => void;
 
 export const fmtN = (n: number) => n.toLocaleString('en-AU');
-const num = (n: number | null | undefined) =>
+export const num = (n: number | null | undefined) =>
   n === null || n === undefined || Number.isNaN(n) ? '—' : Math.abs(n) >= 100 ? fmtN(Math.round(n)) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
 
 /** This machine, as the reports name it. */
