@@ -1,6 +1,6 @@
 import { Skeleton, Table, UnstyledButton } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { memo, useEffect, useId, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import type { WindowedRows } from './useWindowedRows.js';
 import classes from './WindowedTable.module.css';
 
@@ -90,6 +90,21 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
     virtualizer.scrollToIndex(next, { align: 'auto' });
   };
 
+  // One click handler for every row (rows are memoised: a redraw of the screen redraws only the
+  // rows that changed). A row's checkbox selects it (shift: a range); elsewhere on a row opens it.
+  const onRowClick = (e: MouseEvent<HTMLElement>) => {
+    const target = e.target as HTMLElement;
+    const tr = target.closest<HTMLElement>('tr[data-index]');
+    if (!tr) return;
+    const index = Number(tr.dataset.index);
+    const row = rows.rowAt(index);
+    if (!row) return;
+    if (selection && target.matches('input[data-select]')) selection.toggle(index, row, e.shiftKey);
+    onActiveChange(index);
+    if (target.closest('input,button,a')) return;
+    props.onOpen?.(row, index);
+  };
+
   const onKeyDown = (e: KeyboardEvent<HTMLTableElement>) => {
     if (e.target !== tableRef.current || total === 0) return;
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
@@ -142,6 +157,8 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
         aria-rowcount={total + 1}
         aria-multiselectable={selection ? true : undefined}
         aria-activedescendant={total > 0 && activeIndex < total ? rowDomId(activeIndex) : undefined}
+        // The rows shown are the previous view's while this one's are read (useWindowedRows' keepWhileReading).
+        aria-busy={rows.stale || undefined}
         stickyHeader
         verticalSpacing={6}
         fz="sm"
@@ -186,7 +203,7 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
             })}
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>
+        <Table.Tbody onClick={onRowClick}>
           {padTop > 0 && (
             <tr aria-hidden>
               <td colSpan={colSpan} style={{ height: padTop, padding: 0, border: 0 }} />
@@ -194,7 +211,6 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
           )}
           {items.map((item) => {
             const row = rows.rowAt(item.index);
-            const active = item.index === activeIndex;
             if (!row)
               return (
                 <tr
@@ -209,48 +225,19 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
                   </td>
                 </tr>
               );
-            const id = props.rowId(row);
-            const selected = selection?.isSelected(row) ?? false;
-            const tone = props.rowTone?.(row);
-            // Plain elements, not Mantine's Table.Tr/Td and Checkbox: the rows are redrawn at every
-            // keystroke of a search, and each Mantine component resolves its props and styles.
             return (
-              <tr
-                key={id}
-                id={rowDomId(item.index)}
-                aria-rowindex={item.index + 2}
-                aria-selected={selection ? selected : undefined}
-                data-testid="table-row"
-                data-row-id={id}
-                data-active={active || undefined}
-                data-tone={tone}
-                className={classes.row}
-                style={{ height: ROW_HEIGHT }}
-                onClick={(e: MouseEvent) => {
-                  onActiveChange(item.index);
-                  if ((e.target as HTMLElement).closest('input,button,a')) return;
-                  props.onOpen?.(row, item.index);
-                }}
-              >
-                {selection ? (
-                  <td className={classes.cell}>
-                    <input
-                      type="checkbox"
-                      className={classes.check}
-                      tabIndex={-1}
-                      aria-label={`Select ${props.rowLabel(row)}`}
-                      checked={selected}
-                      onChange={() => undefined}
-                      onClick={(e) => selection.toggle(item.index, row, e.shiftKey)}
-                    />
-                  </td>
-                ) : null}
-                {columns.map((c) => (
-                  <td key={c.id} className={classes.cell}>
-                    {c.cell(row)}
-                  </td>
-                ))}
-              </tr>
+              <TableRow
+                key={props.rowId(row)}
+                row={row}
+                index={item.index}
+                id={props.rowId(row)}
+                domId={rowDomId(item.index)}
+                active={item.index === activeIndex}
+                selected={selection ? selection.isSelected(row) : undefined}
+                label={selection ? props.rowLabel(row) : undefined}
+                tone={props.rowTone?.(row)}
+                columns={columns}
+              />
             );
           })}
           {padBottom > 0 && (
@@ -264,6 +251,72 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
     </div>
   );
 }
+
+const ignoreChange = () => undefined;
+
+/**
+ * One row, redrawn only when its row, position, cursor, selection or columns change (a new count,
+ * a keystroke's re-render of the screen, leave it alone).
+ * Plain elements, not Mantine's Table.Tr/Td and Checkbox: the rows are redrawn at every keystroke
+ * of a search, and each Mantine component resolves its props and styles.
+ */
+const TableRow = memo(function TableRow<Row>(props: {
+  row: Row;
+  index: number;
+  id: string;
+  domId: string;
+  active: boolean;
+  /** Undefined without selection. */
+  selected: boolean | undefined;
+  label: string | undefined;
+  tone: 'danger' | 'warning' | undefined;
+  columns: readonly Column<Row>[];
+}) {
+  const { row, index, selected } = props;
+  return (
+    <tr
+      id={props.domId}
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      data-testid="table-row"
+      data-row-id={props.id}
+      data-index={index}
+      data-active={props.active || undefined}
+      data-tone={props.tone}
+      className={classes.row}
+      style={{ height: ROW_HEIGHT }}
+    >
+      {selected !== undefined ? (
+        <td className={classes.cell}>
+          <input
+            type="checkbox"
+            data-select
+            className={classes.check}
+            tabIndex={-1}
+            aria-label={`Select ${props.label}`}
+            checked={selected}
+            onChange={ignoreChange}
+          />
+        </td>
+      ) : null}
+      {props.columns.map((c) => (
+        <td key={c.id} className={classes.cell}>
+          {c.cell(row)}
+        </td>
+      ))}
+    </tr>
+  );
+}) as <Row>(props: {
+  row: Row;
+  index: number;
+  id: string;
+  domId: string;
+  active: boolean;
+  selected: boolean | undefined;
+  label: string | undefined;
+  tone: 'danger' | 'warning' | undefined;
+  columns: readonly Column<Row>[];
+}) => ReactNode;
 
 /** The header's checkbox, native like the rows' (mixed when some rows are selected). */
 function HeaderCheckbox(props: { label: string; state: 'all' | 'some' | 'none'; onToggle(): void; disabled: boolean }) {
