@@ -1,6 +1,6 @@
 import { Skeleton, Table, UnstyledButton } from '@mantine/core';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useId, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useRowWindow } from './useRowWindow.js';
 import type { WindowedRows } from './useWindowedRows.js';
 import classes from './WindowedTable.module.css';
 
@@ -65,29 +65,22 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const tableRef = useRef<HTMLTableElement>(null);
   const idBase = useId().replace(/:/g, '');
-  const virtualizer = useVirtualizer({
-    count: total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: props.overscan ?? 15,
-    // Render a window's worth when the environment cannot measure (component tests).
-    initialRect: { width: 1200, height: 800 },
-  });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items.at(-1)?.index ?? 0;
+  const headRef = useRef<HTMLTableSectionElement>(null);
+  const windowed = useRowWindow({ scrollRef, headRef, count: total, rowHeight: ROW_HEIGHT, overscan: props.overscan ?? 15 });
+  const items = windowed.indexes;
+  const first = items[0] ?? 0;
+  const last = items.at(-1) ?? 0;
   const { setRange } = rows;
   useEffect(() => setRange(first, last), [first, last, setRange]);
 
-  const padTop = items[0]?.start ?? 0;
-  const padBottom = items.length ? virtualizer.getTotalSize() - items.at(-1)!.end : 0;
+  const { padTop, padBottom } = windowed;
   const colSpan = columns.length + (selection ? 1 : 0);
   const rowDomId = (index: number) => `${idBase}-row-${index}`;
 
   const moveTo = (index: number) => {
     const next = Math.max(0, Math.min(total - 1, index));
     onActiveChange(next);
-    virtualizer.scrollToIndex(next, { align: 'auto' });
+    windowed.scrollToIndex(next);
   };
 
   // One click handler for every row (rows are memoised: a redraw of the screen redraws only the
@@ -171,7 +164,7 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
             <col key={c.id} style={{ width: c.width }} />
           ))}
         </colgroup>
-        <Table.Thead>
+        <Table.Thead ref={headRef}>
           <Table.Tr aria-rowindex={1}>
             {selection ? (
               <Table.Th>
@@ -209,17 +202,11 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
               <td colSpan={colSpan} style={{ height: padTop, padding: 0, border: 0 }} />
             </tr>
           )}
-          {items.map((item) => {
-            const row = rows.rowAt(item.index);
+          {items.map((index) => {
+            const row = rows.rowAt(index);
             if (!row)
               return (
-                <tr
-                  key={`loading-${item.index}`}
-                  aria-rowindex={item.index + 2}
-                  className={classes.row}
-                  style={{ height: ROW_HEIGHT }}
-                  aria-busy
-                >
+                <tr key={`loading-${index}`} aria-rowindex={index + 2} className={classes.row} style={{ height: ROW_HEIGHT }} aria-busy>
                   <td colSpan={colSpan} className={classes.cell}>
                     <Skeleton height={12} radius="sm" aria-label="Loading row" />
                   </td>
@@ -229,10 +216,10 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
               <TableRow
                 key={props.rowId(row)}
                 row={row}
-                index={item.index}
+                index={index}
                 id={props.rowId(row)}
-                domId={rowDomId(item.index)}
-                active={item.index === activeIndex}
+                domId={rowDomId(index)}
+                active={index === activeIndex}
                 selected={selection ? selection.isSelected(row) : undefined}
                 label={selection ? props.rowLabel(row) : undefined}
                 tone={props.rowTone?.(row)}
