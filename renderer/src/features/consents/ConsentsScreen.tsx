@@ -8,6 +8,7 @@ import {
   CONSENT_SORT_FIELDS,
   MAX_BULK,
   type ConsentFilter,
+  type ConsentCountOutput,
   type ConsentRow,
   type ConsentSortField,
 } from '../../../../shared/ipc/contract.js';
@@ -89,15 +90,23 @@ export function ConsentsScreen() {
     cursorKey: [filter, view.sort],
     keepWhileReading: true,
   });
-  // Each keystroke starts its reads, the rows first and then the count, before the screen redraws
-  // (the host answers in order: the rows come first).
+  // Each keystroke starts its reads before the screen redraws: the first window and the count in
+  // one answer (withCount), so they are drawn together; another window on screen, and the count when
+  // the first window is already read, by their own calls.
   const searchInput = {
     ...searchBox.input,
     onChange: (e: ChangeEvent<HTMLInputElement>) => {
       const next = filterOf({ ...view, search: e.currentTarget.value });
       const { key, fetch } = listOf(next);
-      prefetch(key, fetch);
-      void queryClient.prefetchQuery(countOf(next));
+      let counted: Promise<ConsentCountOutput> | undefined;
+      prefetch(key, (offset, limit) => {
+        if (offset !== 0) return fetch(offset, limit);
+        const answer = client.consentsList({ filter: next, sort: view.sort, offset, limit, withCount: true });
+        counted = answer.then((a) => a.count ?? client.consentsCount({ filter: next }));
+        return answer.then((a) => a.rows);
+      });
+      const count = countOf(next);
+      void queryClient.prefetchQuery(counted ? { ...count, queryFn: () => counted! } : count);
       searchBox.input.onChange(e);
     },
   };
