@@ -44,6 +44,87 @@ describe('Consents screen', () => {
     );
   });
 
+  it('as you type, a shorter search answered late never replaces the rows or the count of the final text', async () => {
+    const { client, cache } = memoryClient(300);
+    const target = cache.consents.find((c) => c.cdrArrangementId)!;
+    const text = target.cdrArrangementId!.slice(0, 13);
+    // Every search but the final text waits until released: its answers come after the final text's.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const searchOf = (input: { filter: { search?: string | undefined } }) => input.filter.search;
+    const [list, count] = [client.consentsList, client.consentsCount];
+    client.consentsList = async (input) => {
+      const answer = await list(input);
+      if (searchOf(input) && searchOf(input) !== text) await held;
+      return answer;
+    };
+    client.consentsCount = async (input) => {
+      const answer = await count(input);
+      if (searchOf(input) && searchOf(input) !== text) await held;
+      return answer;
+    };
+    renderRoute('/consents', client);
+    await waitFor(() => expect(range()).toBe('300 consents in the cache'));
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search consents' }), text);
+    await waitFor(() => expect(range()).toBe('1 of 300 cached consents match this view'));
+    await waitFor(() => expect(rows().map((r) => r.dataset.rowId)).toEqual([target.consentId]));
+    expect(screen.getByRole('grid', { name: 'Consents' })).not.toHaveAttribute('aria-busy');
+    // The shorter searches' answers arrive now: they belong to their own searches, not to this one.
+    release();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(range()).toBe('1 of 300 cached consents match this view');
+    expect(rows().map((r) => r.dataset.rowId)).toEqual([target.consentId]);
+  });
+
+  it('keeps the previous rows, the table busy, until the new search’s rows are read, and then shows its count', async () => {
+    const { client, cache } = memoryClient(300);
+    const target = cache.consents.find((c) => c.cdrArrangementId)!;
+    const text = target.cdrArrangementId!;
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const [list, count] = [client.consentsList, client.consentsCount];
+    client.consentsList = async (input) => {
+      const answer = await list(input);
+      if (input.filter.search === text) await held;
+      return answer;
+    };
+    client.consentsCount = async (input) => {
+      const answer = await count(input);
+      if (input.filter.search === text) await held;
+      return answer;
+    };
+    renderRoute('/consents', client);
+    await waitFor(() => expect(rows().length).toBeGreaterThan(5));
+    const before = rows().map((r) => r.dataset.rowId);
+    const box = screen.getByRole('searchbox', { name: 'Search consents' });
+    await userEvent.click(box);
+    await userEvent.paste(text);
+    // Not read yet: the previous rows are shown, the table says it is busy, the count is not claimed.
+    const grid = screen.getByRole('grid', { name: 'Consents' });
+    await waitFor(() => expect(grid).toHaveAttribute('aria-busy', 'true'));
+    expect(rows().map((r) => r.dataset.rowId)).toEqual(before);
+    expect(range()).toBe('Counting the matches…');
+    release();
+    await waitFor(() => expect(grid).not.toHaveAttribute('aria-busy'));
+    expect(rows().map((r) => r.dataset.rowId)).toEqual([target.consentId]);
+    await waitFor(() => expect(range()).toBe('1 of 300 cached consents match this view'));
+  });
+
+  it('reads a keystroke’s first rows and its count in one call', async () => {
+    const { client, calls } = memoryClient(300);
+    renderRoute('/consents', client);
+    await waitFor(() => expect(range()).toBe('300 consents in the cache'));
+    const mark = calls.length;
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search consents' }), 'a');
+    await waitFor(() => expect(range()).toMatch(/of 300 cached consents match this view$/));
+    const reads = calls.slice(mark).filter((c) => c.channel === 'consents:list' || c.channel === 'consents:count');
+    expect(reads).toEqual([
+      { channel: 'consents:list', input: expect.objectContaining({ filter: { search: 'a' }, offset: 0, withCount: true }) as unknown },
+    ]);
+    const counted = await client.consentsCount({ filter: { search: 'a' } });
+    expect(range()).toBe(`${counted.total} of 300 cached consents match this view`);
+  });
+
   it('filters by status chips that show their counts, and keeps other filters from the URL', async () => {
     const { client, cache } = memoryClient(200);
     const holder = cache.consents[0]!.dataHolderBrandId!;

@@ -294,13 +294,33 @@ export class ConsentIndex {
     let hits = this.hits.get(matchRowids);
     if (!hits) {
       hits = new Uint8Array(this.size);
+      const at = this.positions();
       for (const rowid of matchRowids) {
-        const i = this.positionOf(rowid);
+        const i = at ? (rowid < at.length ? at[rowid]! : -1) : this.positionOf(rowid);
         if (i >= 0) hits[i] = 1;
       }
       this.hits.set(matchRowids, hits);
     }
     return hits;
+  }
+
+  /**
+   * Each rowid's position, looked up directly (a search's matches are placed in one pass, not a
+   * binary search each: 100,000 consents, a one-letter search, ~4 → ~0.5 ms). Built on first use,
+   * when the rowids are dense enough (at most 4 per consent); else undefined (binary search).
+   */
+  private positionsByRowid: Int32Array | null | undefined;
+  private positions(): Int32Array | undefined {
+    if (this.positionsByRowid === undefined) {
+      const max = this.size ? this.rowids[this.size - 1]! : 0;
+      if (max > 4 * this.size + 1024) this.positionsByRowid = null;
+      else {
+        const at = new Int32Array(max + 1).fill(-1);
+        for (let i = 0; i < this.size; i++) at[this.rowids[i]!] = i;
+        this.positionsByRowid = at;
+      }
+    }
+    return this.positionsByRowid ?? undefined;
   }
 
   count(filter: ConsentFilter, matchRowids: readonly number[] | undefined): ConsentCountOutput {

@@ -61,7 +61,10 @@ export function consentHandlers(ctx: ConsentsContext): HandlersOf<ConsentChannel
   }
 
   return {
-    'consents:list': async (input) => ({ rows: await stores.consents.list(input) }),
+    'consents:list': async ({ filter, sort, offset, limit, withCount }) => {
+      const rows = await stores.consents.list({ filter, sort, offset, limit });
+      return withCount ? { rows, count: await stores.consents.count(filter) } : { rows };
+    },
     'consents:count': async ({ filter }) => stores.consents.count(filter),
     'consents:options': async () => stores.consents.options(),
     'consents:ids': async ({ filter, sort, limit }) => {

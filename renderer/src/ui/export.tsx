@@ -1,6 +1,6 @@
 import { Button, Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { Channel, Job } from '../../../shared/ipc/contract.js';
 import { useCan } from '../features/status/can.js';
 import { Unavailable } from './Unavailable.js';
@@ -64,8 +64,11 @@ export function useExport(start: (format: 'csv' | 'json') => Promise<StartResult
   return { run, busy: starting || (job !== undefined && !isEnded(job)), job };
 }
 
-/** The export of a view. `channel`: the one `start` calls, whose roles say who may export (disabled, with why, for the others). */
-export function ExportMenu({
+/**
+ * The export of a view. `channel`: the one `start` calls, whose roles say who may export (disabled, with why, for the others).
+ * Memoised: with a stable `start`, a screen's redraw (a keystroke of a search) leaves the menu alone.
+ */
+export const ExportMenu = memo(function ExportMenu({
   label,
   channel,
   start,
@@ -98,4 +101,4 @@ export function ExportMenu({
       </Menu.Dropdown>
     </Menu>
   );
-}
+});

@@ -70,6 +70,11 @@ export const ConsentListInput = z.strictObject({
   /** A window of the list: rows [offset, offset + limit). */
   offset: z.number().int().min(0).max(10_000_000),
   limit: z.number().int().min(1).max(MAX_PAGE_SIZE),
+  /**
+   * Also count the filter (consents:count's answer, in `count`): a search's first window and its
+   * count in one answer, drawn together (one read of the search's matches, one message, one redraw).
+   */
+  withCount: z.boolean().optional(),
 });
 export type ConsentListInput = z.infer<typeof ConsentListInput>;
 
@@ -97,9 +102,6 @@ export const ConsentRow = z.object({
 });
 export type ConsentRow = z.infer<typeof ConsentRow>;
 
-export const ConsentListOutput = z.object({ rows: z.array(ConsentRow).max(MAX_PAGE_SIZE) });
-export type ConsentListOutput = z.infer<typeof ConsentListOutput>;
-
 export const ConsentCountOutput = z.object({
   /** Consents matching the whole filter. */
   total: z.number().int().nonnegative(),
@@ -107,6 +109,13 @@ export const ConsentCountOutput = z.object({
   statuses: z.array(z.object({ status: z.string().nullable(), count: z.number().int().nonnegative() })).max(100),
 });
 export type ConsentCountOutput = z.infer<typeof ConsentCountOutput>;
+
+export const ConsentListOutput = z.object({
+  rows: z.array(ConsentRow).max(MAX_PAGE_SIZE),
+  /** With `withCount`: how many match, as consents:count answers. */
+  count: ConsentCountOutput.optional(),
+});
+export type ConsentListOutput = z.infer<typeof ConsentListOutput>;
 
 const Counted = z.object({ id: z.string(), name: z.string().nullable(), count: z.number().int().nonnegative() });
 const CountedValue = z.object({ value: z.string(), count: z.number().int().nonnegative() });

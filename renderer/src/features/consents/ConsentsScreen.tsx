@@ -1,10 +1,17 @@
 import { Button, Collapse, Paper, Stack, TextInput } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { CONSENT_COLUMN_LABELS, DEFAULT_CONSENT_COLUMNS } from '../../../../shared/consents/columns.js';
-import { CONSENT_SORT_FIELDS, MAX_BULK, type ConsentRow, type ConsentSortField } from '../../../../shared/ipc/contract.js';
+import {
+  CONSENT_SORT_FIELDS,
+  MAX_BULK,
+  type ConsentFilter,
+  type ConsentCountOutput,
+  type ConsentRow,
+  type ConsentSortField,
+} from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ColumnChooser } from '../../ui/ColumnChooser.js';
 import { useDebouncedText } from '../../ui/fields.js';
@@ -57,21 +64,52 @@ export function ConsentsScreen() {
     pushed.current = view.search;
   }, [view.search, setSearch]);
   const filter = filterOf({ ...view, search });
-  const columns = view.columns ?? settings?.consentColumns ?? [...DEFAULT_CONSENT_COLUMNS];
+  const columnList = view.columns ?? settings?.consentColumns ?? DEFAULT_CONSENT_COLUMNS;
+  const columnKey = columnList.join(',');
+  // One array (and one set of table columns) while the columns stay: the table's rows are memoised on them.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the names are the identity of the columns
+  const columns = useMemo(() => [...columnList], [columnKey]);
+  const tableColumns = useMemo(() => columns.map(consentColumn), [columns]);
 
-  const count = useQuery({
-    queryKey: ['consents:count', filter],
-    queryFn: () => client.consentsCount({ filter }),
-    placeholderData: keepPreviousData,
+  const queryClient = useQueryClient();
+  const countOf = (f: ConsentFilter) => ({
+    queryKey: ['consents:count', f],
+    queryFn: () => client.consentsCount({ filter: f }),
   });
+  const count = useQuery({ ...countOf(filter), placeholderData: keepPreviousData });
   const total = count.data?.total ?? 0;
-  // The keyboard cursor belongs to one view: a new filter or sort starts it at the top again.
-  const { rows, table } = useWindowedList<ConsentRow>({
-    key: ['consents:list', filter, view.sort],
-    total: count.data?.total,
-    fetch: async (offset, limit) => (await client.consentsList({ filter, sort: view.sort, offset, limit })).rows,
-    cursorKey: [filter, view.sort],
+  const listOf = (f: ConsentFilter) => ({
+    key: ['consents:list', f, view.sort],
+    fetch: async (offset: number, limit: number) => (await client.consentsList({ filter: f, sort: view.sort, offset, limit })).rows,
   });
+  // The keyboard cursor belongs to one view: a new filter or sort starts it at the top again.
+  // A new search shows the previous search's rows (the table busy) until its own are read.
+  const { rows, table, prefetch } = useWindowedList<ConsentRow>({
+    ...listOf(filter),
+    total: count.data?.total,
+    cursorKey: [filter, view.sort],
+    keepWhileReading: true,
+  });
+  // Each keystroke starts its reads before the screen redraws: the first window and the count in
+  // one answer (withCount), so they are drawn together; another window on screen, and the count when
+  // the first window is already read, by their own calls.
+  const searchInput = {
+    ...searchBox.input,
+    onChange: (e: ChangeEvent<HTMLInputElement>) => {
+      const next = filterOf({ ...view, search: e.currentTarget.value });
+      const { key, fetch } = listOf(next);
+      let counted: Promise<ConsentCountOutput> | undefined;
+      prefetch(key, (offset, limit) => {
+        if (offset !== 0) return fetch(offset, limit);
+        const answer = client.consentsList({ filter: next, sort: view.sort, offset, limit, withCount: true });
+        counted = answer.then((a) => a.count ?? client.consentsCount({ filter: next }));
+        return answer.then((a) => a.rows);
+      });
+      const count = countOf(next);
+      void queryClient.prefetchQuery(counted ? { ...count, queryFn: () => counted! } : count);
+      searchBox.input.onChange(e);
+    },
+  };
 
   const searchRef = useRef<HTMLInputElement>(null);
   useHotkeys([['/', () => searchRef.current?.focus()]]);
@@ -128,6 +166,95 @@ export function ConsentsScreen() {
   const filtersSet = activeFilterCount(view);
   const filtered = !!(filtersSet || search.trim() || view.statuses.length);
 
+  // What does not change as the search is typed is drawn once, not at each keystroke and answer:
+  // the header's actions, the filters, the status chips (until the counts change) and the dialogs.
+  const saveColumns = saveSettings.mutate;
+  const actions = useMemo(
+    () => (
+      <>
+        <Unavailable label="New consent" reason={canCreate.reason}>
+          <Button size="xs" onClick={() => setCreateOpen(true)} disabled={!canCreate.allowed}>
+            New consent
+          </Button>
+        </Unavailable>
+        <Unavailable label="Bulk revoke…" reason={canBulk.reason}>
+          <Button size="xs" variant="default" onClick={() => setBulkOpen('paste')} disabled={!canBulk.allowed}>
+            Bulk revoke…
+          </Button>
+        </Unavailable>
+        <SavedViews view={view} columns={columns} onOpen={(v) => navigate({ search: paramsFromView(v).toString() })} />
+        <ColumnChooser
+          all={CONSENT_SORT_FIELDS.map((id) => ({ id, label: CONSENT_COLUMN_LABELS[id] }))}
+          value={columns}
+          onChange={(cols) => {
+            setView({ columns: cols }, { replace: true });
+            saveColumns({ consentColumns: cols });
+          }}
+          onReset={() => setView({ columns: null }, { replace: true })}
+        />
+      </>
+    ),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- setBulkOpen reads params and setParams (listed)
+    [
+      canCreate.reason,
+      canCreate.allowed,
+      canBulk.reason,
+      canBulk.allowed,
+      view,
+      columns,
+      navigate,
+      setView,
+      saveColumns,
+      params,
+      setParams,
+    ],
+  );
+  // The export reads the view when it starts, not when the menu was drawn.
+  const exportView = useRef({ filter, sort: view.sort, columns });
+  useEffect(() => {
+    exportView.current = { filter, sort: view.sort, columns };
+  });
+  const startExport = useCallback((format: 'csv' | 'json') => client.consentsExport({ ...exportView.current, format }), [client]);
+  const exportLabel = `Export all ${formatCount(total)} consents of this view`;
+  const exportMenu = useMemo(
+    () => ({ channel: 'consents:export' as const, label: exportLabel, start: startExport }),
+    [exportLabel, startExport],
+  );
+  const setStatuses = useCallback((statuses: string[]) => setView({ statuses }), [setView]);
+  const chips = useMemo(() => <StatusChips view={view} counts={count.data} onChange={setStatuses} />, [view, count.data, setStatuses]);
+  const filters = useMemo(
+    () => (
+      <Collapse expanded={filtersOpen}>
+        <Paper withBorder p="xs">
+          <ConsentFilters view={view} options={options.data} onChange={(change) => setView(change)} />
+        </Paper>
+      </Collapse>
+    ),
+    [filtersOpen, view, options.data, setView],
+  );
+  const dialogs = useMemo(
+    () => (
+      <>
+        <BulkRevokeDialog
+          opened={bulkOpen !== null}
+          onClose={() => setBulkOpen(null)}
+          onStarted={() => setSelected(new Set())}
+          {...(bulkOpen === 'selection' ? { selected: [...selected] } : {})}
+        />
+        <CreateConsentDialog
+          opened={createOpen}
+          onClose={() => setCreateOpen(false)}
+          onCreated={(c) => {
+            setCreateOpen(false);
+            navigate(`/consents/${encodeURIComponent(c.consentId)}?authorize=1`);
+          }}
+        />
+      </>
+    ),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- setBulkOpen reads params and setParams (listed)
+    [bulkOpen, selected, createOpen, navigate, params, setParams],
+  );
+
   return (
     <Stack h="100%" gap="xs">
       <ListHeader
@@ -143,35 +270,8 @@ export function ConsentsScreen() {
                 : `${plural(total, 'consent')} in the cache`
         }
         rangeId="consent-range"
-        actions={
-          <>
-            <Unavailable label="New consent" reason={canCreate.reason}>
-              <Button size="xs" onClick={() => setCreateOpen(true)} disabled={!canCreate.allowed}>
-                New consent
-              </Button>
-            </Unavailable>
-            <Unavailable label="Bulk revoke…" reason={canBulk.reason}>
-              <Button size="xs" variant="default" onClick={() => setBulkOpen('paste')} disabled={!canBulk.allowed}>
-                Bulk revoke…
-              </Button>
-            </Unavailable>
-            <SavedViews view={view} columns={columns} onOpen={(v) => navigate({ search: paramsFromView(v).toString() })} />
-            <ColumnChooser
-              all={CONSENT_SORT_FIELDS.map((id) => ({ id, label: CONSENT_COLUMN_LABELS[id] }))}
-              value={columns}
-              onChange={(cols) => {
-                setView({ columns: cols }, { replace: true });
-                saveSettings.mutate({ consentColumns: cols });
-              }}
-              onReset={() => setView({ columns: null }, { replace: true })}
-            />
-          </>
-        }
-        exportMenu={{
-          channel: 'consents:export',
-          label: `Export all ${formatCount(total)} consents of this view`,
-          start: (format) => client.consentsExport({ filter, sort: view.sort, columns, format }),
-        }}
+        actions={actions}
+        exportMenu={exportMenu}
       />
       <FilterRow
         wrap="nowrap"
@@ -185,18 +285,14 @@ export function ConsentsScreen() {
           type="search"
           aria-label="Search consents"
           placeholder="Search by consent id, arrangement id, external id, consumer id, e-mail or mobile — press / to focus"
-          {...searchBox.input}
+          {...searchInput}
         />
         <Button size="sm" variant={filtersOpen ? 'light' : 'default'} onClick={() => setFiltersOpen((o) => !o)} aria-expanded={filtersOpen}>
           Filters{filtersSet ? ` (${filtersSet})` : ''}
         </Button>
       </FilterRow>
-      <StatusChips view={view} counts={count.data} onChange={(statuses) => setView({ statuses })} />
-      <Collapse expanded={filtersOpen}>
-        <Paper withBorder p="xs">
-          <ConsentFilters view={view} options={options.data} onChange={(change) => setView(change)} />
-        </Paper>
-      </Collapse>
+      {chips}
+      {filters}
       {selected.size ? (
         <SelectionBar
           label="Selection"
@@ -227,7 +323,7 @@ export function ConsentsScreen() {
       <WindowedTable<ConsentRow>
         label="Consents"
         {...table}
-        columns={columns.map(consentColumn)}
+        columns={tableColumns}
         // 6 rows beyond the visible ones, not 15: a keystroke's redraw at 100k, p95 97 → 90 ms (driver's clock).
         overscan={6}
         rowId={(r) => r.consentId}
@@ -254,20 +350,7 @@ export function ConsentsScreen() {
           ) : null
         }
       />
-      <BulkRevokeDialog
-        opened={bulkOpen !== null}
-        onClose={() => setBulkOpen(null)}
-        onStarted={() => setSelected(new Set())}
-        {...(bulkOpen === 'selection' ? { selected: [...selected] } : {})}
-      />
-      <CreateConsentDialog
-        opened={createOpen}
-        onClose={() => setCreateOpen(false)}
-        onCreated={(c) => {
-          setCreateOpen(false);
-          navigate(`/consents/${encodeURIComponent(c.consentId)}?authorize=1`);
-        }}
-      />
+      {dialogs}
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 import { Skeleton, Table, UnstyledButton } from '@mantine/core';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { memo, useEffect, useId, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useRowWindow } from './useRowWindow.js';
 import type { WindowedRows } from './useWindowedRows.js';
 import classes from './WindowedTable.module.css';
 
@@ -65,29 +65,37 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const tableRef = useRef<HTMLTableElement>(null);
   const idBase = useId().replace(/:/g, '');
-  const virtualizer = useVirtualizer({
-    count: total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: props.overscan ?? 15,
-    // Render a window's worth when the environment cannot measure (component tests).
-    initialRect: { width: 1200, height: 800 },
-  });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items.at(-1)?.index ?? 0;
+  const headRef = useRef<HTMLTableSectionElement>(null);
+  const windowed = useRowWindow({ scrollRef, headRef, count: total, rowHeight: ROW_HEIGHT, overscan: props.overscan ?? 15 });
+  const items = windowed.indexes;
+  const first = items[0] ?? 0;
+  const last = items.at(-1) ?? 0;
   const { setRange } = rows;
   useEffect(() => setRange(first, last), [first, last, setRange]);
 
-  const padTop = items[0]?.start ?? 0;
-  const padBottom = items.length ? virtualizer.getTotalSize() - items.at(-1)!.end : 0;
+  const { padTop, padBottom } = windowed;
   const colSpan = columns.length + (selection ? 1 : 0);
   const rowDomId = (index: number) => `${idBase}-row-${index}`;
 
   const moveTo = (index: number) => {
     const next = Math.max(0, Math.min(total - 1, index));
     onActiveChange(next);
-    virtualizer.scrollToIndex(next, { align: 'auto' });
+    windowed.scrollToIndex(next);
+  };
+
+  // One click handler for every row (rows are memoised: a redraw of the screen redraws only the
+  // rows that changed). A row's checkbox selects it (shift: a range); elsewhere on a row opens it.
+  const onRowClick = (e: MouseEvent<HTMLElement>) => {
+    const target = e.target as HTMLElement;
+    const tr = target.closest<HTMLElement>('tr[data-index]');
+    if (!tr) return;
+    const index = Number(tr.dataset.index);
+    const row = rows.rowAt(index);
+    if (!row) return;
+    if (selection && target.matches('input[data-select]')) selection.toggle(index, row, e.shiftKey);
+    onActiveChange(index);
+    if (target.closest('input,button,a')) return;
+    props.onOpen?.(row, index);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTableElement>) => {
@@ -142,6 +150,8 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
         aria-rowcount={total + 1}
         aria-multiselectable={selection ? true : undefined}
         aria-activedescendant={total > 0 && activeIndex < total ? rowDomId(activeIndex) : undefined}
+        // The rows shown are the previous view's while this one's are read (useWindowedRows' keepWhileReading).
+        aria-busy={rows.stale || undefined}
         stickyHeader
         verticalSpacing={6}
         fz="sm"
@@ -154,7 +164,7 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
             <col key={c.id} style={{ width: c.width }} />
           ))}
         </colgroup>
-        <Table.Thead>
+        <Table.Thead ref={headRef}>
           <Table.Tr aria-rowindex={1}>
             {selection ? (
               <Table.Th>
@@ -186,71 +196,35 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
             })}
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>
+        <Table.Tbody onClick={onRowClick}>
           {padTop > 0 && (
             <tr aria-hidden>
               <td colSpan={colSpan} style={{ height: padTop, padding: 0, border: 0 }} />
             </tr>
           )}
-          {items.map((item) => {
-            const row = rows.rowAt(item.index);
-            const active = item.index === activeIndex;
+          {items.map((index) => {
+            const row = rows.rowAt(index);
             if (!row)
               return (
-                <tr
-                  key={`loading-${item.index}`}
-                  aria-rowindex={item.index + 2}
-                  className={classes.row}
-                  style={{ height: ROW_HEIGHT }}
-                  aria-busy
-                >
+                <tr key={`loading-${index}`} aria-rowindex={index + 2} className={classes.row} style={{ height: ROW_HEIGHT }} aria-busy>
                   <td colSpan={colSpan} className={classes.cell}>
                     <Skeleton height={12} radius="sm" aria-label="Loading row" />
                   </td>
                 </tr>
               );
-            const id = props.rowId(row);
-            const selected = selection?.isSelected(row) ?? false;
-            const tone = props.rowTone?.(row);
-            // Plain elements, not Mantine's Table.Tr/Td and Checkbox: the rows are redrawn at every
-            // keystroke of a search, and each Mantine component resolves its props and styles.
             return (
-              <tr
-                key={id}
-                id={rowDomId(item.index)}
-                aria-rowindex={item.index + 2}
-                aria-selected={selection ? selected : undefined}
-                data-testid="table-row"
-                data-row-id={id}
-                data-active={active || undefined}
-                data-tone={tone}
-                className={classes.row}
-                style={{ height: ROW_HEIGHT }}
-                onClick={(e: MouseEvent) => {
-                  onActiveChange(item.index);
-                  if ((e.target as HTMLElement).closest('input,button,a')) return;
-                  props.onOpen?.(row, item.index);
-                }}
-              >
-                {selection ? (
-                  <td className={classes.cell}>
-                    <input
-                      type="checkbox"
-                      className={classes.check}
-                      tabIndex={-1}
-                      aria-label={`Select ${props.rowLabel(row)}`}
-                      checked={selected}
-                      onChange={() => undefined}
-                      onClick={(e) => selection.toggle(item.index, row, e.shiftKey)}
-                    />
-                  </td>
-                ) : null}
-                {columns.map((c) => (
-                  <td key={c.id} className={classes.cell}>
-                    {c.cell(row)}
-                  </td>
-                ))}
-              </tr>
+              <TableRow
+                key={props.rowId(row)}
+                row={row}
+                index={index}
+                id={props.rowId(row)}
+                domId={rowDomId(index)}
+                active={index === activeIndex}
+                selected={selection ? selection.isSelected(row) : undefined}
+                label={selection ? props.rowLabel(row) : undefined}
+                tone={props.rowTone?.(row)}
+                columns={columns}
+              />
             );
           })}
           {padBottom > 0 && (
@@ -264,6 +238,72 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
     </div>
   );
 }
+
+const ignoreChange = () => undefined;
+
+/**
+ * One row, redrawn only when its row, position, cursor, selection or columns change (a new count,
+ * a keystroke's re-render of the screen, leave it alone).
+ * Plain elements, not Mantine's Table.Tr/Td and Checkbox: the rows are redrawn at every keystroke
+ * of a search, and each Mantine component resolves its props and styles.
+ */
+const TableRow = memo(function TableRow<Row>(props: {
+  row: Row;
+  index: number;
+  id: string;
+  domId: string;
+  active: boolean;
+  /** Undefined without selection. */
+  selected: boolean | undefined;
+  label: string | undefined;
+  tone: 'danger' | 'warning' | undefined;
+  columns: readonly Column<Row>[];
+}) {
+  const { row, index, selected } = props;
+  return (
+    <tr
+      id={props.domId}
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      data-testid="table-row"
+      data-row-id={props.id}
+      data-index={index}
+      data-active={props.active || undefined}
+      data-tone={props.tone}
+      className={classes.row}
+      style={{ height: ROW_HEIGHT }}
+    >
+      {selected !== undefined ? (
+        <td className={classes.cell}>
+          <input
+            type="checkbox"
+            data-select
+            className={classes.check}
+            tabIndex={-1}
+            aria-label={`Select ${props.label}`}
+            checked={selected}
+            onChange={ignoreChange}
+          />
+        </td>
+      ) : null}
+      {props.columns.map((c) => (
+        <td key={c.id} className={classes.cell}>
+          {c.cell(row)}
+        </td>
+      ))}
+    </tr>
+  );
+}) as <Row>(props: {
+  row: Row;
+  index: number;
+  id: string;
+  domId: string;
+  active: boolean;
+  selected: boolean | undefined;
+  label: string | undefined;
+  tone: 'danger' | 'warning' | undefined;
+  columns: readonly Column<Row>[];
+}) => ReactNode;
 
 /** The header's checkbox, native like the rows' (mixed when some rows are selected). */
 function HeaderCheckbox(props: { label: string; state: 'all' | 'some' | 'none'; onToggle(): void; disabled: boolean }) {

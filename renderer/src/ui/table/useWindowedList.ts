@@ -12,12 +12,15 @@ export function useWindowedList<Row>(opts: {
   total: number | undefined;
   fetch(offset: number, limit: number): Promise<Row[]>;
   cursorKey?: unknown;
+  /** See useWindowedRows: the previous view's rows stay until the new view's are read. */
+  keepWhileReading?: boolean;
 }) {
-  const rows = useWindowedRows<Row>(opts);
+  const { prefetch, ...rows } = useWindowedRows<Row>(opts);
   const view = opts.cursorKey === undefined ? '' : JSON.stringify(opts.cursorKey);
   const [cursor, setCursor] = useState({ view, index: 0 });
   return {
     rows,
+    prefetch,
     table: {
       total: opts.total ?? 0,
       rows,

@@ -1,5 +1,5 @@
-import { useQueries } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useQueries, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useRef, useState } from 'react';
 
 /**
  * Rows of a long list, read from main a block at a time as they scroll into view: no unbounded
@@ -7,6 +7,8 @@ import { useCallback, useState } from 'react';
  * read stay in the query cache for a while, so scrolling back is instant).
  */
 export const BLOCK_SIZE = 100;
+/** How long a block read stays fresh in the query cache. */
+const BLOCK_STALE_MS = 30_000;
 
 export interface WindowedRows<Row> {
   rowAt(index: number): Row | undefined;
@@ -14,6 +16,11 @@ export interface WindowedRows<Row> {
   setRange(start: number, end: number): void;
   /** Some visible block is being read. */
   fetching: boolean;
+  /**
+   * The rows shown are the previous view's, kept while this view's are read (`keepWhileReading`):
+   * the table says it is busy (aria-busy) until they are replaced.
+   */
+  stale?: boolean;
   error: Error | null;
 }
 
@@ -27,7 +34,20 @@ export function useWindowedRows<Row>(opts: {
    */
   total: number | undefined;
   fetch(offset: number, limit: number): Promise<Row[]>;
-}): WindowedRows<Row> {
+  /**
+   * When the key changes (a search, a filter), keep showing the previous key's rows of the same
+   * blocks until the new ones are read (marked `stale`), rather than a skeleton in each row: one
+   * redraw of the rows per keystroke of a search, not two.
+   */
+  keepWhileReading?: boolean;
+}): WindowedRows<Row> & {
+  /**
+   * Starts reading the blocks on screen for another key (the list about to be shown), before the
+   * screen renders it: a search box calls it from its change handler.
+   */
+  prefetch(key: readonly unknown[], fetch: (offset: number, limit: number) => Promise<Row[]>): void;
+} {
+  const queryClient = useQueryClient();
   const [range, setRangeState] = useState({ start: 0, end: 60 });
   const setRange = useCallback(
     (start: number, end: number) =>
@@ -48,17 +68,47 @@ export function useWindowedRows<Row>(opts: {
     queries: blocks.map((b) => ({
       queryKey: [...opts.key, 'block', b],
       queryFn: () => opts.fetch(b * BLOCK_SIZE, BLOCK_SIZE),
-      staleTime: 30_000,
+      staleTime: BLOCK_STALE_MS,
     })),
   });
   const loaded = new Map<number, Row[]>();
   results.forEach((r, i) => {
     if (r.data) loaded.set(blocks[i]!, r.data);
   });
+  // The last rows shown whole (no block missing), by key: what a new key shows in its blocks'
+  // places until they are read. Only the same block's rows (never another block's, scrolling).
+  const keyHash = JSON.stringify(opts.key);
+  const shown = useRef<{ key: string; loaded: Map<number, Row[]> } | undefined>(undefined);
+  let stale = false;
+  /* eslint-disable react-hooks/refs -- a cache of what was drawn, read and written while drawing; no effect depends on it */
+  if (opts.keepWhileReading) {
+    const kept = shown.current;
+    if (kept && kept.key !== keyHash)
+      results.forEach((r, i) => {
+        const b = blocks[i]!;
+        const previous = kept.loaded.get(b);
+        if (!r.data && !r.error && previous) {
+          loaded.set(b, previous);
+          stale = true;
+        }
+      });
+    if (!stale && results.every((r) => r.data)) shown.current = { key: keyHash, loaded };
+  }
+  /* eslint-enable react-hooks/refs */
+  const prefetch = (key: readonly unknown[], fetch: (offset: number, limit: number) => Promise<Row[]>) => {
+    for (const b of blocks.length ? blocks : [0])
+      void queryClient.prefetchQuery({
+        queryKey: [...key, 'block', b],
+        queryFn: () => fetch(b * BLOCK_SIZE, BLOCK_SIZE),
+        staleTime: BLOCK_STALE_MS,
+      });
+  };
   return {
     rowAt: (index) => loaded.get(Math.floor(index / BLOCK_SIZE))?.[index % BLOCK_SIZE],
     setRange,
     fetching: results.some((r) => r.isFetching),
+    stale,
     error: (results.find((r) => r.error)?.error as Error | undefined) ?? null,
+    prefetch,
   };
 }
