@@ -117,6 +117,23 @@ function orderOf(sort: ConsentSort): string {
   return `ORDER BY ${SORT_COLUMNS[sort.field]} ${dir} NULLS LAST, consent_id ${dir}`;
 }
 
+/** The first windows of the list this many rows deep are read along an index (see quickInSql). */
+export const QUICK_OFFSET = 2_000;
+
+/** A read of the list, for `quickInSql`: a window (sort, offset) or the count (no sort). */
+export type QuickRead = { filter: ConsentFilter; sort?: ConsentSort; offset?: number };
+
+/**
+ * Whether SQL answers a read in a few milliseconds, along an index, whatever the cache's size: the
+ * count of the whole list, per status (a covering index of the statuses; the status chips do not
+ * change it), and a window near the top of the unfiltered list sorted by a column with an index on
+ * (column, consent_id), read along it. Everything else needs a scan of the table.
+ */
+export function quickInSql(read: QuickRead): boolean {
+  if (read.sort === undefined) return whereOf(read.filter, { without: 'statuses' }).sql === '';
+  return whereOf(read.filter).sql === '' && INDEXED.has(read.sort.field) && (read.offset ?? 0) <= QUICK_OFFSET;
+}
+
 export class ConsentQuery {
   /** The filter columns of every consent in memory (consent-index.ts), when it matches the cache. */
   private readonly index: Rebuilder<ConsentIndex>;
@@ -174,10 +191,18 @@ export class ConsentQuery {
 
   /**
    * Before a read through the port (the console's): waits for the index being built, or one that
-   * can start now, rather than scanning in SQL meanwhile (read-index.ts, `Rebuilder.built`).
+   * can start now, rather than scanning in SQL meanwhile (read-index.ts, `Rebuilder.built`). Not
+   * for a read SQL answers along an index at once (`quickInSql`): the list as it opens, unfiltered,
+   * and its count. At start the build takes seconds (3 s at 100,000 consents), and the first
+   * screen waited for it (issue 21); it carries on meanwhile, for the reads that need it.
    */
-  async settled(): Promise<void> {
-    if (this.useIndex) await this.index.built();
+  async settled(read?: QuickRead): Promise<void> {
+    if (!this.useIndex || (read && quickInSql(read))) {
+      // Still wanted: the build starts (or carries on) for the reads that follow.
+      if (this.useIndex) this.index.current();
+      return;
+    }
+    await this.index.built();
   }
 
   /** How many consents the cache holds (the status bar asks at every change). */
