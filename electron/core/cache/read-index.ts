@@ -99,6 +99,15 @@ export class Rebuilder<T> {
   }
 
   /**
+   * The index if it matches the cache as it is now, without asking for one (no build is started or
+   * scheduled): for reads SQL answers at once anyway (the status bar's total).
+   */
+  peek(): T | undefined {
+    if (!this.index) return undefined;
+    return this.index.version === this.version.now() ? this.index.value : undefined;
+  }
+
+  /**
    * Before a read that SQL answers with a scan: waits for the build under way, or for one that can
    * start now (the cache has been still long enough), rather than letting SQL answer meanwhile. An
    * SQL scan holds the one thread for hundreds of milliseconds at 100,000 consents, seconds at
