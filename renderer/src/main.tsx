@@ -7,5 +7,9 @@ import { preloadScreen } from './app/screen-code.js';
 // The page's entry, small so it runs as soon as it arrives: the first screen's code starts loading
 // at once, beside the shell's (app/start.tsx: the connection, the settings read, the first render),
 // rather than once the shell has been loaded and run (issue 21: the first screen's scripts came last).
+// First asked, first fetched (a browser fetches six files at a time from one host): the code that
+// sends the settings and the first screen's reads (app/first-reads.ts, the smallest), then the
+// screen's code, then the shell's.
+const firstReads = import('./app/first-reads.js').then((m) => m.startFirstReads(window.location.hash));
 preloadScreen(window.location.hash);
-await import('./app/start.js');
+await Promise.all([firstReads, import('./app/start.js')]);
