@@ -117,6 +117,13 @@ function orderOf(sort: ConsentSort): string {
   return `ORDER BY ${SORT_COLUMNS[sort.field]} ${dir} NULLS LAST, consent_id ${dir}`;
 }
 
+/**
+ * How long after a read SQL answered at once (quickInSql) the list's index is built, unless a read
+ * needs it sooner: at start, a console's scripts and first reads are answered first (at 100,000
+ * consents, the build's slices between them held its scripts back by half a second and more).
+ */
+export const QUICK_BUILD_DELAY_MS = 1_500;
+
 /** The first windows of the list this many rows deep are read along an index (see quickInSql). */
 export const QUICK_OFFSET = 2_000;
 
@@ -159,9 +166,13 @@ export class ConsentQuery {
   private readonly useIndex: boolean;
   private readonly scanSearchFrom: number;
 
-  /** The in-memory index if it is current (else SQL answers, and the index is rebuilt in the background). */
-  private fast(): ConsentIndex | undefined {
-    return this.useIndex ? this.index.current() : undefined;
+  /**
+   * The in-memory index if it is current (else SQL answers, and the index is rebuilt in the
+   * background). `quick`: a read SQL answers at once (quickInSql) asks for no build of its own.
+   */
+  private fast(quick = false): ConsentIndex | undefined {
+    if (!this.useIndex) return undefined;
+    return quick ? this.index.peek() : this.index.current();
   }
 
   /** The full-text search's matches (rowids), or undefined when the filter searches nothing. */
@@ -197,9 +208,11 @@ export class ConsentQuery {
    * screen waited for it (issue 21); it carries on meanwhile, for the reads that need it.
    */
   async settled(read?: QuickRead): Promise<void> {
-    if (!this.useIndex || (read && quickInSql(read))) {
-      // Still wanted: the build starts (or carries on) for the reads that follow.
-      if (this.useIndex) this.index.current();
+    if (!this.useIndex) return;
+    if (read && quickInSql(read)) {
+      // Still wanted, for the reads that follow: built after the console has opened (its scripts
+      // and first reads answered meanwhile), or as soon as a read needs it.
+      this.index.soon(QUICK_BUILD_DELAY_MS);
       return;
     }
     await this.index.built();
@@ -226,7 +239,7 @@ export class ConsentQuery {
 
   /** One window of rows (offset, limit) of the filtered, sorted list. */
   list(input: { filter: ConsentFilter; sort: ConsentSort; offset: number; limit: number }): ConsentRow[] {
-    const index = this.fast();
+    const index = this.fast(quickInSql(input));
     if (index) {
       return index.window(input.filter, this.searchRowids(input.filter), input.sort, input.offset, input.limit).map((i) => index.rowAt(i));
     }
@@ -239,7 +252,7 @@ export class ConsentQuery {
 
   /** How many consents match, and how many of each status match the rest of the filter (the status chips). */
   count(filter: ConsentFilter): ConsentCountOutput {
-    const index = this.fast();
+    const index = this.fast(quickInSql({ filter }));
     if (index) return index.count(filter, this.searchRowids(filter));
     const where = whereOf(filter, { without: 'statuses', scanSearch: this.manyMatches(filter) });
     const byStatus = this.db

@@ -99,6 +99,17 @@ export class Rebuilder<T> {
   }
 
   /**
+   * Asks for the index, to be built in `delayMs` unless a read needs it sooner (`built`), or a build
+   * is already under way or scheduled. After a read that needed none: the build's slices would
+   * otherwise come between the host's answers while a console opens (its scripts, its first reads).
+   */
+  soon(delayMs: number): void {
+    this.wanted = true;
+    if (this.index && this.index.version === this.version.now()) return;
+    this.schedule(delayMs);
+  }
+
+  /**
    * The index if it matches the cache as it is now, without asking for one (no build is started or
    * scheduled): for reads SQL answers at once anyway (the status bar's total).
    */
