@@ -1,6 +1,6 @@
 import type { RequestContext } from '../ipc/request-context.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -360,12 +360,31 @@ function serveStatic(root: string, pathname: string, res: ServerResponse): void 
   const target = existsSync(file) && statSync(file).isFile() ? file : join(root, 'index.html');
   if (!existsSync(target)) return plain(res, 500, `The console UI is not built (${root} is empty): run npm run build.`);
   const isIndex = target.endsWith('index.html');
+  const body = builtFile(target);
   res.writeHead(200, {
     'content-type': contentTypeFor(target),
     'cache-control': isIndex ? 'no-store' : 'max-age=3600',
+    'content-length': body.length,
     ...SECURITY_HEADERS,
   });
-  createReadStream(target).pipe(res);
+  res.end(body);
+}
+
+/**
+ * The UI's files, each read once and then answered from memory (about 2 MB in all, source maps
+ * included once asked for): the first screen asks for some 70 scripts at once, and a stream per
+ * file (open, read, close: a turn of the event loop each) made each wait behind the host's other
+ * work at start (its sync, its first reads): a few hundred milliseconds in all (issue 21). A file
+ * rebuilt under a running host (its size or time changed) is read again.
+ */
+const builtFiles = new Map<string, { size: number; mtimeMs: number; body: Buffer }>();
+function builtFile(path: string): Buffer {
+  const { size, mtimeMs } = statSync(path);
+  const known = builtFiles.get(path);
+  if (known && known.size === size && known.mtimeMs === mtimeMs) return known.body;
+  const body = readFileSync(path);
+  if (size <= 4 * 2 ** 20) builtFiles.set(path, { size, mtimeMs, body });
+  return body;
 }
 
 /**

@@ -115,6 +115,25 @@ test('every screen of the navigation opens', async ({ page }) => {
   await expect(page.getByTestId('consent-range')).toContainText('250 consents');
 });
 
+test('opened at the consent list, the console asks once for its count and first rows, sent while its code loads', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('websocket', (ws) =>
+    ws.on('framesent', (frame) => {
+      const request = JSON.parse(String(frame.payload)) as { channel?: unknown };
+      if (typeof request.channel === 'string') asked.push(request.channel);
+    }),
+  );
+  await page.goto(`${app.launchUrl}#/consents?status=ACTIVE`);
+  await expect(rows(page).first()).toBeVisible();
+  await expect(page.getByTestId('consent-range')).toHaveText(/^[\d,]+ of 250 cached consents match this view$/);
+  await expect(page.getByRole('group', { name: 'Status' }).getByRole('checkbox', { name: /^ACTIVE/ })).toBeChecked();
+  // The first reads (app/first-reads.ts) went into the query cache under the screen's own keys.
+  expect(asked.filter((c) => c === 'consents:count')).toHaveLength(1);
+  expect(asked.filter((c) => c === 'consents:list')).toHaveLength(1);
+  expect(asked.filter((c) => c === 'settings:get')).toHaveLength(1);
+  expect(asked.indexOf('consents:list')).toBeLessThan(asked.indexOf('app:status'));
+});
+
 test('without the token the console refuses to open', async ({ page }) => {
   const response = await page.goto(app.launchUrl.replace(/\?token=.*/, ''));
   expect(response?.status()).toBe(401);

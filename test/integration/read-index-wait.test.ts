@@ -3,6 +3,7 @@ import { openCache, type Db } from '../../electron/core/cache/database.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { EventsRepo } from '../../electron/core/cache/events-repo.js';
 import { WEBHOOK_FAILURES } from '../../electron/core/cache/event-query.js';
+import { QUICK_OFFSET, quickInSql } from '../../electron/core/cache/consent-query.js';
 import { sqliteStorage } from '../../electron/core/cache/sqlite-storage.js';
 import { contentId } from '../../electron/core/sync/consent-sync.js';
 import { createConsentGenerator } from '../../electron/sandbox/consents.js';
@@ -46,8 +47,11 @@ describe('reads while the read indexes are being built', () => {
     try {
       expect(storage.sqlite.query.indexed()).toBe(false);
       expect(storage.sqlite.eventQuery.indexed()).toBe(false);
-      // The first read of the list starts the build and waits for it (before: SQL answered, the build started later).
-      expect((await storage.consents.count({})).total).toBe(consents.length);
+      // The first read of the list that SQL answers with a scan (a filter) starts the build and waits
+      // for it (before: SQL answered, the build started later).
+      const holder = consents[0]!.dataHolderBrandId!;
+      const expected = consents.filter((c) => c.dataHolderBrandId === holder).length;
+      expect((await storage.consents.count({ dataHolderBrandIds: [holder] })).total).toBe(expected);
       expect(storage.sqlite.query.indexed()).toBe(true);
       const byConsent = await storage.events.failuresByConsent({ types: [...WEBHOOK_FAILURES] }, 10);
       expect(byConsent).toHaveLength(10);
@@ -82,18 +86,54 @@ describe('reads while the read indexes are being built', () => {
     }
   });
 
+  it('do not wait for the list as it opens, nor its count: SQL reads them along an index at once', async () => {
+    const storage = sqliteStorage(filled());
+    try {
+      const count = await storage.consents.count({ statuses: ['ACTIVE'] });
+      expect(count.total).toBe(consents.filter((c) => c.status === 'ACTIVE').length);
+      const rows = await storage.consents.list({ filter: {}, sort: newest, offset: 0, limit: 50 });
+      // Answered from SQL while the build has only begun…
+      expect(storage.sqlite.query.indexed()).toBe(false);
+      const newestFirst = [...consents].sort((a, b) =>
+        a.created === b.created ? (a.consentId < b.consentId ? 1 : -1) : (a.created ?? '') < (b.created ?? '') ? 1 : -1,
+      );
+      expect(rows.map((r) => r.consentId)).toEqual(newestFirst.slice(0, 50).map((c) => c.consentId));
+      // …the build carries on for the reads that need it, and then answers the same rows.
+      await storage.indexesReady();
+      expect(storage.sqlite.query.indexed()).toBe(true);
+      expect((await storage.consents.list({ filter: {}, sort: newest, offset: 0, limit: 50 })).map((r) => r.consentId)).toEqual(
+        rows.map((r) => r.consentId),
+      );
+      // Deeper in the list, or filtered: the read waits for the index as before (quickInSql).
+      expect(quickInSql({ filter: {}, sort: newest, offset: 0 })).toBe(true);
+      expect(quickInSql({ filter: {}, sort: newest, offset: QUICK_OFFSET + 1 })).toBe(false);
+      expect(quickInSql({ filter: { search: 'jane' }, sort: newest, offset: 0 })).toBe(false);
+      expect(quickInSql({ filter: {}, sort: { field: 'consumerMobile', direction: 'asc' }, offset: 0 })).toBe(false);
+      expect(quickInSql({ filter: { statuses: ['ACTIVE'] } })).toBe(true);
+      expect(quickInSql({ filter: { statuses: ['ACTIVE'] }, sort: newest, offset: 0 })).toBe(false);
+      expect(quickInSql({ filter: { useCaseIds: ['x'] } })).toBe(false);
+    } finally {
+      storage.close();
+    }
+  });
+
   it('do not wait while the cache is changing: SQL answers at once, the index follows once it is still', async () => {
     const db = filled();
     const storage = sqliteStorage(db);
+    // A read SQL answers with a scan (a filter): it would wait for a build that could start.
+    const written = { ...gen.at(5), consentId: 'written-a-moment-ago' } as Consent;
+    const filter = { dataHolderBrandIds: [written.dataHolderBrandId!] };
+    const before = consents.filter((c) => c.dataHolderBrandId === written.dataHolderBrandId).length;
     try {
-      await storage.consents.count({});
+      expect((await storage.consents.count(filter)).total).toBe(before);
       expect(storage.sqlite.query.indexed()).toBe(true);
       // A write (as a sync's commit): the index is stale, and a build waits for the cache to be still.
-      new ConsentsRepo(db).upsertPage([{ ...gen.at(5), consentId: 'written-a-moment-ago' } as Consent], '2026-11-21T00:00:00.000Z');
-      expect((await storage.consents.count({})).total).toBe(consents.length + 1);
+      new ConsentsRepo(db).upsertPage([written], '2026-11-21T00:00:00.000Z');
+      expect((await storage.consents.count(filter)).total).toBe(before + 1);
       expect(storage.sqlite.query.indexed()).toBe(false);
       await storage.indexesReady();
       expect(storage.sqlite.query.indexed()).toBe(true);
+      expect((await storage.consents.count(filter)).total).toBe(before + 1);
       expect((await storage.consents.count({})).total).toBe(consents.length + 1);
     } finally {
       storage.close();

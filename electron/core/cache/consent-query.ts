@@ -117,6 +117,30 @@ function orderOf(sort: ConsentSort): string {
   return `ORDER BY ${SORT_COLUMNS[sort.field]} ${dir} NULLS LAST, consent_id ${dir}`;
 }
 
+/**
+ * How long after a read SQL answered at once (quickInSql) the list's index is built, unless a read
+ * needs it sooner: at start, a console's scripts and first reads are answered first (at 100,000
+ * consents, the build's slices between them held its scripts back by half a second and more).
+ */
+export const QUICK_BUILD_DELAY_MS = 1_500;
+
+/** The first windows of the list this many rows deep are read along an index (see quickInSql). */
+export const QUICK_OFFSET = 2_000;
+
+/** A read of the list, for `quickInSql`: a window (sort, offset) or the count (no sort). */
+export type QuickRead = { filter: ConsentFilter; sort?: ConsentSort; offset?: number };
+
+/**
+ * Whether SQL answers a read in a few milliseconds, along an index, whatever the cache's size: the
+ * count of the whole list, per status (a covering index of the statuses; the status chips do not
+ * change it), and a window near the top of the unfiltered list sorted by a column with an index on
+ * (column, consent_id), read along it. Everything else needs a scan of the table.
+ */
+export function quickInSql(read: QuickRead): boolean {
+  if (read.sort === undefined) return whereOf(read.filter, { without: 'statuses' }).sql === '';
+  return whereOf(read.filter).sql === '' && INDEXED.has(read.sort.field) && (read.offset ?? 0) <= QUICK_OFFSET;
+}
+
 export class ConsentQuery {
   /** The filter columns of every consent in memory (consent-index.ts), when it matches the cache. */
   private readonly index: Rebuilder<ConsentIndex>;
@@ -142,9 +166,13 @@ export class ConsentQuery {
   private readonly useIndex: boolean;
   private readonly scanSearchFrom: number;
 
-  /** The in-memory index if it is current (else SQL answers, and the index is rebuilt in the background). */
-  private fast(): ConsentIndex | undefined {
-    return this.useIndex ? this.index.current() : undefined;
+  /**
+   * The in-memory index if it is current (else SQL answers, and the index is rebuilt in the
+   * background). `quick`: a read SQL answers at once (quickInSql) asks for no build of its own.
+   */
+  private fast(quick = false): ConsentIndex | undefined {
+    if (!this.useIndex) return undefined;
+    return quick ? this.index.peek() : this.index.current();
   }
 
   /** The full-text search's matches (rowids), or undefined when the filter searches nothing. */
@@ -174,15 +202,30 @@ export class ConsentQuery {
 
   /**
    * Before a read through the port (the console's): waits for the index being built, or one that
-   * can start now, rather than scanning in SQL meanwhile (read-index.ts, `Rebuilder.built`).
+   * can start now, rather than scanning in SQL meanwhile (read-index.ts, `Rebuilder.built`). Not
+   * for a read SQL answers along an index at once (`quickInSql`): the list as it opens, unfiltered,
+   * and its count. At start the build takes seconds (3 s at 100,000 consents), and the first
+   * screen waited for it (issue 21); it carries on meanwhile, for the reads that need it.
    */
-  async settled(): Promise<void> {
-    if (this.useIndex) await this.index.built();
+  async settled(read?: QuickRead): Promise<void> {
+    if (!this.useIndex) return;
+    if (read && quickInSql(read)) {
+      // Still wanted, for the reads that follow: built after the console has opened (its scripts
+      // and first reads answered meanwhile), or as soon as a read needs it.
+      this.index.soon(QUICK_BUILD_DELAY_MS);
+      return;
+    }
+    await this.index.built();
   }
 
-  /** How many consents the cache holds (the status bar asks at every change). */
+  /**
+   * How many consents the cache holds (the status bar asks at every change). SQL counts them along
+   * its smallest index in milliseconds: no build is asked for (at start, the status bar's first ask
+   * started one whose first slice held up the first screen's reads).
+   */
   total(): number {
-    return this.fast()?.size ?? this.db.prepare<[], number>('SELECT count(*) FROM consents').pluck().get()!;
+    const index = this.useIndex ? this.index.peek() : undefined;
+    return index?.size ?? this.db.prepare<[], number>('SELECT count(*) FROM consents').pluck().get()!;
   }
 
   /** Whether the next read is answered by the in-memory index (else by SQL). */
@@ -196,7 +239,7 @@ export class ConsentQuery {
 
   /** One window of rows (offset, limit) of the filtered, sorted list. */
   list(input: { filter: ConsentFilter; sort: ConsentSort; offset: number; limit: number }): ConsentRow[] {
-    const index = this.fast();
+    const index = this.fast(quickInSql(input));
     if (index) {
       return index.window(input.filter, this.searchRowids(input.filter), input.sort, input.offset, input.limit).map((i) => index.rowAt(i));
     }
@@ -209,7 +252,7 @@ export class ConsentQuery {
 
   /** How many consents match, and how many of each status match the rest of the filter (the status chips). */
   count(filter: ConsentFilter): ConsentCountOutput {
-    const index = this.fast();
+    const index = this.fast(quickInSql({ filter }));
     if (index) return index.count(filter, this.searchRowids(filter));
     const where = whereOf(filter, { without: 'statuses', scanSearch: this.manyMatches(filter) });
     const byStatus = this.db

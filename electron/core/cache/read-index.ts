@@ -99,6 +99,26 @@ export class Rebuilder<T> {
   }
 
   /**
+   * Asks for the index, to be built in `delayMs` unless a read needs it sooner (`built`), or a build
+   * is already under way or scheduled. After a read that needed none: the build's slices would
+   * otherwise come between the host's answers while a console opens (its scripts, its first reads).
+   */
+  soon(delayMs: number): void {
+    this.wanted = true;
+    if (this.index && this.index.version === this.version.now()) return;
+    this.schedule(delayMs);
+  }
+
+  /**
+   * The index if it matches the cache as it is now, without asking for one (no build is started or
+   * scheduled): for reads SQL answers at once anyway (the status bar's total).
+   */
+  peek(): T | undefined {
+    if (!this.index) return undefined;
+    return this.index.version === this.version.now() ? this.index.value : undefined;
+  }
+
+  /**
    * Before a read that SQL answers with a scan: waits for the build under way, or for one that can
    * start now (the cache has been still long enough), rather than letting SQL answer meanwhile. An
    * SQL scan holds the one thread for hundreds of milliseconds at 100,000 consents, seconds at

@@ -97,8 +97,9 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   const consents: ConsentStore = {
     total: async () => query.total(),
     // Reads that SQL answers with a scan wait for the list's index while it is being built (settled).
-    list: async (input) => (await query.settled(), query.list(input)),
-    count: async (filter) => (await query.settled(), query.count(filter)),
+    // Not the list as it opens, nor its count: SQL reads them along an index at once (quickInSql).
+    list: async (input) => (await query.settled(input), query.list(input)),
+    count: async (filter) => (await query.settled({ filter }), query.count(filter)),
     options: async () => (await query.settled(), query.options()),
     ids: async (filter, sort, limit) => (await query.settled(), query.ids(filter, sort, limit)),
     resolve: async (ids) => query.resolve(ids),

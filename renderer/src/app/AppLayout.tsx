@@ -9,6 +9,7 @@ import { useSaveSettings } from '../features/settings/settings.js';
 import { useAppStatus } from '../features/status/app-status.js';
 import { ENVIRONMENT_LABEL, StatusBar } from '../features/status/StatusBar.js';
 import { LoadingState } from '../ui/states.js';
+import { preloadScreen } from './screen-code.js';
 import { SCREENS } from './screens.js';
 
 /**
@@ -94,7 +95,14 @@ export function AppLayout() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Screens">
         {SCREENS.map((s) => (
-          <RouterNavLink key={s.path} to={s.path} style={{ textDecoration: 'none' }}>
+          <RouterNavLink
+            key={s.path}
+            to={s.path}
+            style={{ textDecoration: 'none' }}
+            // The screen's code starts loading under the pointer or the focus, before the click.
+            onPointerEnter={() => void preloadScreen(`#${s.path}`)}
+            onFocus={() => void preloadScreen(`#${s.path}`)}
+          >
             {({ isActive }) => (
               <NavLink component="span" label={s.label} active={isActive} variant="light" aria-current={isActive ? 'page' : undefined} />
             )}

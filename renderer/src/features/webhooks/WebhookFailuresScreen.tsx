@@ -5,6 +5,7 @@ import { useDeferredValue, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { useAfterFirstPaint } from '../../ui/after-paint.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { fillDays } from '../../ui/days.js';
 import { Copy } from '../../ui/Copy.js';
@@ -47,8 +48,10 @@ export function WebhookFailuresScreen() {
     placeholderData: keepPreviousData,
   });
   // The two tables below hold up to 500 rows each (a few hundred ms to render on a slow machine):
-  // rendered in the background, after the heading and the chart, and interrupted by them.
-  const groups = useDeferredValue(summary.data ?? null, null);
+  // rendered in the background, once the heading and the chart have been painted, and interrupted
+  // by them.
+  const painted = useAfterFirstPaint();
+  const groups = useDeferredValue(painted ? (summary.data ?? null) : null, null);
   const count = useEventsCount(filter);
   // A year at most: "All" draws every day of it.
   const days = useEventsDays(deliveriesFilter, 366);
