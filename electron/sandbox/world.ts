@@ -88,6 +88,7 @@ export class World {
   private eventIndex:
     { perm: Uint32Array; time: Float64Array; consent: Uint32Array; ordinal: Uint16Array; type: Uint8Array; now: number } | undefined;
   private readonly listeners = new Set<(event: ConsentEvent) => void>();
+  private changeCount = 0;
 
   constructor(private readonly opts: WorldOptions) {
     const state = opts.stateFile && existsSync(opts.stateFile) ? readState(opts.stateFile) : undefined;
@@ -98,6 +99,28 @@ export class World {
     this.gen = createConsentGenerator(opts.seed, opts.consents, origin);
     if (state) this.load(opts.stateFile!, state);
     else if (opts.realTime) this.save(); // keep where the clock started, so the seeded data is the same tomorrow
+  }
+
+  /**
+   * Counts changes to the consents as served (updates, new consents, clock moves, resets): what a
+   * cache of derived lists (the Data API's candidate consents) compares to know it is stale. The
+   * real-time clock's drift is not counted; such a cache also checks expiry against now().
+   */
+  get changes(): number {
+    return this.changeCount;
+  }
+
+  /**
+   * When an ACTIVE consent stops being ACTIVE by the clock alone (its sharing end), in sandbox
+   * milliseconds; Infinity when it never does (no end, or not ACTIVE).
+   */
+  expiresAt(index: number): number {
+    if (index < this.gen.count && !this.overrides.has(index)) {
+      const core = this.gen.core(index);
+      return STATUS_CODES[core.status] === 'ACTIVE' ? core.sharingEnd : Infinity;
+    }
+    const c = this.consent(index);
+    return c.status === 'ACTIVE' && c.sharingEndDate ? Date.parse(c.sharingEndDate) : Infinity;
   }
 
   // ---- clock
@@ -113,6 +136,7 @@ export class World {
 
   advanceClock(ms: number): void {
     this.clockOffsetMs += ms;
+    this.changeCount++;
     this.eventIndex = undefined;
     this.save();
   }
@@ -280,6 +304,7 @@ export class World {
       const k = index - this.gen.count;
       this.created[k] = { ...this.created[k]!, ...next } as Consent;
     } else this.overrides.set(index, { ...this.overrides.get(index), ...next });
+    this.changeCount++;
     this.eventIndex = undefined;
     this.save();
     return this.consent(index);
@@ -287,6 +312,7 @@ export class World {
 
   addConsent(c: Consent): number {
     this.created.push(c);
+    this.changeCount++;
     this.save();
     return this.total - 1;
   }
@@ -446,6 +472,7 @@ export class World {
     this.created = [];
     this.liveEvents = [];
     this.clockOffsetMs = 0;
+    this.changeCount++;
     this.eventIndex = undefined;
     this.save();
   }
