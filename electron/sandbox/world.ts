@@ -391,13 +391,20 @@ export class World {
     return this.eventIndex;
   }
 
-  private seededEventObject(index: number, ordinal: number, e: SeededEvent): ConsentEvent {
-    return this.eventFor(index, stableUuid(this.gen.seed, 'event', `${index}:${ordinal}`), e.type, e.detail, e.time);
+  private seededEventObject(index: number, ordinal: number, e: SeededEvent, consent?: (index: number) => Consent): ConsentEvent {
+    return this.eventFor(index, stableUuid(this.gen.seed, 'event', `${index}:${ordinal}`), e.type, e.detail, e.time, consent);
   }
 
   /** An event as served: its own fields plus the consent's identifiers at the time it is read. */
-  private eventFor(index: number, eventId: string, eventType: EventType, eventDetail: string | null, time: number): ConsentEvent {
-    const c = this.consent(index);
+  private eventFor(
+    index: number,
+    eventId: string,
+    eventType: EventType,
+    eventDetail: string | null,
+    time: number,
+    consent: (index: number) => Consent = (i) => this.consent(i),
+  ): ConsentEvent {
+    const c = consent(index);
     return {
       eventId,
       eventType,
@@ -449,13 +456,19 @@ export class World {
         for (const p of idx.perm) if ((!typeCodes || typeCodes.has(idx.type[p]!)) && inWindow(idx.time[p]!)) positions.push(p);
       }
       const pos = positions;
+      // A page holds several events of most of its consents: each consent's life and record are
+      // made once per page, not once per event.
+      const lives = new Map<number, SeededEvent[]>();
+      const records = new Map<number, Consent>();
+      const life = (i: number) => lives.get(i) ?? (lives.set(i, this.seeded(i)), lives.get(i)!);
+      const record = (i: number) => records.get(i) ?? (records.set(i, this.consent(i)), records.get(i)!);
       seeded = {
         count: pos.length,
         at: (k) => {
           const p = pos[k]!;
           const i = idx.consent[p]!;
           const j = idx.ordinal[p]!;
-          return this.seededEventObject(i, j, this.seeded(i)[j]!);
+          return this.seededEventObject(i, j, life(i)[j]!, record);
         },
       };
     }

@@ -146,3 +146,18 @@ describe('Data API pages on a real-time clock', () => {
     expect(JSON.stringify(later.records)).toBe(JSON.stringify(expected));
   });
 });
+
+describe('consent event pages', () => {
+  it('every event of a page of the whole feed is the event the consent’s own listing serves', () => {
+    const world = new World({ seed: 9, consents: 60, eventsPerConsent: 6 });
+    world.update(3, { status: 'REVOKED', revoked: new Date(world.now()).toISOString() });
+    const { total } = world.events({}, 0, 0);
+    const feed = [0, 1, 2, 3].flatMap((p) => world.events({}, p * Math.ceil(total / 4), Math.ceil(total / 4)).events);
+    expect(feed.length).toBe(total);
+    const own = new Map<string, unknown>();
+    for (const id of new Set(feed.map((e) => e.consentId)))
+      for (const e of world.events({ consentId: id }, 0, 10_000).events) own.set(e.eventId, e);
+    expect(own.size).toBe(total);
+    for (const e of feed) expect(JSON.stringify(e)).toBe(JSON.stringify(own.get(e.eventId)));
+  });
+});
