@@ -155,9 +155,9 @@ describe('consent event pages', () => {
     const feed = [0, 1, 2, 3].flatMap((p) => world.events({}, p * Math.ceil(total / 4), Math.ceil(total / 4)).events);
     expect(feed.length).toBe(total);
     const own = new Map<string, unknown>();
-    for (const id of new Set(feed.map((e) => e.consentId)))
-      for (const e of world.events({ consentId: id }, 0, 10_000).events) own.set(e.eventId, e);
+    for (const id of new Set(feed.map((e) => String(e.consentId))))
+      for (const e of world.events({ consentId: id }, 0, 10_000).events) own.set(String(e.eventId), e);
     expect(own.size).toBe(total);
-    for (const e of feed) expect(JSON.stringify(e)).toBe(JSON.stringify(own.get(e.eventId)));
+    for (const e of feed) expect(JSON.stringify(e)).toBe(JSON.stringify(own.get(String(e.eventId))));
   });
 });
