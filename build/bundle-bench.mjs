@@ -1,7 +1,7 @@
 // Bundles the benchmark's measured tasks (test/bench/child.ts) the way the console itself is
 // bundled (build/bundle-electron.mjs), so each task runs as the product runs: no TypeScript loader
 // in the process or in its worker thread (tsx added about 50 MiB of resident memory and its own
-// start-up time to every figure). The worker thread's bundles (worker.cjs, page-reader.cjs) are copied beside it, where the worker
+// start-up time to every figure). The worker thread's bundle is copied beside it, where the worker
 // host looks for it. Run by `npm run bench` after the build.
 import { build } from 'esbuild';
 import { copyFileSync } from 'node:fs';
@@ -19,4 +19,3 @@ await build({
   external: ['electron', 'better-sqlite3-multiple-ciphers', 'bufferutil', 'utf-8-validate'],
 });
 copyFileSync('dist/electron/worker.cjs', 'dist/bench/worker.cjs');
-copyFileSync('dist/electron/page-reader.cjs', 'dist/bench/page-reader.cjs');

@@ -46,21 +46,9 @@ export const esm = {
   banner: { js: "import { createRequire as __cdrRequire } from 'node:module'; const require = __cdrRequire(import.meta.url);" },
 };
 
-/**
- * The worker thread of the sync's writes and the integrity check (electron/core/worker/host.ts), and
- * the sync's page reading thread it starts (electron/core/sync/page-reader.ts), found beside it.
- */
+/** The worker thread of the sync's writes and the integrity check (electron/core/worker/host.ts). */
 export const bundleWorker = () =>
-  Promise.all([
-    build({ ...common, ...importMetaUrl, entryPoints: ['electron/core/worker/worker.ts'], outfile: 'dist/electron/worker.cjs', external }),
-    build({
-      ...common,
-      ...importMetaUrl,
-      entryPoints: ['electron/core/worker/page-reader.ts'],
-      outfile: 'dist/electron/page-reader.cjs',
-      external,
-    }),
-  ]);
+  build({ ...common, ...importMetaUrl, entryPoints: ['electron/core/worker/worker.ts'], outfile: 'dist/electron/worker.cjs', external });
 
 /** The command line (`npm run cli`, through build/cli.mjs). */
 export const bundleCli = () =>

@@ -33,6 +33,6 @@ const builtAt = (file) => {
 
 const newest = newestSource();
 if (builtAt('dist/electron/cli.mjs') < newest) await bundleCli();
-if (Math.min(builtAt('dist/electron/worker.cjs'), builtAt('dist/electron/page-reader.cjs')) < newest) await bundleWorker();
+if (builtAt('dist/electron/worker.cjs') < newest) await bundleWorker();
 const { runCli } = await import(pathToFileURL(join(root, 'dist/electron/cli.mjs')).href);
 process.exitCode = await runCli(process.argv.slice(2));

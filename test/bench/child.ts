@@ -11,8 +11,7 @@ import { DataQuery } from '../../electron/core/cache/data-query.js';
 import { DataRepo } from '../../electron/core/cache/data-repo.js';
 import { sqliteSyncStore } from '../../electron/core/cache/sqlite-sync-store.js';
 import { syncData } from '../../electron/core/sync/data-sync.js';
-import { PageReader, ReaderDataClient } from '../../electron/core/sync/page-reader.js';
-import { DATA_KINDS, type DataKind } from '../../electron/core/api/data-client.js';
+import { DATA_KINDS, DataClient, type DataKind } from '../../electron/core/api/data-client.js';
 import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
 import { SYNC_RETRY } from '../../electron/core/sync/sync-job.js';
 import { WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../../electron/core/cache/event-query.js';
@@ -545,19 +544,16 @@ async function dataSync(a: { url: string; file: string; pageSize: number }) {
     method: 'client_secret_basic',
     scopes: [],
   });
-  // As the worker runs it (sync-job.ts): the SQLite sync store, its WAL copied back on a helper
-  // thread, the pages read on a thread of their own.
+  // As the worker runs it (sync-job.ts): the SQLite sync store, its WAL copied back on a helper thread.
   const helper = new CheckpointThread(a.file, keyPragmas(BENCH_KEY));
-  const reader = new PageReader(tokens);
   const t = now();
   const summary = await syncData({
     store: sqliteSyncStore(db, { checkpointer: helper }),
-    client: new ReaderDataClient({ baseUrl: a.url, tokens, retry: SYNC_RETRY }, reader),
+    client: new DataClient({ baseUrl: a.url, tokens, retry: SYNC_RETRY }),
     kinds: DATA_BENCH_KINDS,
     pageSize: a.pageSize,
   });
   const ms = now() - t;
-  await reader.close();
   await helper.close();
   db.close();
   const rows = Object.values(summary.records).reduce((x, y) => x + y, 0);

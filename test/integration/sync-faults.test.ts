@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../electron/core/cache/database.js';
-import { PageReader } from '../../electron/core/sync/page-reader.js';
-import { runSyncJob, type SyncJobHooks } from '../../electron/core/sync/sync-job.js';
+import { runSyncJob } from '../../electron/core/sync/sync-job.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import type { SyncSummary } from '../../shared/ipc/contract.js';
 import { tempDir } from '../helpers/temp.js';
@@ -34,12 +33,7 @@ interface Status {
 const admin = async (method: string, path: string, body?: unknown) =>
   (await fetch(`${sandbox.url}/__sandbox${path}`, { method, ...(body ? { body: JSON.stringify(body) } : {}) })).json() as Promise<Status>;
 
-// As tests and the team server run it (pages read on the sync's thread), and as the console's worker
-// runs it (pages read on a thread of their own, errors and retries crossing back: page-reader.ts).
-describe.each([
-  ['pages read on the sync’s thread', {}],
-  ['pages read on a thread of their own', { pageReader: (tokens, onRetry) => new PageReader(tokens, onRetry) }],
-] as [string, Pick<SyncJobHooks, 'pageReader'>][])('sync under injected faults, %s', (_name, reading) => {
+describe('sync under injected faults', () => {
   it('completes in one attempt under 10% faults of every kind, equal to the truth, with its retries reported', async () => {
     expect(truth.consents.size).toBe(1000);
     expect(dataRecordCount(truth)).toBeGreaterThan(1000);
@@ -54,7 +48,6 @@ describe.each([
         signal: new AbortController().signal,
         onProgress() {},
         onStored() {},
-        ...reading,
       });
     } finally {
       await admin('DELETE', '/faults');
@@ -82,7 +75,7 @@ describe.each([
     const file = join(tempDir(), 'cache.sqlite');
     const db = openCache(file, undefined, { writer: true });
     const job = syncJobFor(sandbox.url, file, { pageSize: 100 });
-    const hooks = { signal: new AbortController().signal, onProgress() {}, onStored() {}, ...reading };
+    const hooks = { signal: new AbortController().signal, onProgress() {}, onStored() {} };
     // Page 3 of the consents answers 503 every time (6 attempts and then some).
     await admin('POST', '/faults', { spec: '503:n8:/consents/v2?page=3&' });
     let first: SyncSummary;

@@ -2,14 +2,13 @@ import type { SyncProgress, SyncSummary } from '../../../shared/ipc/contract.js'
 import { ConsentClient } from '../api/consent-client.js';
 import { DataClient } from '../api/data-client.js';
 import { ApiError, type ApiErrorKind } from '../api/errors.js';
-import type { RetryInfo, RetryPolicy } from '../api/retry.js';
-import { createClientCredentialsTokenSource, type TokenSource, type TokenSourceOptions } from '../auth/token-source.js';
+import type { RetryPolicy } from '../api/retry.js';
+import { createClientCredentialsTokenSource, type TokenSourceOptions } from '../auth/token-source.js';
 import type { Db } from '../cache/db.js';
 import { sqliteSyncStore } from '../cache/sqlite-sync-store.js';
 import type { BatchLimits, Checkpointer } from './batch.js';
 import { emptySyncSummary, syncConsents } from './consent-sync.js';
 import { syncData } from './data-sync.js';
-import { ReaderConsentClient, ReaderDataClient, type PageReader } from './page-reader.js';
 import type { SyncStore } from './sync-store.js';
 
 /**
@@ -48,11 +47,6 @@ export interface SyncJobHooks {
   onStored(entity: StoredEntity, count: number): void;
   /** Copies a large WAL into the database on another thread (see batch.ts). */
   checkpointer?: Checkpointer;
-  /**
-   * Reads the lists' pages (fetch, JSON.parse, validation) on another thread (page-reader.ts), with
-   * the sync's token source and retry count; without it they are read on the sync's own thread.
-   */
-  pageReader?: (tokens: TokenSource, onRetry: (retry: RetryInfo) => void) => PageReader;
 }
 
 /** A sync job on a SQLite cache (the worker's connection, or a test's). */
@@ -75,25 +69,10 @@ export async function runSync(
   let retries = 0;
   const onRetry = () => void retries++;
   const tokens = createClientCredentialsTokenSource({ ...job.tokens, onRetry });
-  const reader = hooks.pageReader?.(tokens, onRetry);
-  try {
-    return await runSyncWith(job, store, hooks, { tokens, onRetry, reader, retries: () => retries });
-  } finally {
-    await reader?.close();
-  }
-}
-
-async function runSyncWith(
-  job: Omit<SyncJob, 'file' | 'key' | 'batch'>,
-  store: SyncStore,
-  hooks: Omit<SyncJobHooks, 'checkpointer'>,
-  { tokens, onRetry, reader, retries }: { tokens: TokenSource; onRetry: () => void; reader: PageReader | undefined; retries: () => number },
-): Promise<SyncSummary> {
-  const http = (baseUrl: string) => ({ baseUrl, tokens, retry: SYNC_RETRY, onRetry });
   const dataSync = (consentIds?: string[]) =>
     syncData({
       store,
-      client: reader ? new ReaderDataClient(http(job.dataApiBaseUrl), reader) : new DataClient(http(job.dataApiBaseUrl)),
+      client: new DataClient({ baseUrl: job.dataApiBaseUrl, tokens, retry: SYNC_RETRY, onRetry }),
       ...(job.pageSize ? { pageSize: job.pageSize } : {}),
       signal: hooks.signal,
       onProgress: hooks.onProgress,
@@ -115,12 +94,12 @@ async function runSyncWith(
       finishedAt: new Date().toISOString(),
       failures: data.failures,
       data: data.records,
-      retries: retries(),
+      retries,
     };
   }
   const summary = await syncConsents({
     store,
-    client: reader ? new ReaderConsentClient(http(job.consentApiBaseUrl), reader) : new ConsentClient(http(job.consentApiBaseUrl)),
+    client: new ConsentClient({ baseUrl: job.consentApiBaseUrl, tokens, retry: SYNC_RETRY, onRetry }),
     onProgress: hooks.onProgress,
     onPageStored: hooks.onStored,
     signal: hooks.signal,
@@ -134,7 +113,7 @@ async function runSyncWith(
     summary.failures.push(...data.failures);
     stored(data.records);
   }
-  summary.retries = retries();
+  summary.retries = retries;
   return summary;
 }
 

@@ -1,6 +1,5 @@
 import { parentPort } from 'node:worker_threads';
 import { checkIntegrity, keyPragmas, openCache, type Db } from '../cache/database.js';
-import { PageReader } from '../sync/page-reader.js';
 import { runSyncJob, type SyncJob } from '../sync/sync-job.js';
 import { CheckpointThread } from './host.js';
 
@@ -49,7 +48,6 @@ const jobs: Record<string, (data: never, ctx: Context) => Promise<unknown>> = {
         onProgress: (progress) => ctx.emit({ type: 'progress', progress }),
         onStored: (entity, count) => ctx.emit({ type: 'stored', entity, count }),
         checkpointer,
-        pageReader: (tokens, onRetry) => new PageReader(tokens, onRetry),
       });
     } finally {
       await helper.close();
