@@ -24,10 +24,10 @@ function legacyFor(req: IncomingMessage, ctx: SandboxContext, holder: number): b
   return req.headers['x-v'] === '1' || holder < ctx.legacyHolders;
 }
 
-type RecordFilter = (record: Json) => boolean;
+export type RecordFilter = (record: Json) => boolean;
 
 /** The kind-specific filters of an endpoint; an error message for a bad value. */
-function recordFilters(kind: RecordKind, q: URLSearchParams): RecordFilter[] | string {
+export function recordFilters(kind: RecordKind, q: URLSearchParams): RecordFilter[] | string {
   const filters: RecordFilter[] = [];
   const accountIds = listParam(q, 'accountIds');
   if (
@@ -115,6 +115,107 @@ function candidateConsents(ctx: SandboxContext, q: URLSearchParams): number[] {
   });
 }
 
+/**
+ * The consents with records of a kind for a query's id filters, in serving order, and the running
+ * total of their records (`ends[j]`: records up to and including consent j): what every page of a
+ * listing needs. Building it walks every consent; it is kept per (kind, id filters) until the world
+ * changes (a revocation, an update, a new consent, a clock move) or the clock reaches the first
+ * sharing end among them (an expiry), so a page costs its own records plus a binary search.
+ */
+interface Candidates {
+  indexes: Int32Array;
+  ends: Float64Array;
+  changes: number;
+  builtAt: number;
+  validUntil: number;
+}
+
+const CANDIDATE_PARAMS = ['consentIds', 'cdrArrangementIds', 'consumerIds', 'dataHolderBrandIds', 'useCaseIds'] as const;
+const MAX_CACHED = 32;
+const candidateCaches = new WeakMap<SandboxContext, Map<string, Candidates>>();
+
+function candidatesWithRecords(ctx: SandboxContext, src: RecordSource, kind: RecordKind, q: URLSearchParams): Candidates {
+  let cache = candidateCaches.get(ctx);
+  if (!cache) candidateCaches.set(ctx, (cache = new Map()));
+  const key = JSON.stringify([kind, ...CANDIDATE_PARAMS.map((name) => listParam(q, name) ?? null)]);
+  const world = ctx.world;
+  const now = world.now();
+  const hit = cache.get(key);
+  if (hit && hit.changes === world.changes && now >= hit.builtAt && now < hit.validUntil) return hit;
+  if (hit) cache.delete(key);
+  const changes = world.changes;
+  const indexes: number[] = [];
+  const ends: number[] = [];
+  let total = 0;
+  let validUntil = Infinity;
+  for (const index of candidateConsents(ctx, q)) {
+    const n = src.count(kind, index);
+    if (n === 0) continue;
+    indexes.push(index);
+    ends.push((total += n));
+    validUntil = Math.min(validUntil, world.expiresAt(index));
+  }
+  const entry: Candidates = { indexes: Int32Array.from(indexes), ends: Float64Array.from(ends), changes, builtAt: now, validUntil };
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+  cache.set(key, entry);
+  return entry;
+}
+
+/** The first position j with ends[j] > offset (the consent holding record `offset`); ends.length when none. */
+function consentAt(ends: Float64Array, offset: number): number {
+  let lo = 0;
+  let hi = ends.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ends[mid]! > offset) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * One page of a consent-derived listing: the records at [offset, offset + pageSize) of every
+ * candidate consent's records in order (after the kind-specific filters), and how many there are.
+ */
+export function consentRecordsPage(
+  ctx: SandboxContext,
+  kind: RecordKind,
+  q: URLSearchParams,
+  filters: RecordFilter[],
+  offset: number,
+  pageSize: number,
+  legacyHeader: boolean,
+): { records: Json[]; total: number } {
+  const src = source(ctx);
+  const { indexes, ends } = candidatesWithRecords(ctx, src, kind, q);
+  const legacy = (index: number) => legacyHeader || src.consentBasis(index)!.holder < ctx.legacyHolders;
+  const out: Json[] = [];
+  if (filters.length === 0) {
+    // Without record filters, whole consents before the page are skipped by their running total.
+    for (let j = consentAt(ends, offset); j < indexes.length && out.length < pageSize; j++) {
+      const index = indexes[j]!;
+      const before = j === 0 ? 0 : ends[j - 1]!;
+      const n = ends[j]! - before;
+      const isLegacy = legacy(index);
+      for (let k = Math.max(0, offset - before); k < n && out.length < pageSize; k++) out.push(src.record(kind, index, k, isLegacy));
+    }
+    return { records: out, total: ends.length ? ends[ends.length - 1]! : 0 };
+  }
+  let total = 0;
+  for (let j = 0; j < indexes.length; j++) {
+    const index = indexes[j]!;
+    const n = ends[j]! - (j === 0 ? 0 : ends[j - 1]!);
+    const isLegacy = legacy(index);
+    for (let k = 0; k < n; k++) {
+      const record = src.record(kind, index, k, isLegacy);
+      if (!filters.every((f) => f(record))) continue;
+      if (total >= offset && out.length < pageSize) out.push(record);
+      total++;
+    }
+  }
+  return { records: out, total };
+}
+
 function consentData(kind: RecordKind, collection: string, path: string): Route['handler'] {
   return (req: IncomingMessage, res: ServerResponse, _p: string[], url: URL, ctx: SandboxContext) => {
     const q = url.searchParams;
@@ -123,30 +224,18 @@ function consentData(kind: RecordKind, collection: string, path: string): Route[
     const filters = recordFilters(kind, q);
     const problem = [page, pageSize, filters].find((x) => typeof x === 'string');
     if (problem) return sendErrors(res, 400, [err.invalidField(problem as string)]);
-    const src = source(ctx);
     const offset = ((page as number) - 1) * (pageSize as number);
-    const out: Json[] = [];
-    let total = 0;
-    for (const index of candidateConsents(ctx, q)) {
-      const n = src.count(kind, index);
-      if (n === 0) continue;
-      const legacy = legacyFor(req, ctx, src.consentBasis(index)!.holder);
-      if ((filters as RecordFilter[]).length === 0) {
-        // Without record filters, whole consents before the page are skipped by count.
-        for (let k = Math.max(0, offset - total); k < n && out.length < (pageSize as number) && total + k >= offset; k++)
-          out.push(src.record(kind, index, k, legacy));
-        total += n;
-        continue;
-      }
-      for (let k = 0; k < n; k++) {
-        const record = src.record(kind, index, k, legacy);
-        if (!(filters as RecordFilter[]).every((f) => f(record))) continue;
-        if (total >= offset && out.length < (pageSize as number)) out.push(record);
-        total++;
-      }
-    }
+    const { records, total } = consentRecordsPage(
+      ctx,
+      kind,
+      q,
+      filters as RecordFilter[],
+      offset,
+      pageSize as number,
+      req.headers['x-v'] === '1',
+    );
     sendJson(res, 200, {
-      data: { [collection]: out },
+      data: { [collection]: records },
       links: pageLinks(ctx.url, path, q, page as number, pageSize as number, total, 'pageSize'),
       meta: { totalPages: Math.ceil(total / (pageSize as number)), totalRecords: total },
     });

@@ -88,6 +88,7 @@ export class World {
   private eventIndex:
     { perm: Uint32Array; time: Float64Array; consent: Uint32Array; ordinal: Uint16Array; type: Uint8Array; now: number } | undefined;
   private readonly listeners = new Set<(event: ConsentEvent) => void>();
+  private changeCount = 0;
 
   constructor(private readonly opts: WorldOptions) {
     const state = opts.stateFile && existsSync(opts.stateFile) ? readState(opts.stateFile) : undefined;
@@ -98,6 +99,28 @@ export class World {
     this.gen = createConsentGenerator(opts.seed, opts.consents, origin);
     if (state) this.load(opts.stateFile!, state);
     else if (opts.realTime) this.save(); // keep where the clock started, so the seeded data is the same tomorrow
+  }
+
+  /**
+   * Counts changes to the consents as served (updates, new consents, clock moves, resets): what a
+   * cache of derived lists (the Data API's candidate consents) compares to know it is stale. The
+   * real-time clock's drift is not counted; such a cache also checks expiry against now().
+   */
+  get changes(): number {
+    return this.changeCount;
+  }
+
+  /**
+   * When an ACTIVE consent stops being ACTIVE by the clock alone (its sharing end), in sandbox
+   * milliseconds; Infinity when it never does (no end, or not ACTIVE).
+   */
+  expiresAt(index: number): number {
+    if (index < this.gen.count && !this.overrides.has(index)) {
+      const core = this.gen.core(index);
+      return STATUS_CODES[core.status] === 'ACTIVE' ? core.sharingEnd : Infinity;
+    }
+    const c = this.consent(index);
+    return c.status === 'ACTIVE' && c.sharingEndDate ? Date.parse(c.sharingEndDate) : Infinity;
   }
 
   // ---- clock
@@ -113,6 +136,7 @@ export class World {
 
   advanceClock(ms: number): void {
     this.clockOffsetMs += ms;
+    this.changeCount++;
     this.eventIndex = undefined;
     this.save();
   }
@@ -280,6 +304,7 @@ export class World {
       const k = index - this.gen.count;
       this.created[k] = { ...this.created[k]!, ...next } as Consent;
     } else this.overrides.set(index, { ...this.overrides.get(index), ...next });
+    this.changeCount++;
     this.eventIndex = undefined;
     this.save();
     return this.consent(index);
@@ -287,6 +312,7 @@ export class World {
 
   addConsent(c: Consent): number {
     this.created.push(c);
+    this.changeCount++;
     this.save();
     return this.total - 1;
   }
@@ -365,13 +391,20 @@ export class World {
     return this.eventIndex;
   }
 
-  private seededEventObject(index: number, ordinal: number, e: SeededEvent): ConsentEvent {
-    return this.eventFor(index, stableUuid(this.gen.seed, 'event', `${index}:${ordinal}`), e.type, e.detail, e.time);
+  private seededEventObject(index: number, ordinal: number, e: SeededEvent, consent?: (index: number) => Consent): ConsentEvent {
+    return this.eventFor(index, stableUuid(this.gen.seed, 'event', `${index}:${ordinal}`), e.type, e.detail, e.time, consent);
   }
 
   /** An event as served: its own fields plus the consent's identifiers at the time it is read. */
-  private eventFor(index: number, eventId: string, eventType: EventType, eventDetail: string | null, time: number): ConsentEvent {
-    const c = this.consent(index);
+  private eventFor(
+    index: number,
+    eventId: string,
+    eventType: EventType,
+    eventDetail: string | null,
+    time: number,
+    consent: (index: number) => Consent = (i) => this.consent(i),
+  ): ConsentEvent {
+    const c = consent(index);
     return {
       eventId,
       eventType,
@@ -423,13 +456,19 @@ export class World {
         for (const p of idx.perm) if ((!typeCodes || typeCodes.has(idx.type[p]!)) && inWindow(idx.time[p]!)) positions.push(p);
       }
       const pos = positions;
+      // A page holds several events of most of its consents: each consent's life and record are
+      // made once per page, not once per event.
+      const lives = new Map<number, SeededEvent[]>();
+      const records = new Map<number, Consent>();
+      const life = (i: number) => lives.get(i) ?? (lives.set(i, this.seeded(i)), lives.get(i)!);
+      const record = (i: number) => records.get(i) ?? (records.set(i, this.consent(i)), records.get(i)!);
       seeded = {
         count: pos.length,
         at: (k) => {
           const p = pos[k]!;
           const i = idx.consent[p]!;
           const j = idx.ordinal[p]!;
-          return this.seededEventObject(i, j, this.seeded(i)[j]!);
+          return this.seededEventObject(i, j, life(i)[j]!, record);
         },
       };
     }
@@ -446,6 +485,7 @@ export class World {
     this.created = [];
     this.liveEvents = [];
     this.clockOffsetMs = 0;
+    this.changeCount++;
     this.eventIndex = undefined;
     this.save();
   }

@@ -57,7 +57,9 @@ export async function startSandboxProcess(consents: number, eventsPerConsent: nu
  */
 export function runChild<T>(task: string, args: Record<string, unknown>): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [join(root, 'dist/bench/child.mjs'), task, JSON.stringify(args)], {
+    // BENCH_CHILD_NODE_ARGS: Node options for the measured processes only (`--cpu-prof --cpu-prof-dir=DIR`).
+    const nodeArgs = process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const child: ChildProcess = spawn(process.execPath, [...nodeArgs, join(root, 'dist/bench/child.mjs'), task, JSON.stringify(args)], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
