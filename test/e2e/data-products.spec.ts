@@ -103,6 +103,8 @@ test('data browser and products, end to end, then offline', async ({ page }) => 
   const legacyHolder = sandbox.world.gen.holders[0]!;
   await go(page, `/products?holder=${encodeURIComponent(legacyHolder.dataHolderBrandId)}`);
   await page.getByRole('row', { name: /Everyday Account/ }).click();
+  // The list stays while the detail's code loads (a navigation keeps the screen until the next is ready).
+  await expect(page.getByRole('heading', { name: 'Everyday Account' })).toBeVisible();
   await expect(page.getByTestId('shape-badge')).toHaveText('Normalised from 1.x');
   await expect(page.getByTestId('normalizer-notes').first()).toBeVisible();
   await page.getByRole('tab', { name: 'Normalised and as sent' }).click();
