@@ -78,6 +78,8 @@ export async function withCore<T>(program: Command, run: (core: Core) => Promise
   const core = await startCore({
     dataDir: dir,
     host: 'cli',
+    // A command reads once: SQL answers it sooner than a read index of the whole cache is built.
+    readIndexes: false,
     appVersion: version,
     log: createFileLogger(dir),
     ...(profile ? { profileId: profile } : {}),

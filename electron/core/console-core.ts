@@ -59,8 +59,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       vault,
       log: opts.log,
       onDamage,
-      // A command reads once: SQL answers it sooner than a read index of the whole cache is built.
-      ...(opts.host === 'cli' ? { readIndexes: false } : {}),
+      ...(opts.readIndexes === false ? { readIndexes: false } : {}),
     });
   } catch (error) {
     await connection.sandbox?.close();

@@ -21,6 +21,12 @@ import type { People } from './people/people.js';
 export interface CoreOptions {
   dataDir: string;
   host: 'electron' | 'browser' | 'team' | 'cli';
+  /**
+   * Whether reads build and use the in-memory read indexes (a console's many reads; default on).
+   * The command line turns them off: SQL answers its one read sooner than an index of the whole
+   * cache is built.
+   */
+  readIndexes?: boolean;
   appVersion: string;
   profileId?: string;
   /** Settings of the embedded sandbox, when the profile is the embedded one. */
