@@ -241,13 +241,7 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
 
 const ignoreChange = () => undefined;
 
-/**
- * One row, redrawn only when its row, position, cursor, selection or columns change (a new count,
- * a keystroke's re-render of the screen, leave it alone).
- * Plain elements, not Mantine's Table.Tr/Td and Checkbox: the rows are redrawn at every keystroke
- * of a search, and each Mantine component resolves its props and styles.
- */
-const TableRow = memo(function TableRow<Row>(props: {
+interface TableRowProps<Row> {
   row: Row;
   index: number;
   id: string;
@@ -258,7 +252,15 @@ const TableRow = memo(function TableRow<Row>(props: {
   label: string | undefined;
   tone: 'danger' | 'warning' | undefined;
   columns: readonly Column<Row>[];
-}) {
+}
+
+/**
+ * One row, redrawn only when its row, position, cursor, selection or columns change (a new count,
+ * a keystroke's re-render of the screen, leave it alone).
+ * Plain elements, not Mantine's Table.Tr/Td and Checkbox: the rows are redrawn at every keystroke
+ * of a search, and each Mantine component resolves its props and styles.
+ */
+const TableRow = memo(function TableRow<Row>(props: TableRowProps<Row>) {
   const { row, index, selected } = props;
   return (
     <tr
@@ -293,17 +295,7 @@ const TableRow = memo(function TableRow<Row>(props: {
       ))}
     </tr>
   );
-}) as <Row>(props: {
-  row: Row;
-  index: number;
-  id: string;
-  domId: string;
-  active: boolean;
-  selected: boolean | undefined;
-  label: string | undefined;
-  tone: 'danger' | 'warning' | undefined;
-  columns: readonly Column<Row>[];
-}) => ReactNode;
+}) as <Row>(props: TableRowProps<Row>) => ReactNode;
 
 /** The header's checkbox, native like the rows' (mixed when some rows are selected). */
 function HeaderCheckbox(props: { label: string; state: 'all' | 'some' | 'none'; onToggle(): void; disabled: boolean }) {
