@@ -66,9 +66,35 @@ export const MAX_NESTING = 64;
 
 /**
  * The path of the first value nested deeper than `limit` levels below `value`, or null. Walks with
- * its own stack, so any depth is measured without recursion.
+ * its own stack, so any depth is measured without recursion. The usual answer (nothing too deep)
+ * is found without building a path for every value: paths are worked out only for a refusal.
  */
 export function tooDeep(value: unknown, limit = MAX_NESTING, base = ''): string | null {
+  return nestsDeeper(value, limit) ? deepPath(value, limit, base) : null;
+}
+
+/** Whether an object or list sits `limit` or more levels below `value` (its own stack, no paths). */
+function nestsDeeper(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const values: object[] = [value];
+  const depths: number[] = [0];
+  while (values.length) {
+    const v = values.pop()!;
+    const depth = depths.pop()!;
+    if (depth >= limit) return true;
+    const children = Array.isArray(v) ? (v as unknown[]) : Object.values(v);
+    for (const item of children) {
+      if (typeof item === 'object' && item !== null) {
+        values.push(item);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
+/** The path `tooDeep` reports: the first too-deep value in its walk's order. */
+function deepPath(value: unknown, limit: number, base: string): string | null {
   const stack: [unknown, number, string][] = [[value, 0, base]];
   while (stack.length) {
     const [v, depth, path] = stack.pop()!;

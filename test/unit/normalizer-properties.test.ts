@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizePayload, normalizeRecord } from '../../shared/banking/index.js';
-import { numberToString } from '../../shared/banking/values.js';
+import { numberToString, tooDeep } from '../../shared/banking/values.js';
 import { ProductDetail } from '../../shared/schemas/banking-product.js';
 import { fixtureFiles, loadFixture } from '../helpers/fixtures.js';
 
@@ -196,5 +196,40 @@ describe('number to string', () => {
   ])('%s → %s, which reads back as the same number', (n, text) => {
     expect(numberToString(n)).toBe(text);
     expect(Number(numberToString(n))).toBe(n);
+  });
+});
+
+describe('the nesting limit', () => {
+  /** Levels of objects/lists below `v` (a primitive 0, {} or [] 1), by plain recursion. */
+  const levels = (v: unknown): number =>
+    typeof v !== 'object' || v === null ? 0 : 1 + Math.max(0, ...Object.values(v as object).map(levels));
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'large', maxDepth: 12 },
+      fc.integer(),
+      fc.string({ maxLength: 3 }),
+      fc.constant(null),
+      tie('list'),
+      tie('object'),
+    ),
+    list: fc.array(tie('value'), { maxLength: 3 }),
+    object: fc.dictionary(fc.stringMatching(/^[a-z]{1,3}$/), tie('value'), { maxKeys: 3 }),
+  })).value;
+
+  it('refuses exactly the values with an object or list `limit` levels down, naming a path that leads there', () => {
+    fc.assert(
+      fc.property(json, fc.integer({ min: 1, max: 8 }), (value, limit) => {
+        const path = tooDeep(value, limit);
+        expect(path !== null).toBe(levels(value) > limit);
+        if (path === null || path === '(root)') return;
+        // The path leads, step by step, to an object or list exactly `limit` levels down.
+        const steps = [...path.matchAll(/\[(\d+)\]|\.?([a-z]+)/g)].map((m) => m[1] ?? m[2]);
+        expect(steps.join('')).toBe(path.replace(/[.[\]]/g, ''));
+        const reached = steps.reduce<any>((v, step) => v[step!], value);
+        expect(steps).toHaveLength(limit);
+        expect(typeof reached === 'object' && reached !== null).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
