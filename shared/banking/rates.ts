@@ -87,13 +87,13 @@ function replaceKey(record: JsonObject, from: string, to: string, value: Json | 
   }
   const out: JsonObject = {};
   let placed = false;
-  for (const [k, v] of Object.entries(record)) {
+  for (const k in record) {
     if (k === from || k === to) {
       if (!placed && value !== undefined) out[to] = value;
       placed = true;
       continue;
     }
-    out[k] = v;
+    out[k] = record[k]!;
   }
   if (!placed && value !== undefined) out[to] = value;
   return out;
@@ -296,8 +296,8 @@ function normalizeRate(rate: JsonObject, kind: 'deposit' | 'lending', path: stri
 function insertAfter(record: JsonObject, afterKey: string, key: string, value: Json): JsonObject {
   const out: JsonObject = {};
   let placed = false;
-  for (const [k, v] of Object.entries(record)) {
-    out[k] = v;
+  for (const k in record) {
+    out[k] = record[k]!;
     if (k === afterKey) {
       out[key] = value;
       placed = true;
