@@ -9,7 +9,8 @@ import type { ChartSeries, PanelChartProps } from './types.js';
 
 /**
  * The kit's charts, drawn on a canvas by uPlot: a year of days in four series is a few thousand
- * bars, which Recharts drew as as many SVG elements (0.7–0.9 s); uPlot paints them in one pass.
+ * bars, which Recharts drew as as many SVG elements (0.7–0.9 s); uPlot lays them out and they are
+ * filled on the canvas as rectangles (about a millisecond; see the bars below).
  * Loaded with the first chart shown (ChartPanel.tsx), not with the first screen.
  *
  * The canvas is an image with a name and a description (what it shows, over which points) and is
