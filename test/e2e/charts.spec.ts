@@ -74,6 +74,23 @@ test('the charts: drawn, named, read from the keyboard, a tooltip under the poin
   const chart = panel.getByRole('img', { name: 'Deliveries and failures per day, chart' });
   await expect(chart).toHaveAttribute('data-chart-drawn', /^[1-9]\d*$/);
   await expect(chart).toHaveAccessibleDescription(/^Stacked bars of Delivered, Client error, Failed, Retries exhausted, \d+ points from /);
+  // The bars are on the canvas, in their series' colours (the legend's swatches): read back from it.
+  const swatches = await panel
+    .locator('[class*="ColorSwatch-colorOverlay"]')
+    .evaluateAll((spans) => spans.map((s) => getComputedStyle(s).backgroundColor));
+  const painted = await chart.locator('canvas').evaluate((canvas: HTMLCanvasElement, colours) => {
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    const counts = new Map<string, number>();
+    for (let i = 0; i < data.length; i += 4) {
+      const key = `rgb(${data[i]}, ${data[i + 1]}, ${data[i + 2]})`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return { area: canvas.width * canvas.height, counts: colours.map((c) => counts.get(c) ?? 0) };
+  }, swatches);
+  expect(swatches).toHaveLength(4);
+  // Every series has days with some (the sandbox's deliveries fail in each way), the delivered ones most.
+  for (const n of painted.counts) expect(n).toBeGreaterThan(0);
+  expect(painted.counts[0]).toBeGreaterThan(painted.area * 0.05);
   // The legend, in the theme's colours.
   for (const name of ['Delivered', 'Client error', 'Failed', 'Retries exhausted'])
     await expect(panel.getByText(name, { exact: true })).toBeVisible();

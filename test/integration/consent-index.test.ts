@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ConsentIndex } from '../../electron/core/cache/consent-index.js';
 import { openCache } from '../../electron/core/cache/database.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
@@ -67,6 +68,10 @@ const words = [
   consents[9]!.consentId.slice(0, 6),
   'zed',
   'nothing-like-this',
+  // The first keystroke of a word: this cache has text beyond ASCII, so the full-text search answers.
+  'w',
+  'B',
+  'home l',
 ];
 const filter: fc.Arbitrary<ConsentFilter> = fc
   .record(
@@ -164,5 +169,60 @@ describe('the consent list index', () => {
     expect(fast.indexed()).toBe(true);
     expect(fast.count({ statuses: ['ACTIVE'] })).toEqual(sql.count({ statuses: ['ACTIVE'] }));
     expect(fast.count({}).total).toBe(before + 1);
+  });
+});
+
+/**
+ * One-character words of a search (the first keystroke of each word) are answered by the index's
+ * first-character bits when every searched text is ASCII: the same consents as the full-text
+ * search's prefix query ("b"*), whatever the separators, the case, the marks that make words
+ * (@ . - _ | +) and the other words of the search.
+ */
+describe('the consent list index, one-character searches', () => {
+  const plain = Array.from({ length: 600 }, (_, i) => gen.at(i));
+  const tricky = (i: number, change: Partial<Consent>): Consent => ({ ...gen.at(i), consentId: `tricky-${i}`, ...change }) as Consent;
+  plain.push(
+    tricky(1, { externalId: 'Qx#Jy/KZ:vw' } as Partial<Consent>),
+    tricky(2, { externalId: '@qat .jet -kay _vex |yak +zed 9nine' } as Partial<Consent>),
+    tricky(3, { externalId: "o'brien (x) [y] {z} 7,8;9" } as Partial<Consent>),
+    tricky(4, { consumerEmail: 'Q.Ueen+tag@Example.COM', externalId: undefined } as Partial<Consent>),
+    tricky(5, { dataHolderName: 'Xylo & Co-op Bank', useCaseName: 'Jump!start' } as Partial<Consent>),
+    tricky(6, { externalId: 'a\tb\nc d' } as Partial<Consent>),
+  );
+  const asciiDb = openCache(':memory:');
+  new ConsentsRepo(asciiDb).upsertPage(plain, '2026-11-01T00:00:00.000Z');
+  const asciiSql = new ConsentQuery(asciiDb, { useIndex: false });
+  const asciiFast = new ConsentQuery(asciiDb, { indexSlice: 53 });
+  const chars = [...'abcdefghijklmnopqrstuvwxyzQJKXZ0123456789'];
+  const search = fc.oneof(
+    fc.constantFrom(...chars),
+    fc.tuple(fc.constantFrom(...chars), fc.constantFrom(...chars)).map(([a, b]) => `${a} ${b}`),
+    fc
+      .tuple(fc.constantFrom(...chars), fc.constantFrom('home', 'westpac', 'budget', 'zed', 'example.com', '@qat', '-kay', 'nine'))
+      .map(([a, w]) => `${a} ${w}`),
+    fc.tuple(fc.constantFrom('home', 'bank', 'q.ueen', 'jump'), fc.constantFrom(...chars)).map(([w, a]) => `${w} ${a}`),
+    fc.constantFrom('@', '-', '.', '+', '|', '_', '#', "'"),
+  );
+
+  it('finds what the full-text search finds, with the bits when the text is ASCII', async () => {
+    await asciiFast.ready();
+    const bits = vi.spyOn(ConsentIndex.prototype, 'firstCharacterHits');
+    fc.assert(
+      fc.property(search, sort, pick(statuses), fc.nat({ max: 700 }), fc.integer({ min: 1, max: 80 }), (text, s, st, offset, limit) => {
+        const f: ConsentFilter = { search: text, ...(st.length ? { statuses: st } : {}) };
+        expect(asciiFast.count(f)).toEqual(asciiSql.count(f));
+        expect(asciiFast.list({ filter: f, sort: s, offset, limit })).toEqual(asciiSql.list({ filter: f, sort: s, offset, limit }));
+        expect(asciiFast.ids(f, s, limit)).toEqual(asciiSql.ids(f, s, limit));
+      }),
+      { numRuns: 300 },
+    );
+    // The bits answered (rather than the full-text search).
+    expect(bits.mock.results.some((r) => r.value instanceof Uint8Array)).toBe(true);
+    bits.mockClear();
+    // In the other cache, with text beyond ASCII, they do not.
+    await fast.ready();
+    expect(fast.count({ search: 'w' })).toEqual(sql.count({ search: 'w' }));
+    expect(bits.mock.results.every((r) => r.value === undefined)).toBe(true);
+    bits.mockRestore();
   });
 });

@@ -7,7 +7,7 @@ import type {
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
 import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
-import { ConsentIndex, INDEXED } from './consent-index.js';
+import { ConsentIndex, INDEXED, oneCharacter } from './consent-index.js';
 import type { Db } from './db.js';
 import { CacheVersion, Rebuilder } from './read-index.js';
 
@@ -178,7 +178,11 @@ export class ConsentQuery {
   /** The full-text search's matches (rowids), or undefined when the filter searches nothing. */
   private searchRowids(filter: ConsentFilter): number[] | undefined {
     const match = ftsQuery(filter.search);
-    if (!match) return undefined;
+    return match ? this.ftsRowids(match) : undefined;
+  }
+
+  /** A full-text query's rowids. */
+  private ftsRowids(match: string): number[] {
     // A keystroke asks for the count and the first rows of the same search: one full-text query
     // answers both (and the next window), while the cache is unchanged.
     const version = this.version.now();
@@ -187,6 +191,25 @@ export class ConsentQuery {
     const rowids = this.ftsStmt.all(match);
     this.lastSearch = { match, version, rowids };
     return rowids;
+  }
+
+  /**
+   * The search's matches for the in-memory index: the full-text search's rowids, or, when the
+   * search has one-character words (the first keystroke of each word), the positions the index's
+   * first-character bits give for them, ANDed with the full-text matches of the other words.
+   */
+  private searchMatch(filter: ConsentFilter, index: ConsentIndex): readonly number[] | Uint8Array | undefined {
+    const terms = searchTerms(filter.search);
+    if (!terms) return undefined;
+    const short = terms.filter(oneCharacter);
+    const hits = short.length ? index.firstCharacterHits(short) : undefined;
+    if (!hits) return this.searchRowids(filter);
+    const rest = terms.filter((t) => !oneCharacter(t));
+    if (rest.length) {
+      const matched = index.hitsOf(this.ftsRowids(termsQuery(rest)));
+      for (let i = 0; i < hits.length; i++) hits[i]! &= matched[i]!;
+    }
+    return hits;
   }
 
   /** Whether the filter's search matches many consents (its matches are kept for the next read). */
@@ -241,7 +264,9 @@ export class ConsentQuery {
   list(input: { filter: ConsentFilter; sort: ConsentSort; offset: number; limit: number }): ConsentRow[] {
     const index = this.fast(quickInSql(input));
     if (index) {
-      return index.window(input.filter, this.searchRowids(input.filter), input.sort, input.offset, input.limit).map((i) => index.rowAt(i));
+      return index
+        .window(input.filter, this.searchMatch(input.filter, index), input.sort, input.offset, input.limit)
+        .map((i) => index.rowAt(i));
     }
     const where = whereOf(input.filter, { scanSearch: INDEXED.has(input.sort.field) && this.manyMatches(input.filter) });
     return this.db
@@ -253,7 +278,7 @@ export class ConsentQuery {
   /** How many consents match, and how many of each status match the rest of the filter (the status chips). */
   count(filter: ConsentFilter): ConsentCountOutput {
     const index = this.fast(quickInSql({ filter }));
-    if (index) return index.count(filter, this.searchRowids(filter));
+    if (index) return index.count(filter, this.searchMatch(filter, index));
     const where = whereOf(filter, { without: 'statuses', scanSearch: this.manyMatches(filter) });
     const byStatus = this.db
       .prepare<(string | number)[], { status: string | null; n: number }>(
@@ -285,7 +310,7 @@ export class ConsentQuery {
   /** The ids of every match, in list order, up to `limit` (bulk actions on "all matching"). */
   ids(filter: ConsentFilter, sort: ConsentSort, limit: number): string[] {
     const index = this.fast();
-    if (index) return index.window(filter, this.searchRowids(filter), sort, 0, limit).map((i) => index.ids[i]!);
+    if (index) return index.window(filter, this.searchMatch(filter, index), sort, 0, limit).map((i) => index.ids[i]!);
     const where = whereOf(filter);
     return this.db
       .prepare<(string | number)[], { id: string }>(`SELECT consent_id AS id FROM consents ${where.sql} ${orderOf(sort)} LIMIT ?`)
@@ -330,9 +355,17 @@ function asStoredMobile(text: string): string | undefined {
  * with spaces or a leading 0 becomes one term in the stored +61 form. Empty → no search.
  */
 export function ftsQuery(text: string | undefined): string | undefined {
+  const terms = searchTerms(text);
+  return terms && termsQuery(terms);
+}
+
+/** The words of a search as ftsQuery reads them (a mobile number one word), or undefined for none. */
+export function searchTerms(text: string | undefined): string[] | undefined {
   const trimmed = (text ?? '').trim();
   const mobile = asStoredMobile(trimmed);
-  if (mobile) return `"${mobile}"*`;
+  if (mobile) return [mobile];
   const terms = trimmed.split(/\s+/).filter(Boolean).slice(0, 8);
-  return terms.length ? terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' AND ') : undefined;
+  return terms.length ? terms : undefined;
 }
+
+const termsQuery = (terms: readonly string[]) => terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' AND ');

@@ -9,7 +9,8 @@ import type { ChartSeries, PanelChartProps } from './types.js';
 
 /**
  * The kit's charts, drawn on a canvas by uPlot: a year of days in four series is a few thousand
- * bars, which Recharts drew as as many SVG elements (0.7–0.9 s); uPlot paints them in one pass.
+ * bars, which Recharts drew as as many SVG elements (0.7–0.9 s); uPlot lays them out and they are
+ * filled on the canvas as rectangles (about a millisecond; see the bars below).
  * Loaded with the first chart shown (ChartPanel.tsx), not with the first screen.
  *
  * The canvas is an image with a name and a description (what it shows, over which points) and is
@@ -157,8 +158,40 @@ export default function CanvasChart({ kind, label, h, data, dataKey, series, typ
     // Bars not stacked stand side by side in their point's slot (0.8 of a step), each series its share.
     const share = 0.8 / series.length;
     const scaleValue = 1 as uPlot.Series.BarsPathBuilderFacetUnit;
+    // uPlot lays the bars out, and would fill each series' bars as one path. Narrow bars sit at
+    // fractional pixels (uPlot snaps them only when the gaps are wide), and Chromium rasterises such
+    // a path of hundreds of rectangles on the page's thread after the task that drew it, in software
+    // without a GPU: 70–170 ms for a year of days in four series, between the screen's commit and its
+    // first frame. The same rectangles filled one by one (fillRect, antialiased alike) take about
+    // 1 ms. So the bars' rectangles are kept as uPlot lays them out, and filled at its drawSeries hook
+    // (after that series' turn, so the stacking order holds); uPlot fills no path.
+    const rects = new Map<number, number[]>();
+    const fills = new Map<number, string>();
+    const each: uPlot.Series.BarsPathBuilderOpts['each'] = (_u, si, _i, left, top, width, height) => {
+      if (width > 0 && height > 0) rects.get(si)!.push(left, top, width, height);
+    };
+    const bars = (o: uPlot.Series.BarsPathBuilderOpts): uPlot.Series.PathBuilder => {
+      const layOut = uPlot.paths.bars!({ ...o, each });
+      return (u, si, i0, i1) => {
+        rects.set(si, []);
+        const paths = layOut(u, si, i0, i1);
+        return paths && { ...paths, fill: null, stroke: null };
+      };
+    };
+    const fillBars = (u: uPlot, si: number) => {
+      const r = rects.get(si);
+      if (!r?.length) return;
+      const { ctx, bbox } = u;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
+      ctx.clip();
+      ctx.fillStyle = fills.get(si)!;
+      for (let k = 0; k < r.length; k += 4) ctx.fillRect(r[k]!, r[k + 1]!, r[k + 2]!, r[k + 3]!);
+      ctx.restore();
+    };
     const sideBySide = (position: number) =>
-      uPlot.paths.bars!({
+      bars({
         disp: {
           x0: { unit: scaleValue, values: () => xs.map((x) => x - 0.4 + position * share) },
           size: { unit: scaleValue, values: () => xs.map(() => share) },
@@ -208,9 +241,10 @@ export default function CanvasChart({ kind, label, h, data, dataKey, series, typ
       ],
       series: [
         {},
-        ...order.map((i) => {
+        ...order.map((i, at) => {
           const s = series[i]!;
           const colour = colourOf(s);
+          fills.set(at + 1, colour);
           return kind === 'bar'
             ? {
                 label: s.label,
@@ -218,13 +252,14 @@ export default function CanvasChart({ kind, label, h, data, dataKey, series, typ
                 fill: colour,
                 width: 0,
                 points: { show: false },
-                paths: stacked || series.length === 1 ? uPlot.paths.bars!({ size: [0.8, 48, 1], gap: 0 }) : sideBySide(i),
+                paths: stacked || series.length === 1 ? bars({ size: [0.8, 48, 1], gap: 0 }) : sideBySide(i),
               }
             : { label: s.label, stroke: colour, width: 2, points: { show: false }, spanGaps: true };
         }),
       ],
       hooks: {
         setCursor: [showTip],
+        drawSeries: kind === 'bar' ? [fillBars] : [],
         draw: [
           () => {
             el.dataset.chartDrawn = String(n * series.length);
