@@ -171,6 +171,21 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
   });
   const core = cores.core();
 
+  // Before the address is printed (whoever reads it may stop the host at once) and the start's
+  // sync: a Ctrl+C (or a service manager's SIGTERM) while it runs closes the cache too (else the
+  // next start found it left open, and checked every page of it while the first screen loaded).
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    downloads.close();
+    void Promise.all([host.close(), cores.close()])
+      .then(() => team?.close())
+      .then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
   if (reason) console.log(`Using the browser host: ${reason}`);
   if (!isLoopback(listen.host ?? '127.0.0.1'))
     console.log(
@@ -195,22 +210,11 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
           `Synced ${s.consents.fetched} consents (${s.consents.new} new, ${s.consents.changed} changed)${s.data ? ` and ${dataRecordTotal(s)} Data API records` : ''} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
         );
       },
-      (error: Error) => console.error(`Initial sync failed: ${error.message} (the console shows the cached data)`),
+      // Stopped meanwhile: the sync was cancelled, not failed.
+      (error: Error) => stopping || console.error(`Initial sync failed: ${error.message} (the console shows the cached data)`),
     );
   }
   // A team server that did not sync (another server syncs, or --no-sync) still serves actions: it
   // checks that it reaches the intermediary, so its consoles are not shown offline until a sync.
-  if (serveAs && !synced) await cores.router.handle('profiles:test', {}, true).catch(() => undefined);
-
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    downloads.close();
-    void Promise.all([host.close(), cores.close()])
-      .then(() => team?.close())
-      .then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  if (serveAs && !synced && !stopping) await cores.router.handle('profiles:test', {}, true).catch(() => undefined);
 }
