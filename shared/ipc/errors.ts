@@ -33,14 +33,4 @@ export type IpcErrorBody = z.infer<typeof IpcErrorBody>;
 
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: IpcErrorBody };
 
-/** Thrown by the renderer's typed client when main answers `{ok: false}`. */
-export class IpcError extends Error {
-  readonly code: IpcErrorCode;
-  readonly path: string | undefined;
-  constructor(body: IpcErrorBody) {
-    super(body.message);
-    this.name = 'IpcError';
-    this.code = body.code;
-    this.path = body.path;
-  }
-}
+export { IpcError } from './ipc-error.js';

@@ -27,10 +27,14 @@ import { useSaveSettings, useSettings } from '../settings/settings.js';
 import { useAppStatus } from '../status/app-status.js';
 import { useCan } from '../status/can.js';
 import { Unavailable } from '../../ui/Unavailable.js';
+import { useUrlView } from '../../ui/url.js';
 import { consentColumn, consentRowLabel } from './columns.js';
 import { ConsentFilters, StatusChips } from './ConsentFilters.js';
 import { SavedViews } from './SavedViews.js';
-import { activeFilterCount, filterOf, nextSort, paramsFromView, useConsentView } from './view.js';
+import { activeFilterCount, filterOf, nextSort, paramsFromView, viewFromParams } from './view.js';
+
+/** The view in the URL, and a setter that writes it back (a new history entry, so Back works). */
+const useConsentView = () => useUrlView(viewFromParams, paramsFromView);
 
 /**
  * The consent list: one search box for any identifier, status chips with counts, every filter, sort
