@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { START_SYNC_AFTER_MS } from '../../electron/host/run.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
@@ -41,8 +42,10 @@ describe('the browser host stopped during its start', () => {
       expect(existsSync(host), 'run npm run build first').toBe(true);
       const dataDir = tempDir('cdr-host-stop-');
       const first = run(dataDir, ['--sandbox-consents', '5000'], (out) => out.includes('CDR Console at '));
-      const atStop = await first.reached;
-      expect(atStop, 'the sync had already finished: nothing was interrupted').not.toMatch(/Synced \d+ consents/);
+      await first.reached;
+      // With no page opened, the start sync begins after START_SYNC_AFTER_MS: stopped once it runs.
+      await new Promise((resolve) => setTimeout(resolve, START_SYNC_AFTER_MS + 300));
+      expect(first.output(), 'the sync had already finished: nothing was interrupted').not.toMatch(/Synced \d+ consents/);
       first.stop(signal);
       expect(await first.exited, first.output()).toBe(0);
       // Cancelled, not failed: nothing on the terminal says the sync failed.
