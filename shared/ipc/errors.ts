@@ -1,26 +1,11 @@
 import { z } from 'zod';
+import { IPC_ERROR_CODES } from './ipc-error.js';
 
 /**
  * Error codes that cross the IPC boundary. The renderer switches on these, never on messages.
  * Messages are written for the user: specific, and free of secrets.
  */
-export const IpcErrorCode = z.enum([
-  'UNKNOWN_CHANNEL',
-  'FORBIDDEN_SENDER',
-  'INVALID_INPUT',
-  'INVALID_OUTPUT',
-  'BUSY',
-  'CANCELLED',
-  'OFFLINE',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'UPSTREAM',
-  'SCHEMA',
-  'CACHE',
-  'INTERNAL',
-  'TRANSPORT',
-]);
+export const IpcErrorCode = z.enum(IPC_ERROR_CODES);
 export type IpcErrorCode = z.infer<typeof IpcErrorCode>;
 
 export const IpcErrorBody = z.object({

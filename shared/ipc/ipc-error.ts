@@ -1,4 +1,23 @@
-import type { IpcErrorBody, IpcErrorCode } from './errors.js';
+/** The error codes that cross the IPC boundary (errors.ts: their zod enum, and what they mean). */
+export const IPC_ERROR_CODES = [
+  'UNKNOWN_CHANNEL',
+  'FORBIDDEN_SENDER',
+  'INVALID_INPUT',
+  'INVALID_OUTPUT',
+  'BUSY',
+  'CANCELLED',
+  'OFFLINE',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'UPSTREAM',
+  'SCHEMA',
+  'CACHE',
+  'INTERNAL',
+  'TRANSPORT',
+] as const;
+type IpcErrorCode = (typeof IPC_ERROR_CODES)[number];
+type IpcErrorBody = { code: IpcErrorCode; message: string; path?: string | undefined };
 
 /**
  * Thrown by the renderer's typed client when main answers `{ok: false}`. Kept apart from the
