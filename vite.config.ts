@@ -21,6 +21,22 @@ export default defineConfig(({ mode }) => ({
     // own splitting keeps every chunk well under this, and the first screen's scripts with it (the
     // benchmark's "first screen" figure). A chunk over it is a warning to read.
     chunkSizeWarningLimit: 500,
+    // Mantine (and its floating-ui) as one chunk (about 400 kB), not the forty-odd small ones Rolldown
+    // made of it: the first screen loaded some 85 scripts, six at a time over HTTP/1.1, and its page
+    // sat idle waiting for them (issue 21; 54 now). Split further (maxSize) or with React in the same
+    // group, the chunks ran in the wrong order ("n is not a function" at load): keep it whole.
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: 'mantine',
+              test: /node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
   test: {
     projects: [

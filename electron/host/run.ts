@@ -8,6 +8,7 @@ import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js'
 import { createFileLogger, type Logger } from '../core/log.js';
 import type { StoreOpener } from '../core/store-opener.js';
 import type { EventBus } from '../ipc/event-bus.js';
+import type { Router } from '../ipc/router.js';
 import type { People } from '../core/people/people.js';
 import type { Storage } from '../core/storage.js';
 import { Downloads } from './downloads.js';
@@ -33,6 +34,10 @@ function isoTime(value: string): string {
     throw new InvalidArgumentError('expected an ISO 8601 date-time with a zone, e.g. 2026-11-01T00:00:00Z');
   return new Date(value).toISOString();
 }
+
+/** With no page opened, the solo host's start sync waits this long; a page's first read answered, this much. */
+export const START_SYNC_AFTER_MS = 2_000;
+export const START_SYNC_AFTER_FIRST_READ_MS = 1_000;
 
 export function hostCommand(name: string): Command {
   return exitTwoOnUsageError(new Command())
@@ -159,8 +164,17 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     console.error(`CDR Console could not start: ${error.message}`);
     process.exit(1);
   });
+  // The solo host's start sync waits for the first page's first reads (issue 21): see below.
+  let firstAnswer: (() => void) | undefined;
+  const router: Router = {
+    handle: (...args) =>
+      cores.router.handle(...args).finally(() => {
+        firstAnswer?.();
+        firstAnswer = undefined;
+      }),
+  };
   const host = await startBrowserHost({
-    router: cores.router,
+    router,
     events: cores.events,
     staticDir,
     port: opts.port,
@@ -170,6 +184,21 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
     ...(team?.people ? { signIn: { service: team.people, limits: signInLimits() } } : {}),
   });
   const core = cores.core();
+
+  // Before the address is printed (whoever reads it may stop the host at once) and the start's
+  // sync: a Ctrl+C (or a service manager's SIGTERM) while it runs closes the cache too (else the
+  // next start found it left open, and checked every page of it while the first screen loaded).
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    downloads.close();
+    void Promise.all([host.close(), cores.close()])
+      .then(() => team?.close())
+      .then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 
   if (reason) console.log(`Using the browser host: ${reason}`);
   if (!isLoopback(listen.host ?? '127.0.0.1'))
@@ -187,6 +216,19 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
 
   let synced = false;
   if (opts.sync) {
+    // A page opened at once (npm start opens one) shows its first rows before the sync takes a core
+    // from it: the sync starts a moment after main answered the page's first read, or after
+    // START_SYNC_AFTER_MS with no page. A team server (many people, at any time) syncs at once.
+    if (!serveAs)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, START_SYNC_AFTER_MS);
+        firstAnswer = () => {
+          clearTimeout(timer);
+          setTimeout(resolve, START_SYNC_AFTER_FIRST_READ_MS);
+        };
+      });
+    firstAnswer = undefined;
+    if (stopping) return;
     const started = performance.now();
     await core.sync().then(
       (s) => {
@@ -195,22 +237,11 @@ export async function runBrowserHost(opts: HostCliOptions, repoRoot: string, rea
           `Synced ${s.consents.fetched} consents (${s.consents.new} new, ${s.consents.changed} changed)${s.data ? ` and ${dataRecordTotal(s)} Data API records` : ''} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
         );
       },
-      (error: Error) => console.error(`Initial sync failed: ${error.message} (the console shows the cached data)`),
+      // Stopped meanwhile: the sync was cancelled, not failed.
+      (error: Error) => stopping || console.error(`Initial sync failed: ${error.message} (the console shows the cached data)`),
     );
   }
   // A team server that did not sync (another server syncs, or --no-sync) still serves actions: it
   // checks that it reaches the intermediary, so its consoles are not shown offline until a sync.
-  if (serveAs && !synced) await cores.router.handle('profiles:test', {}, true).catch(() => undefined);
-
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    downloads.close();
-    void Promise.all([host.close(), cores.close()])
-      .then(() => team?.close())
-      .then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  if (serveAs && !synced && !stopping) await cores.router.handle('profiles:test', {}, true).catch(() => undefined);
 }

@@ -1,26 +1,11 @@
 import { z } from 'zod';
+import { IPC_ERROR_CODES } from './ipc-error.js';
 
 /**
  * Error codes that cross the IPC boundary. The renderer switches on these, never on messages.
  * Messages are written for the user: specific, and free of secrets.
  */
-export const IpcErrorCode = z.enum([
-  'UNKNOWN_CHANNEL',
-  'FORBIDDEN_SENDER',
-  'INVALID_INPUT',
-  'INVALID_OUTPUT',
-  'BUSY',
-  'CANCELLED',
-  'OFFLINE',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'UPSTREAM',
-  'SCHEMA',
-  'CACHE',
-  'INTERNAL',
-  'TRANSPORT',
-]);
+export const IpcErrorCode = z.enum(IPC_ERROR_CODES);
 export type IpcErrorCode = z.infer<typeof IpcErrorCode>;
 
 export const IpcErrorBody = z.object({
@@ -33,14 +18,4 @@ export type IpcErrorBody = z.infer<typeof IpcErrorBody>;
 
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: IpcErrorBody };
 
-/** Thrown by the renderer's typed client when main answers `{ok: false}`. */
-export class IpcError extends Error {
-  readonly code: IpcErrorCode;
-  readonly path: string | undefined;
-  constructor(body: IpcErrorBody) {
-    super(body.message);
-    this.name = 'IpcError';
-    this.code = body.code;
-    this.path = body.path;
-  }
-}
+export { IpcError } from './ipc-error.js';

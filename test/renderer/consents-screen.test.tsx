@@ -24,6 +24,28 @@ describe('Consents screen', () => {
     expect(screen.getByRole('grid', { name: 'Consents' })).toHaveAttribute('aria-rowcount', '231');
   });
 
+  it('opens the filters, New consent and Bulk revoke from the list (their code loaded when first opened)', async () => {
+    const { client } = memoryClient(40);
+    const { location } = renderRoute('/consents', client);
+    await waitFor(() => expect(range()).toBe('40 consents in the cache'));
+    // Not in the page until asked for: the list shows its rows without them.
+    expect(screen.queryByLabelText('Data holder')).toBeNull();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Filters' }));
+    expect(screen.getByRole('button', { name: 'Filters' })).toHaveAttribute('aria-expanded', 'true');
+    await userEvent.click(await screen.findByLabelText('Data holder', { selector: 'input' }));
+    await userEvent.click((await screen.findAllByRole('option'))[0]!);
+    await waitFor(() => expect(decodeURIComponent(location())).toMatch(/holder=\S+/));
+    expect(screen.getByRole('button', { name: 'Filters (1)' })).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'New consent' }));
+    const create = await screen.findByRole('dialog', { name: 'New consent' });
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(create).not.toBeInTheDocument());
+    await userEvent.click(screen.getByRole('button', { name: 'Bulk revoke…' }));
+    expect(await screen.findByRole('textbox', { name: /Consent ids/ })).toBeInTheDocument();
+  });
+
   it('searches as you type (any identifier), writes the view to the URL, and reads windows with the filter', async () => {
     const { client, calls, cache } = memoryClient(300);
     const { location } = renderRoute('/consents', client);

@@ -120,14 +120,14 @@ describe('Status bar', () => {
     });
     // The main process's events, sent by the test.
     const listeners = new Set<(event: EventName, payload: unknown) => void>();
-    const client = {
-      ...memory,
+    // The memory client with its events replaced (its methods are made when first asked for: inherited, not spread).
+    const client = Object.assign(Object.create(memory) as ConsoleClient, {
       on: (event: EventName, listener: (payload: unknown) => void) => {
         const l = (name: EventName, payload: unknown) => name === event && listener(payload);
         listeners.add(l);
         return () => listeners.delete(l);
       },
-    } as ConsoleClient;
+    }) as ConsoleClient;
     const emit = (event: EventName, payload: unknown) => act(() => listeners.forEach((l) => l(event, payload)));
     function Events() {
       const queries = useQueryClient();

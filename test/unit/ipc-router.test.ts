@@ -3,6 +3,9 @@ import { methodName } from '../../shared/ipc/channels.js';
 import { CHANNELS } from '../../shared/ipc/contract.js';
 import { CONSENT_SORT_FIELDS, contract } from '../../shared/ipc/contract.js';
 import { CoreError, createRouter, type Handlers } from '../../electron/ipc/router.js';
+import { channelOfMethod, createConsoleClient } from '../../renderer/src/bridge/client.js';
+import type { Transport } from '../../renderer/src/bridge/transport.js';
+import { IpcError } from '../../shared/ipc/errors.js';
 import { emptySyncSummary } from '../helpers/summaries.js';
 import { testHandlers } from '../helpers/handlers.js';
 
@@ -139,5 +142,37 @@ describe('IPC router', () => {
     expect(methodName('consents:list')).toBe('consentsList');
     expect(methodName('audit:exportFile')).toBe('auditExportFile');
     expect(methodName('bulk:revoke')).toBe('bulkRevoke');
+  });
+
+  it("the renderer's client sends each method on its channel, without a list of the channels", async () => {
+    // The client makes its methods from their names (it loads without the contract's schemas):
+    // every channel's method name leads back to that channel, and nothing else is a method.
+    for (const channel of CHANNELS) expect(channelOfMethod(methodName(channel))).toBe(channel);
+    const sent: [string, unknown][] = [];
+    const transport: Transport = {
+      kind: 'browser',
+      invoke: async (channel, input) =>
+        (sent.push([channel, input]), channel === 'consents:get')
+          ? { ok: false, error: { code: 'NOT_FOUND', message: 'No such consent.' } }
+          : { ok: true, value: { echoed: channel } },
+      subscribe: () => () => undefined,
+      onConnectionChange: () => () => undefined,
+    };
+    const client = createConsoleClient(transport);
+    for (const channel of CHANNELS) {
+      if (channel === 'consents:get') continue;
+      const method = (client as unknown as Record<string, (input: unknown) => Promise<unknown>>)[methodName(channel)]!;
+      await expect(method({ n: 1 })).resolves.toEqual({ echoed: channel });
+    }
+    expect(sent.map(([c]) => c)).toEqual(CHANNELS.filter((c) => c !== 'consents:get'));
+    const refused = await client.consentsGet({ consentId: 'x' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(IpcError);
+    expect(refused).toMatchObject({ code: 'NOT_FOUND', message: 'No such consent.' });
+    // Not thenable (a promise resolving to the client must not take it for one), nor anything else.
+    for (const name of ['then', 'toJSON', 'consents', 'Consents', 'consents_list', '$$typeof'])
+      expect((client as unknown as Record<string, unknown>)[name]).toBeUndefined();
+    expect(String(client)).toBe('[object Object]');
+    await expect(Promise.resolve(client)).resolves.toBe(client);
+    expect(client.hostKind).toBe('browser');
   });
 });

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { mainClient } from '../bridge/main-client.js';
 import { filterOf, viewFromParams } from '../features/consents/view.js';
-import { BLOCK_SIZE } from '../ui/table/useWindowedRows.js';
+import { BLOCK_SIZE } from '../ui/table/block-size.js';
 
 /**
  * The first screen's reads, sent as soon as the connection opens, while the shell's code and the

@@ -1,7 +1,6 @@
-import { methodName, type EventName, type MethodName } from '../../../shared/ipc/channels.js';
-import { CHANNELS, type Channel } from '../../../shared/ipc/contract.js';
-import type { ChannelInput, ChannelOutput, EventPayload } from '../../../shared/ipc/contract.js';
-import { IpcError } from '../../../shared/ipc/errors.js';
+import type { EventName, MethodName } from '../../../shared/ipc/channels.js';
+import type { Channel, ChannelInput, ChannelOutput, EventPayload } from '../../../shared/ipc/contract.js';
+import { IpcError } from '../../../shared/ipc/ipc-error.js';
 import type { ConnectionState, Transport } from './transport.js';
 
 /**
@@ -16,6 +15,21 @@ export type ConsoleClient = {
   readonly hostKind: 'electron' | 'browser';
 };
 
+/**
+ * `consentsList` → `consents:list`: the channel a method of the client sends on (the inverse of
+ * channels.ts methodName: an area is lower-case, its verb starts with a capital in the method's
+ * name, then each word of it capitalised). Undefined for a name of another shape (`then`, `toJSON`…).
+ */
+export function channelOfMethod(name: string): Channel | undefined {
+  const m = /^([a-z]+)((?:[A-Z][a-z]+)+)$/.exec(name);
+  return m ? (`${m[1]}:${m[2]!.charAt(0).toLowerCase()}${m[2]!.slice(1)}` as Channel) : undefined;
+}
+
+/**
+ * The client's methods are made when first called, from their names: the client needs no list of
+ * the channels, so it loads without the contract's zod schemas (the first screen's reads are sent
+ * before they arrive). Main checks every channel and every input, whatever is sent.
+ */
 export function createConsoleClient(transport: Transport): ConsoleClient {
   const client: Record<string, unknown> = {
     hostKind: transport.kind,
@@ -25,12 +39,19 @@ export function createConsoleClient(transport: Transport): ConsoleClient {
       }),
     onConnectionChange: (listener: (state: ConnectionState) => void) => transport.onConnectionChange(listener),
   };
-  for (const channel of CHANNELS) {
-    client[methodName(channel)] = async (input: unknown) => {
-      const envelope = await transport.invoke(channel, input);
-      if (!envelope.ok) throw new IpcError(envelope.error);
-      return envelope.value;
-    };
-  }
-  return client as ConsoleClient;
+  return new Proxy(client, {
+    get(target, name) {
+      // What any object has (toString, hasOwnProperty…) stays what it is.
+      if (typeof name !== 'string' || name in target) return target[name as string];
+      const channel = channelOfMethod(name);
+      if (!channel) return undefined;
+      const method = async (input: unknown) => {
+        const envelope = await transport.invoke(channel, input);
+        if (!envelope.ok) throw new IpcError(envelope.error);
+        return envelope.value;
+      };
+      target[name] = method;
+      return method;
+    },
+  }) as ConsoleClient;
 }

@@ -9,7 +9,10 @@ export function electronTransport(api: BridgeApi): Transport {
   return {
     kind: 'electron',
     invoke(channel: Channel, input: unknown) {
-      const fn = api[methodName(channel)] as (input: unknown) => Promise<Envelope<unknown>>;
+      const fn = api[methodName(channel)] as ((input: unknown) => Promise<Envelope<unknown>>) | undefined;
+      // The client makes a method for any channel-shaped name: the preload has one per channel.
+      if (typeof fn !== 'function')
+        return Promise.resolve({ ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `There is no channel ${channel}.` } });
       return fn(input);
     },
     subscribe(listener) {

@@ -1,46 +1,9 @@
-import { Chip, Group, MultiSelect, SimpleGrid, Text } from '@mantine/core';
-import type { ConsentCountOutput, ConsentOptionsOutput } from '../../../../shared/ipc/contract.js';
+import { MultiSelect, SimpleGrid } from '@mantine/core';
+import type { ConsentOptionsOutput } from '../../../../shared/ipc/contract.js';
 import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
-import { CountChip } from '../../ui/CountChip.js';
 import { DayRangeInput } from '../../ui/DayRangeInput.js';
 import { enumText, formatCount } from '../../ui/format.js';
-import { STATUS_COLOURS } from '../../ui/StatusBadge.js';
 import type { ConsentView, DayRange } from './view.js';
-
-/** Status chips, each with how many consents it would show given the other filters. */
-export function StatusChips({
-  view,
-  counts,
-  onChange,
-}: {
-  view: ConsentView;
-  counts: ConsentCountOutput | undefined;
-  onChange(statuses: string[]): void;
-}) {
-  const known = ['ACTIVE', 'REQUESTED', 'REVOKED', 'EXPIRED'];
-  const seen = counts?.statuses.map((s) => s.status ?? 'UNKNOWN') ?? [];
-  const all = [...new Set([...known, ...seen, ...view.statuses])];
-  const countOf = (s: string) => counts?.statuses.find((x) => (x.status ?? 'UNKNOWN') === s)?.count ?? 0;
-  return (
-    <Group gap={6} role="group" aria-label="Status">
-      <Text size="sm" fw={500} mr={4} aria-hidden>
-        Status
-      </Text>
-      <Chip.Group multiple value={view.statuses} onChange={onChange}>
-        {all.map((s) => (
-          <CountChip
-            key={s}
-            value={s}
-            label={s}
-            count={counts ? countOf(s) : undefined}
-            noun="consents"
-            color={STATUS_COLOURS[s] ?? 'dark'}
-          />
-        ))}
-      </Chip.Group>
-    </Group>
-  );
-}
 
 /** A range of days (both ends optional), as the view keeps it. */
 function DaysFilter({ label, value, onChange }: { label: string; value: DayRange; onChange(r: DayRange): void }) {

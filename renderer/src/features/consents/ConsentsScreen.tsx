@@ -1,7 +1,7 @@
 import { Button, Collapse, Paper, Stack, TextInput } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { CONSENT_COLUMN_LABELS, DEFAULT_CONSENT_COLUMNS } from '../../../../shared/consents/columns.js';
 import {
@@ -19,18 +19,37 @@ import { FilterRow } from '../../ui/FilterRow.js';
 import { formatCount, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { SelectionBar } from '../../ui/SelectionBar.js';
-import { EmptyState, ErrorState } from '../../ui/states.js';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
 import { useWindowedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable } from '../../ui/table/WindowedTable.js';
-import { BulkRevokeDialog, CreateConsentDialog } from '../consent-actions/index.js';
 import { useSaveSettings, useSettings } from '../settings/settings.js';
 import { useAppStatus } from '../status/app-status.js';
 import { useCan } from '../status/can.js';
 import { Unavailable } from '../../ui/Unavailable.js';
+import { useUrlView } from '../../ui/url.js';
 import { consentColumn, consentRowLabel } from './columns.js';
-import { ConsentFilters, StatusChips } from './ConsentFilters.js';
+import { StatusChips } from './StatusChips.js';
 import { SavedViews } from './SavedViews.js';
-import { activeFilterCount, filterOf, nextSort, paramsFromView, useConsentView } from './view.js';
+import { activeFilterCount, filterOf, nextSort, paramsFromView, viewFromParams } from './view.js';
+
+// Loaded when first opened, not with the list: the first screen shows its rows without the filters'
+// date pickers and selects, or the dialogs' forms (issue 21).
+const ConsentFilters = lazy(() => import('./ConsentFilters.js').then((m) => ({ default: m.ConsentFilters })));
+const BulkRevokeDialog = lazy(() => import('../consent-actions/BulkRevokeDialog.js').then((m) => ({ default: m.BulkRevokeDialog })));
+const CreateConsentDialog = lazy(() =>
+  import('../consent-actions/CreateConsentDialog.js').then((m) => ({ default: m.CreateConsentDialog })),
+);
+const filtersLoading = <LoadingState label="Loading the filters…" />;
+
+/** Whether something has been shown once: then it stays mounted (a dialog closes with its animation). */
+function useShownOnce(shown: boolean): boolean {
+  const [once, setOnce] = useState(shown);
+  if (shown && !once) setOnce(true);
+  return once || shown;
+}
+
+/** The view in the URL, and a setter that writes it back (a new history entry, so Back works). */
+const useConsentView = () => useUrlView(viewFromParams, paramsFromView);
 
 /**
  * The consent list: one search box for any identifier, status chips with counts, every filter, sort
@@ -222,37 +241,48 @@ export function ConsentsScreen() {
   );
   const setStatuses = useCallback((statuses: string[]) => setView({ statuses }), [setView]);
   const chips = useMemo(() => <StatusChips view={view} counts={count.data} onChange={setStatuses} />, [view, count.data, setStatuses]);
+  const filtersShown = useShownOnce(filtersOpen);
   const filters = useMemo(
     () => (
       <Collapse expanded={filtersOpen}>
         <Paper withBorder p="xs">
-          <ConsentFilters view={view} options={options.data} onChange={(change) => setView(change)} />
+          {filtersShown && (
+            <Suspense fallback={filtersLoading}>
+              <ConsentFilters view={view} options={options.data} onChange={(change) => setView(change)} />
+            </Suspense>
+          )}
         </Paper>
       </Collapse>
     ),
-    [filtersOpen, view, options.data, setView],
+    [filtersOpen, filtersShown, view, options.data, setView],
   );
+  const bulkShown = useShownOnce(bulkOpen !== null);
+  const createShown = useShownOnce(createOpen);
   const dialogs = useMemo(
     () => (
-      <>
-        <BulkRevokeDialog
-          opened={bulkOpen !== null}
-          onClose={() => setBulkOpen(null)}
-          onStarted={() => setSelected(new Set())}
-          {...(bulkOpen === 'selection' ? { selected: [...selected] } : {})}
-        />
-        <CreateConsentDialog
-          opened={createOpen}
-          onClose={() => setCreateOpen(false)}
-          onCreated={(c) => {
-            setCreateOpen(false);
-            navigate(`/consents/${encodeURIComponent(c.consentId)}?authorize=1`);
-          }}
-        />
-      </>
+      <Suspense fallback={null}>
+        {bulkShown && (
+          <BulkRevokeDialog
+            opened={bulkOpen !== null}
+            onClose={() => setBulkOpen(null)}
+            onStarted={() => setSelected(new Set())}
+            {...(bulkOpen === 'selection' ? { selected: [...selected] } : {})}
+          />
+        )}
+        {createShown && (
+          <CreateConsentDialog
+            opened={createOpen}
+            onClose={() => setCreateOpen(false)}
+            onCreated={(c) => {
+              setCreateOpen(false);
+              navigate(`/consents/${encodeURIComponent(c.consentId)}?authorize=1`);
+            }}
+          />
+        )}
+      </Suspense>
     ),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- setBulkOpen reads params and setParams (listed)
-    [bulkOpen, selected, createOpen, navigate, params, setParams],
+    [bulkShown, bulkOpen, selected, createShown, createOpen, navigate, params, setParams],
   );
 
   return (

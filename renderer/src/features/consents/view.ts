@@ -1,13 +1,6 @@
 import { addDays, format, isValid, parse } from 'date-fns';
-import {
-  CONSENT_SORT_FIELDS,
-  type ConsentFilter,
-  type ConsentSort,
-  type ConsentSortField,
-  type SavedView,
-  type TimeRange,
-} from '../../../../shared/ipc/contract.js';
-import { useUrlView } from '../../ui/url.js';
+import { CONSENT_SORT_FIELDS } from '../../../../shared/ipc/consent-fields.js';
+import type { ConsentFilter, ConsentSort, ConsentSortField, SavedView, TimeRange } from '../../../../shared/ipc/contract.js';
 
 /**
  * The consent list's view — search, filters, sort and columns — lives in the URL (the hash
@@ -181,9 +174,4 @@ export function activeFilterCount(v: ConsentView): number {
 export function nextSort(current: ConsentSort, field: ConsentSortField): ConsentSort {
   if (current.field === field) return { field, direction: current.direction === 'asc' ? 'desc' : 'asc' };
   return { field, direction: DATE_FIELDS.has(field) ? 'desc' : 'asc' };
-}
-
-/** The view in the URL, and a setter that writes it back (a new history entry, so Back works). */
-export function useConsentView() {
-  return useUrlView(viewFromParams, paramsFromView);
 }

@@ -1,12 +1,13 @@
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
+import { BLOCK_SIZE } from './block-size.js';
 
 /**
  * Rows of a long list, read from main a block at a time as they scroll into view: no unbounded
  * result set crosses IPC and the renderer holds only what is near the viewport (blocks already
  * read stay in the query cache for a while, so scrolling back is instant).
  */
-export const BLOCK_SIZE = 100;
+export { BLOCK_SIZE };
 /** How long a block read stays fresh in the query cache. */
 const BLOCK_STALE_MS = 30_000;
 

@@ -1,0 +1,41 @@
+// @vitest-environment node
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The page sends the first screen's reads (app/first-reads.ts) as soon as their code has arrived,
+ * while the rest loads (issue 21): that code must stay small, without the contract's zod schemas,
+ * React or the UI kit, else the reads wait for them (0.6 s of the cold start at 30,000 consents).
+ * Read from the build (`npm run build`): the chunks the first reads' chunk imports, transitively,
+ * and the modules in them (dist/meta/vite-renderer.json).
+ */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const assets = join(root, 'dist', 'renderer', 'assets');
+const meta = join(root, 'dist', 'meta', 'vite-renderer.json');
+
+describe("the first reads' code in the build", () => {
+  it('loads without zod, React, react-query or Mantine, in under 60 kB', () => {
+    expect(existsSync(meta), 'run npm run build first').toBe(true);
+    const outputs = (JSON.parse(readFileSync(meta, 'utf8')) as { outputs: Record<string, { bytes: number; modules: string[] }> }).outputs;
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(join(assets, file), 'utf8');
+      // Static imports only (`from"./x.js"`, `import"./x.js"`): what must arrive before the module runs.
+      for (const m of code.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)) visit(m[1]!);
+    };
+    const entries = readdirSync(assets).filter((f) => /^first-reads-.*\.js$/.test(f));
+    expect(entries.length).toBeGreaterThan(0);
+    entries.forEach(visit);
+    const modules = [...seen].flatMap((f) => outputs[`dist/renderer/assets/${f}`]?.modules ?? []);
+    expect(modules).toContain('renderer/src/app/first-reads.ts');
+    expect(
+      modules.filter((m) => /node_modules\/(zod|react|react-dom|@tanstack|@mantine)\//.test(m) || /shared\/ipc\/contract/.test(m)),
+    ).toEqual([]);
+    const bytes = [...seen].reduce((n, f) => n + readFileSync(join(assets, f)).length, 0);
+    expect(bytes).toBeLessThan(60_000);
+  });
+});
