@@ -15,27 +15,42 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const assets = join(root, 'dist', 'renderer', 'assets');
 const meta = join(root, 'dist', 'meta', 'vite-renderer.json');
 
+/** The chunks whose names start with `name` and what they import statically, transitively, and the modules in them. */
+function staticClosure(name: RegExp): { files: Set<string>; modules: string[] } {
+  expect(existsSync(meta), 'run npm run build first').toBe(true);
+  const outputs = (JSON.parse(readFileSync(meta, 'utf8')) as { outputs: Record<string, { bytes: number; modules: string[] }> }).outputs;
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(join(assets, file), 'utf8');
+    // Static imports only (`from"./x.js"`, `import"./x.js"`): what must arrive before the module runs.
+    for (const m of code.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)) visit(m[1]!);
+  };
+  const entries = readdirSync(assets).filter((f) => name.test(f));
+  expect(entries.length).toBeGreaterThan(0);
+  entries.forEach(visit);
+  return { files: seen, modules: [...seen].flatMap((f) => outputs[`dist/renderer/assets/${f}`]?.modules ?? []) };
+}
+
 describe("the first reads' code in the build", () => {
   it('loads without zod, React, react-query or Mantine, in under 60 kB', () => {
-    expect(existsSync(meta), 'run npm run build first').toBe(true);
-    const outputs = (JSON.parse(readFileSync(meta, 'utf8')) as { outputs: Record<string, { bytes: number; modules: string[] }> }).outputs;
-    const seen = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const code = readFileSync(join(assets, file), 'utf8');
-      // Static imports only (`from"./x.js"`, `import"./x.js"`): what must arrive before the module runs.
-      for (const m of code.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)) visit(m[1]!);
-    };
-    const entries = readdirSync(assets).filter((f) => /^first-reads-.*\.js$/.test(f));
-    expect(entries.length).toBeGreaterThan(0);
-    entries.forEach(visit);
-    const modules = [...seen].flatMap((f) => outputs[`dist/renderer/assets/${f}`]?.modules ?? []);
+    const { files: seen, modules } = staticClosure(/^first-reads-.*\.js$/);
     expect(modules).toContain('renderer/src/app/first-reads.ts');
     expect(
       modules.filter((m) => /node_modules\/(zod|react|react-dom|@tanstack|@mantine)\//.test(m) || /shared\/ipc\/contract/.test(m)),
     ).toEqual([]);
     const bytes = [...seen].reduce((n, f) => n + readFileSync(join(assets, f)).length, 0);
     expect(bytes).toBeLessThan(60_000);
+  });
+
+  it("the shell's and the consent list's code hold neither the contract's schemas nor zod (role rules load when a role is checked)", () => {
+    for (const entry of [/^start-.*\.js$/, /^ConsentsScreen-.*\.js$/]) {
+      const { modules } = staticClosure(entry);
+      expect(modules.length).toBeGreaterThan(1);
+      expect(
+        modules.filter((m) => /node_modules\/zod\//.test(m) || /shared\/ipc\/contract/.test(m) || /shared\/schemas\//.test(m)),
+      ).toEqual([]);
+    }
   });
 });

@@ -9,10 +9,8 @@ export type Environment = z.infer<typeof Environment>;
 export const SortDirection = z.enum(['asc', 'desc']);
 export type SortDirection = z.infer<typeof SortDirection>;
 
-/** Most rows one request may ask for: no unbounded result set crosses IPC. */
-export const MAX_PAGE_SIZE = 500;
-/** Most consents one bulk action may name. */
-export const MAX_BULK = 10_000;
+/** Page and bulk limits (limits.ts, without zod for the renderer's first screen). */
+export { MAX_BULK, MAX_PAGE_SIZE } from '../limits.js';
 
 export const Instant = z.iso.datetime({ offset: true });
 /** A time range: from (inclusive) and to (exclusive), either open. */

@@ -55,10 +55,8 @@ export const CacheChanged = z.object({
 });
 export type CacheChanged = z.infer<typeof CacheChanged>;
 
-/** How many Data API records a sync stored, all kinds together (0 when it fetched none). */
-export function dataRecordTotal(summary: Pick<SyncSummary, 'data'>): number {
-  return Object.values(summary.data ?? {}).reduce((a, b) => a + b, 0);
-}
+/** How many Data API records a sync stored (sync-summary.ts, without zod for the overview). */
+export { dataRecordTotal } from '../sync-summary.js';
 
 export const syncChannels = {
   'sync:start': {

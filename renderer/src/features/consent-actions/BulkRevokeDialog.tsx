@@ -1,7 +1,7 @@
 import { Alert, Checkbox, List, Modal, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { MAX_BULK } from '../../../../shared/ipc/contract.js';
+import { MAX_BULK } from '../../../../shared/ipc/limits.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { DialogFooter } from '../../ui/DialogFooter.js';
 import { bindChecked, bindText, MONOSPACE_INPUT } from '../../ui/fields.js';

@@ -4,14 +4,9 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { CONSENT_COLUMN_LABELS, DEFAULT_CONSENT_COLUMNS } from '../../../../shared/consents/columns.js';
-import {
-  CONSENT_SORT_FIELDS,
-  MAX_BULK,
-  type ConsentFilter,
-  type ConsentCountOutput,
-  type ConsentRow,
-  type ConsentSortField,
-} from '../../../../shared/ipc/contract.js';
+import { CONSENT_SORT_FIELDS } from '../../../../shared/ipc/consent-fields.js';
+import type { ConsentFilter, ConsentCountOutput, ConsentRow, ConsentSortField } from '../../../../shared/ipc/contract.js';
+import { MAX_BULK } from '../../../../shared/ipc/limits.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ColumnChooser } from '../../ui/ColumnChooser.js';
 import { useDebouncedText } from '../../ui/fields.js';

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, SimpleGrid, Stack, Table, Text, Title } from '@ma
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { addDays, addWeeks, format, startOfISOWeek } from 'date-fns';
 import { useState } from 'react';
-import { dataRecordTotal } from '../../../../shared/ipc/contract.js';
+import { dataRecordTotal } from '../../../../shared/ipc/sync-summary.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { fillDays } from '../../ui/days.js';

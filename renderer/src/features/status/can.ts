@@ -1,4 +1,5 @@
-import { roleRefusal, type Channel } from '../../../../shared/ipc/contract.js';
+import { useEffect, useState } from 'react';
+import type { Channel, roleRefusal } from '../../../../shared/ipc/contract.js';
 import { useActionsAvailable, useAppStatus } from './app-status.js';
 
 export interface Can {
@@ -8,6 +9,21 @@ export interface Can {
   /** Whether the status (who is signed in) has been read: until then the role is not known, and allowed. */
   known: boolean;
 }
+
+/**
+ * The contract's role rules (roleRefusal), loaded the first time a signed-in person's role is to be
+ * checked: they live beside the contract's zod schemas (116 kB), which the first screen's rows do
+ * not wait for; solo mode (no role) never loads them here.
+ */
+let rules: typeof roleRefusal | undefined;
+let loading: Promise<unknown> | undefined;
+const loadRules = () =>
+  (loading ??= import('../../../../shared/ipc/contract.js').then((m) => {
+    rules = m.roleRefusal;
+  }));
+
+/** Said on a control while the role rules load (a moment, once): nothing is allowed before they are read. */
+export const CHECKING_ROLE = 'Checking what your role may do…';
 
 /**
  * Whether what calls `channel` can be done now, and if not, why: the signed-in person's role first
@@ -22,9 +38,14 @@ export interface Can {
 export function useCan(channel: Channel, opts: { online?: boolean; input?: object } = {}): Can {
   const status = useAppStatus().data;
   const actions = useActionsAvailable();
-  const known = status !== undefined;
   const role = status?.user?.role;
-  const refused = role ? roleRefusal(channel, role, opts.input) : null;
+  const [, setLoaded] = useState(rules !== undefined);
+  useEffect(() => {
+    if (role && !rules) void loadRules().then(() => setLoaded(true));
+  }, [role]);
+  if (role && !rules) return { allowed: false, reason: CHECKING_ROLE, known: false };
+  const known = status !== undefined;
+  const refused = role ? rules!(channel, role, opts.input) : null;
   if (refused) return { allowed: false, reason: refused, known };
   if (opts.online && !actions.available) return { allowed: false, reason: actions.reason, known };
   return { allowed: true, reason: null, known };
