@@ -1,4 +1,5 @@
 import type { ConsentRow, ConsentSortField } from '../ipc/contract.js';
+import { CONSENT_SORT_FIELDS } from '../ipc/consent-fields.js';
 
 /**
  * The consent list's columns: the label a user reads (table header, CSV header, column chooser),
@@ -34,25 +35,14 @@ export const DEFAULT_CONSENT_COLUMNS: readonly ConsentSortField[] = [
   'sharingEndDate',
 ];
 
-/** Every column, in the order a full export or the command line lists them. */
+/**
+ * Every column, in the order a full export or the command line lists them: the id and the status
+ * first, then the rest in the list's own order (CONSENT_SORT_FIELDS), so none is ever left out.
+ */
+const LEADING_COLUMNS = ['consentId', 'status'] as const satisfies readonly ConsentSortField[];
 export const ALL_CONSENT_COLUMNS: readonly ConsentSortField[] = [
-  'consentId',
-  'status',
-  'created',
-  'sharingEndDate',
-  'revoked',
-  'firstDataCollection',
-  'consumerEmail',
-  'consumerMobile',
-  'consumerId',
-  'dataHolderName',
-  'useCaseName',
-  'accessFrequency',
-  'postUsageAction',
-  'directMarketingAllowed',
-  'externalId',
-  'cdrArrangementId',
-  'version',
+  ...LEADING_COLUMNS,
+  ...CONSENT_SORT_FIELDS.filter((f) => !(LEADING_COLUMNS as readonly string[]).includes(f)),
 ];
 
 /** A cell's value as text for exports: times as stored (ISO 8601 UTC), booleans as yes/no. */
