@@ -46,7 +46,11 @@ describe('a bulk revocation awaiting approval', () => {
     expect(screen.getByText(/Asked by sam \(Sam Support\)/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
     expect(screen.queryByLabelText('Per second')).toBeNull();
-    await userEvent.click(await screen.findByRole('button', { name: 'Approve' }));
+    // The role rules load beside the first screen (status/can.ts): until they are read nothing is
+    // allowed; then the support agent's Approve is enabled, and a click sends the decision.
+    const approve = await screen.findByRole('button', { name: 'Approve' });
+    await waitFor(() => expect(approve).toBeEnabled());
+    await userEvent.click(approve);
     await waitFor(() => expect(asked).toEqual([{ jobId: 'job-77', decision: 'approve' }]));
   });
 

@@ -11,16 +11,15 @@ export interface Can {
 }
 
 /**
- * The contract's role rules (roleRefusal), loaded the first time a signed-in person's role is to be
- * checked: they live beside the contract's zod schemas (116 kB), which the first screen's rows do
- * not wait for; solo mode (no role) never loads them here.
+ * The contract's role rules (roleRefusal). They live beside the contract's zod schemas (116 kB),
+ * which the first screen's rows do not wait for: their loading starts with this module, beside the
+ * first screen's, and the role checks read them once they have arrived (in practice before the
+ * signed-in person's status has been read).
  */
 let rules: typeof roleRefusal | undefined;
-let loading: Promise<unknown> | undefined;
-const loadRules = () =>
-  (loading ??= import('../../../../shared/ipc/contract.js').then((m) => {
-    rules = m.roleRefusal;
-  }));
+const loading = import('../../../../shared/ipc/contract.js').then((m) => {
+  rules = m.roleRefusal;
+});
 
 /** Said on a control while the role rules load (a moment, once): nothing is allowed before they are read. */
 export const CHECKING_ROLE = 'Checking what your role may do…';
@@ -41,7 +40,7 @@ export function useCan(channel: Channel, opts: { online?: boolean; input?: objec
   const role = status?.user?.role;
   const [, setLoaded] = useState(rules !== undefined);
   useEffect(() => {
-    if (role && !rules) void loadRules().then(() => setLoaded(true));
+    if (role && !rules) void loading.then(() => setLoaded(true));
   }, [role]);
   if (role && !rules) return { allowed: false, reason: CHECKING_ROLE, known: false };
   const known = status !== undefined;
