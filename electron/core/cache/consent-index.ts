@@ -111,7 +111,7 @@ class Firsts {
   digits = 0;
   /** Whether some text was not ASCII. */
   other = false;
-  private readonly named = new Map<string, number[]>();
+  private readonly named = new Map<string, Firsts>();
 
   reset(): void {
     this.letters = 0;
@@ -146,16 +146,13 @@ class Firsts {
     if (text === null) return;
     let bits = this.named.get(text);
     if (!bits) {
-      const [letters, digits, other] = [this.letters, this.digits, this.other];
-      this.reset();
-      this.add(text);
-      bits = [this.letters, this.digits, this.other ? 1 : 0];
+      bits = new Firsts();
+      bits.add(text);
       this.named.set(text, bits);
-      [this.letters, this.digits, this.other] = [letters, digits, other];
     }
-    this.letters |= bits[0]!;
-    this.digits |= bits[1]!;
-    if (bits[2]) this.other = true;
+    this.letters |= bits.letters;
+    this.digits |= bits.digits;
+    this.other ||= bits.other;
   }
 }
 
