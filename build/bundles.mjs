@@ -79,9 +79,9 @@ export const bundleCli = () =>
  * their bundle (start-main.mjs, host-main.mjs): it turns on Node's compile cache, then loads the
  * bundle, so a start after the first reads the bundle's compiled code instead of compiling its
  * 2.3 MB again (issue 21). The cache must be on before the bundle is loaded, hence a file of its
- * own. It lives in this checkout (node_modules/.cache/,
- * as the command line's does, build/cli.mjs); where that cannot be written, the bundle is compiled
- * as before. These two files are not packaged (the installers run main.cjs).
+ * own. It lives in this checkout (node_modules/.cache/, as the command line's does, build/cli.mjs);
+ * where that cannot be written, the bundle is compiled as before. These two files are not packaged
+ * (the installers run main.cjs).
  */
 export function writeLauncher(launcher, bundle) {
   const file = join(root, 'dist/electron', launcher);
