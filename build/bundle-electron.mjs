@@ -3,7 +3,7 @@
 // worker thread; the start, host and command-line entry points. The specs and the records each
 // bundle leaves in dist/meta/ are in bundles.mjs.
 import { build as esbuild } from 'esbuild';
-import { build, bundleCli, bundleWorker, common, esm, external, importMetaUrl, teamExternal } from './bundles.mjs';
+import { build, bundleCli, bundleWorker, common, esm, external, importMetaUrl, teamExternal, writeLauncher } from './bundles.mjs';
 
 await build({ ...common, ...importMetaUrl, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.cjs', external });
 await bundleWorker();
@@ -27,9 +27,12 @@ await build({
 });
 
 // `npm start`, `npm run serve` and `npm run cli` run these, not the TypeScript sources: no
-// transpiling at every start (that alone took 0.7–1.4 s of a cold start).
-await build({ ...esm, entryPoints: ['electron/start.ts'], outfile: 'dist/electron/start.mjs', external });
-await build({ ...esm, entryPoints: ['electron/host/cli.ts'], outfile: 'dist/electron/host.mjs', external });
+// transpiling at every start (that alone took 0.7–1.4 s of a cold start). start.mjs and host.mjs
+// are launchers that turn on Node's compile cache first (writeLauncher in bundles.mjs).
+await build({ ...esm, entryPoints: ['electron/start.ts'], outfile: 'dist/electron/start-main.mjs', external });
+await build({ ...esm, entryPoints: ['electron/host/cli.ts'], outfile: 'dist/electron/host-main.mjs', external });
+writeLauncher('start.mjs', 'start-main.mjs');
+writeLauncher('host.mjs', 'host-main.mjs');
 // The team server: PostgreSQL's client bundled; the embedded server's binaries stay in their npm packages.
 await build({ ...esm, entryPoints: ['electron/team/cli.ts'], outfile: 'dist/electron/team.mjs', external: teamExternal });
 await bundleCli();

@@ -73,3 +73,28 @@ export const bundleWorker = () =>
 /** The command line (`npm run cli`, through build/cli.mjs). */
 export const bundleCli = () =>
   build({ ...esm, entryPoints: ['electron/cli/cli.ts'], outfile: 'dist/electron/cli.mjs', external: teamExternal });
+
+/**
+ * `npm start` and `npm run serve` run a launcher (dist/electron/start.mjs, host.mjs) in front of
+ * their bundle (start-main.mjs, host-main.mjs): it turns on Node's compile cache, then loads the
+ * bundle, so a start after the first reads the bundle's compiled code instead of compiling its
+ * 2.3 MB again (issue 21). The cache must be on before the bundle is loaded, hence a file of its
+ * own. It lives in this checkout (node_modules/.cache/, as the command line's does, build/cli.mjs);
+ * where that cannot be written, the bundle is compiled as before. These two files are not packaged
+ * (the installers run main.cjs).
+ */
+export function writeLauncher(launcher, bundle) {
+  const file = join(root, 'dist/electron', launcher);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(
+    file,
+    `// Written by build/bundles.mjs (writeLauncher): Node's compile cache on, then ${bundle}.
+import module from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+module.enableCompileCache?.(join(dirname(fileURLToPath(import.meta.url)), '../../node_modules/.cache/cdr-console-host'));
+await import('./${bundle}');
+`,
+  );
+}

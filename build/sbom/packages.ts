@@ -12,10 +12,15 @@ import { basename, isAbsolute, join, sep } from 'node:path';
 import type { ShippedModules } from '../vite-shipped-modules.js';
 
 /** Where a package's code ships. */
-export type ShipsIn = 'node_modules' | 'electron' | 'renderer' | 'main.cjs' | 'worker.cjs' | 'preload.cjs' | 'start.mjs' | 'host.mjs';
+export type ShipsIn =
+  'node_modules' | 'electron' | 'renderer' | 'main.cjs' | 'worker.cjs' | 'preload.cjs' | 'start-main.mjs' | 'host-main.mjs';
 
-/** The main-process bundles build/bundle-electron.mjs writes, each with its esbuild metafile in dist/meta/. */
-export const ELECTRON_BUNDLES = ['main.cjs', 'worker.cjs', 'preload.cjs', 'start.mjs', 'host.mjs'] as const;
+/**
+ * The main-process bundles build/bundle-electron.mjs writes, each with its esbuild metafile in
+ * dist/meta/. start.mjs and host.mjs, the launchers in front of start-main.mjs and host-main.mjs,
+ * hold no package's code (build/bundles.mjs, writeLauncher).
+ */
+export const ELECTRON_BUNDLES = ['main.cjs', 'worker.cjs', 'preload.cjs', 'start-main.mjs', 'host-main.mjs'] as const;
 export const RENDERER_RECORD = 'dist/meta/vite-renderer.json';
 
 export interface PackageJson {

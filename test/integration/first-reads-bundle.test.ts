@@ -44,6 +44,16 @@ describe("the first reads' code in the build", () => {
     expect(bytes).toBeLessThan(60_000);
   });
 
+  it("the page's entry loads without the UI kit or React, so the first reads' code is fetched at once", () => {
+    // The entry's static imports arrive and run before it does: with Mantine's chunk among them (its
+    // style sheet was in the chunk's group), the first reads waited for 405 kB to load and run.
+    const { files: seen, modules } = staticClosure(/^index-.*\.js$/);
+    expect(modules).toContain('renderer/src/main.tsx');
+    expect(modules.filter((m) => /node_modules\/(react|react-dom|@tanstack|@mantine|@floating-ui)\//.test(m))).toEqual([]);
+    const bytes = [...seen].reduce((n, f) => n + readFileSync(join(assets, f)).length, 0);
+    expect(bytes).toBeLessThan(60_000);
+  });
+
   it("the shell's and the consent list's code hold neither the contract's schemas nor zod (role rules load when a role is checked)", () => {
     for (const entry of [/^start-.*\.js$/, /^ConsentsScreen-.*\.js$/]) {
       const { modules } = staticClosure(entry);

@@ -186,7 +186,7 @@ describe('npm run sbom on an app that ships a package with a licence outside the
       // Imported but tree-shaken away entirely: does not ship.
       'node_modules/not-installed/index.js': { bytesInOutput: 0 },
     };
-    for (const bundle of ['main.cjs', 'worker.cjs', 'preload.cjs', 'start.mjs', 'host.mjs']) {
+    for (const bundle of ['main.cjs', 'worker.cjs', 'preload.cjs', 'start-main.mjs', 'host-main.mjs']) {
       writeFileSync(join(app, 'dist/electron', bundle), 'code');
       const outputs = { [`dist/electron/${bundle}`]: { bytes: 4, inputs: bundle === 'main.cjs' ? main : {} } };
       writeFileSync(join(app, `dist/meta/esbuild-${bundle}.json`), JSON.stringify({ inputs: {}, outputs }));

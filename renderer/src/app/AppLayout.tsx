@@ -1,13 +1,13 @@
 import { ActionIcon, AppShell, Group, Kbd, NavLink, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
+import { useHotkeys } from '@mantine/hooks';
 import { spotlight } from '@mantine/spotlight';
 import { IconMoon, IconSun, IconSunMoon } from '@tabler/icons-react';
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { NavLink as RouterNavLink, Outlet } from 'react-router';
-import { OperatorPrompt } from '../features/operator/OperatorPrompt.js';
-import { CommandPalette } from '../features/palette/CommandPalette.js';
 import { useSaveSettings } from '../features/settings/settings.js';
 import { useAppStatus } from '../features/status/app-status.js';
-import { ENVIRONMENT_LABEL, StatusBar } from '../features/status/StatusBar.js';
+import { ENVIRONMENT_LABEL } from '../features/status/environment.js';
+import { useAfterFirstPaint } from '../ui/after-paint.js';
 import { LoadingState } from '../ui/states.js';
 import { preloadScreen } from './screen-code.js';
 import { SCREENS } from './screens.js';
@@ -21,6 +21,17 @@ const ENVIRONMENT_BAR = {
   prod: { colour: 'var(--mantine-color-red-9)', ink: 'white', text: 'PRODUCTION — actions here change real consumers’ consents' },
   nonprod: { colour: 'var(--mantine-color-yellow-4)', ink: 'black', text: 'Non-production' },
 } as const;
+
+/**
+ * The parts of the shell the first screen does not need to show its rows: the status bar, the
+ * command palette, the first-run name prompt and the notifications. Their code loads, and they
+ * render, once the first screen has been painted, so neither their scripts nor their first render
+ * stand before the first rows (issue 21).
+ */
+const StatusBar = lazy(() => import('../features/status/StatusBar.js').then((m) => ({ default: m.StatusBar })));
+const CommandPalette = lazy(() => import('../features/palette/CommandPalette.js').then((m) => ({ default: m.CommandPalette })));
+const OperatorPrompt = lazy(() => import('../features/operator/OperatorPrompt.js').then((m) => ({ default: m.OperatorPrompt })));
+const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
 
 function ThemeToggle() {
   const { colorScheme, setColorScheme } = useMantineColorScheme();
@@ -62,6 +73,10 @@ export function AppLayout() {
         : `${status.profile.name} (${env}) — CDR Console`;
   }, [status]);
   const headerHeight = bar ? 70 : 44;
+  const painted = useAfterFirstPaint();
+  // Ctrl/Cmd+K before the palette's code has arrived opens it as soon as it has (the palette reads
+  // whether it is open from its store); once it is there, the palette's own shortcut does the same.
+  useHotkeys([['mod+K', () => spotlight.open()]]);
   return (
     <AppShell header={{ height: headerHeight }} navbar={{ width: 200, breakpoint: 0 }} footer={{ height: 34 }} padding="md">
       <AppShell.Header>
@@ -116,10 +131,25 @@ export function AppLayout() {
         </Suspense>
       </AppShell.Main>
       <AppShell.Footer>
-        <StatusBar />
+        {painted ? (
+          <Suspense fallback={null}>
+            <StatusBar />
+          </Suspense>
+        ) : null}
       </AppShell.Footer>
-      <OperatorPrompt />
-      <CommandPalette />
+      {painted ? (
+        <>
+          <Suspense fallback={null}>
+            <Notifications position="top-right" limit={4} />
+          </Suspense>
+          <Suspense fallback={null}>
+            <OperatorPrompt />
+          </Suspense>
+          <Suspense fallback={null}>
+            <CommandPalette />
+          </Suspense>
+        </>
+      ) : null}
     </AppShell>
   );
 }

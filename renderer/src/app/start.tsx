@@ -1,6 +1,5 @@
 import { MantineProvider, type MantineColorScheme } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
-import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -45,7 +44,6 @@ createRoot(document.getElementById('root')!).render(
       colorSchemeManager={settingsColorSchemeManager(client, initialScheme)}
     >
       <DatesProvider settings={{ firstDayOfWeek: 1 }}>
-        <Notifications position="top-right" limit={4} />
         <QueryClientProvider client={queries}>
           <ClientProvider client={client}>
             <RouterProvider router={createAppRouter()} />

@@ -29,7 +29,7 @@ import { TableHead } from '../../ui/TableHead.js';
 import { useAppStatus } from '../status/app-status.js';
 import { useCan } from '../status/can.js';
 import { Unavailable } from '../../ui/Unavailable.js';
-import { ENVIRONMENT_LABEL } from '../status/StatusBar.js';
+import { ENVIRONMENT_LABEL } from '../status/environment.js';
 import { ProfileForm } from './ProfileForm.js';
 import { useSaveSettings, useSettings } from './settings.js';
 

@@ -10,16 +10,10 @@ import { useSession } from '../../stores/session.js';
 import { JobProgress } from '../../ui/jobs/JobProgress.js';
 import { isEnded, useJobsStore } from '../../ui/jobs/jobs-store.js';
 import { useAppStatus } from './app-status.js';
+import { ENVIRONMENT_LABEL } from './environment.js';
 import { ink } from '../../ui/ink.js';
 import { signOut } from './sign-out.js';
 
-/**
- * Always at the bottom: profile and environment, the sync (its phase, progress, rate and time
- * left, with Cancel; or when the last one ended and what failed; Sync now), the jobs running in
- * main, whether the intermediary is reachable (with a check), how secrets are kept, and who is
- * signed in with which role (team mode).
- */
-export const ENVIRONMENT_LABEL = { sandbox: 'Sandbox', nonprod: 'Non-production', prod: 'Production' } as const;
 const PHASE: Record<string, string> = {
   consents: 'consents',
   events: 'events',
@@ -97,6 +91,13 @@ function SignOutMenu() {
 /** How the status bar names what serves the console. */
 const HOST_NAMES: Record<string, string> = { browser: 'browser host', team: 'team server', electron: 'desktop', cli: 'command line' };
 
+/**
+ * Always at the bottom: profile and environment, the sync (its phase, progress, rate and time
+ * left, with Cancel; or when the last one ended and what failed; Sync now), the jobs running in
+ * main, whether the intermediary is reachable (with a check), how secrets are kept, and who is
+ * signed in with which role (team mode).
+ * Shown once the first screen has been painted (app/AppLayout.tsx), its code loaded then.
+ */
 export function StatusBar() {
   const client = useClient();
   const queries = useQueryClient();
