@@ -18,14 +18,17 @@ import type { Db } from './db.js';
  */
 export class CacheVersion {
   private readonly changes;
+  /** Prepared once: db.pragma() prepares its statement again at every call, and every read asks (a keystroke's, several times). */
+  private readonly dataVersion;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.changes = db.prepare<[], number>('SELECT total_changes()').pluck();
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
   /** Changes with every commit: another connection's (data_version) or this one's (total_changes). */
   now(): string {
-    return `${String(this.db.pragma('data_version', { simple: true }))}:${String(this.changes.get())}`;
+    return `${String(this.dataVersion.get())}:${String(this.changes.get())}`;
   }
 }
 

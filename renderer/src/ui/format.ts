@@ -1,4 +1,4 @@
-import { format, formatDistanceToNowStrict, isValid, parseISO } from 'date-fns';
+import { format, formatDistanceStrict, isValid, parseISO } from 'date-fns';
 
 /**
  * Times are stored in UTC (ISO 8601 with milliseconds) and shown in local time; the stored UTC
@@ -59,11 +59,16 @@ export function localZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
+/** How long ago ("just now", "5 minutes ago"); the same text within a second (the offline reason is worked out at every redraw). */
 export function formatAgo(iso: string | null, now = new Date()): string {
   if (!iso) return 'never';
-  const d = parseISO(iso);
-  if (!isValid(d)) return iso;
-  return now.getTime() - d.getTime() < 60_000 ? 'just now' : `${formatDistanceToNowStrict(d)} ago`;
+  const second = Math.floor(now.getTime() / 1000);
+  return remembered('A', `${second} ${iso}`, () => {
+    const d = parseISO(iso);
+    if (!isValid(d)) return iso;
+    const at = new Date(second * 1000);
+    return at.getTime() - d.getTime() < 60_000 ? 'just now' : `${formatDistanceStrict(d, at)} ago`;
+  });
 }
 
 const counts = new Intl.NumberFormat('en-AU');

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../bridge/ClientContext.js';
+import type { ConnectionState } from '../../bridge/transport.js';
 import { useSession } from '../../stores/session.js';
 import { formatAgo } from '../../ui/format.js';
 
@@ -14,8 +15,17 @@ export function useAppStatus() {
  * disabled button's tooltip. Reads stay available offline; actions are refused, never queued.
  */
 export function useActionsAvailable(): { available: boolean; reason: string | null } {
-  const connection = useSession((s) => s.connection);
-  const status = useAppStatus().data;
+  return actionsAvailable(
+    useSession((s) => s.connection),
+    useAppStatus().data,
+  );
+}
+
+/** useActionsAvailable's answer from the connection and the status (useCan reads the status once for both). */
+export function actionsAvailable(
+  connection: ConnectionState,
+  status: ReturnType<typeof useAppStatus>['data'],
+): { available: boolean; reason: string | null } {
   if (connection !== 'connected') return { available: false, reason: 'The console host is not connected; reconnecting…' };
   if (!status) return { available: false, reason: 'Checking the connection…' };
   if (!status.online)

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Channel, roleRefusal } from '../../../../shared/ipc/contract.js';
-import { useActionsAvailable, useAppStatus } from './app-status.js';
+import { useSession } from '../../stores/session.js';
+import { actionsAvailable, useAppStatus } from './app-status.js';
 
 export interface Can {
   allowed: boolean;
@@ -35,8 +36,10 @@ export const CHECKING_ROLE = 'Checking what your role may do…';
  * where it always is, and learns why it is not theirs.
  */
 export function useCan(channel: Channel, opts: { online?: boolean; input?: object } = {}): Can {
+  // One reader of the status for the role and the connection (a screen checks several actions, and
+  // redraws at each keystroke of a search).
   const status = useAppStatus().data;
-  const actions = useActionsAvailable();
+  const connection = useSession((s) => s.connection);
   const role = status?.user?.role;
   const [, setLoaded] = useState(rules !== undefined);
   useEffect(() => {
@@ -46,6 +49,9 @@ export function useCan(channel: Channel, opts: { online?: boolean; input?: objec
   const known = status !== undefined;
   const refused = role ? rules!(channel, role, opts.input) : null;
   if (refused) return { allowed: false, reason: refused, known };
-  if (opts.online && !actions.available) return { allowed: false, reason: actions.reason, known };
+  if (opts.online) {
+    const actions = actionsAvailable(connection, status);
+    if (!actions.available) return { allowed: false, reason: actions.reason, known };
+  }
   return { allowed: true, reason: null, known };
 }

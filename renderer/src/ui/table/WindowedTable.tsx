@@ -1,5 +1,16 @@
 import { Skeleton, Table, UnstyledButton } from '@mantine/core';
-import { memo, useEffect, useId, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { useRowWindow } from './useRowWindow.js';
 import type { WindowedRows } from './useWindowedRows.js';
 import classes from './WindowedTable.module.css';
@@ -72,6 +83,16 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
   const last = items.at(-1) ?? 0;
   const { setRange } = rows;
   useEffect(() => setRange(first, last), [first, last, setRange]);
+
+  // The header is drawn again only when its columns, sort or selection state change, not at each
+  // redraw of the rows (a keystroke of a search redraws the screen twice): its handlers are passed
+  // through stable functions that call the latest ones.
+  const handlers = useRef({ onSort: props.onSort, toggleAll: selection?.toggleAll });
+  useLayoutEffect(() => {
+    handlers.current = { onSort: props.onSort, toggleAll: selection?.toggleAll };
+  });
+  const sortBy = useCallback((field: string) => handlers.current.onSort?.(field), []);
+  const toggleAll = useCallback(() => handlers.current.toggleAll?.(), []);
 
   const { padTop, padBottom } = windowed;
   const colSpan = columns.length + (selection ? 1 : 0);
@@ -164,49 +185,31 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
             <col key={c.id} style={{ width: c.width }} />
           ))}
         </colgroup>
-        <Table.Thead ref={headRef}>
-          <Table.Tr aria-rowindex={1}>
-            {selection ? (
-              <Table.Th>
-                <HeaderCheckbox
-                  label={selection.headerLabel}
-                  state={selection.headerState}
-                  onToggle={() => selection.toggleAll()}
-                  disabled={total === 0}
-                />
-              </Table.Th>
-            ) : null}
-            {columns.map((c) => {
-              const active = props.sort?.field === c.id;
-              const ariaSort = active ? (props.sort!.direction === 'asc' ? 'ascending' : 'descending') : undefined;
-              return (
-                <Table.Th key={c.id} aria-sort={ariaSort}>
-                  {c.sortable !== false && props.onSort ? (
-                    <UnstyledButton onClick={() => props.onSort!(c.id)} className={classes.sortButton} data-active={active || undefined}>
-                      {c.header}
-                      <span aria-hidden className={classes.sortMark}>
-                        {active ? (props.sort!.direction === 'asc' ? '▲' : '▼') : '↕'}
-                      </span>
-                    </UnstyledButton>
-                  ) : (
-                    <span className={classes.plainHeader}>{c.header}</span>
-                  )}
-                </Table.Th>
-              );
-            })}
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead
+          headRef={headRef}
+          columns={columns}
+          sort={props.sort}
+          onSort={props.onSort ? sortBy : undefined}
+          selectLabel={selection?.headerLabel}
+          selectState={selection?.headerState}
+          toggleAll={toggleAll}
+          empty={total === 0}
+        />
         <Table.Tbody onClick={onRowClick}>
           {padTop > 0 && (
             <tr aria-hidden>
               <td colSpan={colSpan} style={{ height: padTop, padding: 0, border: 0 }} />
             </tr>
           )}
+          {/* Rows keyed by their position, not their id: a new search or sort puts other rows in the
+              same places, and each place's elements are kept with their texts and attributes
+              changed, rather than every row's elements removed and made again (the rows of one
+              place are the same while scrolling, so a scroll redraws only the rows coming in). */}
           {items.map((index) => {
             const row = rows.rowAt(index);
             if (!row)
               return (
-                <tr key={`loading-${index}`} aria-rowindex={index + 2} className={classes.row} style={{ height: ROW_HEIGHT }} aria-busy>
+                <tr key={index} aria-rowindex={index + 2} className={classes.row} style={{ height: ROW_HEIGHT }} aria-busy>
                   <td colSpan={colSpan} className={classes.cell}>
                     <Skeleton height={12} radius="sm" aria-label="Loading row" />
                   </td>
@@ -214,7 +217,7 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
               );
             return (
               <TableRow
-                key={props.rowId(row)}
+                key={index}
                 row={row}
                 index={index}
                 id={props.rowId(row)}
@@ -240,6 +243,61 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
 }
 
 const ignoreChange = () => undefined;
+
+interface TableHeadProps<Row> {
+  headRef: RefObject<HTMLTableSectionElement | null>;
+  columns: readonly Column<Row>[];
+  sort: TableSort | undefined;
+  /** Undefined: the columns are not sortable. */
+  onSort: ((field: string) => void) | undefined;
+  /** The selection's header checkbox (undefined without selection). */
+  selectLabel: string | undefined;
+  selectState: Selection<Row>['headerState'] | undefined;
+  toggleAll(): void;
+  empty: boolean;
+}
+
+/** The header row: sort buttons and the selection's checkbox, redrawn only when one of its props changes. */
+const TableHead = memo(function TableHead<Row>({
+  headRef,
+  columns,
+  sort,
+  onSort,
+  selectLabel,
+  selectState,
+  toggleAll,
+  empty,
+}: TableHeadProps<Row>) {
+  return (
+    <Table.Thead ref={headRef}>
+      <Table.Tr aria-rowindex={1}>
+        {selectState !== undefined ? (
+          <Table.Th>
+            <HeaderCheckbox label={selectLabel ?? ''} state={selectState} onToggle={toggleAll} disabled={empty} />
+          </Table.Th>
+        ) : null}
+        {columns.map((c) => {
+          const active = sort?.field === c.id;
+          const ariaSort = active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined;
+          return (
+            <Table.Th key={c.id} aria-sort={ariaSort}>
+              {c.sortable !== false && onSort ? (
+                <UnstyledButton onClick={() => onSort(c.id)} className={classes.sortButton} data-active={active || undefined}>
+                  {c.header}
+                  <span aria-hidden className={classes.sortMark}>
+                    {active ? (sort.direction === 'asc' ? '▲' : '▼') : '↕'}
+                  </span>
+                </UnstyledButton>
+              ) : (
+                <span className={classes.plainHeader}>{c.header}</span>
+              )}
+            </Table.Th>
+          );
+        })}
+      </Table.Tr>
+    </Table.Thead>
+  );
+}) as <Row>(props: TableHeadProps<Row>) => ReactNode;
 
 interface TableRowProps<Row> {
   row: Row;
