@@ -201,15 +201,11 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
               <td colSpan={colSpan} style={{ height: padTop, padding: 0, border: 0 }} />
             </tr>
           )}
-          {/* Rows keyed by their position, not their id: a new search or sort puts other rows in the
-              same places, and each place's elements are kept with their texts and attributes
-              changed, rather than every row's elements removed and made again (the rows of one
-              place are the same while scrolling, so a scroll redraws only the rows coming in). */}
           {items.map((index) => {
             const row = rows.rowAt(index);
             if (!row)
               return (
-                <tr key={index} aria-rowindex={index + 2} className={classes.row} style={{ height: ROW_HEIGHT }} aria-busy>
+                <tr key={`loading-${index}`} aria-rowindex={index + 2} className={classes.row} style={{ height: ROW_HEIGHT }} aria-busy>
                   <td colSpan={colSpan} className={classes.cell}>
                     <Skeleton height={12} radius="sm" aria-label="Loading row" />
                   </td>
@@ -217,7 +213,7 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
               );
             return (
               <TableRow
-                key={index}
+                key={props.rowId(row)}
                 row={row}
                 index={index}
                 id={props.rowId(row)}
