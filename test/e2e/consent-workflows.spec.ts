@@ -37,9 +37,13 @@ async function syncAgain(page: Page) {
 /** The consent id of the first row with this status, in the current sort. */
 async function firstWithStatus(page: Page, status: string, skip = 0, more = ''): Promise<{ id: string; email: string }> {
   await page.goto(`${new URL(app.launchUrl).origin}/#/consents?status=${status}&sort=created.asc${more}`);
+  // This view's rows, read: not the previous view's, which stay on screen (busy) while they are.
+  await expect(range(page)).toHaveText(/ match this view$/);
+  await expect(page.locator('table[aria-rowcount]')).not.toHaveAttribute('aria-busy');
   const row = rows(page).nth(skip);
-  await expect(row).toBeVisible();
-  return { id: (await row.getAttribute('data-row-id'))!, email: (await row.locator('td').nth(2).textContent())! };
+  await expect(row).toContainText(status);
+  // The id and the e-mail of one row, read at once (two reads could straddle a redraw).
+  return row.evaluate((tr) => ({ id: tr.getAttribute('data-row-id')!, email: tr.querySelectorAll('td')[2]!.textContent! }));
 }
 
 async function chooseReason(dialog: Locator, reason: string, details: string) {
