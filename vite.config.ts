@@ -35,6 +35,13 @@ export default defineConfig(({ mode }) => ({
               // imported the whole chunk for it, and the first reads waited for 405 kB to load and run.
               test: /node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui)[\\/].*\.[cm]?js$/,
             },
+            {
+              // The overview's one read of the sync summary (no zod), which the contract re-exports: left
+              // to Rolldown it went into the overview's chunk, so loading the contract (the role rules,
+              // status/can.ts) loaded the Overview screen, its charts' code and all, on every screen.
+              name: 'sync-summary',
+              test: /shared[\\/]ipc[\\/]sync-summary\.ts$/,
+            },
           ],
         },
       },

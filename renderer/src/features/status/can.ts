@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
-import type { Channel, roleRefusal } from '../../../../shared/ipc/contract.js';
+import { useSyncExternalStore } from 'react';
+import type { Channel } from '../../../../shared/ipc/contract.js';
 import { useSession } from '../../stores/session.js';
 import { actionsAvailable, useAppStatus } from './app-status.js';
+import { createRulesStore } from './role-rules.js';
 
 export interface Can {
   allowed: boolean;
@@ -15,12 +16,10 @@ export interface Can {
  * The contract's role rules (roleRefusal). They live beside the contract's zod schemas (116 kB),
  * which the first screen's rows do not wait for: their loading starts with this module, beside the
  * first screen's, and the role checks read them once they have arrived (in practice before the
- * signed-in person's status has been read).
+ * signed-in person's status has been read). role-rules.ts retries a failed load and says so.
  */
-let rules: typeof roleRefusal | undefined;
-const loading = import('../../../../shared/ipc/contract.js').then((m) => {
-  rules = m.roleRefusal;
-});
+const roleRules = createRulesStore(() => import('../../../../shared/ipc/contract.js').then((m) => m.roleRefusal));
+roleRules.start();
 
 /** Said on a control while the role rules load (a moment, once): nothing is allowed before they are read. */
 export const CHECKING_ROLE = 'Checking what your role may do…';
@@ -41,13 +40,11 @@ export function useCan(channel: Channel, opts: { online?: boolean; input?: objec
   const status = useAppStatus().data;
   const connection = useSession((s) => s.connection);
   const role = status?.user?.role;
-  const [, setLoaded] = useState(rules !== undefined);
-  useEffect(() => {
-    if (role && !rules) void loading.then(() => setLoaded(true));
-  }, [role]);
-  if (role && !rules) return { allowed: false, reason: CHECKING_ROLE, known: false };
+  const rules = useSyncExternalStore(roleRules.subscribe, roleRules.get);
+  if (role && rules.kind === 'loading') return { allowed: false, reason: CHECKING_ROLE, known: false };
+  if (role && rules.kind === 'failed') return { allowed: false, reason: rules.message, known: false };
   const known = status !== undefined;
-  const refused = role ? rules!(channel, role, opts.input) : null;
+  const refused = role && rules.kind === 'ready' ? rules.rules(channel, role, opts.input) : null;
   if (refused) return { allowed: false, reason: refused, known };
   if (opts.online) {
     const actions = actionsAvailable(connection, status);

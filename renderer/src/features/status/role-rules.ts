@@ -1,0 +1,57 @@
+import type { roleRefusal } from '../../../../shared/ipc/contract.js';
+
+export type RoleRules = typeof roleRefusal;
+
+/** What the role checks know of the contract's role rules: there, still loading, or not loadable. */
+export type RulesState = { kind: 'loading' } | { kind: 'ready'; rules: RoleRules } | { kind: 'failed'; message: string };
+
+/**
+ * The role rules, loaded once from their own chunk (`load`) and read by every role check. A load
+ * that fails (a network blip, a host restarted with a new build under the page) is tried again
+ * (`retries` more times, `retryMs` apart); after that the checks say the rules could not be read,
+ * and the next role check to mount tries once more. Without this, one failed chunk left every
+ * role-gated control saying "Checking…" until a reload, with no error anywhere.
+ */
+export function createRulesStore(load: () => Promise<RoleRules>, opts: { retries?: number; retryMs?: number } = {}) {
+  const retries = opts.retries ?? 2;
+  const retryMs = opts.retryMs ?? 500;
+  let state: RulesState = { kind: 'loading' };
+  let inFlight = false;
+  const listeners = new Set<() => void>();
+  const set = (next: RulesState) => {
+    state = next;
+    for (const listener of listeners) listener();
+  };
+  const attempt = (left: number) => {
+    inFlight = true;
+    load().then(
+      (rules) => {
+        inFlight = false;
+        set({ kind: 'ready', rules });
+      },
+      (error: unknown) => {
+        if (left > 0) {
+          setTimeout(() => attempt(left - 1), retryMs);
+          return;
+        }
+        inFlight = false;
+        const why = error instanceof Error ? error.message : String(error);
+        set({ kind: 'failed', message: `The role rules could not be loaded (${why}); reload the console to try again.` });
+      },
+    );
+  };
+  const start = () => {
+    if (state.kind === 'ready' || inFlight) return;
+    if (state.kind === 'failed') set({ kind: 'loading' });
+    attempt(retries);
+  };
+  return {
+    start,
+    get: (): RulesState => state,
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      start();
+      return () => listeners.delete(listener);
+    },
+  };
+}
