@@ -7,7 +7,7 @@ import { NavLink as RouterNavLink, Outlet } from 'react-router';
 import { useSaveSettings } from '../features/settings/settings.js';
 import { useAppStatus } from '../features/status/app-status.js';
 import { ENVIRONMENT_LABEL } from '../features/status/environment.js';
-import { useAfterFirstPaint } from '../ui/after-paint.js';
+import { useFirstScreenShown } from '../ui/first-screen.js';
 import { LoadingState } from '../ui/states.js';
 import { preloadScreen } from './screen-code.js';
 import { SCREENS } from './screens.js';
@@ -25,8 +25,8 @@ const ENVIRONMENT_BAR = {
 /**
  * The parts of the shell the first screen does not need to show its rows: the status bar, the
  * command palette, the first-run name prompt and the notifications. Their code loads, and they
- * render, once the first screen has been painted, so neither their scripts nor their first render
- * stand before the first rows (issue 21).
+ * render, once the first screen's rows have been painted (ui/first-screen.ts), so neither their
+ * scripts nor their first render stand before the first rows (issue 21).
  */
 const StatusBar = lazy(() => import('../features/status/StatusBar.js').then((m) => ({ default: m.StatusBar })));
 const CommandPalette = lazy(() => import('../features/palette/CommandPalette.js').then((m) => ({ default: m.CommandPalette })));
@@ -73,7 +73,7 @@ export function AppLayout() {
         : `${status.profile.name} (${env}) — CDR Console`;
   }, [status]);
   const headerHeight = bar ? 70 : 44;
-  const painted = useAfterFirstPaint();
+  const painted = useFirstScreenShown();
   // Ctrl/Cmd+K before the palette's code has arrived opens it as soon as it has (the palette reads
   // whether it is open from its store); once it is there, the palette's own shortcut does the same.
   useHotkeys([['mod+K', () => spotlight.open()]]);

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { addDays, addWeeks, format, startOfISOWeek } from 'date-fns';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { dataRecordTotal } from '../../../../shared/ipc/sync-summary.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
@@ -14,6 +14,7 @@ import { ink } from '../../ui/ink.js';
 import { useSession } from '../../stores/session.js';
 import { StatTile } from '../../ui/StatTile.js';
 import { TableHead } from '../../ui/TableHead.js';
+import { markFirstScreenShown } from '../../ui/first-screen.js';
 import { Time } from '../../ui/Time.js';
 import { consentsLink, filterOf, type ConsentView } from '../consents/index.js';
 import { eventsLink, WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../events/index.js';
@@ -140,6 +141,11 @@ export function OverviewScreen() {
   const weekRows = [...weeks.values()];
   const countOf = (s: string) => all.data?.statuses.find((x) => x.status === s)?.count ?? (all.data ? 0 : undefined);
   const summary = last.data;
+  // The overview has shown its figures: the shell's parts that can wait load now (ui/first-screen.ts).
+  const shown = all.data !== undefined;
+  useEffect(() => {
+    if (shown) markFirstScreenShown();
+  }, [shown]);
 
   return (
     <Stack gap="md" pb="xl">

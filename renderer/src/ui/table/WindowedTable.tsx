@@ -11,6 +11,7 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
+import { markFirstScreenShown } from '../first-screen.js';
 import { useRowWindow } from './useRowWindow.js';
 import type { WindowedRows } from './useWindowedRows.js';
 import classes from './WindowedTable.module.css';
@@ -83,6 +84,12 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
   const last = items.at(-1) ?? 0;
   const { setRange } = rows;
   useEffect(() => setRange(first, last), [first, last, setRange]);
+  // The console's first screen has shown its rows (or that it has none): the shell's parts that can
+  // wait load now (ui/first-screen.ts).
+  const showsRows = items.length > 0 ? rows.rowAt(first) !== undefined : !rows.fetching;
+  useEffect(() => {
+    if (showsRows) markFirstScreenShown();
+  }, [showsRows]);
 
   // The header is drawn again only when its columns, sort or selection state change, not at each
   // redraw of the rows (a keystroke of a search redraws the screen twice): its handlers are passed
