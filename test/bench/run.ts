@@ -57,7 +57,12 @@ const rows: Row[] = [];
 const row: RecordRow = (...a) => void rows.push(rowOf(...a));
 const perSecond = (n: number, ms: number) => (n * 1000) / ms;
 const work = mkdtempSync(join(tmpdir(), 'cdr-bench-'));
-process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+// BENCH_KEEP_WORK=1: the work directory (the last run's data directory, a synced cache) stays, for
+// looking into a figure afterwards (the host on that cache: node dist/electron/host.mjs --data-dir DIR).
+process.on('exit', () => {
+  if (process.env.BENCH_KEEP_WORK === '1') console.log(`kept the work directory: ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+});
 
 function benchDataDir(url: string, name: string): string {
   const dir = join(work, name);

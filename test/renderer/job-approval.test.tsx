@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Caller, Job, Role } from '../../shared/ipc/contract.js';
 import { CoreError } from '../../electron/ipc/router.js';
+import { loadRoleRules } from '../../renderer/src/features/status/can.js';
 import { JobProgress } from '../../renderer/src/ui/jobs/JobProgress.js';
 import { useSession } from '../../renderer/src/stores/session.js';
 import { memoryClient, renderWithClient } from './harness.js';
@@ -46,8 +47,10 @@ describe('a bulk revocation awaiting approval', () => {
     expect(screen.getByText(/Asked by sam \(Sam Support\)/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
     expect(screen.queryByLabelText('Per second')).toBeNull();
-    // The role rules load beside the first screen (status/can.ts): until they are read nothing is
-    // allowed; then the support agent's Approve is enabled, and a click sends the decision.
+    // The role rules load after the first screen's rows, or at the first role check with a role
+    // (status/can.ts): until they are read nothing is allowed (the button says it is checking);
+    // then the support agent's Approve is enabled, and a click sends the decision.
+    await loadRoleRules();
     const approve = await screen.findByRole('button', { name: 'Approve' });
     await waitFor(() => expect(approve).toBeEnabled());
     await userEvent.click(approve);

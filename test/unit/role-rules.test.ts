@@ -8,21 +8,25 @@ describe('the role rules store (status/role-rules.ts)', () => {
   it('is loading, then ready once the rules have arrived, and tells its listeners', async () => {
     const store = createRulesStore(async () => rules);
     const heard = vi.fn();
-    expect(store.get()).toEqual({ kind: 'loading' });
     store.subscribe(heard);
+    await settle();
+    // Nothing loads until someone asks (the first role check with a role).
+    expect(store.get()).toEqual({ kind: 'loading' });
+    store.start();
     await settle();
     expect(store.get()).toEqual({ kind: 'ready', rules });
     expect(heard).toHaveBeenCalled();
   });
 
-  it('loads once however many checks subscribe', async () => {
+  it('loads once however many checks start it', async () => {
     const load = vi.fn(async () => rules);
     const store = createRulesStore(load);
+    store.subscribe(() => {});
+    expect(load).not.toHaveBeenCalled();
     store.start();
-    store.subscribe(() => {});
-    store.subscribe(() => {});
+    store.start();
     await settle();
-    store.subscribe(() => {});
+    store.start();
     expect(load).toHaveBeenCalledTimes(1);
   });
 
@@ -58,6 +62,7 @@ describe('the role rules store (status/role-rules.ts)', () => {
     fail = false;
     const heard = vi.fn();
     store.subscribe(heard);
+    store.start();
     expect(store.get().kind).toBe('loading');
     await vi.waitFor(() => expect(store.get().kind).toBe('ready'));
     expect(heard).toHaveBeenCalled();

@@ -6,6 +6,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { NavLink as RouterNavLink, Outlet } from 'react-router';
 import { useSaveSettings } from '../features/settings/settings.js';
 import { useAppStatus } from '../features/status/app-status.js';
+import { loadRoleRules } from '../features/status/can.js';
 import { ENVIRONMENT_LABEL } from '../features/status/environment.js';
 import { useFirstScreenShown } from '../ui/first-screen.js';
 import { LoadingState } from '../ui/states.js';
@@ -74,6 +75,12 @@ export function AppLayout() {
   }, [status]);
   const headerHeight = bar ? 70 : 44;
   const painted = useFirstScreenShown();
+  // The role rules once the first rows are there (features/status/can.ts), unless the status has
+  // said nobody signs in here (solo), where nothing reads them.
+  const solo = status !== undefined && !status.user;
+  useEffect(() => {
+    if (painted && !solo) void loadRoleRules();
+  }, [painted, solo]);
   // Ctrl/Cmd+K before the palette's code has arrived opens it as soon as it has (the palette reads
   // whether it is open from its store); once it is there, the palette's own shortcut does the same.
   useHotkeys([['mod+K', () => spotlight.open()]]);

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import type { Channel } from '../../../../shared/ipc/contract.js';
 import { useSession } from '../../stores/session.js';
 import { actionsAvailable, useAppStatus } from './app-status.js';
@@ -13,13 +13,18 @@ export interface Can {
 }
 
 /**
- * The contract's role rules (roleRefusal). They live beside the contract's zod schemas (116 kB),
- * which the first screen's rows do not wait for: their loading starts with this module, beside the
- * first screen's, and the role checks read them once they have arrived (in practice before the
- * signed-in person's status has been read). role-rules.ts retries a failed load and says so.
+ * The contract's role rules (roleRefusal). They live beside the contract's zod schemas (116 kB, some
+ * 40 ms to run at 100k's cold start, in the first screen's way): they load once the first screen has
+ * shown its rows (the shell's deferred parts: app/AppLayout.tsx), or as soon as a role check sees a
+ * role, whichever comes first; until then a signed-in person's role-gated controls say they are being
+ * checked. role-rules.ts retries a failed load and says so.
  */
 const roleRules = createRulesStore(() => import('../../../../shared/ipc/contract.js').then((m) => m.roleRefusal));
-roleRules.start();
+
+/** Loads the role rules now if they are not there (resolves once they are, or could not be loaded). */
+export function loadRoleRules(): Promise<unknown> {
+  return roleRules.settled();
+}
 
 /** Said on a control while the role rules load (a moment, once): nothing is allowed before they are read. */
 export const CHECKING_ROLE = 'Checking what your role may do…';
@@ -41,6 +46,9 @@ export function useCan(channel: Channel, opts: { online?: boolean; input?: objec
   const connection = useSession((s) => s.connection);
   const role = status?.user?.role;
   const rules = useSyncExternalStore(roleRules.subscribe, roleRules.get);
+  useEffect(() => {
+    if (role) roleRules.start();
+  }, [role]);
   if (role && rules.kind === 'loading') return { allowed: false, reason: CHECKING_ROLE, known: false };
   if (role && rules.kind === 'failed') return { allowed: false, reason: rules.message, known: false };
   const known = status !== undefined;

@@ -9,7 +9,7 @@ export type RulesState = { kind: 'loading' } | { kind: 'ready'; rules: RoleRules
  * The role rules, loaded once from their own chunk (`load`) and read by every role check. A load
  * that fails (a network blip, a host restarted with a new build under the page) is tried again
  * (`retries` more times, `retryMs` apart); after that the checks say the rules could not be read,
- * and the next role check to mount tries once more. Without this, one failed chunk left every
+ * and the next `start` (the next role check to mount) tries once more. Without this, one failed chunk left every
  * role-gated control saying "Checking…" until a reload, with no error anywhere.
  */
 export function createRulesStore(load: () => Promise<RoleRules>, opts: { retries?: number; retryMs?: number } = {}) {
@@ -45,12 +45,25 @@ export function createRulesStore(load: () => Promise<RoleRules>, opts: { retries
     if (state.kind === 'failed') set({ kind: 'loading' });
     attempt(retries);
   };
+  /** Starts the load if it is not under way, and resolves once it has succeeded or given up. */
+  const settled = (): Promise<RulesState> => {
+    start();
+    if (state.kind !== 'loading') return Promise.resolve(state);
+    return new Promise((resolve) => {
+      const heard = () => {
+        if (state.kind === 'loading') return;
+        listeners.delete(heard);
+        resolve(state);
+      };
+      listeners.add(heard);
+    });
+  };
   return {
     start,
+    settled,
     get: (): RulesState => state,
     subscribe(listener: () => void): () => void {
       listeners.add(listener);
-      start();
       return () => listeners.delete(listener);
     },
   };
