@@ -6,10 +6,12 @@ export type RoleRules = typeof roleRefusal;
 export type RulesState = { kind: 'loading' } | { kind: 'ready'; rules: RoleRules } | { kind: 'failed'; message: string };
 
 /**
- * The role rules, loaded once from their own chunk (`load`) and read by every role check. A load
- * that fails (a network blip, a host restarted with a new build under the page) is tried again
- * (`retries` more times, `retryMs` apart); after that the checks say the rules could not be read,
- * and the next `start` (the next role check to mount) tries once more. Without this, one failed chunk left every
+ * The role rules, loaded once from their own chunk (`load`) when first asked for (`start`), and read
+ * by every role check through `subscribe`/`get` (React's useSyncExternalStore: a check drawn before
+ * the rules arrived is drawn again when they do, however close the two come). A load that fails (a
+ * network blip, a host restarted with a new build under the page) is tried again (`retries` more
+ * times, `retryMs` apart); after that the checks say the rules could not be loaded, and the next
+ * `start` (the next role check to mount) tries once more. Before, one failed chunk left every
  * role-gated control saying "Checking…" until a reload, with no error anywhere.
  */
 export function createRulesStore(load: () => Promise<RoleRules>, opts: { retries?: number; retryMs?: number } = {}) {
