@@ -38,8 +38,9 @@ export interface Job<R> {
  * instead of 4×. The sync thread keeps ~25 MiB alive (its code, the page under way); with the
  * process's limit its heap grew to 60–85 MiB of mostly garbage, with this one it stays at 40–45.
  * Node 24's peak for the 100k/1M sync 343–367 → 287–300 MiB by this alone (283–286 with limits of
- * 128–256 MiB), with 8 % more collections and no slower sync measurable on this machine. 1 GiB is forty times what the thread holds: a sync that
- * ever needed more would fail with an error, as it would at the process's limit.
+ * 128–256 MiB), with 8 % more collections and no slower sync measurable on this machine. 1 GiB is
+ * forty times what the thread holds: a sync that ever needed more would fail with an error, as it
+ * would at the process's limit.
  */
 const resourceLimits = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 1024 };
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { afterNextPaint } from './after-paint.js';
 
 /**
  * Whether the first screen has shown what it was opened for (a table its first rows, or that it has
@@ -22,13 +23,9 @@ export function useFirstScreenShown(fallbackMs = 1000): boolean {
   const [done, setDone] = useState(false);
   useEffect(() => {
     if (done) return;
-    let frame = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // The animation frame's callback runs before its paint; a task queued from it runs after.
+    let cancelPaint: (() => void) | undefined;
     const afterPaint = () => {
-      frame = requestAnimationFrame(() => {
-        timer = setTimeout(() => setDone(true), 0);
-      });
+      cancelPaint = afterNextPaint(() => setDone(true));
     };
     const fallback = setTimeout(() => setDone(true), fallbackMs);
     if (shown) afterPaint();
@@ -36,8 +33,7 @@ export function useFirstScreenShown(fallbackMs = 1000): boolean {
     return () => {
       waiting.delete(afterPaint);
       clearTimeout(fallback);
-      cancelAnimationFrame(frame);
-      if (timer !== undefined) clearTimeout(timer);
+      cancelPaint?.();
     };
   }, [done, fallbackMs]);
   return done;

@@ -96,7 +96,7 @@ const HOST_NAMES: Record<string, string> = { browser: 'browser host', team: 'tea
  * left, with Cancel; or when the last one ended and what failed; Sync now), the jobs running in
  * main, whether the intermediary is reachable (with a check), how secrets are kept, and who is
  * signed in with which role (team mode).
- * Shown once the first screen has been painted (app/AppLayout.tsx), its code loaded then.
+ * Shown once the first screen has shown its rows (app/AppLayout.tsx, ui/first-screen.ts), its code loaded then.
  */
 export function StatusBar() {
   const client = useClient();
