@@ -71,12 +71,22 @@ export function formatAgo(iso: string | null, now = new Date()): string {
   });
 }
 
-const counts = new Intl.NumberFormat('en-AU');
+/**
+ * One formatter for all (toLocaleString builds a new one at every call: a millisecond each in
+ * Chromium, on every render of a count), made when first needed: the first Intl object a page
+ * makes sets up ICU's data, 25–30 ms of the first screen's script at start (issue 21). Whole
+ * numbers, which every count is, are grouped here as en-AU groups them ("100,000", "-1,234").
+ */
+let counts: Intl.NumberFormat | undefined;
 
 export function formatCount(n: number): string {
-  // One formatter for all: toLocaleString builds a new one at every call (a millisecond each in
-  // Chromium, on every render of a count).
-  return counts.format(n);
+  if (Number.isSafeInteger(n) && !Object.is(n, -0)) {
+    const digits = String(Math.abs(n));
+    let text = digits.slice(0, ((digits.length - 1) % 3) + 1);
+    for (let i = text.length; i < digits.length; i += 3) text += `,${digits.slice(i, i + 3)}`;
+    return n < 0 ? `-${text}` : text;
+  }
+  return (counts ??= new Intl.NumberFormat('en-AU')).format(n);
 }
 
 /** "1 consent", "2,345 consents". */
