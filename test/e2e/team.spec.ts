@@ -146,6 +146,17 @@ test('the sign-in page: a wrong password says so without saying which half; an a
   await page.goto(`${secondOrigin}/#/users`);
   for (const name of ['tess', 'vera', 'cleo', 'ada'])
     await expect(page.getByRole('row', { name: new RegExp(`^${name}\\b`) })).toBeVisible();
+  // The status bar is one line: each of its items is as tall as one line of its text, none wraps.
+  const bar = page.getByRole('status', { name: 'Status bar' });
+  await expect(bar.getByTestId('status-user')).toContainText('Signed in as Ada Admin');
+  for (const item of await bar.locator(':scope > *').all()) {
+    const box = (await item.boundingBox())!;
+    expect(box.height, `${await item.textContent()}`).toBeLessThan(24);
+  }
+  // What gives way when they do not all fit is the profile, environment, secrets and version, not the
+  // sync, the team or who is signed in (cut, "Last sync: just n…").
+  for (const id of ['status-sync', 'status-team', 'status-user'])
+    expect(await bar.getByTestId(id).evaluate((e) => e.scrollWidth - e.clientWidth), id).toBeLessThanOrEqual(0);
   await page.screenshot({ path: 'test-results/screenshots/team-users.png' });
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: 'test-results/screenshots/team-users-dark.png' });

@@ -39,7 +39,12 @@ function JobsIndicator() {
   return (
     <Popover position="top-end" withArrow shadow="md" width={520}>
       <Popover.Target>
-        <UnstyledButton fz="xs" data-testid="status-jobs" aria-label={`Jobs: ${open.length} running or waiting, ${jobs.length} in all`}>
+        <UnstyledButton
+          fz="xs"
+          data-testid="status-jobs"
+          aria-label={`Jobs: ${open.length} running or waiting, ${jobs.length} in all`}
+          style={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+        >
           Jobs: <strong>{open.length ? `${open.length} open` : 'none open'}</strong>
         </UnstyledButton>
       </Popover.Target>
@@ -90,6 +95,18 @@ function SignOutMenu() {
 
 /** How the status bar names what serves the console. */
 const HOST_NAMES: Record<string, string> = { browser: 'browser host', team: 'team server', electron: 'desktop', cli: 'command line' };
+
+/**
+ * The bar is one line: an item never wraps (at 1,400 px a team server's bar once broke every item
+ * over two lines); when they do not all fit, these give up their width first, cut with an ellipsis
+ * (the whole text in their title or tooltip), and the others after them.
+ */
+const GIVES_WAY = { flexShrink: 1 } as const;
+/**
+ * The sync, the team and who is signed in keep their width (as the buttons do): shrunk by even a
+ * fraction of a pixel, a text is cut with an ellipsis ("just n…").
+ */
+const KEEPS_WIDTH = { flexShrink: 0 } as const;
 
 /**
  * Always at the bottom: profile and environment, the sync (its phase, progress, rate and time
@@ -147,14 +164,14 @@ export function StatusBar() {
   const elsewhere = s?.team?.syncingOn ?? null;
 
   return (
-    <Group h="100%" px="md" gap="sm" wrap="nowrap" role="status" aria-label="Status bar" fz="xs">
-      <Text size="xs">
+    <Group h="100%" px="md" gap="sm" wrap="nowrap" role="status" aria-label="Status bar" fz="xs" style={{ overflow: 'hidden' }}>
+      <Text size="xs" truncate="end" style={GIVES_WAY} title={s ? `Profile: ${s.profile.name}` : undefined}>
         Profile: <strong data-testid="status-profile">{s?.profile.name ?? '…'}</strong>
       </Text>
-      <Text size="xs">
+      <Text size="xs" truncate="end" style={GIVES_WAY} title={s ? `Environment: ${ENVIRONMENT_LABEL[s.profile.environment]}` : undefined}>
         Environment: <strong data-testid="status-environment">{s ? ENVIRONMENT_LABEL[s.profile.environment] : '…'}</strong>
       </Text>
-      <Text size="xs" title={s?.lastSyncAt ?? undefined} data-testid="status-sync">
+      <Text size="xs" truncate="end" title={s?.lastSyncAt ?? undefined} data-testid="status-sync" style={KEEPS_WIDTH}>
         {progress ? (
           <>
             Syncing {PHASE[progress.phase] ?? progress.phase}
@@ -181,12 +198,13 @@ export function StatusBar() {
             aria-disabled
             aria-label={`Cancel sync (it runs on ${elsewhere})`}
             onClick={(e) => e.preventDefault()}
+            style={{ flexShrink: 0 }}
           >
             Cancel sync
           </Button>
         </Tooltip>
       ) : syncing ? (
-        <Button size="compact-xs" variant="default" onClick={() => cancel.mutate()} loading={cancel.isPending}>
+        <Button size="compact-xs" variant="default" onClick={() => cancel.mutate()} loading={cancel.isPending} style={{ flexShrink: 0 }}>
           Cancel sync
         </Button>
       ) : (
@@ -208,7 +226,7 @@ export function StatusBar() {
         </Tooltip>
       ) : null}
       {s?.team ? (
-        <Text size="xs" data-testid="status-team">
+        <Text size="xs" truncate="end" data-testid="status-team" style={KEEPS_WIDTH}>
           Team: <strong>{s.team.servers === 1 ? '1 server' : `${s.team.servers} servers`}</strong>
         </Text>
       ) : null}
@@ -228,12 +246,12 @@ export function StatusBar() {
       <JobsIndicator />
       {s ? (
         <Tooltip label={s.keyStorage.description} withArrow multiline w={360}>
-          <Text size="xs" data-testid="status-key-storage" tabIndex={0}>
+          <Text size="xs" truncate="end" style={GIVES_WAY} data-testid="status-key-storage" tabIndex={0}>
             Secrets: <strong>{s.keyStorage.kind === 'os-keychain' ? 'OS keychain' : 'key file (owner only)'}</strong>
           </Text>
         </Tooltip>
       ) : null}
-      <Group gap={6} ml="auto" wrap="nowrap">
+      <Group gap={6} ml="auto" wrap="nowrap" style={{ flexShrink: 0 }}>
         <Tooltip label={online.detail} disabled={!online.detail} withArrow multiline w={360}>
           <Text size="xs" c={ink(online.colour)} fw={600} data-testid="status-online" tabIndex={0}>
             ● {online.label}
@@ -246,12 +264,18 @@ export function StatusBar() {
         ) : null}
       </Group>
       {s?.user ? (
-        <Text size="xs" data-testid="status-user">
+        <Text size="xs" truncate="end" data-testid="status-user" style={KEEPS_WIDTH}>
           Signed in as <strong>{s.user.displayName}</strong> · {s.user.role}
         </Text>
       ) : null}
       {s?.user ? <SignOutMenu /> : null}
-      <Text size="xs" c="dimmed">
+      <Text
+        size="xs"
+        c="dimmed"
+        truncate="end"
+        style={GIVES_WAY}
+        title={s ? `v${s.appVersion} · ${HOST_NAMES[s.host] ?? s.host}` : undefined}
+      >
         {s ? `v${s.appVersion} · ${HOST_NAMES[s.host] ?? s.host}` : ''}
       </Text>
     </Group>
