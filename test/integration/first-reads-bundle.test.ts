@@ -63,4 +63,12 @@ describe("the first reads' code in the build", () => {
       ).toEqual([]);
     }
   });
+
+  it("the contract's code (the role rules, loaded on every screen) brings no screen with it", () => {
+    // Left to Rolldown, the sync summary the contract re-exports went into the Overview's chunk: loading
+    // the role rules loaded the Overview screen, its charts' code and all (vite.config.ts, sync-summary).
+    const { modules } = staticClosure(/^contract-.*\.js$/);
+    expect(modules).toContain('shared/ipc/contract.ts');
+    expect(modules.filter((m) => /Screen\.tsx$|renderer\/src\/ui\/chart\/|node_modules\/(react-dom|@mantine|uplot)\//.test(m))).toEqual([]);
+  });
 });
