@@ -103,8 +103,9 @@ const HOST_NAMES: Record<string, string> = { browser: 'browser host', team: 'tea
  */
 const GIVES_WAY = { flexShrink: 1 } as const;
 /**
- * The sync, the team and who is signed in keep their width (as the buttons do): shrunk by even a
- * fraction of a pixel, a text is cut with an ellipsis ("just n…").
+ * The last sync, the team and who is signed in keep their width (as the buttons do): shrunk by even a
+ * fraction of a pixel, a text is cut with an ellipsis ("just n…"). A sync's progress (long, and
+ * changing every second) gives way, so Sign out is never pushed out of the bar.
  */
 const KEEPS_WIDTH = { flexShrink: 0 } as const;
 
@@ -171,7 +172,13 @@ export function StatusBar() {
       <Text size="xs" truncate="end" style={GIVES_WAY} title={s ? `Environment: ${ENVIRONMENT_LABEL[s.profile.environment]}` : undefined}>
         Environment: <strong data-testid="status-environment">{s ? ENVIRONMENT_LABEL[s.profile.environment] : '…'}</strong>
       </Text>
-      <Text size="xs" truncate="end" title={s?.lastSyncAt ?? undefined} data-testid="status-sync" style={KEEPS_WIDTH}>
+      <Text
+        size="xs"
+        truncate="end"
+        title={s?.lastSyncAt ?? undefined}
+        data-testid="status-sync"
+        style={progress ? GIVES_WAY : KEEPS_WIDTH}
+      >
         {progress ? (
           <>
             Syncing {PHASE[progress.phase] ?? progress.phase}
