@@ -64,7 +64,7 @@ test('search by e-mail, open, revoke with a reason: REVOKED in the timeline', as
   await expect(page).toHaveURL(new RegExp(`#/consents/${target.id}`));
   await expect(page.getByTestId('status-sentence')).toHaveText(/^Active — sharing ends .+, in \d+ days?$/);
 
-  await page.getByRole('button', { name: 'Revoke…' }).click();
+  await page.getByRole('button', { name: 'Revoke…', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Revoke this consent?' });
   await dialog.getByRole('button', { name: 'Revoke consent' }).click();
   await expect(dialog.getByText('Choose a reason.').first()).toBeVisible(); // mandatory
@@ -89,7 +89,7 @@ test('revoking a consent the data holder already revoked: the 422, explained', a
   // Revoked at the data holder's side; the cache does not know yet.
   expect((await request.post(`${app.sandboxUrl}/__sandbox/consents/${target.id}/revoke`)).ok()).toBe(true);
   await rows(page).nth(3).click();
-  await page.getByRole('button', { name: 'Revoke…' }).click();
+  await page.getByRole('button', { name: 'Revoke…', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Revoke this consent?' });
   await chooseReason(dialog, 'Duplicate consent', 'dup of CRM-1');
   await dialog.getByRole('button', { name: 'Revoke consent' }).click();
@@ -99,6 +99,33 @@ test('revoking a consent the data holder already revoked: the 422, explained', a
   await page.screenshot({ path: 'test-results/screenshots/revoke-already-inactive.png' });
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(page.getByTestId('status-sentence')).toHaveText(/^Revoked/);
+});
+
+test('a click while the next screen opens: the list being left takes none, Revoke clicked the moment the consent appears opens its dialog', async ({
+  page,
+}) => {
+  // The consent page's code held back, as on a slow machine the first time a consent is opened.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/ConsentDetailScreen-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await open(page);
+  const target = await firstWithStatus(page, 'ACTIVE', 12);
+  await rows(page).nth(12).click();
+  // The list stays in view, marked busy and inert, while the consent's page opens.
+  await expect(page.getByRole('progressbar', { name: 'Opening the screen…' })).toBeVisible();
+  await expect(page.locator('[aria-busy="true"][inert]')).toContainText('Bulk revoke…');
+  await page.getByRole('button', { name: 'Bulk revoke…' }).click({ force: true }); // lands on nothing
+  release();
+  const revoke = page.getByRole('button', { name: 'Revoke…', exact: true });
+  await revoke.click({ force: true }); // as soon as it is there, without waiting for anything else
+  await expect(page.getByRole('dialog', { name: 'Revoke this consent?' })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Revoke consents in bulk' })).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`#/consents/${target.id}$`));
+  await expect(page.getByRole('progressbar', { name: 'Opening the screen…' })).toHaveCount(0);
+  await expect(page.locator('[inert]')).toHaveCount(0);
 });
 
 test('extend: start, simulated consumer approval, the response checked, EXTENDED in the timeline with the new end', async ({ page }) => {

@@ -78,7 +78,7 @@ test('every screen, in light and dark, readable and with no serious accessibilit
 
   await page.goto(`${origin()}/#/consents?status=ACTIVE`);
   await page.getByTestId('table-row').first().click();
-  await page.getByRole('button', { name: 'Revoke…' }).click();
+  await page.getByRole('button', { name: 'Revoke…', exact: true }).click();
   await expect(page.getByRole('dialog', { name: 'Revoke this consent?' })).toBeVisible();
   await look(page, 'revoke-dialog');
   await page.keyboard.press('Escape');
@@ -202,7 +202,7 @@ test('offline: lists and details come from the cache; actions are refused, with 
   await expect(page.getByTestId('status-sentence')).toHaveText(/^Active/);
 
   // The console does not know yet: the attempt fails clearly, and nothing changes.
-  await page.getByRole('button', { name: 'Revoke…' }).click();
+  await page.getByRole('button', { name: 'Revoke…', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Revoke this consent?' });
   await dialog.getByLabel(/^Reason/).click();
   await page.getByRole('option', { name: 'Consumer complaint' }).click();
@@ -213,7 +213,7 @@ test('offline: lists and details come from the cache; actions are refused, with 
 
   // Now it knows: actions are disabled, and say why.
   await expect(page.getByTestId('status-online')).toHaveText('● Offline');
-  await expect(page.getByRole('button', { name: 'Revoke…' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Revoke…', exact: true })).toBeDisabled();
   await expect(page.getByLabel(/^Revoke… — unavailable: Offline: the intermediary could not be reached/)).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/offline-detail.png' });
   await page.getByRole('tab', { name: /Timeline/ }).click();

@@ -67,11 +67,11 @@ test('two consoles on two team servers of one store: a revoke in one is REVOKED 
     await b.goto(`${secondOrigin}/#/consents/${id}`);
     await expect(b.getByTestId('status-sentence')).toHaveText(/^Active/);
     // The viewer finds Revoke where it always is, disabled, saying why.
-    await expect(b.getByRole('button', { name: 'Revoke…' })).toBeDisabled();
+    await expect(b.getByRole('button', { name: 'Revoke…', exact: true })).toBeDisabled();
     await expect(b.getByLabel('Revoke… — unavailable: Revoking needs the support role; you are a viewer.')).toBeVisible();
 
     await a.goto(`${origin()}/#/consents/${id}`);
-    await a.getByRole('button', { name: 'Revoke…' }).click();
+    await a.getByRole('button', { name: 'Revoke…', exact: true }).click();
     const dialog = a.getByRole('dialog', { name: 'Revoke this consent?' });
     await dialog.getByLabel(/^Reason/).click();
     await a.getByRole('option', { name: 'Consumer asked to withdraw the consent' }).click();
@@ -96,6 +96,30 @@ test('two consoles on two team servers of one store: a revoke in one is REVOKED 
     await one.close();
     await two.close();
   }
+});
+
+test('Revoke clicked the moment a consent appears, before the role rules are in: its dialog opens once they say yes', async ({ page }) => {
+  // The role rules' code held back (a slow network), so the page shows before they are known.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/contract-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await signIn(page);
+  await page.goto(`${origin()}/#/consents?status=ACTIVE&sort=created.asc`);
+  const row = page.getByTestId('table-row').nth(5);
+  await expect(row).toContainText('ACTIVE');
+  const id = (await row.getAttribute('data-row-id'))!;
+  await page.goto(`${origin()}/#/consents/${id}`);
+  await expect(page.getByLabel('Revoke… — unavailable: Checking what your role may do…')).toBeVisible();
+  await page.getByRole('button', { name: 'Revoke…', exact: true }).click({ force: true });
+  release();
+  const dialog = page.getByRole('dialog', { name: 'Revoke this consent?' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('status-sentence')).toHaveText(/^Active/);
 });
 
 test('a compliance officer’s audit screen names the agent and their client; the compliance report counts the revocation under them', async ({

@@ -1,4 +1,4 @@
-import { ActionIcon, AppShell, Group, Kbd, NavLink, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, AppShell, Group, Kbd, NavLink, Progress, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { spotlight } from '@mantine/spotlight';
 import { IconMoon, IconSun, IconSunMoon } from '@tabler/icons-react';
@@ -10,7 +10,9 @@ import { loadRoleRules } from '../features/status/can.js';
 import { ENVIRONMENT_LABEL } from '../features/status/environment.js';
 import { useFirstScreenShown } from '../ui/first-screen.js';
 import { LoadingState } from '../ui/states.js';
+import classes from './AppLayout.module.css';
 import { preloadScreen } from './screen-code.js';
+import { useScreenOpening } from './screen-opening.js';
 import { SCREENS } from './screens.js';
 
 /**
@@ -81,6 +83,20 @@ export function AppLayout() {
   useEffect(() => {
     if (painted && !solo) void loadRoleRules();
   }, [painted, solo]);
+  // A consent's page is where most screens lead (a row, the palette, a webhook failure): its code
+  // arrives while the person reads the first screen, not after their click.
+  useEffect(() => {
+    if (!painted) return;
+    const load = () => void preloadScreen('#/consents/_');
+    // Safari has no requestIdleCallback.
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(load, 500);
+      return () => clearTimeout(timer);
+    }
+    const idle = requestIdleCallback(load, { timeout: 2_000 });
+    return () => cancelIdleCallback(idle);
+  }, [painted]);
+  const opening = useScreenOpening();
   // Ctrl/Cmd+K before the palette's code has arrived opens it as soon as it has (the palette reads
   // whether it is open from its store); once it is there, the palette's own shortcut does the same.
   useHotkeys([['mod+K', () => spotlight.open()]]);
@@ -132,10 +148,18 @@ export function AppLayout() {
         ))}
       </AppShell.Navbar>
       <AppShell.Main style={{ display: 'flex', flexDirection: 'column', height: '100dvh', overflow: 'auto' }}>
-        {/* Each screen's code loads when it is first shown (router.tsx). */}
-        <Suspense fallback={<LoadingState label="Opening the screen…" />}>
-          <Outlet />
-        </Suspense>
+        {opening ? (
+          <div className={classes.opening} role="status">
+            <Progress value={100} animated size="xs" radius={0} aria-label="Opening the screen…" />
+          </div>
+        ) : null}
+        {/* Each screen's code loads when it is first shown (router.tsx); the screen being left is
+            inert meanwhile, so a click meant for the next one cannot land on it (screen-opening.ts). */}
+        <div className={classes.screen} inert={opening} aria-busy={opening || undefined} data-opening={opening || undefined}>
+          <Suspense fallback={<LoadingState label="Opening the screen…" />}>
+            <Outlet />
+          </Suspense>
+        </div>
       </AppShell.Main>
       <AppShell.Footer>
         {painted ? (

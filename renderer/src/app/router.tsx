@@ -3,6 +3,7 @@ import { createHashRouter, Navigate } from 'react-router';
 import { PlaceholderScreen } from '../screens/PlaceholderScreen.js';
 import { AppLayout } from './AppLayout.js';
 import { load, loadedScreen, LOADERS, type Path } from './screen-code.js';
+import { watchNavigations } from './screen-opening.js';
 import { SCREENS } from './screens.js';
 
 const SCREEN_OF = Object.fromEntries(
@@ -22,7 +23,7 @@ const screen = (path: Path) => <Screen key={path} path={path} />;
 
 /** Hash routing: the custom protocol and the browser host both serve a single index.html. */
 export function createAppRouter() {
-  return createHashRouter([
+  const router = createHashRouter([
     {
       path: '/',
       element: <AppLayout />,
@@ -39,4 +40,6 @@ export function createAppRouter() {
       ],
     },
   ]);
+  watchNavigations(router);
+  return router;
 }

@@ -13,7 +13,7 @@ import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 import { AuthorizeDialog, RevokeDialog, UpdateDialog } from '../consent-actions/index.js';
 import { useActionsAvailable } from '../status/app-status.js';
-import { useCan, type Can } from '../status/can.js';
+import { useActionOnceChecked, useCan, type Can } from '../status/can.js';
 import { Unavailable } from '../../ui/Unavailable.js';
 import { Facts } from './Facts.js';
 import { Timeline } from './Timeline.js';
@@ -54,6 +54,8 @@ export function ConsentDetailScreen() {
     evidence: useCan('evidence:export'),
   };
   const [dialog, setDialog] = useState<Dialog>(params.get('authorize') ? 'authorize' : null);
+  // A click while the role or the connection is still being checked opens the dialog once it passes.
+  const open = useActionOnceChecked<Exclude<Dialog, null>>({ revoke: can.revoke, update: can.update, authorize: can.authorize }, setDialog);
   const evidence = useExport(() => client.evidenceExport({ consentId }));
   const refreshData = useMutation({ mutationFn: () => client.syncStart({ consentIds: [consentId] }) });
 
@@ -84,14 +86,17 @@ export function ConsentDetailScreen() {
   const onceOff = useCase?.accessFrequency === 'ONCE_OFF';
   const actionButton = (label: string, which: Exclude<Dialog, null>, allowed: Can, own: string | null, color?: string) => {
     const reason = allowed.reason ?? own;
+    // Still being checked: it looks unavailable, yet a click is kept (useActionOnceChecked).
+    const checking = !own && allowed.checking;
     return (
       <Unavailable label={label} reason={reason}>
         <Button
           size="xs"
           variant={color ? 'filled' : 'default'}
           color={color ?? 'indigo'}
-          disabled={!!reason}
-          onClick={() => setDialog(which)}
+          disabled={!!reason && !checking}
+          {...(checking ? { 'data-disabled': true, 'aria-disabled': true } : {})}
+          onClick={() => open(which)}
         >
           {label}
         </Button>

@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { Channel } from '../../../../shared/ipc/contract.js';
 import { useSession } from '../../stores/session.js';
 import { actionsAvailable, useAppStatus } from './app-status.js';
@@ -10,6 +10,11 @@ export interface Can {
   reason: string | null;
   /** Whether the status (who is signed in) has been read: until then the role is not known, and allowed. */
   known: boolean;
+  /**
+   * Not allowed only because the check is still under way (the role rules loading, the connection's
+   * status not read yet): a moment, after which it is allowed or refused for a reason.
+   */
+  checking: boolean;
 }
 
 /**
@@ -49,14 +54,38 @@ export function useCan(channel: Channel, opts: { online?: boolean; input?: objec
   useEffect(() => {
     if (role) roleRules.start();
   }, [role]);
-  if (role && rules.kind === 'loading') return { allowed: false, reason: CHECKING_ROLE, known: false };
-  if (role && rules.kind === 'failed') return { allowed: false, reason: rules.message, known: false };
+  if (role && rules.kind === 'loading') return { allowed: false, reason: CHECKING_ROLE, known: false, checking: true };
+  if (role && rules.kind === 'failed') return { allowed: false, reason: rules.message, known: false, checking: false };
   const known = status !== undefined;
   const refused = role && rules.kind === 'ready' ? rules.rules(channel, role, opts.input) : null;
-  if (refused) return { allowed: false, reason: refused, known };
+  if (refused) return { allowed: false, reason: refused, known, checking: false };
   if (opts.online) {
     const actions = actionsAvailable(connection, status);
-    if (!actions.available) return { allowed: false, reason: actions.reason, known };
+    if (!actions.available) return { allowed: false, reason: actions.reason, known, checking: connection === 'connected' && !status };
   }
-  return { allowed: true, reason: null, known };
+  return { allowed: true, reason: null, known, checking: false };
+}
+
+/**
+ * A click on an action whose check is still under way is kept, not lost: `ask(key)` runs `run(key)`
+ * now when `cans[key]` allows it, or once it does when it is still being checked (the role rules
+ * or the status arriving just after the screen); a check that ends in a refusal drops the click (the
+ * control then shows why). What a person clicked as a screen appeared happens (issue 39).
+ */
+export function useActionOnceChecked<K extends string>(cans: Record<K, Can>, run: (key: K) => void): (key: K) => void {
+  const waiting = useRef<K | null>(null);
+  const latest = useRef({ cans, run });
+  // After every render: the checks redraw this component when they end (useCan's stores).
+  useEffect(() => {
+    latest.current = { cans, run };
+    const key = waiting.current;
+    if (!key || cans[key].checking) return;
+    waiting.current = null;
+    if (cans[key].allowed) run(key);
+  });
+  return (key: K) => {
+    const now = latest.current.cans[key];
+    if (now.allowed) latest.current.run(key);
+    else if (now.checking) waiting.current = key;
+  };
 }
