@@ -3,7 +3,8 @@
 // - shared/ imports neither side, nor `electron`, nor Node built-ins;
 // - only the Electron shell (electron/main.ts, electron/preload.ts, electron/shell/) imports `electron`;
 // - the core's domains reach storage only through their ports: never cache/ (the SQLite adapter) or the driver;
-// - the PostgreSQL adapter (postgres/) never imports the SQLite adapter (cache/).
+// - the PostgreSQL adapter (postgres/) never imports the SQLite adapter (cache/);
+// - in the renderer and shared/, only renderer/src/ui/locale.ts makes Intl objects or calls toLocale*String.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -75,6 +76,25 @@ export default tseslint.config(
       // About React Compiler memoisation, which this project does not use.
       'react-hooks/incompatible-library': 'off',
       'no-restricted-imports': restrict(electronModule, electronFolder, nodeBuiltins),
+    },
+  },
+  {
+    // One module makes every Intl object and toLocale* call, from a language tag it has checked: a
+    // browser may report one Intl refuses ("en-US@posix"), which crashed every screen (issue 34).
+    files: ['renderer/**/*.{ts,tsx}', 'shared/**/*.ts'],
+    ignores: ['renderer/src/ui/locale.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='Intl']",
+          message: 'Intl objects come from renderer/src/ui/locale.ts (a checked language tag).',
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^toLocale(String|DateString|TimeString)$/]',
+          message: 'Format through renderer/src/ui/locale.ts or ui/format.ts, not toLocale*String.',
+        },
+      ],
     },
   },
   {

@@ -1,17 +1,8 @@
 import { defineConfig } from '@playwright/test';
-import { resolveChromium } from './test/e2e/chromium.js';
+import { CHROMIUM_FLAGS, resolveChromium } from './test/e2e/chromium.js';
 
 // End-to-end tests in Chromium (CHROMIUM_PATH, Debian's, or the one in @sparticuz/chromium; no Playwright browser download) against the browser
 // host, started by each test file as a real process on a free port with its own data directory.
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export default defineConfig({
   testDir: './test/e2e',

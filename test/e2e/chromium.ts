@@ -1,5 +1,16 @@
 import { existsSync } from 'node:fs';
 
+/** How the end-to-end tests start Chromium: as root in a container, on a machine with no network beyond loopback. */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 /**
  * Which Chromium the end-to-end tests drive: CHROMIUM_PATH when set, Debian's /usr/bin/chromium
  * when installed, otherwise the Chromium shipped inside the @sparticuz/chromium dev dependency

@@ -135,6 +135,7 @@ describe('the desktop connecting to a team server', () => {
     const opened: string[] = [];
     const handlers = appHandlers({
       stores: team.core.stores,
+      log: { info() {}, error() {} },
       about: {
         appVersion: '0',
         host: 'electron',

@@ -46,6 +46,7 @@ const profile = {
 const BASE: Record<Channel, unknown> = {
   'app:status': {},
   'client:connect': { url: 'https://console.example.com' },
+  'app:reportError': { where: '/consents', location: '/consents?q=x', message: 'RangeError: x', stack: 'at f (a.js:1:2)' },
   'consents:list': { filter, sort, offset: 0, limit: 10 },
   'consents:count': { filter },
   'consents:options': {},

@@ -60,4 +60,23 @@ describe('layering lint', () => {
   ])('allows %s its own imports', async (file, code) => {
     expect(await restrictedImports(file, code)).toEqual([]);
   });
+
+  it.each([
+    ['renderer/src/features/Bad.tsx', 'export const f = new Intl.NumberFormat(navigator.language);'],
+    ['renderer/src/ui/chart/Bad.ts', "export const t = (n: number) => n.toLocaleString('en-AU');"],
+    ['shared/Bad.ts', 'export const d = (x: Date) => x.toLocaleDateString();'],
+  ])('refuses Intl and toLocale*String outside ui/locale.ts (%s)', async (file, code) => {
+    const [result] = await eslint.lintText(code, { filePath: file });
+    expect(
+      result!.messages
+        .filter((m) => m.ruleId === 'no-restricted-syntax')
+        .map((m) => m.message)
+        .join('\n'),
+    ).toMatch(/locale\.ts/);
+  });
+
+  it('lets ui/locale.ts make them', async () => {
+    const [result] = await eslint.lintText("export const f = new Intl.NumberFormat('en-AU');", { filePath: 'renderer/src/ui/locale.ts' });
+    expect(result!.messages.filter((m) => m.ruleId === 'no-restricted-syntax')).toEqual([]);
+  });
 });

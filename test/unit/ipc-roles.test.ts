@@ -19,6 +19,7 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
     roles: EVERYONE,
     channels: [
       'app:status',
+      'app:reportError',
       'client:connect',
       'consents:list',
       'consents:count',

@@ -6,7 +6,7 @@ import type { CoreContext, HandlersOf, Reachability } from '../context.js';
 import type { SyncService } from '../sync/service.js';
 import { probeTeamServer, teamServerAddress, writeTeamClient } from '../team-client.js';
 
-export interface AppContext extends Pick<CoreContext, 'stores'> {
+export interface AppContext extends Pick<CoreContext, 'stores' | 'log'> {
   about: Pick<AppStatus, 'appVersion' | 'host' | 'profile' | 'keyStorage'>;
   sync: SyncService;
   link: Reachability;
@@ -21,7 +21,8 @@ export interface AppContext extends Pick<CoreContext, 'stores'> {
 }
 
 /** The app as a whole: what the status bar shows, and the embedded sandbox's simulated approval. */
-export function appHandlers(ctx: AppContext): HandlersOf<'app:status' | 'sandbox:approve' | 'client:connect'> {
+export function appHandlers(ctx: AppContext): HandlersOf<'app:status' | 'sandbox:approve' | 'client:connect' | 'app:reportError'> {
+  const reports = errorReportLimit();
   /** What the store said last: a team server whose database is away keeps showing it (the team status says why). */
   let known = { lastSyncAt: null as string | null, consentCount: 0 };
   const away = (team: TeamStatus | undefined) => team?.database?.state === 'unreachable';
@@ -49,6 +50,26 @@ export function appHandlers(ctx: AppContext): HandlersOf<'app:status' | 'sandbox
         ...(team ? { team } : {}),
       };
     },
+    'app:reportError': async ({ where, location, message, stack }) => {
+      const verdict = reports.take(Date.now());
+      if (verdict === 'drop') return { logged: false };
+      if (verdict === 'last') {
+        ctx.log.error('Renderer errors: more than 20 in a minute; the rest of this minute are not logged');
+        return { logged: false };
+      }
+      const caller = currentCaller();
+      const who = caller ? ` (${caller.userName ?? caller.userId}, ${caller.role})` : '';
+      // A page's text writes no line of its own in the log: control characters become spaces.
+      const trace = stack
+        ? stack
+            .split('\n')
+            .slice(0, 30)
+            .map((line) => `\n    ${oneLine(line)}`)
+            .join('')
+        : '';
+      ctx.log.error(`Renderer: ${oneLine(where)} failed at ${oneLine(location) || '/'}${who}: ${oneLine(message)}${trace}`);
+      return { logged: true };
+    },
     'client:connect': async ({ url }) => {
       if (!ctx.connectTeam || !ctx.dataDir)
         throw new CoreError(
@@ -73,6 +94,25 @@ export function appHandlers(ctx: AppContext): HandlersOf<'app:status' | 'sandbox
     'sandbox:approve': async ({ uri }) => {
       if (!ctx.sandboxUrl) throw new CoreError('FORBIDDEN', 'Simulated approval exists only in the embedded sandbox.');
       return { response: await approveInSandbox(ctx.sandboxUrl, uri) };
+    },
+  };
+}
+
+const oneLine = (text: string) => [...text].map((ch) => (ch < ' ' || ch === '\u007f' ? ' ' : ch)).join('');
+
+/** At most 20 renderer error reports a minute go to the log; the first one over says so. */
+function errorReportLimit(perMinute = 20) {
+  let minute = 0;
+  let count = 0;
+  return {
+    take(now: number): 'log' | 'last' | 'drop' {
+      const m = Math.floor(now / 60_000);
+      if (m !== minute) {
+        minute = m;
+        count = 0;
+      }
+      count++;
+      return count <= perMinute ? 'log' : count === perMinute + 1 ? 'last' : 'drop';
     },
   };
 }

@@ -8,6 +8,7 @@ import { useSaveSettings } from '../features/settings/settings.js';
 import { useAppStatus } from '../features/status/app-status.js';
 import { loadRoleRules } from '../features/status/can.js';
 import { ENVIRONMENT_LABEL } from '../features/status/environment.js';
+import { PartBoundary } from '../ui/ErrorPanel.js';
 import { useFirstScreenShown } from '../ui/first-screen.js';
 import { LoadingState } from '../ui/states.js';
 import classes from './AppLayout.module.css';
@@ -163,22 +164,30 @@ export function AppLayout() {
       </AppShell.Main>
       <AppShell.Footer>
         {painted ? (
-          <Suspense fallback={null}>
-            <StatusBar />
-          </Suspense>
+          <PartBoundary name="The status bar">
+            <Suspense fallback={null}>
+              <StatusBar />
+            </Suspense>
+          </PartBoundary>
         ) : null}
       </AppShell.Footer>
       {painted ? (
         <>
-          <Suspense fallback={null}>
-            <Notifications position="top-right" limit={4} />
-          </Suspense>
-          <Suspense fallback={null}>
-            <OperatorPrompt />
-          </Suspense>
-          <Suspense fallback={null}>
-            <CommandPalette />
-          </Suspense>
+          <PartBoundary name="The notifications" floating>
+            <Suspense fallback={null}>
+              <Notifications position="top-right" limit={4} />
+            </Suspense>
+          </PartBoundary>
+          <PartBoundary name="The name prompt" floating>
+            <Suspense fallback={null}>
+              <OperatorPrompt />
+            </Suspense>
+          </PartBoundary>
+          <PartBoundary name="The command palette" floating>
+            <Suspense fallback={null}>
+              <CommandPalette />
+            </Suspense>
+          </PartBoundary>
         </>
       ) : null}
     </AppShell>

@@ -2,6 +2,7 @@ import { lazy, useState, type ComponentType, type LazyExoticComponent } from 're
 import { createHashRouter, Navigate } from 'react-router';
 import { PlaceholderScreen } from '../screens/PlaceholderScreen.js';
 import { AppLayout } from './AppLayout.js';
+import { ScreenError, ShellError } from './ScreenError.js';
 import { load, loadedScreen, LOADERS, type Path } from './screen-code.js';
 import { watchNavigations } from './screen-opening.js';
 import { SCREENS } from './screens.js';
@@ -27,14 +28,18 @@ export function createAppRouter() {
     {
       path: '/',
       element: <AppLayout />,
+      // A screen that fails shows its error panel in its place (ScreenError); the shell's own
+      // failure, a page of its own. Never react-router's developer page (issue 34).
+      errorElement: <ShellError />,
       children: [
         { index: true, element: <Navigate to="/overview" replace /> },
-        { path: 'consents/:consentId', element: screen('/consents/:consentId') },
-        { path: 'products/compare', element: screen('/products/compare') },
-        { path: 'products/:recordId', element: screen('/products/:recordId') },
+        { path: 'consents/:consentId', element: screen('/consents/:consentId'), errorElement: <ScreenError path="/consents/:consentId" /> },
+        { path: 'products/compare', element: screen('/products/compare'), errorElement: <ScreenError path="/products/compare" /> },
+        { path: 'products/:recordId', element: screen('/products/:recordId'), errorElement: <ScreenError path="/products/:recordId" /> },
         ...SCREENS.map((s) => ({
           path: s.path.slice(1),
           element: s.path in LOADERS ? screen(s.path as Path) : <PlaceholderScreen screen={s} />,
+          errorElement: <ScreenError path={s.path} />,
         })),
         { path: '*', element: <Navigate to="/overview" replace /> },
       ],

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
 
 /**
@@ -21,10 +21,13 @@ export function watchNavigations(r: Watched): void {
   router = r;
 }
 
+const subscribe = (listener: () => void) => router?.subscribe(listener) ?? (() => {});
+
 export function useScreenOpening(): boolean {
   const shown = useLocation().pathname;
-  const [latest, setLatest] = useState(() => router?.state.location.pathname ?? shown);
-  // Heard outside React's transition (an urgent update), so the screen being left redraws at once.
-  useEffect(() => router?.subscribe((state) => setLatest(state.location.pathname)), []);
+  // The router's own location, read as it changes (an urgent update, outside the router's
+  // transition), so the screen being left redraws at once; and read at every render, so a
+  // navigation made before this subscribed (the index route's redirect) is not missed.
+  const latest = useSyncExternalStore(subscribe, () => router?.state.location.pathname ?? shown);
   return latest !== shown;
 }

@@ -1,4 +1,5 @@
 import { format, formatDistanceStrict, isValid, parseISO } from 'date-fns';
+import { machineTimeZone, numberFormat } from './locale.js';
 
 /**
  * Times are stored in UTC (ISO 8601 with milliseconds) and shown in local time; the stored UTC
@@ -56,7 +57,7 @@ function remembered(kind: string, iso: string, make: () => string): string {
 
 /** The local time zone's name, for labels ("times in Australia/Sydney"). */
 export function localZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return machineTimeZone();
 }
 
 /** How long ago ("just now", "5 minutes ago"); the same text within a second (the offline reason is worked out at every redraw). */
@@ -77,8 +78,6 @@ export function formatAgo(iso: string | null, now = new Date()): string {
  * makes sets up ICU's data, 25–30 ms of the first screen's script at start (issue 21). Whole
  * numbers, which every count is, are grouped here as en-AU groups them ("100,000", "-1,234").
  */
-let counts: Intl.NumberFormat | undefined;
-
 export function formatCount(n: number): string {
   if (Number.isSafeInteger(n) && !Object.is(n, -0)) {
     const digits = String(Math.abs(n));
@@ -86,7 +85,7 @@ export function formatCount(n: number): string {
     for (let i = text.length; i < digits.length; i += 3) text += `,${digits.slice(i, i + 3)}`;
     return n < 0 ? `-${text}` : text;
   }
-  return (counts ??= new Intl.NumberFormat('en-AU')).format(n);
+  return numberFormat().format(n);
 }
 
 /** "1 consent", "2,345 consents". */

@@ -65,4 +65,23 @@ export const appChannels = {
     input: z.strictObject({ url: z.string().trim().min(1).max(2000) }),
     output: z.object({ url: z.string() }),
   },
+  /**
+   * A screen or a part of the shell failed in the renderer (it shows an error panel instead): what
+   * failed, for the host's log, where a person's "Copy details" can be matched with it. Bounded text,
+   * logged redacted, at most 20 a minute (a page failing in a loop does not fill the disk).
+   */
+  'app:reportError': {
+    roles: EVERYONE,
+    action: 'Reporting an error of the console',
+    input: z.strictObject({
+      /** Which part failed: a screen's path ("/consents/:consentId") or a part of the shell ("Status bar"). */
+      where: z.string().trim().min(1).max(200),
+      /** The page's location (its hash route) when it failed. */
+      location: z.string().max(2000),
+      message: z.string().max(2000),
+      stack: z.string().max(8000).optional(),
+    }),
+    /** Whether it went to the log (false: over the rate, said once in the log). */
+    output: z.object({ logged: z.boolean() }),
+  },
 } as const satisfies Record<string, ChannelSchema>;

@@ -1,4 +1,5 @@
 import { enumText } from '../../ui/format.js';
+import { numberFormat } from '../../ui/locale.js';
 
 /**
  * The words of a banking product's terms in the Data API 2.0.0 form, as the product detail, the
@@ -29,7 +30,7 @@ export function money(amount: unknown, currency?: unknown): string {
   const n = Number(s);
   if (!Number.isFinite(n)) return s;
   const c = str(currency) ?? 'AUD';
-  const text = Math.abs(n).toLocaleString('en-AU', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const text = numberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Math.abs(n));
   return `${n < 0 ? '-' : ''}${c === 'AUD' ? '$' : `${c} `}${text}`;
 }
 

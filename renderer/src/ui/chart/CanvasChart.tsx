@@ -4,6 +4,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { DIMMED_TEXT } from '../../app/theme.js';
 import { formatCount } from '../format.js';
+import { numberFormat } from '../locale.js';
 import classes from './CanvasChart.module.css';
 import type { ChartSeries, PanelChartProps } from './types.js';
 
@@ -49,11 +50,7 @@ function niceStep(max: number, parts: number, integers: boolean): number {
 }
 
 const valueText = (v: number | null | undefined, integers: boolean) =>
-  v === null || v === undefined || Number.isNaN(v)
-    ? '—'
-    : integers
-      ? formatCount(v)
-      : v.toLocaleString('en-AU', { maximumFractionDigits: 2 });
+  v === null || v === undefined || Number.isNaN(v) ? '—' : integers ? formatCount(v) : numberFormat({ maximumFractionDigits: 2 }).format(v);
 
 export default function CanvasChart({ kind, label, h, data, dataKey, series, type, withLegend }: CanvasChartProps) {
   const theme = useMantineTheme();
