@@ -488,6 +488,22 @@ function serveIpc(
           if (e.userId === request.caller!.userId && (!e.session || e.session === session.session)) endSession();
         })
       : () => {};
+  // The router reads the person again before what changes something or is not everyone's
+  // (needsCurrentCaller): a removal made on another server holds at this connection's next such
+  // request, whatever the live link did meanwhile.
+  if (service && session && request.caller) {
+    const opened = request.caller;
+    request = {
+      ...request,
+      current: async () => {
+        const found = await service.identify(session.token, { touch: false, fresh: true });
+        if (found && found.session === session.session && found.caller.role === opened.role) return found.caller;
+        // The refusal is answered first, then the console is closed (and goes to the sign-in page).
+        setTimeout(endSession, 0);
+        return null;
+      },
+    };
+  }
   let lastTouch = 0; // the first request the person makes counts at once
   const check = (touch: boolean) => {
     if (!service || !session) return;

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from '../../shared/ipc/roles.js';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp.js';
+import { addressKey } from '../core/people/address.js';
 import { attemptKey } from '../core/people/people.js';
 
 /**
@@ -28,8 +29,14 @@ export interface SignInService {
     password: string,
     client: { address: string; userAgent: string | null },
   ): Promise<{ ok: true; token: string; caller: Caller; expiresAt: string } | { ok: false; reason: string; message: string }>;
-  /** The person of a session token, or null; `touch: false` checks without counting as activity. */
-  identify(token: string | undefined, opts?: { touch?: boolean }): Promise<{ caller: Caller; session: string; expiresAt: string } | null>;
+  /**
+   * The person of a session token, or null; `touch: false` checks without counting as activity;
+   * `fresh` reads the store, not what this server saw of the session in the last seconds.
+   */
+  identify(
+    token: string | undefined,
+    opts?: { touch?: boolean; fresh?: boolean },
+  ): Promise<{ caller: Caller; session: string; expiresAt: string } | null>;
   signOut(token: string | undefined, everywhere: boolean, client: { address: string; userAgent: string | null }): Promise<boolean>;
   noUsersYet(): Promise<boolean>;
   onSessionsEnded(listener: (ended: { userId: string; session?: string }) => void): () => void;
@@ -223,7 +230,8 @@ export function signInRoutes(o: SignInRoutesOptions): SignInRoutes {
     if (!o.limits) return false;
     const address = o.clientOf(req).address;
     const byAddress = o.limits.perAddress.take(address);
-    const byUser = name ? o.limits.perUser.take(attemptKey(name)) : ({ ok: true } as const);
+    // Per name from this address: someone elsewhere hammering a name does not slow its owner down.
+    const byUser = name ? o.limits.perUser.take(`${attemptKey(name)} ${addressKey(address)}`) : ({ ok: true } as const);
     const refused = !byAddress.ok ? byAddress : !byUser.ok ? byUser : null;
     if (!refused) return false;
     const message = `Too many sign-in attempts: try again in ${refused.retryAfterSeconds} s.`;

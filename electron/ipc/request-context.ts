@@ -15,6 +15,12 @@ import type { Caller } from '../../shared/ipc/roles.js';
 export interface RequestContext {
   client?: { address: string; userAgent: string | null };
   caller?: Caller;
+  /**
+   * Reads the caller again (a team server's session, role and status, fresh from the store): the
+   * router asks it before a channel that needs the caller as they are now (roles.ts
+   * needsCurrentCaller); null when their session has ended.
+   */
+  current?: () => Promise<Caller | null>;
 }
 
 const store = new AsyncLocalStorage<RequestContext>();

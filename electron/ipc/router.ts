@@ -1,6 +1,6 @@
 import { runWithRequest, type RequestContext } from './request-context.js';
 import type { z } from 'zod';
-import { contract, isChannel, roleRefusal, type Channel, type ChannelOutput } from '../../shared/ipc/contract.js';
+import { contract, isChannel, needsCurrentCaller, roleRefusal, type Channel, type ChannelOutput } from '../../shared/ipc/contract.js';
 import type { Envelope, IpcErrorBody, IpcErrorCode } from '../../shared/ipc/errors.js';
 import { inputProblem } from './input-guard.js';
 
@@ -24,6 +24,10 @@ export class CoreError extends Error {
     this.code = code;
   }
 }
+
+/** Said to a request whose person's session ended since their console connected. */
+export const SESSION_OVER =
+  'Your session has ended (signed out, your role changed, your user disabled or its password reset): nothing was done. Sign in again.';
 
 export interface Router {
   /** `request`: who sent it, as the transport knows (request-context.ts). */
@@ -65,7 +69,14 @@ export function createRouter({ handlers, onInternalError, mapError }: RouterOpti
       }
       // Roles, before the input is even looked at: a request a role may not send runs nothing.
       if (request?.caller) {
-        const refused = roleRefusal(channel, request.caller.role, input);
+        // What changes something, or is not everyone's, is done by the caller as they are now: a
+        // removal on another server of the team holds at once (issue 35).
+        if (request.current && needsCurrentCaller(contract[channel])) {
+          const now = await request.current();
+          if (!now) return { ok: false, error: { code: 'UNAUTHORIZED', message: SESSION_OVER } };
+          request = { ...request, caller: now };
+        }
+        const refused = roleRefusal(channel, request.caller!.role, input);
         if (refused) return { ok: false, error: { code: 'FORBIDDEN', message: refused } };
       }
       const problem = inputProblem(input);

@@ -4,6 +4,7 @@ import { createKeyFileCipher } from '../core/secrets/cipher.js';
 import { SecretVault } from '../core/secrets/vault.js';
 import { PgDb } from '../core/postgres/db.js';
 import { liveRelay, RELAYED, startTeamLive, type LiveRelay, type TeamLive } from '../core/postgres/live.js';
+import { linkPeople } from './people-link.js';
 import { readMemo } from '../core/postgres/read-memo.js';
 import { registerInstance, teamStoreOpener, thisInstance } from '../core/postgres/team-store.js';
 import type { EventPayload } from '../../shared/ipc/contract.js';
@@ -136,11 +137,18 @@ export function teamServer(opts: { databaseUrl?: string; version: string; people
           // What this server's core tells its consoles goes to the other servers' consoles, and theirs
           // come here (live.ts); a notice re-emitted here is not published again.
           let relaying = false;
+          // Sessions ended here close their connections on the other servers, and theirs here.
+          const peopleLink = linkPeople(
+            people,
+            (event, payload) => live?.publish(event, payload) ?? Promise.resolve(),
+            (line) => log.info(line),
+          );
           live = await startTeamLive({
             url: database.appUrl,
             db,
             origin: me.id,
             onNotice: (event, payload) => {
+              if (peopleLink.heard(event, payload)) return;
               relaying = true;
               try {
                 events.emit(event, payload as never);

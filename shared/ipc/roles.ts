@@ -57,6 +57,21 @@ export interface Permission {
   roles: RoleSet;
   /** What the call does, in words that start a sentence: "Revoking", "Exporting consents". */
   action: string;
+  /**
+   * The call changes something though everyone may make it (their settings, a sync): on a team
+   * server the caller is read again before it runs, as for every channel not open to everyone.
+   */
+  changes?: true;
+}
+
+/**
+ * Whether a team server reads the caller's session, role and status again before running the channel
+ * (one indexed read), rather than trusting what its connection was opened with: every channel not open
+ * to everyone, and those that change something. A removal (a role changed, a user disabled, a
+ * password reset, a sign-out) made on another server holds at the next such request (issue 35).
+ */
+export function needsCurrentCaller(permission: Permission): boolean {
+  return permission.changes === true || permission.roles.length < ROLES.length;
 }
 
 /**

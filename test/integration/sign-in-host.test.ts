@@ -5,7 +5,7 @@ import type { Core } from '../../electron/core/console-core.js';
 import { SESSION_COOKIE, SESSION_ENDED, startBrowserHost, type BrowserHost } from '../../electron/host/server.js';
 import { People } from '../../electron/core/people/people.js';
 import { tempDir } from '../helpers/temp.js';
-import { startTeamHost, type TeamHost } from '../helpers/team-host.js';
+import { openTeamConsole, signInCookie, startTeamHost, type TeamHost } from '../helpers/team-host.js';
 import type { ConsentRow } from '../../shared/ipc/contract.js';
 
 /**
@@ -44,47 +44,8 @@ const form = (user: string, password: string) => ({
   headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
   body: new URLSearchParams({ user, password }).toString(),
 });
-
-async function signIn(user: string): Promise<string> {
-  const res = await send('POST', '/signin', form(user, `${user} password 1`));
-  expect(res.status).toBe(303);
-  const cookie = String(res.headers['set-cookie']).split(';')[0]!;
-  expect(cookie.startsWith(`${SESSION_COOKIE}=`)).toBe(true);
-  return cookie;
-}
-
-function openConsole(cookie: string): Promise<{
-  ws: WebSocket;
-  call: (channel: string, input: unknown) => Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }>;
-  closed: Promise<{ code: number; reason: string }>;
-}> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ipc`, { headers: { cookie, origin } });
-    let id = 0;
-    const waiting = new Map<number, (r: never) => void>();
-    ws.on('message', (data) => {
-      const m = JSON.parse(String(data)) as { id?: number; result?: never };
-      if (typeof m.id === 'number') waiting.get(m.id)?.(m.result!);
-    });
-    const closed = new Promise<{ code: number; reason: string }>((r) =>
-      ws.on('close', (code, reason) => r({ code, reason: String(reason) })),
-    );
-    ws.once('open', () =>
-      resolve({
-        ws,
-        closed,
-        call: (channel, input) =>
-          new Promise((r) => {
-            const n = ++id;
-            waiting.set(n, r as never);
-            ws.send(JSON.stringify({ id: n, channel, input }));
-          }),
-      }),
-    );
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-    ws.once('error', reject);
-  });
-}
+const signIn = (user: string) => signInCookie(team, user);
+const openConsole = (cookie: string) => openTeamConsole(team, cookie);
 
 describe('the sign-in page', () => {
   it('is where a visitor without a session is sent; it has User name, Password and Sign in, and the security headers', async () => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventName } from '../../shared/ipc/channels.js';
 import { CoreError } from '../../electron/ipc/router.js';
 import { PgDb } from '../../electron/core/postgres/db.js';
-import { startTeamLive } from '../../electron/core/postgres/live.js';
+import { startTeamLive, type Notice } from '../../electron/core/postgres/live.js';
 import { migrate } from '../../electron/core/postgres/migrations.js';
 import { liveInstances, pgSyncEngine, registerInstance, thisInstance } from '../../electron/core/postgres/team-store.js';
 import type { SyncMessage } from '../../electron/core/sync/port.js';
@@ -86,7 +85,7 @@ describe('team sync', () => {
   it('carries notices between servers in order, and catches up with what was sent while a link was down', async () => {
     const a = pool();
     const b = pool();
-    const heard: { event: EventName; payload: unknown }[] = [];
+    const heard: { event: Notice; payload: unknown }[] = [];
     const statuses: boolean[] = [];
     const la = await startTeamLive({ url: database.url, db: a, origin: 'a', onNotice: () => undefined });
     const lb = await startTeamLive({

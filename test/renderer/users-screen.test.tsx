@@ -32,7 +32,12 @@ function team() {
   const users: User[] = [
     user('alice', { id: 'u-admin', displayName: 'Alice Admin', role: 'admin', lastSignInAt: '2026-11-20T09:30:00.000Z', sessions: 2 }),
     user('bob', { displayName: 'Bob Viewer', sessions: 1 }),
-    user('cleo', { displayName: 'Cleo Compliance', role: 'compliance', lockedUntil: '2099-01-01T10:45:00.000Z' }),
+    user('cleo', {
+      displayName: 'Cleo Compliance',
+      role: 'compliance',
+      lockedUntil: '2099-01-01T10:45:00.000Z',
+      locks: [{ address: '203.0.113.9', until: '2099-01-01T10:45:00.000Z' }],
+    }),
     user('dora', { displayName: 'Dora SSO', role: 'support', method: 'oidc', disabled: true }),
   ];
   const added: NewUserInput[] = [];
@@ -42,7 +47,7 @@ function team() {
       available: true,
       reason: null,
       users: structuredClone(users),
-      rules: { passwordMin: 12, lockAfter: 5, lockMinutes: 15 },
+      rules: { passwordMin: 12, lockAfter: 5, lockMinutes: 15, lockFirstMinutes: 1 },
     }),
     'users:add': async (input: NewUserInput): Promise<User> => {
       added.push(input);
@@ -65,6 +70,7 @@ function team() {
         );
       Object.assign(u, change.role ? { role: change.role } : {}, change.disabled !== undefined ? { disabled: change.disabled } : {});
       if (change.role || change.disabled) u.sessions = 0;
+      if (change.unlock) Object.assign(u, { lockedUntil: null, locks: [] });
       return structuredClone(u);
     },
   };
@@ -88,6 +94,9 @@ describe('an admin', () => {
     expect(row('alice')).toHaveTextContent('20 Nov 2026');
     expect(row('bob')).toHaveTextContent('never');
     expect(row('cleo')).toHaveTextContent(/locked until \d\d:\d\d/);
+    expect(
+      within(row('cleo')).getByTitle(/^Too many wrong passwords from 203\.0\.113\.9 until \d\d:\d\d: .* elsewhere it is not\.$/),
+    ).toHaveTextContent(/^locked until/);
     expect(row('dora')).toHaveTextContent('single sign-on');
     expect(row('dora')).toHaveTextContent('disabled');
     expect(within(row('dora')).getByRole('button', { name: 'Enable dora' })).toBeEnabled();
@@ -99,8 +108,22 @@ describe('an admin', () => {
       ),
     ).toBeInTheDocument();
     expect(
-      screen.getByText(/Passwords: at least 12 characters.*After 5 wrong passwords in a row, sign-in is refused for 15 minutes\./),
+      screen.getByText(
+        /Passwords: at least 12 characters.*After 5 wrong passwords in a row from one address, sign-in from there is refused for 1 minute, then twice as long each time, up to 15 minutes; other addresses are not locked out\./,
+      ),
     ).toBeInTheDocument();
+  });
+
+  it('lifts a lock: the admin sees where from, one click, the row says active again', async () => {
+    const t = team();
+    const { client } = memoryClient(1, t.handlers, { user: person('admin') });
+    renderRoute('/users', client);
+    await screen.findByRole('table', { name: 'Users' });
+    expect(within(row('alice')).queryByRole('button', { name: 'Lift the lock of alice' })).not.toBeInTheDocument();
+    await userEvent.click(within(row('cleo')).getByRole('button', { name: 'Lift the lock of cleo' }));
+    expect(t.changes).toEqual([{ id: 'id-cleo', unlock: true }]);
+    await waitFor(() => expect(row('cleo')).toHaveTextContent('active'));
+    expect(within(row('cleo')).queryByRole('button', { name: 'Lift the lock of cleo' })).not.toBeInTheDocument();
   });
 
   it('adds a user: the form checks what it can, shows the server’s refusal, and the new user appears', async () => {

@@ -25,7 +25,8 @@ export function userHandlers(ctx: { people?: People; operator: () => string }): 
   };
   const withSessions = async (u: UserRecord): Promise<User> => {
     const all = await people().list();
-    return toUser({ ...u, sessions: all.find((x) => x.id === u.id)?.sessions ?? 0 });
+    const [user] = await withLocks(people(), [{ ...u, sessions: all.find((x) => x.id === u.id)?.sessions ?? 0 }]);
+    return user!;
   };
   return {
     'users:list': async (): Promise<UsersList> => {
@@ -34,18 +35,19 @@ export function userHandlers(ctx: { people?: People; operator: () => string }): 
       return {
         available: true,
         reason: null,
-        users: (await ctx.people.list()).map(toUser),
-        rules: { passwordMin: PASSWORD_MIN, lockAfter: s.lockAfter, lockMinutes: s.lockMinutes },
+        users: await withLocks(ctx.people, await ctx.people.list()),
+        rules: { passwordMin: PASSWORD_MIN, lockAfter: s.lockAfter, lockMinutes: s.lockMinutes, lockFirstMinutes: s.lockFirstMinutes },
       };
     },
     'users:add': async (input) => withSessions(await asked(() => people().add(input, ctx.operator()))),
-    'users:update': async ({ id, role, disabled, password }) => {
+    'users:update': async ({ id, role, disabled, password, unlock }) => {
       const p = people();
       let user: UserRecord | undefined;
       await asked(async () => {
         if (role !== undefined) user = await p.setRole(id, role, ctx.operator());
         if (disabled !== undefined) user = await p.setDisabled(id, disabled, ctx.operator());
         if (password !== undefined) user = await p.resetPassword(id, password, ctx.operator());
+        if (unlock) user = await p.unlock(id, ctx.operator());
       });
       if (!user) {
         const found = await p.store.byId(id);
@@ -55,6 +57,12 @@ export function userHandlers(ctx: { people?: People; operator: () => string }): 
       return withSessions(user);
     },
   };
+}
+
+/** Users with where each is locked out from now. */
+async function withLocks(people: People, users: (UserRecord & { sessions: number })[]): Promise<User[]> {
+  const locks = await people.locks();
+  return users.map((u) => ({ ...toUser(u), locks: locks.get(u.name.toLowerCase()) ?? [] }));
 }
 
 const toUser = (u: UserRecord & { sessions: number }): User => ({

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Caller, Role } from '../../../shared/ipc/roles.js';
 import { runWithRequest, type RequestContext } from '../../ipc/request-context.js';
 import type { AuditEntry, AuditStore } from '../audit/port.js';
+import { addressKey } from './address.js';
 import { hashPassword, passwordProblem, verifyPassword } from './password.js';
 import { UserExistsError, type PeopleStore, type SignInMethod, type UserRecord } from './port.js';
 import type { OidcClient, PendingOidcSignIn } from './oidc.js';
@@ -12,8 +13,10 @@ import type { OidcClient, PendingOidcSignIn } from './oidc.js';
  * lockout, sign-out and change is written to the team's audit log under the person concerned and
  * the client that sent it.
  *
- * - A wrong password says only that the user name or password is wrong. The fifth wrong one in a
- *   row locks the name for `lockMinutes` (15 by default). Attempts are claimed in the shared store
+ * - A wrong password says only that the user name or password is wrong, and so does a disabled
+ *   user's right one. The fifth wrong one in a row from one address locks the name for that address:
+ *   a minute, then twice as long each time, up to `lockMinutes` (15); other addresses are not
+ *   locked out (issue 35), and an admin sees and lifts locks. Attempts are claimed in the shared store
  *   before the password is checked (attempts at once cannot outrun the lock), for every name, held
  *   or not, on every server alike: the answers do not tell which names exist.
  * - A session is a random 256-bit token in an HttpOnly cookie (or a bearer token); the store keeps
@@ -25,11 +28,13 @@ export interface PeopleOptions {
   idleMinutes?: number;
   lifetimeHours?: number;
   lockAfter?: number;
+  /** The first lock of an address (minutes); each next one twice as long, up to lockMinutes. */
+  lockFirstMinutes?: number;
   lockMinutes?: number;
   now?: () => Date;
 }
 
-export const PEOPLE_DEFAULTS = { idleMinutes: 30, lifetimeHours: 12, lockAfter: 5, lockMinutes: 15 } as const;
+export const PEOPLE_DEFAULTS = { idleMinutes: 30, lifetimeHours: 12, lockAfter: 5, lockFirstMinutes: 1, lockMinutes: 15 } as const;
 
 /** Who is signing in, as the transport knows them (the audit entry's client). */
 export interface SignInClient {
@@ -62,6 +67,15 @@ export interface SessionsEnded {
   userId: string;
   /** One session (its key), or every session of the user when absent. */
   session?: string;
+}
+
+/** Sessions ended as another server of the team said (its live notice), or null when it is not one. */
+export function sessionsEndedOf(payload: unknown): SessionsEnded | null {
+  if (typeof payload !== 'object' || payload === null) return null;
+  const { userId, session } = payload as { userId?: unknown; session?: unknown };
+  if (typeof userId !== 'string' || !userId || userId.length > 100) return null;
+  if (session === undefined) return { userId };
+  return typeof session === 'string' && /^[0-9a-f]{64}$/.test(session) ? { userId, session } : null;
 }
 
 export const WRONG = 'The user name or password is wrong.';
@@ -113,6 +127,8 @@ export class People {
   private readonly opts: Required<Omit<PeopleOptions, 'now'>>;
   private readonly now: () => Date;
   private readonly listeners = new Set<(ended: SessionsEnded) => void>();
+  /** Who tells the team's other servers of sessions ended here (the team server's live link). */
+  private readonly relays = new Set<(ended: SessionsEnded) => void>();
   /** Sessions checked in the last few seconds: a page's assets do not each ask the database. */
   private readonly recent = new Map<string, { at: number; found: Identified | null; seen: number }>();
 
@@ -176,9 +192,29 @@ export class People {
     return () => this.listeners.delete(listener);
   }
 
-  private ended(e: SessionsEnded): void {
-    for (const [k, v] of this.recent) if (e.session === k || (!e.session && v.found?.caller.userId === e.userId)) this.recent.delete(k);
+  /**
+   * Sessions ended here are told to `relay` (the team's other servers, over the live link), which
+   * close their connections at once rather than at their next check of the session (issue 35).
+   */
+  relayEndedTo(relay: (ended: SessionsEnded) => void): () => void {
+    this.relays.add(relay);
+    return () => this.relays.delete(relay);
+  }
+
+  /** Sessions another server of the team ended: this server's connections of them close now. */
+  heardEnded(e: SessionsEnded): void {
+    this.forget(e);
     for (const l of this.listeners) l(e);
+  }
+
+  private forget(e: SessionsEnded): void {
+    for (const [k, v] of this.recent) if (e.session === k || (!e.session && v.found?.caller.userId === e.userId)) this.recent.delete(k);
+  }
+
+  private ended(e: SessionsEnded): void {
+    this.forget(e);
+    for (const l of this.listeners) l(e);
+    for (const r of this.relays) r(e);
   }
 
   /** Writes an entry as `caller` from `client` (null caller: nobody known, e.g. a failed sign-in). */
@@ -199,10 +235,12 @@ export class People {
   async signInWithPassword(rawName: string, password: string, client: SignInClient): Promise<SignInResult> {
     const now = this.now();
     const name = userNameOf(rawName.slice(0, 200));
-    const key = attemptKey(rawName);
-    const lockMs = this.opts.lockMinutes * 60_000;
+    // Attempts count per name and per place they come from: wrong passwords from one address lock
+    // that address out, never the person everywhere (anyone could do that to anyone before, issue 35).
+    const key = { name: attemptKey(rawName), address: addressKey(client.address) };
+    const lock = { firstMs: this.opts.lockFirstMinutes * 60_000, maxMs: this.opts.lockMinutes * 60_000 };
     const lockedMessage = (until: string) =>
-      `Too many wrong passwords: this user is locked until ${until.slice(11, 16)} UTC (${this.opts.lockMinutes} minutes after the ${ordinal(this.opts.lockAfter)} wrong one in a row). Try again then, or ask an admin to reset the password.`;
+      `Too many wrong passwords from where you are: signing in as this user from here is refused until ${until.slice(11, 16)} UTC (the lock grows with each ${ordinal(this.opts.lockAfter)} wrong one in a row, up to ${this.opts.lockMinutes} minutes). Try again then, or ask an admin to lift the lock.`;
     // Every name, held or not, takes the same path through the same shared table: the answers and
     // their timing do not tell which names exist, on any server of the team.
     const user = name ? await this.store.byName(name) : null;
@@ -214,29 +252,26 @@ export class People {
     const claim = await this.store.claimAttempt(key, this.opts.lockAfter, now.toISOString());
     if (!claim.go) {
       await verifyPassword(password, null);
-      await failed(claim.lockedUntil ? 'locked' : 'too many attempts at once');
+      await failed(claim.lockedUntil ? `locked (from ${key.address})` : 'too many attempts at once');
       return claim.lockedUntil
         ? { ok: false, reason: 'locked', message: lockedMessage(claim.lockedUntil) }
         : { ok: false, reason: 'wrong', message: WRONG };
     }
     const check = await verifyPassword(password, user?.method === 'password' ? user.passwordHash : null);
-    const settled = await this.store.settleAttempt(
-      key,
-      check.ok,
-      this.opts.lockAfter,
-      new Date(now.getTime() + lockMs).toISOString(),
-      now.toISOString(),
-    );
-    if (!check.ok || !user) {
-      await failed(user ? 'wrong password' : 'no such user');
+    // A disabled user's right password is answered as a wrong one, with the same work: the answer
+    // does not confirm a password to whoever holds it (issue 35). The audit log says which it was.
+    const good = check.ok && user !== null && !user.disabled;
+    const settled = await this.store.settleAttempt(key, good, this.opts.lockAfter, lock, now.toISOString());
+    if (!good || !user) {
+      await failed(!user ? 'no such user' : !check.ok ? 'wrong password' : 'disabled');
       if (settled.lockedUntil)
         await this.record(
           {
             operator: who,
             action: 'sign-in:locked',
             target,
-            reason: `${this.opts.lockAfter} wrong passwords in a row`,
-            result: `locked until ${settled.lockedUntil}`,
+            reason: `${this.opts.lockAfter} wrong passwords in a row from ${key.address}`,
+            result: `locked for ${key.address} until ${settled.lockedUntil}`,
           },
           client,
           asUser,
@@ -245,12 +280,8 @@ export class People {
     }
     // Right, but other attempts locked the name meanwhile: the lock holds.
     if (!settled.allowed) {
-      await failed('locked');
+      await failed(`locked (from ${key.address})`);
       return { ok: false, reason: 'locked', message: lockedMessage(settled.lockedUntil ?? now.toISOString()) };
-    }
-    if (user.disabled) {
-      await failed('disabled');
-      return { ok: false, reason: 'disabled', message: 'This user is disabled: ask an admin of the team server.' };
     }
     if (check.rehash) await this.store.update(user.id, { passwordHash: await hashPassword(password) }, now.toISOString());
     return this.open(user, 'password', client);
@@ -378,15 +409,16 @@ export class People {
 
   /**
    * The person a session token belongs to, or null (no such session, idle or past its lifetime,
-   * user disabled or gone). Seeing a session counts as activity.
+   * user disabled or gone). Seeing a session counts as activity. `fresh`: read from the store, not
+   * from what this server saw in the last few seconds (a change another server made is seen).
    */
-  async identify(token: string | undefined, opts: { touch?: boolean } = {}): Promise<Identified | null> {
+  async identify(token: string | undefined, opts: { touch?: boolean; fresh?: boolean } = {}): Promise<Identified | null> {
     if (!token || !TOKEN_SHAPE.test(token)) return null;
     const key = sessionKey(token);
     const now = this.now();
     const touch = opts.touch ?? true;
     const cached = this.recent.get(key);
-    if (cached && now.getTime() - cached.at < 5_000) {
+    if (cached && !opts.fresh && now.getTime() - cached.at < 5_000) {
       if (!cached.found || cached.found.expiresAt <= now.toISOString()) return null;
       // Activity seen from the cache still counts (at most one write a minute per session).
       if (touch && now.getTime() - cached.seen > 60_000) {
@@ -545,6 +577,25 @@ export class People {
       result: 'ok (sessions ended, lock lifted)',
     });
     return user;
+  }
+
+  /** Lifts every lock of a user's name (from any address), audited; how many there were. */
+  async unlock(id: string, actor: string): Promise<UserRecord> {
+    const user = await this.mustExist(id);
+    const lifted = await this.store.clearAttempts(attemptKey(user.name));
+    await this.audit()?.append({
+      operator: actor,
+      action: 'user:unlocked',
+      target: `user:${user.name}`,
+      reason: null,
+      result: lifted ? `wrong attempts forgotten from ${lifted} address${lifted === 1 ? '' : 'es'}` : 'nothing was locked',
+    });
+    return (await this.store.byId(id)) ?? user;
+  }
+
+  /** Where each name is locked out from now (the Users screen). */
+  locks(): Promise<Map<string, { address: string; until: string }[]>> {
+    return this.store.locks(this.now().toISOString());
   }
 
   private async endAll(userId: string): Promise<void> {

@@ -68,6 +68,13 @@ export class UnknownUserError extends Error {
   }
 }
 
+/** An attempt at signing in: the name tried (lower case, or one key for what is not a name) and where from. */
+export interface AttemptKey {
+  name: string;
+  /** The client's address, an IPv6 one as its /64 (address.ts addressKey). */
+  address: string;
+}
+
 export interface PeopleStore {
   users(): Promise<UserRecord[]>;
   byName(name: string): Promise<(UserRecord & { passwordHash: string | null }) | null>;
@@ -78,26 +85,30 @@ export interface PeopleStore {
   /** Changes a user; an unknown id throws UnknownUserError. */
   update(id: string, patch: UserPatch, now: string): Promise<UserRecord>;
   /**
-   * Takes an attempt at signing in as `key` (a user name, whoever holds it or not), atomically among
-   * the team's servers, before the password is checked: counted as a failure until settled. Refused
-   * while the name is locked (`locked`, until when) or while `lockAfter` attempts are already counted
-   * and not settled (`busy`: attempts at once cannot outrun the lock).
+   * Takes an attempt at signing in as `key` (a user name, whoever holds it or not, from one source
+   * address), atomically among the team's servers, before the password is checked: counted as a
+   * failure until settled. Refused while that name is locked for that address (`lockedUntil`) or
+   * while `lockAfter` attempts are already counted and not settled (attempts at once cannot outrun
+   * the lock). Another address is not concerned: nobody can lock a person out from elsewhere.
    */
-  claimAttempt(key: string, lockAfter: number, now: string): Promise<{ go: true } | { go: false; lockedUntil: string | null }>;
+  claimAttempt(key: AttemptKey, lockAfter: number, now: string): Promise<{ go: true } | { go: false; lockedUntil: string | null }>;
   /**
-   * Settles a claimed attempt. A good password clears the count (`allowed` false when the name was
-   * locked meanwhile by other attempts); a wrong one locks the name until `lockUntil` when it was
-   * the `lockAfter`-th in a row (`lockedUntil`).
+   * Settles a claimed attempt. A good password clears the count and the address's past locks
+   * (`allowed` false when it was locked meanwhile by other attempts); a wrong one that is the
+   * `lockAfter`-th in a row locks the name for this address, for `lock.firstMs` the first time and
+   * twice as long each time after, `lock.maxMs` at most (`lockedUntil`).
    */
   settleAttempt(
-    key: string,
+    key: AttemptKey,
     ok: boolean,
     lockAfter: number,
-    lockUntil: string,
+    lock: { firstMs: number; maxMs: number },
     now: string,
   ): Promise<{ allowed: boolean; lockedUntil: string | null }>;
-  /** Forgets a name's wrong attempts and lock (an admin reset the password). */
-  clearAttempts(key: string): Promise<void>;
+  /** Forgets a name's wrong attempts and locks, from every address (an admin lifted them, or reset the password). */
+  clearAttempts(name: string): Promise<number>;
+  /** The addresses a name is locked for now, and until when (the Users screen). */
+  locks(now: string): Promise<Map<string, { address: string; until: string }[]>>;
   /**
    * Ties a single sign-on user an admin added (no provider subject yet) to the provider's person
    * signing in under that name; false when it is not such a user (already tied, or a password user).

@@ -12,6 +12,14 @@ import type { PgDb } from './db.js';
 export const LIVE_CHANNEL = 'cdr_live';
 /** What crosses between servers: the consoles' refreshes and progress, not a profile switch (each server's own). */
 export const RELAYED: ReadonlySet<EventName> = new Set<EventName>(['sync:progress', 'cache:changed', 'jobs:progress']);
+/**
+ * Not a console's event: sessions a server ended (a sign-out, a role changed, a user disabled, a
+ * password reset), so that every other server closes its connections of them at once (issue 35).
+ */
+export const PEOPLE_ENDED = 'people:ended';
+/** What one server tells the others. */
+export type Notice = EventName | typeof PEOPLE_ENDED;
+const isRelayed = (event: string): event is Notice => event === PEOPLE_ENDED || RELAYED.has(event as EventName);
 /** Notices older than this are deleted: a server away longer reloads what its consoles show anyway. */
 const KEEP_MS = 10 * 60_000;
 /** How far back (in sequence numbers) a read looks for notices that committed late. */
@@ -84,7 +92,7 @@ export interface LiveStatus {
 }
 
 export interface TeamLive {
-  publish(event: EventName, payload: unknown): Promise<void>;
+  publish(event: Notice, payload: unknown): Promise<void>;
   status(): LiveStatus;
   close(): Promise<void>;
 }
@@ -94,7 +102,7 @@ export interface LiveOptions {
   db: PgDb;
   origin: string;
   /** A notice from another server. */
-  onNotice(event: EventName, payload: unknown): void;
+  onNotice(event: Notice, payload: unknown): void;
   /** The link went down or came back. */
   onStatus?(status: LiveStatus): void;
   log?: (line: string) => void;
@@ -139,9 +147,9 @@ export async function startTeamLive(opts: LiveOptions): Promise<TeamLive> {
           seen.add(r.seq);
           last = Math.max(last, r.seq);
           if (r.seq <= startSeq) continue;
-          if (r.origin === opts.origin || !RELAYED.has(r.event as EventName)) continue;
+          if (r.origin === opts.origin || !isRelayed(r.event)) continue;
           try {
-            opts.onNotice(r.event as EventName, r.payload);
+            opts.onNotice(r.event, r.payload);
           } catch (error) {
             opts.log?.(`a notice from another server was refused: ${(error as Error).message}`);
           }

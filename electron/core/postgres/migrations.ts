@@ -35,6 +35,23 @@ export const PG_MIGRATIONS: readonly Migration[] = [
     name: "people: the team's users and sessions; audit entries name the person, their role and how they signed in; bulk revocations await a second person's approval",
     up: PEOPLE_SCHEMA,
   },
+  // From here on each migration is its own SQL, written once and never changed (a test holds them).
+  {
+    version: 4,
+    name: 'sign-in attempts per user name and source address, with locks that grow (a wrong password from one place no longer locks the person out everywhere)',
+    up: `
+DROP TABLE sign_in_attempts;
+CREATE TABLE sign_in_attempts (
+  name_key     text NOT NULL,
+  address      text NOT NULL,
+  failures     integer NOT NULL,
+  locks        integer NOT NULL DEFAULT 0,
+  locked_until text,
+  PRIMARY KEY (name_key, address)
+);
+CREATE INDEX sign_in_attempts_locked ON sign_in_attempts (locked_until) WHERE locked_until IS NOT NULL;
+`,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -67,7 +67,7 @@ interface Row {
 }
 
 const USER_COLUMNS =
-  'id, name, display_name, role, method, password_hash, disabled, (SELECT a.locked_until FROM sign_in_attempts a WHERE a.name_key = lower(users.name)) AS locked_until, last_sign_in_at, created_at, updated_at';
+  'id, name, display_name, role, method, password_hash, disabled, (SELECT max(a.locked_until) FROM sign_in_attempts a WHERE a.name_key = lower(users.name)) AS locked_until, last_sign_in_at, created_at, updated_at';
 
 function userOf(r: Row): UserRecord {
   return {
@@ -142,39 +142,58 @@ export function pgPeopleStore(db: PgDb): PeopleStore {
     },
     claimAttempt: async (key, lockAfter, now) => {
       // Counted before the password is checked; refused while locked, or while lockAfter attempts are
-      // already counted (in flight on any server). A lock that is over starts the count again.
+      // already counted (in flight on any server). A lock that is over starts the count again (and
+      // keeps the number of locks, which makes the next one longer).
       const claimed = await db.query(
-        `INSERT INTO sign_in_attempts AS a (name_key, failures) VALUES ($1, 1)
-         ON CONFLICT (name_key) DO UPDATE SET
+        `INSERT INTO sign_in_attempts AS a (name_key, address, failures) VALUES ($1, $2, 1)
+         ON CONFLICT (name_key, address) DO UPDATE SET
            failures = CASE WHEN a.locked_until IS NOT NULL THEN 1 ELSE a.failures + 1 END,
            locked_until = NULL
-         WHERE (a.locked_until IS NULL AND a.failures < $2) OR a.locked_until <= $3
+         WHERE (a.locked_until IS NULL AND a.failures < $3) OR a.locked_until <= $4
          RETURNING failures`,
-        [key, lockAfter, now],
+        [key.name, key.address, lockAfter, now],
       );
       if (claimed.length) return { go: true };
-      const r = await db.one<{ locked_until: string | null }>('SELECT locked_until FROM sign_in_attempts WHERE name_key = $1', [key]);
+      const r = await db.one<{ locked_until: string | null }>(
+        'SELECT locked_until FROM sign_in_attempts WHERE name_key = $1 AND address = $2',
+        [key.name, key.address],
+      );
       return { go: false, lockedUntil: r?.locked_until && r.locked_until > now ? r.locked_until : null };
     },
-    settleAttempt: async (key, ok, lockAfter, lockUntil, now) => {
+    settleAttempt: async (key, ok, lockAfter, lock, now) => {
       if (ok) {
         const cleared = await db.query(
-          'DELETE FROM sign_in_attempts WHERE name_key = $1 AND (locked_until IS NULL OR locked_until <= $2) RETURNING 1',
-          [key, now],
+          'DELETE FROM sign_in_attempts WHERE name_key = $1 AND address = $2 AND (locked_until IS NULL OR locked_until <= $3) RETURNING 1',
+          [key.name, key.address, now],
         );
         if (cleared.length) return { allowed: true, lockedUntil: null };
-        const r = await db.one<{ locked_until: string | null }>('SELECT locked_until FROM sign_in_attempts WHERE name_key = $1', [key]);
+        const r = await db.one<{ locked_until: string | null }>(
+          'SELECT locked_until FROM sign_in_attempts WHERE name_key = $1 AND address = $2',
+          [key.name, key.address],
+        );
         const lockedUntil = r?.locked_until && r.locked_until > now ? r.locked_until : null;
         return { allowed: lockedUntil === null, lockedUntil };
       }
+      // The lock doubles with each one this address earned since its last good password.
       const locked = await db.one<{ locked_until: string }>(
-        `UPDATE sign_in_attempts SET locked_until = $3, failures = 0
-         WHERE name_key = $1 AND failures >= $2 AND (locked_until IS NULL OR locked_until <= $4) RETURNING locked_until`,
-        [key, lockAfter, lockUntil, now],
+        `UPDATE sign_in_attempts SET failures = 0, locks = locks + 1,
+           locked_until = to_char(($4::timestamptz + make_interval(secs => least($6::float8, $5::float8 * power(2, locks)) / 1000.0))
+                                    AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+         WHERE name_key = $1 AND address = $2 AND failures >= $3 AND (locked_until IS NULL OR locked_until <= $4) RETURNING locked_until`,
+        [key.name, key.address, lockAfter, now, lock.firstMs, lock.maxMs],
       );
       return { allowed: false, lockedUntil: locked?.locked_until ?? null };
     },
-    clearAttempts: async (key) => void (await db.query('DELETE FROM sign_in_attempts WHERE name_key = $1', [key])),
+    clearAttempts: async (name) => (await db.query('DELETE FROM sign_in_attempts WHERE name_key = $1 RETURNING 1', [name])).length,
+    locks: async (now) => {
+      const rows = await db.query<{ name_key: string; address: string; locked_until: string }>(
+        'SELECT name_key, address, locked_until FROM sign_in_attempts WHERE locked_until > $1 ORDER BY locked_until DESC',
+        [now],
+      );
+      const byName = new Map<string, { address: string; until: string }[]>();
+      for (const r of rows) byName.set(r.name_key, [...(byName.get(r.name_key) ?? []), { address: r.address, until: r.locked_until }]);
+      return byName;
+    },
     linkSubject: async (id, issuer, subject, now) =>
       (
         await db.query(

@@ -225,6 +225,7 @@ export const dataChannels = {
   'data:sync': {
     roles: EVERYONE,
     action: 'Fetching Data API records',
+    changes: true,
     input: z.union([z.strictObject({ consentIds: z.array(ConsentId).min(1).max(1000) }), z.strictObject({ allActive: z.literal(true) })]),
     output: z.object({ jobId: z.string() }),
   },

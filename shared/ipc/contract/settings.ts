@@ -36,6 +36,7 @@ export const settingsChannels = {
     // everybody (how often it syncs, whether it fetches Data API records) is an admin's.
     roles: EVERYONE,
     action: 'Changing the settings',
+    changes: true,
     fields: {
       syncEveryMinutes: { roles: ADMIN, action: 'Changing the sync schedule' },
       syncData: { roles: ADMIN, action: 'Changing whether Data API records are synced' },

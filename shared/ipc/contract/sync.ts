@@ -62,6 +62,7 @@ export const syncChannels = {
   'sync:start': {
     roles: EVERYONE,
     action: 'Syncing',
+    changes: true,
     input: z.strictObject({
       data: z.boolean().optional(),
       full: z.boolean().optional(),
@@ -69,7 +70,13 @@ export const syncChannels = {
     }),
     output: SyncSummary,
   },
-  'sync:cancel': { roles: EVERYONE, action: 'Cancelling the sync', input: Empty, output: z.object({ cancelled: z.boolean() }) },
+  'sync:cancel': {
+    roles: EVERYONE,
+    action: 'Cancelling the sync',
+    changes: true,
+    input: Empty,
+    output: z.object({ cancelled: z.boolean() }),
+  },
   'sync:last': { roles: EVERYONE, action: 'Reading the last sync', input: Empty, output: SyncSummary.nullable() },
   'cache:reset': { roles: ADMIN, action: 'Resetting the cache', input: Empty, output: z.object({ switching: z.literal(true) }) },
 } as const satisfies Record<string, ChannelSchema>;

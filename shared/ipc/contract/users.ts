@@ -18,8 +18,10 @@ export const User = z.object({
   /** How they sign in: a password kept by the server, or the organisation's identity provider. */
   method: z.enum(['password', 'oidc']),
   disabled: z.boolean(),
-  /** Until when sign-in is refused after too many wrong passwords (null: not locked). */
+  /** Until when sign-in is refused after too many wrong passwords, from some address (the latest; null: not locked). */
   lockedUntil: z.string().nullable(),
+  /** Where sign-in is refused from now, and until when (each address is locked on its own). */
+  locks: z.array(z.object({ address: z.string(), until: z.string() })).optional(),
   lastSignInAt: z.string().nullable(),
   createdAt: z.string(),
   /** Sessions in force. */
@@ -33,7 +35,14 @@ export const UsersList = z.object({
   reason: z.string().nullable(),
   users: z.array(User),
   /** The rules the server applies, shown beside the form. */
-  rules: z.object({ passwordMin: z.number().int(), lockAfter: z.number().int(), lockMinutes: z.number().int() }).nullable(),
+  rules: z
+    .object({
+      passwordMin: z.number().int(),
+      lockAfter: z.number().int(),
+      lockMinutes: z.number().int(),
+      lockFirstMinutes: z.number().int().optional(),
+    })
+    .nullable(),
 });
 export type UsersList = z.infer<typeof UsersList>;
 
@@ -55,6 +64,8 @@ export const UserChange = z.strictObject({
   disabled: z.boolean().optional(),
   /** A new password (ends the user's sessions and lifts a lock). */
   password: Password.optional(),
+  /** Lifts the user's sign-in locks, from every address. */
+  unlock: z.literal(true).optional(),
 });
 export type UserChange = z.infer<typeof UserChange>;
 

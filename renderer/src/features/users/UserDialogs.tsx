@@ -26,7 +26,8 @@ export function passwordRule(rules: Rules | null): string {
 /** The server's rules in full: a new password's, and the lock after wrong ones. */
 export function rulesText(rules: Rules | null): string {
   if (!rules) return '';
-  return `Passwords: ${passwordRule(rules).replace(/^A/, 'a')} After ${rules.lockAfter} wrong passwords in a row, sign-in is refused for ${rules.lockMinutes} minutes.`;
+  const first = rules.lockFirstMinutes ?? rules.lockMinutes;
+  return `Passwords: ${passwordRule(rules).replace(/^A/, 'a')} After ${rules.lockAfter} wrong passwords in a row from one address, sign-in from there is refused for ${first === rules.lockMinutes ? `${first} minutes` : `${first} minute${first === 1 ? '' : 's'}, then twice as long each time, up to ${rules.lockMinutes} minutes`}; other addresses are not locked out.`;
 }
 
 /** Why a new password (and its confirmation) would be refused, checked before it is sent. */

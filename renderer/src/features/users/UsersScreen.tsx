@@ -30,12 +30,19 @@ function UserState({ user }: { user: User }) {
         disabled
       </Badge>
     );
-  if (user.lockedUntil)
+  if (user.lockedUntil) {
+    const where = user.locks?.length ? user.locks.map((l) => `${l.address} until ${formatClock(l.until)}`).join(', ') : null;
     return (
-      <Badge size="sm" variant="light" color="orange" title={`Too many wrong passwords: sign-in is refused until ${user.lockedUntil}`}>
-        locked until {formatClock(user.lockedUntil)}
+      <Badge
+        size="sm"
+        variant="light"
+        color="orange"
+        title={`Too many wrong passwords${where ? ` from ${where}` : ''}: sign-in from there is refused; elsewhere it is not.`}
+      >
+        locked{user.locks && user.locks.length > 1 ? ` from ${user.locks.length} places` : ''} until {formatClock(user.lockedUntil)}
       </Badge>
     );
+  }
   return (
     <Badge size="sm" variant="light" color="teal">
       active
@@ -168,7 +175,9 @@ export function UsersScreen() {
                               variant="default"
                               aria-label={`Enable ${u.name}`}
                               disabled={!canUpdate.allowed}
-                              loading={enable.isPending && enable.variables.change.id === u.id}
+                              loading={
+                                enable.isPending && enable.variables.change.id === u.id && enable.variables.change.disabled === false
+                              }
                               onClick={() =>
                                 enable.mutate({
                                   change: { id: u.id, disabled: false },
@@ -194,6 +203,26 @@ export function UsersScreen() {
                             </Button>
                           </Unavailable>
                         )}
+                        {u.lockedUntil ? (
+                          <Unavailable label={`Lift the lock of ${u.name}`} reason={canUpdate.reason}>
+                            <Button
+                              size="compact-xs"
+                              variant="default"
+                              aria-label={`Lift the lock of ${u.name}`}
+                              disabled={!canUpdate.allowed}
+                              loading={enable.isPending && enable.variables.change.id === u.id && enable.variables.change.unlock === true}
+                              onClick={() =>
+                                enable.mutate({
+                                  change: { id: u.id, unlock: true },
+                                  title: 'Lock lifted',
+                                  said: (x) => `${x.displayName} can sign in again from every address.`,
+                                })
+                              }
+                            >
+                              Lift lock
+                            </Button>
+                          </Unavailable>
+                        ) : null}
                         <Unavailable
                           label={`Reset the password of ${u.name}`}
                           reason={
