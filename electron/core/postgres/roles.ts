@@ -33,6 +33,7 @@ export async function prepareAppRole(ownerUrl: string, password?: string): Promi
     ))!;
     if (!me.can) {
       await owner.query('REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM CURRENT_USER');
+      await owner.query('REVOKE UPDATE, DELETE, TRUNCATE ON audit_chains FROM CURRENT_USER');
       return { url: ownerUrl, role: me.user, separate: false };
     }
     const role = `${me.db}_app`;
@@ -43,14 +44,35 @@ export async function prepareAppRole(ownerUrl: string, password?: string): Promi
       const exists = await tx.one('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
       // The password is a literal in the statement (roles take no parameters): base64url only.
       if (!/^[A-Za-z0-9_-]+$/.test(secret)) throw new Error('the application role password must be base64url');
-      await tx.query(
-        `${exists ? 'ALTER' : 'CREATE'} ROLE ${quoteIdent(role)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD '${secret}'`,
-      );
+      if (!exists)
+        await tx.query(`CREATE ROLE ${quoteIdent(role)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD '${secret}'`);
+      else {
+        // At a restart only what may change: a role with CREATEROLE but not SUPERUSER may not name
+        // the superuser attribute at all, even to say NOSUPERUSER (PostgreSQL 15: "must be superuser
+        // to alter superuser roles or change superuser attribute"), which stopped every start after
+        // the first (issue 35). The role's powers are checked instead, and refused if they grew.
+        await tx.query(`ALTER ROLE ${quoteIdent(role)} LOGIN NOINHERIT PASSWORD '${secret}'`);
+        const powers = await tx.one<{ rolsuper: boolean; rolcreatedb: boolean; rolcreaterole: boolean; rolbypassrls: boolean }>(
+          'SELECT rolsuper, rolcreatedb, rolcreaterole, rolbypassrls FROM pg_roles WHERE rolname = $1',
+          [role],
+        );
+        const extra = Object.entries(powers ?? {})
+          .filter(([, on]) => on)
+          .map(([power]) => power.replace(/^rol/, '').toUpperCase());
+        if (extra.length)
+          throw new Error(
+            `The application role ${role} has ${extra.join(', ')}, which it must not have (it could edit the audit log). ` +
+              `Remove it (ALTER ROLE ${role} NO${extra.join(' NO')}, as a superuser) and start again.`,
+          );
+      }
       await tx.query(`GRANT CONNECT ON DATABASE ${quoteIdent(me.db)} TO ${quoteIdent(role)}`);
       await tx.query(`GRANT USAGE ON SCHEMA public TO ${quoteIdent(role)}`);
       await tx.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${quoteIdent(role)}`);
       await tx.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${quoteIdent(role)}`);
       await tx.query(`REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM ${quoteIdent(role)}`);
+      // Imported solo logs are recorded by the owner (cli team import-audit): the server may only
+      // read them, so it can neither make one up nor hide one (issue 35).
+      await tx.query(`REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON audit_chains FROM ${quoteIdent(role)}`);
       await tx.query(`REVOKE ALL ON cdr_schema FROM ${quoteIdent(role)}`);
       await tx.query(`GRANT SELECT ON cdr_schema TO ${quoteIdent(role)}`);
     });
