@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Settings } from '../../../shared/ipc/contract.js';
 import { CoreError } from '../../ipc/router.js';
 import { testConnection } from '../api/connection-test.js';
@@ -22,7 +23,7 @@ type ProfileChannels =
   | 'operator:get'
   | 'operator:set';
 
-export interface ProfilesContext extends Pick<CoreContext, 'log'> {
+export interface ProfilesContext extends Pick<CoreContext, 'log' | 'stores' | 'operator'> {
   dataDir: string;
   vault: SecretVault;
   settings: SettingsStore;
@@ -47,6 +48,10 @@ export interface ProfilesContext extends Pick<CoreContext, 'log'> {
 export function profileHandlers(ctx: ProfilesContext): HandlersOf<ProfileChannels> {
   const { dataDir, vault } = ctx;
   const current = ctx.current.profile.id;
+  /** An admin's change, in the audit log under whoever asked (the request's person). */
+  const audited = (action: string, target: string, result: string) =>
+    ctx.stores.audit.append({ operator: ctx.operator(), action, target, reason: null, result });
+  const fingerprint = (secret: string) => credentialFingerprint(vault, secret);
   /** A profile the renderer names: one that does not exist is NOT_FOUND (the renderer's mistake), not an internal error. */
   const profileById = (id: string): Profile => {
     const file = loadProfiles(dataDir);
@@ -66,18 +71,38 @@ export function profileHandlers(ctx: ProfilesContext): HandlersOf<ProfileChannel
   return {
     'settings:get': async () => ctx.settings.get(),
     'settings:set': async (change) => {
+      const before = ctx.settings.get();
       const next = ctx.settings.set(Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) as Partial<Settings>);
       if (change.syncEveryMinutes !== undefined || change.syncData !== undefined) ctx.onScheduleChange();
+      // What the server does for everyone (the sync schedule, the approval rule) is on the record.
+      const changed = describeChanges(before, next, SHARED_SETTINGS);
+      if (changed) await audited('settings:changed', 'settings', changed);
       return next;
     },
     'profiles:list': async () => profileSummaries(dataDir, vault, current),
     'profiles:save': async (input) => {
+      const before = profileSummaries(dataDir, vault, current).find((p) => p.id === input.id);
       saveProfile(dataDir, vault, input);
       ctx.log.info(`profile ${input.id} saved${input.secret ? ' with a new credential' : ''}`); // never the secret itself
-      return profileSummaries(dataDir, vault, current);
+      const after = profileSummaries(dataDir, vault, current);
+      const saved = after.find((p) => p.id === input.id)!;
+      const fields = describeChanges(before ?? {}, saved, PROFILE_FIELDS);
+      const credential = input.secret ? `the credential changed (fingerprint ${fingerprint(input.secret)})` : null;
+      await audited(
+        before ? 'profile:changed' : 'profile:added',
+        `profile:${input.id}`,
+        [fields, credential].filter(Boolean).join('; ') || 'saved unchanged',
+      );
+      return after;
     },
     'profiles:remove': async ({ id }) => {
+      const before = profileSummaries(dataDir, vault, current).find((p) => p.id === id);
       removeProfile(dataDir, vault, id, current);
+      await audited(
+        'profile:removed',
+        `profile:${id}`,
+        before ? `${before.name} (${before.environment}), its credential removed from the vault` : 'removed',
+      );
       return profileSummaries(dataDir, vault, current);
     },
     'profiles:switch': async ({ id }) => {
@@ -109,6 +134,55 @@ export function profileHandlers(ctx: ProfilesContext): HandlersOf<ProfileChannel
       return result;
     },
     'operator:get': async () => ctx.operators.get(),
-    'operator:set': async ({ displayName }) => ctx.operators.setDisplayName(displayName),
+    'operator:set': async ({ displayName }) => {
+      const before = ctx.operators.get().displayName;
+      const after = ctx.operators.setDisplayName(displayName);
+      if (before !== after.displayName)
+        await audited('operator:changed', 'operator', `${before ?? '(none)'} → ${after.displayName ?? '(none)'}`);
+      return after;
+    },
   };
 }
+
+/** The settings that are the server's, not a person's view: their changes are audited. */
+const SHARED_SETTINGS = ['syncEveryMinutes', 'syncData', 'bulkApprovalOver'] as const satisfies readonly (keyof Settings)[];
+/** A profile's fields an audit entry names when they change (never its secret: a fingerprint of it). */
+const PROFILE_FIELDS = [
+  'name',
+  'environment',
+  'consentApiBaseUrl',
+  'dataApiBaseUrl',
+  'tokenUrl',
+  'clientId',
+  'authMethod',
+  'keyId',
+  'algorithm',
+  'scopes',
+  'softwareProductId',
+  'redirectUri',
+  'isDefault',
+] as const;
+
+/** "bulkApprovalOver 50 → 10000; syncData false → true", or '' when none of `keys` changed. */
+export function describeChanges<K extends string>(
+  before: Partial<Record<K, unknown>>,
+  after: Partial<Record<K, unknown>>,
+  keys: readonly K[],
+): string {
+  const text = (v: unknown) => (v === undefined || v === null ? '(none)' : Array.isArray(v) ? v.join(' ') || '(none)' : String(v));
+  return keys
+    .filter((k) => text(before[k]) !== text(after[k]))
+    .map((k) => `${k} ${text(before[k])} → ${text(after[k])}`)
+    .join('; ');
+}
+
+/**
+ * A credential's fingerprint for the audit log: HMAC-SHA-256 under a key of the vault's own, so it
+ * tells two credentials apart (and the same one again) without letting anyone who reads the log test
+ * guesses of a weak secret against it.
+ */
+export function credentialFingerprint(vault: SecretVault, secret: string): string {
+  const key = vault.getOrCreate(FINGERPRINT_KEY);
+  return `hmac-sha256:${createHmac('sha256', key).update(secret).digest('hex').slice(0, 16)}`;
+}
+const FINGERPRINT_KEY = 'audit-fingerprint-key';
