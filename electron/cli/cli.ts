@@ -1,6 +1,6 @@
 import '../runtime/node-guard.js';
 import { Command, CommanderError, Option } from 'commander';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { CoreError } from '../ipc/router.js';
 import { checkCache, resetCache } from '../core/console-core.js';
 import { ProfilesError } from '../core/config/profiles.js';
@@ -12,7 +12,15 @@ import { dataDirOf, EXIT, Exit, exitFor, identifier, positiveInt, readStdin, rea
 import { addProfileCommands } from './profiles.js';
 import { addTeamCommands } from './team.js';
 import { addUserCommands } from './users.js';
-import { CONSENT_SORT_FIELDS, ConsentSort, type ChannelOutput, type ConsentFilter, type Job } from '../../shared/ipc/contract.js';
+import {
+  AuditCheckpoint,
+  CONSENT_SORT_FIELDS,
+  ConsentSort,
+  type ChannelInput,
+  type ChannelOutput,
+  type ConsentFilter,
+  type Job,
+} from '../../shared/ipc/contract.js';
 import { exportConsents } from '../core/exports/consents-export.js';
 import { auditText } from '../core/exports/log-exports.js';
 import { ALL_CONSENT_COLUMNS } from '../../shared/consents/columns.js';
@@ -388,19 +396,58 @@ export function buildProgram(): Command {
   const audit = program.command('audit').description('the audit log');
   audit
     .command('verify')
-    .description('check the hash chain (exit 0 when it holds, 6 when it is broken)')
-    .action(async () => {
+    .description('check the hash chain, and its MACs on a team server (exit 0 when it holds, 6 when it is broken)')
+    .option('--checkpoint <file>', 'a checkpoint file (audit checkpoint): also proves nothing up to it changed since it was made')
+    .action(async (o: { checkpoint?: string }) => {
       const remote = remoteOf(program);
-      await (remote ? withRemote(remote, (c) => c.call('audit:verify', {})) : withCore(program, (core) => core.stores.audit.verify())).then(
-        (v) => {
-          if (v.ok) process.stdout.write(`The audit log holds: ${v.entries} entries, chain intact.\n`);
-          else {
-            const problems = v.problems ?? [v.problem];
-            const more = problems.length > 1 ? `\n${problems.map((p) => `  - ${p}`).join('\n')}` : '';
-            throw new Exit(EXIT.auditBroken, `The audit log is broken at entry ${v.brokenAt}: ${v.problem}.${more}`);
-          }
-        },
+      const input = o.checkpoint ? { checkpoint: readCheckpointFile(o.checkpoint) } : {};
+      const v = await (remote
+        ? withRemote(remote, (c) => c.call('audit:verify', input))
+        : withCore(program, (core) => core.stores.audit.verify(input)));
+      const lines: string[] = [];
+      if (v.keyed)
+        lines.push(
+          v.keyed.from === null
+            ? 'The log is not keyed yet (its entries carry no MAC): only their hashes are checked.'
+            : `Keyed from entry ${v.keyed.from} (key ${v.keyed.keyId ?? '?'}): ${v.keyed.checked ? 'every MAC checked' : 'MACs NOT checked (this verifier does not hold the key)'}${v.keyed.unkeyed ? `; the ${v.keyed.unkeyed} entries before carry none and are checked by their hashes only` : ''}.`,
+        );
+      if (v.checkpoint)
+        lines.push(
+          v.checkpoint.ok
+            ? `Checkpoint of entry ${v.checkpoint.seq} (made ${v.checkpoint.madeAt}): it holds — nothing up to it changed since.`
+            : `Checkpoint of entry ${v.checkpoint.seq}: it does NOT hold — ${v.checkpoint.problem}.`,
+        );
+      const more = lines.map((l) => `${l}\n`).join('');
+      if (v.ok) return void process.stdout.write(`The audit log holds: ${v.entries} entries, chain intact.\n${more}`);
+      const problems = v.problems ?? [v.problem];
+      const list = problems.length > 1 ? `\n${problems.map((p) => `  - ${p}`).join('\n')}` : '';
+      throw new Exit(
+        EXIT.auditBroken,
+        `The audit log is broken at entry ${v.brokenAt}: ${v.problem}.${list}${more ? `\n${more.trimEnd()}` : ''}`,
       );
+    });
+  audit
+    .command('checkpoint')
+    .description(
+      "a signed checkpoint of the team log's head, to keep elsewhere (audit verify --checkpoint FILE proves nothing before it changed)",
+    )
+    .option('--output <file>', 'write it to this file (default: standard output)')
+    .action(async (o: { output?: string }) => {
+      const remote = remoteOf(program);
+      const c = await (remote
+        ? withRemote(remote, (r) => r.call('audit:checkpoint', {}))
+        : withCore(program, async (core) => {
+            if (!core.stores.audit.checkpoint)
+              throw new Exit(
+                EXIT.usage,
+                "Checkpoints are a team server's: run this with --server URL (a solo console's log is anchored in its data directory).",
+              );
+            return core.stores.audit.checkpoint();
+          }));
+      const text = `${JSON.stringify(c, null, 2)}\n`;
+      if (!o.output) return void process.stdout.write(text);
+      writeFileSync(o.output, text, { flag: 'wx' });
+      process.stdout.write(`Checkpoint of entry ${c.seq} written to ${o.output}: keep it somewhere the team's servers cannot write.\n`);
     });
   audit
     .command('export')
@@ -484,3 +531,20 @@ export async function runCli(argv: string[]): Promise<number> {
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href)
   process.exitCode = await runCli(process.argv.slice(2));
+
+/** A checkpoint file's content (audit checkpoint), or a usage error saying what is wrong with the file. */
+function readCheckpointFile(file: string): ChannelInput<'audit:verify'>['checkpoint'] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Exit(EXIT.usage, `The checkpoint file ${file} cannot be read as JSON: ${(error as Error).message}`);
+  }
+  const parsed = AuditCheckpoint.safeParse(raw);
+  if (!parsed.success)
+    throw new Exit(
+      EXIT.usage,
+      `${file} is not a checkpoint made by audit checkpoint (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''}).`,
+    );
+  return parsed.data;
+}

@@ -168,5 +168,6 @@ export const REMOTE_COMMANDS = new Set([
   'bulk-revoke',
   'events',
   'audit verify',
+  'audit checkpoint',
   'audit export',
 ]);

@@ -40,7 +40,17 @@ export function addTeamCommands(program: Command): void {
         const r = await importSoloAudit(
           db.url,
           { dataDir: o.from, ...(o.fromProfile ? { profileId: o.fromProfile } : {}) },
-          { operator: describeOperator(new OperatorStore(dataDirOf(program)).get()), ...(o.acceptBroken ? { acceptBroken: true } : {}) },
+          {
+            operator: describeOperator(new OperatorStore(dataDirOf(program)).get()),
+            ...(o.acceptBroken ? { acceptBroken: true } : {}),
+            auditKeys: async (pg) => {
+              const { teamAuditKeys } = await import('../team/audit-keys.js');
+              const { SecretVault } = await import('../core/secrets/vault.js');
+              const { createKeyFileCipher } = await import('../core/secrets/cipher.js');
+              const dir = dataDirOf(program);
+              return teamAuditKeys(new SecretVault(dir, createKeyFileCipher(dir)), pg);
+            },
+          },
         );
         process.stdout.write(
           `Imported ${r.entries} audit entries from ${r.origin} as chain ${r.chain} (head hash ${r.headHash}); ${r.verification.ok ? 'it verified before the import' : 'it did NOT verify: its problems are recorded with it'}.\n`,

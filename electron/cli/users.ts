@@ -38,7 +38,12 @@ export function addUserCommands(program: Command): void {
     const pg = new PgDb(db.url, { max: 2, applicationName: 'cdr-console cli' });
     try {
       await migrate(pg, { code: 'cdr-console cli' });
-      const audit = pgAuditStore(pg, () => new Date());
+      const { teamAuditKeys } = await import('../team/audit-keys.js');
+      const { SecretVault } = await import('../core/secrets/vault.js');
+      const { createKeyFileCipher } = await import('../core/secrets/cipher.js');
+      const { ensureDataDir } = await import('../core/data-dir.js');
+      const dir = ensureDataDir(dataDirOf(program));
+      const audit = pgAuditStore(pg, () => new Date(), undefined, await teamAuditKeys(new SecretVault(dir, createKeyFileCipher(dir)), pg));
       const people = new People(pgPeopleStore(pg), () => audit);
       return await fn(people, `${describeOperator(new OperatorStore(dataDirOf(program)).get())} [command line]`);
     } catch (error) {

@@ -6,7 +6,7 @@ import { AuditLog } from '../core/cache/audit-log.js';
 import { openCache } from '../core/cache/database.js';
 import { cacheFileOf } from '../core/cache/profile-cache.js';
 import { loadProfiles, pickProfile } from '../core/config/profiles.js';
-import { appendAudit } from '../core/postgres/audit.js';
+import { appendAudit, type TeamAuditKeys } from '../core/postgres/audit.js';
 import { PgDb } from '../core/postgres/db.js';
 import { createKeyFileCipher } from '../core/secrets/cipher.js';
 import { SecretVault, secretNames } from '../core/secrets/vault.js';
@@ -59,7 +59,7 @@ export function readSoloAudit(
 export async function importSoloAudit(
   url: string,
   from: { dataDir: string; profileId?: string },
-  opts: { acceptBroken?: boolean; operator: string; now?: () => Date },
+  opts: { acceptBroken?: boolean; operator: string; now?: () => Date; auditKeys?: (db: PgDb) => Promise<TeamAuditKeys> },
 ): Promise<ImportResult> {
   const { records, verification, origin } = readSoloAudit(from.dataDir, from.profileId);
   if (!verification.ok && !opts.acceptBroken)
@@ -72,6 +72,8 @@ export async function importSoloAudit(
   const head = records.at(-1)!;
   const db = new PgDb(url, { max: 1, applicationName: 'cdr-console cli' });
   try {
+    // The team chain's entry of the import is keyed like every other (the team's data directory's key).
+    const keys = await opts.auditKeys?.(db);
     await db.tx(async (tx) => {
       await tx.copy(
         'audit_log',
@@ -94,6 +96,9 @@ export async function importSoloAudit(
           result: `imported ${records.length} entries from ${origin}; head ${head.seq} with hash ${head.hash}${verification.ok ? '' : '; it did not verify'}`,
         },
         opts.now ?? (() => new Date()),
+        null,
+        null,
+        keys?.mac,
       );
     });
   } finally {

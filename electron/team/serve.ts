@@ -4,6 +4,7 @@ import { createKeyFileCipher } from '../core/secrets/cipher.js';
 import { SecretVault } from '../core/secrets/vault.js';
 import { PgDb } from '../core/postgres/db.js';
 import { liveRelay, RELAYED, startTeamLive, type LiveRelay, type TeamLive } from '../core/postgres/live.js';
+import { teamAuditKeys } from './audit-keys.js';
 import { linkPeople } from './people-link.js';
 import { readMemo } from '../core/postgres/read-memo.js';
 import { registerInstance, teamStoreOpener, thisInstance } from '../core/postgres/team-store.js';
@@ -82,6 +83,8 @@ export function teamServer(opts: { databaseUrl?: string; version: string; people
       // No anchor can exist yet when its key is new (the first server of this data directory).
       const fresh = !vault.has(AUDIT_ANCHOR_SECRET);
       const anchor = { file: new AuditAnchorFile(join(dataDir, AUDIT_ANCHOR_FILE), vault.getOrCreate(AUDIT_ANCHOR_SECRET)), fresh };
+      // The audit log's keys (audit-keys.ts): entries MACed under a key the database never holds.
+      const auditKeys = await teamAuditKeys(vault, db);
       let registration: { stop(): Promise<void> } | undefined;
       let live: TeamLive | undefined;
       let relay: LiveRelay | undefined;
@@ -96,7 +99,7 @@ export function teamServer(opts: { databaseUrl?: string; version: string; people
         );
       let pruning: ReturnType<typeof setInterval> | undefined;
       return {
-        store: teamStoreOpener(db, me, anchor, memo),
+        store: teamStoreOpener(db, me, anchor, memo, auditKeys),
         people,
         async started(url, events, stores) {
           audit = stores.audit;

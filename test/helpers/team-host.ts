@@ -11,7 +11,10 @@ import { registerInstance, teamStoreOpener, thisInstance } from '../../electron/
 import { Downloads } from '../../electron/host/downloads.js';
 import { SESSION_COOKIE, startBrowserHost, type BrowserHost } from '../../electron/host/server.js';
 import { WebSocket } from 'ws';
+import { teamAuditKeys } from '../../electron/team/audit-keys.js';
 import { linkPeople } from '../../electron/team/people-link.js';
+import { createKeyFileCipher } from '../../electron/core/secrets/cipher.js';
+import { SecretVault } from '../../electron/core/secrets/vault.js';
 import type { Role } from '../../shared/ipc/roles.js';
 import { freshDatabase, type TestDatabase } from './pg.js';
 import { tempDir } from './temp.js';
@@ -27,6 +30,8 @@ export interface TeamHost {
   host: BrowserHost;
   db: PgDb;
   database: TestDatabase;
+  /** The server's data directory (its vault holds the team's audit keys). */
+  dataDir: string;
   origin: string;
   /** One HTTP request exactly as given (no client library adds or fixes headers). */
   send(method: string, path: string, opts?: { headers?: Record<string, string>; body?: string }): Promise<Answer>;
@@ -65,13 +70,17 @@ export async function startTeamHost(opts: {
   mkdirSync(staticDir, { recursive: true });
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>CDR Console</title>');
   const downloads = new Downloads(join(tempDir(), 'downloads'));
+  // The team's data directory (a second server shares the first one's, as the README says): its
+  // vault holds the audit keys, so the log is keyed as a team server keys it.
+  const dataDir = opts.second?.dataDir ?? tempDir();
+  const auditKeys = await teamAuditKeys(new SecretVault(dataDir, createKeyFileCipher(dataDir)), db);
   const core = await startCore({
-    dataDir: tempDir(),
+    dataDir,
     host: 'team',
     appVersion: '0',
     log: { info() {}, error() {} },
     sandbox: { consents: opts.consents ?? 30, seed: 5 },
-    store: teamStoreOpener(db, me),
+    store: teamStoreOpener(db, me, undefined, undefined, auditKeys),
     people,
     files: downloads.sink(),
   });
@@ -102,6 +111,7 @@ export async function startTeamHost(opts: {
     host,
     db,
     database,
+    dataDir,
     origin,
     send: (method, path, o = {}) =>
       new Promise((resolve, reject) => {

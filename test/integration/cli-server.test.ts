@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { appHandlers } from '../../electron/core/app/handlers.js';
@@ -56,6 +57,32 @@ const deletes = async () =>
   );
 
 describe('cli --server', () => {
+  it('a compliance officer checkpoints the team log to a file, and verifies against it; a changed file is refused', async () => {
+    const file = join(tempDir(), 'checkpoint.json');
+    const made = await cli('cleo', ['audit', 'checkpoint', '--output', file]);
+    expect(made.err).toBe('');
+    expect(made.out).toMatch(
+      /^Checkpoint of entry \d+ written to .*checkpoint\.json: keep it somewhere the team's servers cannot write\.\n$/,
+    );
+    const held = await cli('cleo', ['audit', 'verify', '--checkpoint', file]);
+    expect(held.code).toBe(0);
+    expect(held.out).toMatch(
+      /^The audit log holds: \d+ entries, chain intact\.\nKeyed from entry 1 \(key [0-9a-f]{16}\): every MAC checked\.\nCheckpoint of entry \d+ \(made .*\): it holds — nothing up to it changed since\.\n$/,
+    );
+    // The file says another hash than it was signed with (someone matching it to a log they replaced).
+    const changed = JSON.parse(readFileSync(file, 'utf8')) as { seq: number };
+    writeFileSync(file, JSON.stringify({ ...changed, hash: 'f'.repeat(64) }));
+    const refused = await cli('cleo', ['audit', 'verify', '--checkpoint', file]);
+    expect(refused.code).toBe(6);
+    expect(refused.err).toMatch(
+      /Checkpoint of entry \d+: it does NOT hold — the checkpoint’s signature does not hold: the file was changed after it was made\./,
+    );
+    // A viewer may not.
+    expect((await cli('vera', ['audit', 'checkpoint'])).err).toMatch(
+      /Checkpointing the audit log needs the compliance role; you are a viewer\./,
+    );
+  });
+
   it('says who the commands act as, and lists the team’s consents', async () => {
     const who = await cli('vera', ['whoami']);
     expect(who.err).toBe('');

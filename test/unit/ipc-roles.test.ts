@@ -70,6 +70,7 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
       'audit:exportFile',
       'audit:export',
       'audit:verify',
+      'audit:checkpoint',
       'reports:export',
     ],
   },

@@ -162,6 +162,8 @@ export interface AuditRow {
   display_name?: string | null;
   role?: string | null;
   auth_method?: string | null;
+  mac?: string | null;
+  key_id?: string | null;
 }
 
 export const recordOfRow = (r: AuditRow): AuditRecord => ({
@@ -178,4 +180,5 @@ export const recordOfRow = (r: AuditRow): AuditRecord => ({
   ...(r.user_id
     ? { person: { userId: r.user_id, displayName: r.display_name ?? '', role: r.role ?? '', method: r.auth_method ?? '' } }
     : {}),
+  ...(r.mac ? { mac: r.mac, keyId: r.key_id ?? null } : {}),
 });

@@ -1,4 +1,5 @@
 import type { AuditFilter } from '../../../shared/ipc/contract.js';
+import type { AuditCheckpoint } from './keying.js';
 
 /**
  * The audit domain's storage port: the hash-linked log of staff actions. Appending links the entry
@@ -31,6 +32,9 @@ export interface AuditRecord extends AuditEntry {
   client?: string | null;
   /** The signed-in person, where the store keeps it (the team store); in the hash when present. */
   person?: AuditPerson | null;
+  /** HMAC-SHA-256 of `hash` under the team's audit key (keying.ts), and which key: the team store's entries since it was keyed. */
+  mac?: string | null;
+  keyId?: string | null;
 }
 
 /**
@@ -49,7 +53,28 @@ export interface ImportedChain {
 /** The chain's verification; `imported`: the imported solo logs, each its own chain (the team store, when it holds any). */
 export type AuditVerification = (
   { ok: true; entries: number } | { ok: false; entries: number; brokenAt: number; problem: string; problems: string[] }
-) & { imported?: ImportedChain[] };
+) & { imported?: ImportedChain[]; keyed?: KeyedVerification; checkpoint?: CheckpointVerification };
+
+/** What the keyed part of a verification found (the team store). */
+export interface KeyedVerification {
+  /** The first entry carrying a MAC (null: the log is not keyed yet). */
+  from: number | null;
+  /** Entries written before the log was keyed: checked by their hashes only. */
+  unkeyed: number;
+  /** Whether the MACs were checked (false: the verifier does not hold the key). */
+  checked: boolean;
+  keyId: string | null;
+}
+
+/** A checkpoint file held against the log (`audit verify --checkpoint FILE`). */
+export interface CheckpointVerification {
+  seq: number;
+  hash: string;
+  madeAt: string;
+  ok: boolean;
+  /** Why it does not hold (null: it holds: nothing up to entry `seq` changed since it was made). */
+  problem: string | null;
+}
 
 export interface AuditStore {
   /** Its entries carry the client that sent each request, hashed with the entry (the team store). */
@@ -58,7 +83,10 @@ export interface AuditStore {
   append(entry: AuditEntry): Promise<AuditRecord>;
   /** Entries oldest first, of one target or all, up to `limit`. */
   entries(opts?: { target?: string; limit?: number }): Promise<AuditRecord[]>;
-  verify(): Promise<AuditVerification>;
+  /** Checks the chain (and its MACs, where the store is keyed); a checkpoint file's content, when given, is held against it. */
+  verify(opts?: { checkpoint?: unknown }): Promise<AuditVerification>;
+  /** A signed checkpoint of the chain's head (the keyed team store only). */
+  checkpoint?(): Promise<AuditCheckpoint>;
   /** A window of a filtered list, newest first, and the filter's total. */
   query(filter: AuditFilter, offset: number, limit: number): Promise<{ rows: AuditRecord[]; total: number }>;
   /** The operators and actions the log holds (the filters' choices). */

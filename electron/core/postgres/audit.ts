@@ -1,7 +1,24 @@
 import type { AuditFilter } from '../../../shared/ipc/contract.js';
 import { currentCaller, currentClient } from '../../ipc/request-context.js';
 import { GENESIS_HASH, nextRecord, recordOfRow, walkChain, type AuditRow } from '../audit/chain.js';
-import type { AuditEntry, AuditPerson, AuditRecord, AuditStore, AuditVerification, ImportedChain } from '../audit/port.js';
+import {
+  checkpointProblem,
+  macProblems,
+  makeCheckpoint,
+  publicKeyOf,
+  type AuditCheckpoint,
+  type AuditKey,
+  type KeyState,
+} from '../audit/keying.js';
+import type {
+  AuditEntry,
+  AuditPerson,
+  AuditRecord,
+  AuditStore,
+  AuditVerification,
+  CheckpointVerification,
+  ImportedChain,
+} from '../audit/port.js';
 import type { PgAuditAnchor } from './audit-anchor.js';
 import type { PgDb, Sql, Tx } from './db.js';
 
@@ -55,7 +72,8 @@ const TEAM = 'team';
 
 type Row = AuditRow;
 
-const COLUMNS = 'seq, at, operator, action, target, reason, result, prev_hash, hash, client, user_id, display_name, role, auth_method';
+const COLUMNS =
+  'seq, at, operator, action, target, reason, result, prev_hash, hash, client, user_id, display_name, role, auth_method, mac, key_id';
 
 const toRecord = recordOfRow;
 
@@ -69,11 +87,33 @@ export async function appendAudit(
   now: () => Date,
   client: string | null = currentClient(),
   person: AuditPerson | null = personOfRequest(),
+  key?: AuditKey,
 ): Promise<AuditRecord> {
   await tx.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_LOCK]);
-  const head = await tx.one<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE chain = $1 ORDER BY seq DESC LIMIT 1', [
-    TEAM,
-  ]);
+  let head = await tx.one<{ seq: number; hash: string; mac: string | null }>(
+    'SELECT seq, hash, mac FROM audit_log WHERE chain = $1 ORDER BY seq DESC LIMIT 1',
+    [TEAM],
+  );
+  // The first keyed entry of a chain that has unkeyed ones says so: the switch is on the record.
+  if (key && head && !head.mac) {
+    const keyed = await tx.one('SELECT 1 FROM audit_log WHERE chain = $1 AND mac IS NOT NULL LIMIT 1', [TEAM]);
+    if (!keyed) {
+      const at = now().toISOString();
+      const switched = nextRecord(
+        {
+          operator: 'CDR Console',
+          action: 'audit:keyed',
+          target: 'audit',
+          reason: null,
+          result: `entries from ${head.seq + 1} on carry an HMAC-SHA-256 under the audit key ${key.id}; the ${head.seq} before carry none and are checked by their hashes only`,
+        },
+        head,
+        at,
+      );
+      await insertRecord(tx, { ...switched, mac: key.mac(switched.hash), keyId: key.id });
+      head = { seq: switched.seq, hash: switched.hash, mac: 'set' };
+    }
+  }
   // PostgreSQL's text cannot hold NUL: it becomes U+FFFD before hashing, so the record of an action
   // that already happened is never refused (SQLite keeps NUL as given).
   const noNul = (t: string) => t.replace(/\0/g, '\ufffd');
@@ -90,25 +130,35 @@ export async function appendAudit(
     role: noNul(person.role),
     method: noNul(person.method),
   };
-  const record = nextRecord(safe, head, now().toISOString(), client === null ? null : noNul(client), who);
-  await tx.query(`INSERT INTO audit_log (chain, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`, [
-    TEAM,
-    record.seq,
-    record.at,
-    record.operator,
-    record.action,
-    record.target,
-    record.reason,
-    record.result,
-    record.prevHash,
-    record.hash,
-    record.client ?? null,
-    record.person?.userId ?? null,
-    record.person?.displayName ?? null,
-    record.person?.role ?? null,
-    record.person?.method ?? null,
-  ]);
-  return record;
+  const record = nextRecord(safe, head ?? undefined, now().toISOString(), client === null ? null : noNul(client), who);
+  const keyed = key ? { ...record, mac: key.mac(record.hash), keyId: key.id } : record;
+  await insertRecord(tx, keyed);
+  return keyed;
+}
+
+async function insertRecord(tx: Tx, record: AuditRecord): Promise<void> {
+  await tx.query(
+    `INSERT INTO audit_log (chain, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+    [
+      TEAM,
+      record.seq,
+      record.at,
+      record.operator,
+      record.action,
+      record.target,
+      record.reason,
+      record.result,
+      record.prevHash,
+      record.hash,
+      record.client ?? null,
+      record.person?.userId ?? null,
+      record.person?.displayName ?? null,
+      record.person?.role ?? null,
+      record.person?.method ?? null,
+      record.mac ?? null,
+      record.keyId ?? null,
+    ],
+  );
 }
 
 /** The signed-in person of the request being handled, as an audit entry names them. */
@@ -147,11 +197,22 @@ async function* windowsOf(sql: Sql, filter: AuditFilter, window = 1000): AsyncIt
   }
 }
 
-export function pgAuditStore(db: PgDb, now: () => Date, anchor?: PgAuditAnchor): AuditStore {
+/**
+ * `keys`: the team's audit keys (keying.ts), from the data directory's vault: entries are MACed and
+ * checked, and checkpoints signed. Without them (a store opened for reading elsewhere) entries are
+ * not keyed and a verification says it did not check the MACs.
+ */
+export interface TeamAuditKeys {
+  mac: AuditKey;
+  /** The Ed25519 private key (PKCS#8 PEM) that signs checkpoints. */
+  signing: string;
+}
+
+export function pgAuditStore(db: PgDb, now: () => Date, anchor?: PgAuditAnchor, keys?: TeamAuditKeys): AuditStore {
   return {
     keepsClient: true,
     append: async (entry) => {
-      const record = await db.tx((tx) => appendAudit(tx, entry, now));
+      const record = await db.tx((tx) => appendAudit(tx, entry, now, currentClient(), personOfRequest(), keys?.mac));
       anchor?.schedule();
       return record;
     },
@@ -164,21 +225,40 @@ export function pgAuditStore(db: PgDb, now: () => Date, anchor?: PgAuditAnchor):
       );
       return rows.map(toRecord);
     },
-    verify: async (): Promise<AuditVerification> => {
+    verify: async (opts = {}): Promise<AuditVerification> => {
       const imported = await verifyImportedChains(db);
-      const also = imported.length ? { imported } : {};
       const state = { prev: GENESIS_HASH, expectedSeq: 1 };
+      const keying: KeyState = { keyedFrom: null, unkeyed: 0 };
       // The anchor before the table (see audit-anchor.ts).
       const problems = anchor ? await anchor.problems() : [];
       let entries = 0;
       for await (const w of windowsOf(db, {}, 5000)) {
-        problems.push(...walkChain(w, state));
+        problems.push(...walkChain(w, state), ...macProblems(w, keys?.mac, keying));
         entries += w.length;
       }
+      const checkpoint = opts.checkpoint === undefined ? undefined : await holdCheckpoint(db, opts.checkpoint, keys);
+      if (checkpoint && !checkpoint.ok) problems.push({ seq: checkpoint.seq || 1, text: checkpoint.problem! });
+      const also = {
+        ...(imported.length ? { imported } : {}),
+        keyed: { from: keying.keyedFrom, unkeyed: keying.unkeyed, checked: keys !== undefined, keyId: keys?.mac.id ?? null },
+        ...(checkpoint ? { checkpoint } : {}),
+      };
       if (!problems.length) return { ok: true, entries, ...also };
       const ordered = [...problems].sort((a, b) => a.seq - b.seq);
       return { ok: false, entries, brokenAt: ordered[0]!.seq, problem: ordered[0]!.text, problems: ordered.map((p) => p.text), ...also };
     },
+    ...(keys
+      ? {
+          checkpoint: async () => {
+            const head = await db.one<{ seq: number; hash: string; at: string }>(
+              'SELECT seq, hash, at FROM audit_log WHERE chain = $1 ORDER BY seq DESC LIMIT 1',
+              [TEAM],
+            );
+            if (!head) throw new RangeError('The audit log is empty: there is nothing to checkpoint yet.');
+            return makeCheckpoint({ seq: Number(head.seq), hash: head.hash, at: head.at }, keys.signing, now());
+          },
+        }
+      : {}),
     query: async (filter, offset, limit) => {
       const params: unknown[] = [];
       const where = whereOf(filter, params);
@@ -201,6 +281,24 @@ export function pgAuditStore(db: PgDb, now: () => Date, anchor?: PgAuditAnchor):
     },
     windows: (filter) => windowsOf(db, filter),
   };
+}
+
+/** A checkpoint file held against the log: its signature under this team's key, and its entry as stored now. */
+async function holdCheckpoint(db: Pick<PgDb, 'one'>, raw: unknown, keys: TeamAuditKeys | undefined): Promise<CheckpointVerification> {
+  const c = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<AuditCheckpoint>;
+  const base = { seq: Number.isSafeInteger(c.seq) ? c.seq! : 0, hash: String(c.hash ?? ''), madeAt: String(c.madeAt ?? '') };
+  if (!keys) return { ...base, ok: false, problem: 'this verifier does not hold the team’s keys: the checkpoint cannot be checked here' };
+  const invalid = checkpointProblem(raw, publicKeyOf(keys.signing));
+  if (invalid) return { ...base, ok: false, problem: invalid };
+  const found = await db.one<{ hash: string }>('SELECT hash FROM audit_log WHERE chain = $1 AND seq = $2', [c.chain, c.seq]);
+  if (!found) return { ...base, ok: false, problem: `entry ${base.seq}, the checkpoint's, is missing: entries up to it were deleted` };
+  if (found.hash !== c.hash)
+    return {
+      ...base,
+      ok: false,
+      problem: `entry ${base.seq} is not the one checkpointed on ${base.madeAt.slice(0, 10)}: the log up to it was changed or replaced since`,
+    };
+  return { ...base, ok: true, problem: null };
 }
 
 /** Each imported chain checked again as it is stored now: its links, its hashes, its head against the import record. */

@@ -52,6 +52,14 @@ CREATE TABLE sign_in_attempts (
 CREATE INDEX sign_in_attempts_locked ON sign_in_attempts (locked_until) WHERE locked_until IS NOT NULL;
 `,
   },
+  {
+    version: 5,
+    name: "the audit log keyed: each entry's HMAC-SHA-256 under a key the database never holds, and which key",
+    up: `
+ALTER TABLE audit_log ADD COLUMN mac text, ADD COLUMN key_id text;
+CREATE INDEX audit_log_keyed ON audit_log (chain, seq) WHERE mac IS NOT NULL;
+`,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

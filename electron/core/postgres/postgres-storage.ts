@@ -6,7 +6,8 @@ import type { ActionStore } from '../consents/port.js';
 import type { DataStore } from '../data/port.js';
 import type { Storage } from '../storage.js';
 import { PgAuditAnchor } from './audit-anchor.js';
-import { appendAudit, pgAuditStore } from './audit.js';
+import { appendAudit, personOfRequest, pgAuditStore, type TeamAuditKeys } from './audit.js';
+import { currentClient } from '../../ipc/request-context.js';
 import { pgConsentStore, pgReferenceStore, storeConsents } from './consents.js';
 import { pgDataStore } from './data.js';
 import type { PgDb, Tx } from './db.js';
@@ -42,6 +43,8 @@ export interface PostgresStorageOptions {
    * invalidates it on every change it hears of. None: every read asks the database.
    */
   memo?: ReadMemo;
+  /** The team's audit keys (a team server's, from its vault): entries MACed and checked, checkpoints signed. */
+  auditKeys?: TeamAuditKeys;
 }
 
 export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): PostgresStorage {
@@ -49,7 +52,7 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
   const anchor = opts.anchor ? new PgAuditAnchor(db, opts.anchor.file, opts.anchor.fresh, now) : undefined;
   void anchor?.update();
   /** An entry appended inside a transaction (the anchor follows once the caller's transaction has committed). */
-  const audited = (tx: Tx, entry: AuditEntry) => appendAudit(tx, entry, now);
+  const audited = (tx: Tx, entry: AuditEntry) => appendAudit(tx, entry, now, currentClient(), personOfRequest(), opts.auditKeys?.mac);
   const local = keyedLock();
   /** Holders of action locks at once: each holds a pool connection and needs another for its work. */
   const lockSlots = semaphore(4);
@@ -90,7 +93,7 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
   const memo = opts.memo;
   const shared = <S extends object, K extends keyof S>(store: S, names: readonly K[], prefix: string): S =>
     memo ? memoized(store, names, memo, prefix) : store;
-  const audit = pgAuditStore(db, now, anchor);
+  const audit = pgAuditStore(db, now, anchor, opts.auditKeys);
   return {
     db,
     consents: shared(pgConsentStore(db), ['count', 'options', 'total'], 'consents'),

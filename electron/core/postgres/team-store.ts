@@ -200,9 +200,20 @@ export function teamStoreProblem(error: unknown): string | undefined {
 }
 
 /** The team store as the core's store (store-opener.ts); the pool belongs to the server, which closes it. */
-export function teamStoreOpener(db: PgDb, me: TeamInstance, anchor?: PostgresStorageOptions['anchor'], memo?: ReadMemo): StoreOpener {
+export function teamStoreOpener(
+  db: PgDb,
+  me: TeamInstance,
+  anchor?: PostgresStorageOptions['anchor'],
+  memo?: ReadMemo,
+  auditKeys?: PostgresStorageOptions['auditKeys'],
+): StoreOpener {
   return async () => {
-    const storage = postgresStorage(db, { instanceId: me.id, ...(anchor ? { anchor } : {}), ...(memo ? { memo } : {}) });
+    const storage = postgresStorage(db, {
+      instanceId: me.id,
+      ...(anchor ? { anchor } : {}),
+      ...(memo ? { memo } : {}),
+      ...(auditKeys ? { auditKeys } : {}),
+    });
     // The anchor checked against the table before serving (a break found now is recorded in it).
     await storage.flush();
     let known = { servers: 1, syncingOn: null as string | null };

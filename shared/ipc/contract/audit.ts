@@ -19,8 +19,36 @@ export const AuditRecord = z.object({
   client: z.string().nullable().optional(),
   /** The signed-in person who caused it (a team server): part of the entry's hash. */
   person: z.object({ userId: z.string(), displayName: z.string(), role: z.string(), method: z.string() }).nullable().optional(),
+  /** HMAC-SHA-256 of the hash under the team's audit key, and which key (a keyed team log). */
+  mac: z.string().nullable().optional(),
+  keyId: z.string().nullable().optional(),
 });
 /** A solo console's audit log imported into a team store, its own chain, checked as it is stored now. */
+/** A signed checkpoint of the audit log's head (`audit checkpoint`): a small file kept elsewhere. */
+export const AuditCheckpoint = z.object({
+  format: z.literal('cdr-console-audit-checkpoint/1'),
+  chain: z.string().max(100),
+  seq: z.number().int().positive(),
+  hash: z.string().max(200),
+  entryAt: z.string().max(100),
+  madeAt: z.string().max(100),
+  publicKey: z.string().max(1000),
+  signature: z.string().max(1000),
+});
+/** What a verification found of the keyed log, and of a checkpoint held against it. */
+const KeyedVerification = z.object({
+  from: z.number().int().nullable(),
+  unkeyed: z.number().int(),
+  checked: z.boolean(),
+  keyId: z.string().nullable(),
+});
+const CheckpointVerification = z.object({
+  seq: z.number().int(),
+  hash: z.string(),
+  madeAt: z.string(),
+  ok: z.boolean(),
+  problem: z.string().nullable(),
+});
 export const ImportedChain = z.object({
   chain: z.string(),
   origin: z.string(),
@@ -68,9 +96,16 @@ export const auditChannels = {
   'audit:verify': {
     roles: COMPLIANCE,
     action: 'Verifying the audit log',
-    input: Empty,
+    /** `checkpoint`: a checkpoint file's content, held against the log (it holds when nothing up to it changed). */
+    input: z.strictObject({ checkpoint: AuditCheckpoint.optional() }),
     output: z.union([
-      z.object({ ok: z.literal(true), entries: z.number().int(), imported: z.array(ImportedChain).max(1000).optional() }),
+      z.object({
+        ok: z.literal(true),
+        entries: z.number().int(),
+        imported: z.array(ImportedChain).max(1000).optional(),
+        keyed: KeyedVerification.optional(),
+        checkpoint: CheckpointVerification.optional(),
+      }),
       z.object({
         ok: z.literal(false),
         entries: z.number().int(),
@@ -78,8 +113,16 @@ export const auditChannels = {
         problem: z.string(),
         problems: z.array(z.string()).optional(),
         imported: z.array(ImportedChain).max(1000).optional(),
+        keyed: KeyedVerification.optional(),
+        checkpoint: CheckpointVerification.optional(),
       }),
     ]),
+  },
+  'audit:checkpoint': {
+    roles: COMPLIANCE,
+    action: 'Checkpointing the audit log',
+    input: Empty,
+    output: AuditCheckpoint,
   },
   'audit:export': {
     roles: COMPLIANCE,

@@ -130,12 +130,13 @@ export function AuditScreen() {
         v.ok ? (
           <Alert color="teal" title="Audit chain intact" data-testid="audit-verification">
             {v.entries === 1 ? 'The 1 entry' : `All ${formatCount(v.entries)} entries`} verified: each one’s hash, its link to the one
-            before, no gap, and the newest entry as recorded outside the log.
+            before, no gap, and the newest entry as recorded outside the log.{keyedText(v.keyed)}
           </Alert>
         ) : (
           <Alert color="red" title={`Audit chain broken at entry ${v.brokenAt}`} role="alert" data-testid="audit-verification">
-            {v.problem}. {formatCount(v.entries)} entries in the log. New actions are still recorded; export the log and keep this cache for
-            investigation.
+            {v.problem}. {formatCount(v.entries)} entries in the log.{keyedText(v.keyed)} New actions are still recorded; export the log and
+            keep
+            {team ? ' the database' : ' this cache'} for investigation.
           </Alert>
         )
       ) : verify.error ? (
@@ -190,6 +191,18 @@ export function AuditScreen() {
       />
     </Stack>
   );
+}
+
+/** What the verification says of the team log's keying (absent: a solo console's log, which is not keyed). */
+function keyedText(k: ChannelOutput<'audit:verify'>['keyed']): string {
+  if (!k) return '';
+  if (k.from === null) return ' The log is not keyed yet: its entries carry no MAC.';
+  const older = k.unkeyed
+    ? ` The ${formatCount(k.unkeyed)} entries before it were written before the log was keyed: their hashes are checked, they carry no MAC.`
+    : '';
+  return k.checked
+    ? ` From entry ${formatCount(k.from)} each carries a MAC under the team’s audit key (${k.keyId}), checked: none was written without it.${older}`
+    : ` From entry ${formatCount(k.from)} each carries a MAC, not checked here (the key is the servers’).${older}`;
 }
 
 /** The solo consoles' logs imported into the team's (cli team import-audit): each its own chain, checked as stored now. */
