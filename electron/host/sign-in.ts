@@ -51,6 +51,10 @@ export interface SignInService {
       pending: unknown,
       client: { address: string; userAgent: string | null },
     ): Promise<{ ok: true; token: string; caller: Caller; expiresAt: string } | { ok: false; reason: string; message: string }>;
+    /** The provider's end-session address (RP-Initiated Logout), or null when it has none. */
+    endSession?(): Promise<string | null>;
+    /** Whether the button may be offered now (the provider reached); when not, why. */
+    available?(): Promise<{ ok: boolean; message: string | null }>;
   };
 }
 
@@ -127,19 +131,33 @@ function readBody(req: IncomingMessage): Promise<string> {
 /** The sign-in page may post its form to this server (the console's own policy forbids forms). */
 const PAGE_CSP = CONTENT_SECURITY_POLICY.replace("form-action 'none'", "form-action 'self'");
 
-export function signInPage(o: { message?: string; name?: string; sso?: string; noUsers?: boolean; signedOut?: boolean }): string {
+export function signInPage(o: {
+  message?: string;
+  name?: string;
+  sso?: string;
+  noUsers?: boolean;
+  signedOut?: boolean;
+  /** Signed out of the console, but the identity provider could not be asked to end its own session. */
+  providerStill?: boolean;
+  /** Single sign-on is set but cannot be used now: why (the page offers passwords only). */
+  ssoDown?: string;
+}): string {
   const notice = o.message
     ? `<p class="error" role="alert">${escapeHtml(o.message)}</p>`
     : o.signedOut
-      ? '<p class="info" role="status">You are signed out.</p>'
+      ? o.providerStill
+        ? '<p class="info" role="status">You are signed out of the console. You may still be signed in at your identity provider, which offers no sign-out to the console: on a shared computer, sign out there too, or close the browser.</p>'
+        : '<p class="info" role="status">You are signed out.</p>'
       : '';
   const none = o.noUsers
     ? `<p class="info" role="status">No one can sign in yet: an admin adds the first user on the server with <code>npm run -s cli -- users add --name NAME --display-name "Full Name" --role admin --password-stdin</code>.</p>`
     : '';
-  const sso = o.sso
-    ? // A link, not a form: the page's form-action 'self' would stop a form's redirect to the provider.
-      `<div class="or"><span>or</span></div><a class="button secondary" href="/signin/oidc">${escapeHtml(o.sso)}</a>`
-    : '';
+  const sso = o.ssoDown
+    ? `<p class="info" role="status">${escapeHtml(o.ssoDown)}</p>`
+    : o.sso
+      ? // A link, not a form: the page's form-action 'self' would stop a form's redirect to the provider.
+        `<div class="or"><span>or</span></div><a class="button secondary" href="/signin/oidc">${escapeHtml(o.sso)}</a>`
+      : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -214,14 +232,23 @@ export function signInRoutes(o: SignInRoutesOptions): SignInRoutes {
     res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...o.headers, ...headers });
     res.end(body);
   };
-  const page = (res: ServerResponse, status: number, view: Parameters<typeof signInPage>[0], headers: Record<string, string> = {}) =>
-    send(res, status, signInPage({ ...view, ...(service.sso ? { sso: service.sso.label } : {}) }), 'text/html; charset=utf-8', {
+  const page = async (
+    res: ServerResponse,
+    status: number,
+    view: Parameters<typeof signInPage>[0],
+    headers: Record<string, string> = {},
+  ) => {
+    // The provider's button only while it can be used: a wrong or unreachable issuer offers passwords, saying why.
+    const sso = service.sso ? await (service.sso.available?.() ?? Promise.resolve({ ok: true, message: null })) : null;
+    const offer = sso?.ok ? { sso: service.sso!.label } : sso?.message ? { ssoDown: sso.message } : {};
+    send(res, status, signInPage({ ...view, ...offer }), 'text/html; charset=utf-8', {
       'content-security-policy': PAGE_CSP,
       // Under no-referrer a browser posts the form with "Origin: null", which the host refuses (as
       // it must: a sandboxed frame anywhere sends that too); same-origin lets it name this server.
       'referrer-policy': 'same-origin',
       ...headers,
     });
+  };
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
     send(res, status, JSON.stringify(body), 'application/json; charset=utf-8', headers);
 
@@ -238,7 +265,7 @@ export function signInRoutes(o: SignInRoutesOptions): SignInRoutes {
     log(`sign-in refused by the rate limit (${address}${name ? `, user ${attemptKey(name)}` : ''})`);
     const headers = { 'retry-after': String(refused.retryAfterSeconds) };
     if (asJson) json(res, 429, { error: message }, headers);
-    else page(res, 429, { message, ...(name ? { name: name.slice(0, 100) } : {}) }, headers);
+    else void page(res, 429, { message, ...(name ? { name: name.slice(0, 100) } : {}) }, headers);
     return true;
   }
 
@@ -302,8 +329,22 @@ export function signInRoutes(o: SignInRoutesOptions): SignInRoutes {
         return json(res, 400, { error: 'The body is not JSON.' });
       }
     }
-    const done = await service.signOut(tokenOf(req, o.cookieName), everywhere, o.clientOf(req));
-    json(res, done ? 200 : 401, done ? { signedOut: true, everywhere } : { error: 'Not signed in.' }, {
+    const token = tokenOf(req, o.cookieName);
+    const who = await service.identify(token, { touch: false });
+    const done = await service.signOut(token, everywhere, o.clientOf(req));
+    // A person who came through single sign-on is also signed out at the provider (RP-Initiated
+    // Logout): the browser goes there next, and comes back to the sign-in page. A provider without
+    // an end-session endpoint: the sign-in page says they may still be signed in there.
+    let provider: { endSession: string | null } | undefined;
+    if (done && who?.caller.method === 'oidc' && service.sso?.endSession) {
+      try {
+        provider = { endSession: await service.sso.endSession() };
+      } catch (error) {
+        log(`the identity provider's sign-out address could not be read: ${(error as Error)?.message}`);
+        provider = { endSession: null };
+      }
+    }
+    json(res, done ? 200 : 401, done ? { signedOut: true, everywhere, ...(provider ? { provider } : {}) } : { error: 'Not signed in.' }, {
       'set-cookie': clearCookie(o.cookieName),
     });
   }
@@ -359,7 +400,11 @@ export function signInRoutes(o: SignInRoutesOptions): SignInRoutes {
         return send(res, 405, 'Method not allowed.', 'text/plain; charset=utf-8', { allow: 'GET, POST' });
       if (await service.identify(tokenOf(req, o.cookieName)))
         return send(res, 303, 'Signed in already.', 'text/plain; charset=utf-8', { location: '/' });
-      return page(res, 200, { noUsers: await service.noUsersYet(), signedOut: url.searchParams.has('signed-out') });
+      return page(res, 200, {
+        noUsers: await service.noUsersYet(),
+        signedOut: url.searchParams.has('signed-out'),
+        providerStill: url.searchParams.has('provider-session'),
+      });
     }
     if (path === '/signin/oidc' || path === '/signin/oidc/callback') {
       if (!service.sso) return page(res, 404, { message: 'This server has no single sign-on: sign in with your user name and password.' });

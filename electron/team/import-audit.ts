@@ -59,7 +59,7 @@ export function readSoloAudit(
 export async function importSoloAudit(
   url: string,
   from: { dataDir: string; profileId?: string },
-  opts: { acceptBroken?: boolean; operator: string; now?: () => Date; auditKeys?: (db: PgDb) => Promise<TeamAuditKeys> },
+  opts: { acceptBroken?: boolean; operator: string; now?: () => Date; auditKeys?: (db: PgDb) => Promise<TeamAuditKeys | undefined> },
 ): Promise<ImportResult> {
   const { records, verification, origin } = readSoloAudit(from.dataDir, from.profileId);
   if (!verification.ok && !opts.acceptBroken)

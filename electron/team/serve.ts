@@ -84,7 +84,7 @@ export function teamServer(opts: { databaseUrl?: string; version: string; people
       const fresh = !vault.has(AUDIT_ANCHOR_SECRET);
       const anchor = { file: new AuditAnchorFile(join(dataDir, AUDIT_ANCHOR_FILE), vault.getOrCreate(AUDIT_ANCHOR_SECRET)), fresh };
       // The audit log's keys (audit-keys.ts): entries MACed under a key the database never holds.
-      const auditKeys = await teamAuditKeys(vault, db);
+      const auditKeys = await teamAuditKeys(vault, db, { create: true });
       let registration: { stop(): Promise<void> } | undefined;
       let live: TeamLive | undefined;
       let relay: LiveRelay | undefined;
@@ -125,9 +125,17 @@ export function teamServer(opts: { databaseUrl?: string; version: string; people
                 });
               },
               (line) => log.info(line),
+              new URL('signin?signed-out', url).toString(),
             );
+            // The provider reached now: a wrong or unreachable issuer is said at start, not at the first click.
+            void people.checkSso().then((health) => {
+              if (health?.state === 'problem')
+                console.error(
+                  `Single sign-on is NOT working: ${health.problem}. The sign-in page offers passwords only until the provider can be used (tried again every 30 s).`,
+                );
+            });
             console.log(
-              `Single sign-on: ${sso.issuer} (client ${sso.clientId}, ${secret ? 'with its secret from the vault' : 'a public client: no secret'}); register ${redirectUri} as its redirect URI.`,
+              `Single sign-on: ${sso.issuer} (client ${sso.clientId}, ${secret ? 'with its secret from the vault' : 'a public client: no secret'}); register ${redirectUri} as its redirect URI and ${new URL('signin?signed-out', url).toString()} as its post-logout redirect URI.`,
             );
           }
           // Sessions past their limits are forgotten now and then (each is refused when used anyway).

@@ -64,6 +64,10 @@ export const TEST_PEOPLE: readonly TestPerson[] = [
 export interface OidcProviderOptions {
   /** The redirect URI every client is registered with. Default http://127.0.0.1:9/signin/oidc/callback (never fetched). */
   redirectUri?: string;
+  /** Where `main` may send a browser back after the provider's sign-out (RP-Initiated Logout). */
+  postLogoutRedirectUri?: string;
+  /** false: the provider offers no sign-out to clients (no end_session_endpoint), as some do not. */
+  rpInitiatedLogout?: boolean;
   people?: readonly TestPerson[];
   /** The ID token's lifetime. Default 3600 s (oidc-provider's). */
   idTokenTtlSeconds?: number;
@@ -74,6 +78,12 @@ export interface OidcProviderOptions {
   claimsInIdToken?: boolean;
 }
 
+export interface TestBrowser {
+  jar: Map<string, string>;
+  /** The provider's prompts this browser was shown (`login`, `consent`), in order. */
+  prompts: string[];
+}
+
 export interface TestOidcProvider {
   /** http://127.0.0.1:<port> */
   issuer: string;
@@ -81,9 +91,14 @@ export interface TestOidcProvider {
   people: readonly TestPerson[];
   /**
    * A person's visit, from the authorization URL to the redirect back to the client: signs in
-   * `username` (and consents), or declines. Resolves to the callback URL, not fetched.
+   * `username` (and consents), or declines. Resolves to the callback URL, not fetched. `browser`:
+   * one browser's cookies across visits (the provider's session), and the prompts it was shown.
    */
-  signIn(authorizationUrl: string | URL, as: string | { decline: true }): Promise<URL>;
+  signIn(authorizationUrl: string | URL, as: string | { decline: true }, browser?: TestBrowser): Promise<URL>;
+  /** A browser that keeps the provider's cookies from one visit to the next. */
+  browser(): TestBrowser;
+  /** The provider's sign-out page (end_session_endpoint) in `browser`, confirmed; resolves to where it sends the browser back. */
+  signOut(endSessionUrl: string | URL, browser: TestBrowser): Promise<URL>;
   provider: Provider;
   close(): Promise<void>;
 }
@@ -111,6 +126,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
         client_secret: clients.main.clientSecret,
         redirect_uris: [redirectUri],
         token_endpoint_auth_method: 'client_secret_basic',
+        ...(opts.postLogoutRedirectUri ? { post_logout_redirect_uris: [opts.postLogoutRedirectUri] } : {}),
       },
       {
         client_id: clients.other.clientId,
@@ -133,7 +149,16 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     ttl: { IdToken: opts.idTokenTtlSeconds ?? 3600, AccessToken: 600, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600 },
     adapter: MemoryAdapter,
     pkce: { required: () => true },
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: opts.rpInitiatedLogout ?? true,
+        // Our own page, as the login pages are: the provider's form and one button.
+        logoutSource: (ctx: { body: unknown }, form: string) => {
+          ctx.body = `<!doctype html><title>Sign out</title>${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button>`;
+        },
+      },
+    },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx: unknown, id: string): Account | undefined => {
       const person = people.find((p) => p.id === id);
@@ -204,8 +229,50 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     });
   };
 
-  async function signIn(authorizationUrl: string | URL, as: string | { decline: true }): Promise<URL> {
-    const jar = new Map<string, string>();
+  const browser = (): TestBrowser => ({ jar: new Map(), prompts: [] });
+  const keep = (jar: Map<string, string>, res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) jar.delete(name);
+      else jar.set(name, value);
+    }
+  };
+  const cookieHeader = (jar: Map<string, string>) => (jar.size ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {});
+
+  async function signOut(endSessionUrl: string | URL, b: TestBrowser): Promise<URL> {
+    let url = new URL(endSessionUrl);
+    let form: URLSearchParams | undefined;
+    for (let hop = 0; hop < 10; hop++) {
+      if (url.origin !== issuer) return url;
+      const res = await fetch(url, {
+        method: form ? 'POST' : 'GET',
+        redirect: 'manual',
+        headers: { ...cookieHeader(b.jar), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+        body: form ?? null,
+      });
+      keep(b.jar, res);
+      form = undefined;
+      const location = res.headers.get('location');
+      if (res.status >= 300 && res.status < 400 && location) {
+        await res.body?.cancel();
+        url = new URL(location, url);
+        continue;
+      }
+      const html = await res.text();
+      const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+      const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
+      if (res.status !== 200 || !action || !xsrf) throw new Error(`signOut: ${res.status} at ${url.pathname}: ${html.slice(0, 300)}`);
+      url = new URL(action.replace(/&amp;/g, '&'), url);
+      form = new URLSearchParams({ xsrf, logout: 'yes' });
+    }
+    throw new Error('signOut: too many redirects');
+  }
+
+  async function signIn(authorizationUrl: string | URL, as: string | { decline: true }, b: TestBrowser = browser()): Promise<URL> {
+    const jar = b.jar;
     let url = new URL(authorizationUrl);
     let method = 'GET';
     let form: URLSearchParams | undefined;
@@ -214,20 +281,10 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
       const res = await fetch(url, {
         method,
         redirect: 'manual',
-        headers: {
-          ...(jar.size ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
-          ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-        },
+        headers: { ...cookieHeader(jar), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
         body: form ?? null,
       });
-      for (const line of res.headers.getSetCookie()) {
-        const [pair] = line.split(';');
-        const eq = pair!.indexOf('=');
-        const name = pair!.slice(0, eq).trim();
-        const value = pair!.slice(eq + 1).trim();
-        if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) jar.delete(name);
-        else jar.set(name, value);
-      }
+      keep(jar, res);
       method = 'GET';
       form = undefined;
       const location = res.headers.get('location');
@@ -238,6 +295,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
       }
       if (res.status === 200 && url.pathname.startsWith('/interaction/')) {
         const page = (await res.json()) as { uid: string; prompt: string };
+        b.prompts.push(page.prompt);
         method = 'POST';
         if (typeof as !== 'string') {
           url = new URL(`/interaction/${page.uid}/abort`, issuer);
@@ -261,6 +319,8 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     clients,
     people,
     signIn,
+    browser,
+    signOut,
     provider,
     close: () =>
       new Promise<void>((resolve) => {

@@ -73,7 +73,7 @@ export async function startTeamHost(opts: {
   // The team's data directory (a second server shares the first one's, as the README says): its
   // vault holds the audit keys, so the log is keyed as a team server keys it.
   const dataDir = opts.second?.dataDir ?? tempDir();
-  const auditKeys = await teamAuditKeys(new SecretVault(dataDir, createKeyFileCipher(dataDir)), db);
+  const auditKeys = await teamAuditKeys(new SecretVault(dataDir, createKeyFileCipher(dataDir)), db, { create: true });
   const core = await startCore({
     dataDir,
     host: 'team',

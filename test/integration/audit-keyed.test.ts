@@ -91,7 +91,9 @@ describe('a keyed team audit log', () => {
   it('keys an existing unkeyed log from the next entry, saying so in an entry of its own; the older ones stay verifiable', async () => {
     const old = pgAuditStore(app, now); // a server of the version before
     for (let i = 0; i < 3; i++) await old.append(entry('revoke'));
-    keys = await teamAuditKeys(vault, app);
+    // A command line with this data directory before any server ran: no keys made, nothing keyed.
+    expect(await teamAuditKeys(vault, app)).toBeUndefined();
+    keys = await teamAuditKeys(vault, app, { create: true });
     keyed = pgAuditStore(app, now, undefined, keys);
     await runWithRequest({}, () => keyed.append(entry('update')));
     const all = await keyed.entries();
@@ -148,7 +150,10 @@ describe('a keyed team audit log', () => {
     const dir = tempDir();
     const stranger = new SecretVault(dir, createKeyFileCipher(dir));
     await expect(teamAuditKeys(stranger, app)).rejects.toThrow(/holds no audit key: use the data directory of the team's servers/);
+    await expect(teamAuditKeys(stranger, app, { create: true })).rejects.toThrow(/holds no audit key/);
     stranger.set('team-audit-mac-key', 'another key altogether');
-    await expect(teamAuditKeys(stranger, app)).rejects.toThrow(/keyed under key [0-9a-f]{16}, and this data directory's vault holds key/);
+    await expect(teamAuditKeys(stranger, app, { create: true })).rejects.toThrow(
+      /keyed under key [0-9a-f]{16}, and this data directory's vault holds key/,
+    );
   });
 });

@@ -136,7 +136,9 @@ describe('cli --server', () => {
     const verify = await cli('vera', ['audit', 'verify']);
     expect(verify.code).toBe(5);
     expect(verify.err).toContain('Verifying the audit log needs the compliance role; you are a viewer.');
-    expect((await cli('cleo', ['audit', 'verify'])).out).toMatch(/^The audit log holds: \d+ entries, chain intact\.\n$/);
+    expect((await cli('cleo', ['audit', 'verify'])).out).toMatch(
+      /^The audit log holds: \d+ entries, chain intact\.\nKeyed from entry 1 \(key [0-9a-f]{16}\): every MAC checked\.\n$/,
+    );
     // Every command signed out after itself: no session of these people is left.
     const sessions = await team.people.list();
     expect(sessions.map((u) => u.sessions)).toEqual([0, 0, 0]);

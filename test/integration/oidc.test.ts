@@ -252,11 +252,23 @@ describe('OIDC sign-in refusals', () => {
     expect(error.message + error.detail).not.toContain('marketing');
   });
 
-  it('says the provider sent no groups when the groups scope was not asked for', async () => {
+  it('says the provider sent no groups when the groups scope was not asked for: the set-up, not the person (issue 35)', async () => {
     const { oidc, pending, callback } = await signedIn('alice', settingsFor(idp.clients.main, { scopes: ['openid', 'profile'] }));
     const error = await refusal(oidc.finish(callback, pending));
-    expect(error.code).toBe('unknown_group');
-    expect(error.detail).toMatch(/no "groups" claim/);
+    expect(error.code).toBe('no_groups_claim');
+    // Not "none of your groups gives you a role", which told every person the same wrong thing.
+    expect(error.message).toBe(
+      'You signed in as alice, but the identity provider sent no "groups" for you, so the console cannot tell your role. This is the single sign-on set-up, not you: ask an admin.',
+    );
+    expect(error.detail).toMatch(/sent no "groups" claim for .* ask for its scope \(--oidc-scopes openid,profile,email,groups\)/);
+  });
+
+  it('says a rejected client secret is the server’s credentials, not an unverifiable answer (issue 35)', async () => {
+    const { oidc, pending, callback } = await signedIn('alice', { ...settingsFor(idp.clients.main), clientSecret: 'not the secret' });
+    const error = await refusal(oidc.finish(callback, pending));
+    expect(error.code).toBe('client_rejected');
+    expect(error.message).toMatch(/refused this server’s credentials.*ask an admin to check the single sign-on client secret/);
+    expect(error.detail).toMatch(/invalid_client: a wrong or expired client secret; set it again with cli team oidc-secret/);
   });
 
   it('refuses a person whose groups give both compliance and support but not admin (ambiguous_role)', async () => {

@@ -36,6 +36,9 @@ export function userHandlers(ctx: { people?: People; operator: () => string }): 
         available: true,
         reason: null,
         users: await withLocks(ctx.people, await ctx.people.list()),
+        sso: ctx.people.ssoHealth
+          ? { state: ctx.people.ssoHealth.state, problem: ctx.people.ssoHealth.problem, since: ctx.people.ssoHealth.since }
+          : null,
         rules: { passwordMin: PASSWORD_MIN, lockAfter: s.lockAfter, lockMinutes: s.lockMinutes, lockFirstMinutes: s.lockFirstMinutes },
       };
     },

@@ -1,6 +1,9 @@
 import * as client from 'openid-client';
 import { timingSafeEqual } from 'node:crypto';
 import { isRole, type Role } from '../../../shared/ipc/roles.js';
+import type { OidcErrorCode } from './sso-codes.js';
+
+export { ADMIN_PROBLEMS, type OidcErrorCode } from './sso-codes.js';
 
 /**
  * Single sign-on for a team server (issue 20): the organisation's OpenID provider signs staff in
@@ -91,22 +94,6 @@ export interface OidcIdentity {
   groups: string[];
 }
 
-export type OidcErrorCode =
-  | 'unreachable'
-  | 'not_a_provider'
-  | 'misconfigured'
-  | 'expired'
-  | 'replayed'
-  | 'wrong_state'
-  | 'provider_error'
-  | 'code_rejected'
-  | 'wrong_issuer'
-  | 'wrong_audience'
-  | 'wrong_nonce'
-  | 'invalid_token'
-  | 'unknown_group'
-  | 'ambiguous_role';
-
 export class OidcSignInError extends Error {
   override readonly name = 'OidcSignInError';
   /**
@@ -117,6 +104,8 @@ export class OidcSignInError extends Error {
     readonly code: OidcErrorCode,
     message: string,
     readonly detail: string = message,
+    /** Who the provider said it was, when it got that far: the refusal's audit entry names them. */
+    readonly who?: { issuer: string; subject: string; userName: string },
   ) {
     super(message);
   }
@@ -132,6 +121,14 @@ export interface OidcClient {
    * sent to the provider) or its query. Resolves to the person, or throws OidcSignInError.
    */
   finish(callback: URL | URLSearchParams, pending: PendingOidcSignIn): Promise<OidcIdentity>;
+  /**
+   * Where to send the browser so the provider ends its own session too (OpenID Connect RP-Initiated
+   * Logout: its `end_session_endpoint`, with the client id and where to come back to, which must be
+   * registered at the provider), or null when the provider has none: a person signed out of the
+   * console would otherwise stay signed in there, and on a shared computer the next person to press
+   * the button would be them.
+   */
+  endSessionUrl(postLogoutRedirectUri: string): string | null;
 }
 
 /** How long a sign-in may take from begin() to the callback. */
@@ -210,6 +207,11 @@ export async function openOidc(settings: OidcSettings, opts: OidcOptions = {}): 
 
   return {
     issuer: server.issuer,
+
+    endSessionUrl(postLogoutRedirectUri) {
+      if (!server.end_session_endpoint) return null;
+      return client.buildEndSessionUrl(config, { post_logout_redirect_uri: postLogoutRedirectUri }).href;
+    },
 
     async begin() {
       const pending: PendingOidcSignIn = {
@@ -346,13 +348,22 @@ function identityOf(
   const userName = cleanName(claims.preferred_username) ?? cleanName(claims.email) ?? subject;
   const displayName = cleanName(claims.name) ?? userName;
   const roles = [...new Set(groups.flatMap((g) => (groupRoles.has(g) ? [groupRoles.get(g)!] : [])))];
+  const who = { issuer, subject, userName };
+  // No groups at all is the set-up's doing (the scope not asked for, or the claim not mapped at the
+  // provider), not the person's: every person would be told the same (issue 35).
+  if (raw === undefined)
+    throw new OidcSignInError(
+      'no_groups_claim',
+      `You signed in as ${userName}, but the identity provider sent no "${roleClaim}" for you, so the console cannot tell your role. This is the single sign-on set-up, not you: ask an admin.`,
+      `the identity provider sent no "${roleClaim}" claim for ${issuer} ${subject} (in the ID token or UserInfo): ask for its scope (--oidc-scopes openid,profile,email,${roleClaim === 'groups' ? 'groups' : '…'}) or map the claim at the provider`,
+      who,
+    );
   if (roles.length === 0)
     throw new OidcSignInError(
       'unknown_group',
       `You signed in as ${userName}, but none of your groups gives you a role in the console; ask an admin to add you to one of its groups.`,
-      raw === undefined
-        ? `no "${roleClaim}" claim for ${issuer} ${subject} (in the ID token or UserInfo); the provider may need a scope or a claim mapping`
-        : `${issuer} ${subject}: ${groups.length} "${roleClaim}" values, none mapped to a role`,
+      `${issuer} ${subject}: ${groups.length} "${roleClaim}" values, none mapped to a role`,
+      who,
     );
   const top = Math.max(...roles.map((r) => RANK[r]));
   const best = roles.filter((r) => RANK[r] === top);
@@ -361,6 +372,7 @@ function identityOf(
       'ambiguous_role',
       `You signed in as ${userName}, but your groups give you both the ${best.join(' and the ')} roles, and the console gives each person one; ask an admin to sort out your groups.`,
       `${issuer} ${subject}: groups map to ${best.join(' and ')}`,
+      who,
     );
   return { issuer, subject, userName, displayName, role: best[0]!, groups };
 }
@@ -416,6 +428,16 @@ function grantError(error: unknown, step: 'token' | 'userinfo' = 'token'): OidcS
       'unreachable',
       'The identity provider could not be reached to finish the sign-in; try again in a moment.',
       detail,
+    );
+  // The provider refused this server's own credentials (its client secret): the set-up, not the person.
+  if (
+    (error instanceof client.ResponseBodyError && error.error === 'invalid_client') ||
+    (error instanceof client.WWWAuthenticateChallengeError && error.status === 401)
+  )
+    return new OidcSignInError(
+      'client_rejected',
+      'The identity provider refused this server’s credentials, so single sign-on cannot finish. This is the set-up, not you: ask an admin to check the single sign-on client secret.',
+      `${detail}: the provider refused the client's authentication (invalid_client: a wrong or expired client secret; set it again with cli team oidc-secret)`,
     );
   if (error instanceof client.ResponseBodyError) {
     if (error.error === 'invalid_grant')

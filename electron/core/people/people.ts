@@ -5,7 +5,8 @@ import type { AuditEntry, AuditStore } from '../audit/port.js';
 import { addressKey } from './address.js';
 import { hashPassword, passwordProblem, verifyPassword } from './password.js';
 import { UserExistsError, type PeopleStore, type SignInMethod, type UserRecord } from './port.js';
-import type { OidcClient, PendingOidcSignIn } from './oidc.js';
+import type { OidcClient, OidcSignInError, PendingOidcSignIn } from './oidc.js';
+import { ADMIN_PROBLEMS } from './sso-codes.js';
 
 /**
  * The team server's people: signing in (a password kept here, or the organisation's identity
@@ -68,6 +69,20 @@ export interface SessionsEnded {
   /** One session (its key), or every session of the user when absent. */
   session?: string;
 }
+
+/** How single sign-on stands (People.ssoHealth). */
+export interface SsoHealth {
+  state: 'ok' | 'problem';
+  /** What is wrong, for an admin (no secret, no token), or null. */
+  problem: string | null;
+  /** The refusal's code (oidc.ts OidcErrorCode), or null. */
+  code: string | null;
+  /** Since when it stands so. */
+  since: string;
+}
+
+/** Refusals that mean the provider cannot be used at all (the button is not offered meanwhile). */
+const DISCOVERY: ReadonlySet<string> = new Set(['unreachable', 'not_a_provider', 'misconfigured']);
 
 /** Sessions ended as another server of the team said (its live notice), or null when it is not one. */
 export function sessionsEndedOf(payload: unknown): SessionsEnded | null {
@@ -147,33 +162,89 @@ export class People {
     label: string;
     begin(): Promise<{ url: string; pending: unknown }>;
     finish(callbackUrl: URL, pending: unknown, client: SignInClient): Promise<SignInResult>;
+    /** The provider's end-session address for a person signing out (null: it has none). */
+    endSession(): Promise<string | null>;
+    /**
+     * Whether the button may be offered: the provider was reached (checked again after a failure,
+     * at most every 30 s); when not, why, in words for the sign-in page.
+     */
+    available(): Promise<{ ok: boolean; message: string | null }>;
   };
+
+  /** How single sign-on stands, for the admins (the Users screen) and the log: a problem that is the set-up's, not a person's. */
+  ssoHealth: SsoHealth | null = null;
 
   /**
    * Signs people in through the organisation's identity provider too (oidc.ts). The provider is
-   * reached at the first single sign-on, and again after a failure: a provider down when the server
+   * reached at once (`checkSso`, at the server's start: a wrong issuer is said loudly then, and the
+   * sign-in page offers passwords only), and again after a failure: a provider down when the server
    * starts does not stop password sign-in, and single sign-on works once it is back.
    */
-  enableSso(label: string, open: () => Promise<OidcClient>, log: (line: string) => void = () => {}): void {
+  enableSso(
+    label: string,
+    open: () => Promise<OidcClient>,
+    log: (line: string) => void = () => {},
+    /** Where the provider sends the browser back after its sign-out: this server's sign-in page (registered at the provider). */
+    postLogoutRedirectUri?: string,
+  ): void {
     let opened: Promise<OidcClient> | undefined;
+    let lastTry = 0;
+    const health = (state: SsoHealth['state'], problem: string | null, code: string | null = null) => {
+      const now = this.now().toISOString();
+      const same = this.ssoHealth?.state === state && this.ssoHealth.problem === problem;
+      this.ssoHealth = { state, problem, code, since: same ? this.ssoHealth!.since : now };
+    };
     const client = () =>
-      (opened ??= open().catch((error: unknown) => {
-        opened = undefined;
-        throw error;
-      }));
+      (opened ??= (async () => {
+        lastTry = this.now().getTime();
+        try {
+          const c = await open();
+          if (this.ssoHealth?.state !== 'problem' || DISCOVERY.has(this.ssoHealth.code ?? '')) health('ok', null);
+          return c;
+        } catch (error) {
+          opened = undefined;
+          const e = error as { code?: string; message?: string; detail?: string };
+          health('problem', e?.detail ?? e?.message ?? String(error), e?.code ?? 'unreachable');
+          log(`single sign-on is unavailable: ${e?.detail ?? e?.message}`);
+          throw error;
+        }
+      })());
     this.sso = {
       label,
       begin: async () => (await client()).begin(),
+      endSession: async () => (postLogoutRedirectUri ? (await client()).endSessionUrl(postLogoutRedirectUri) : null),
+      available: async () => {
+        const down = () => this.ssoHealth?.state === 'problem' && DISCOVERY.has(this.ssoHealth.code ?? '');
+        // A provider that could not be reached is tried again now and then, not at every page.
+        if (down() && this.now().getTime() - lastTry > 30_000) await client().catch(() => undefined);
+        return down()
+          ? {
+              ok: false,
+              message:
+                'Single sign-on is unavailable right now (the identity provider cannot be used); sign in with your user name and password, or ask an admin.',
+            }
+          : { ok: true, message: null };
+      },
       finish: async (callbackUrl, pending, from) => {
         try {
           const identity = await (await client()).finish(callbackUrl, pending as PendingOidcSignIn);
-          return await this.signInWithIdentity(identity, from);
+          const result = await this.signInWithIdentity(identity, from);
+          if (result.ok) health('ok', null);
+          return result;
         } catch (error) {
-          const e = error as { name?: string; code?: string; message?: string; detail?: string };
+          const e = error as { name?: string; code?: string; message?: string; detail?: string; who?: OidcSignInError['who'] };
           if (e?.name !== 'OidcSignInError') throw error;
           log(`single sign-on refused (${e.code}): ${e.detail ?? e.message}`);
+          if (ADMIN_PROBLEMS.has(e.code as never)) health('problem', e.detail ?? e.message ?? String(e.code), e.code ?? null);
+          // Whom the provider vouched for, when it got that far: the entry names them (issue 35).
           await this.record(
-            { operator: 'single sign-on', action: 'sign-in:failed', target: null, reason: null, result: `failed: ${e.code}: ${e.message}` },
+            {
+              operator: e.who ? `${e.who.userName} (single sign-on)` : 'single sign-on',
+              action: 'sign-in:failed',
+              target: e.who ? `oidc:${e.who.issuer} ${e.who.subject}` : null,
+              reason: null,
+              result: `failed: ${e.code}: ${e.message}`,
+            },
             from,
             null,
           );
@@ -181,6 +252,12 @@ export class People {
         }
       },
     };
+  }
+
+  /** Reaches the identity provider now (the server's start): its health says what is wrong, loudly, if anything. */
+  async checkSso(): Promise<SsoHealth | null> {
+    await this.sso?.begin().catch(() => undefined);
+    return this.ssoHealth;
   }
 
   get settings(): Readonly<Required<Omit<PeopleOptions, 'now'>>> {

@@ -240,7 +240,10 @@ export function pgAuditStore(db: PgDb, now: () => Date, anchor?: PgAuditAnchor, 
       if (checkpoint && !checkpoint.ok) problems.push({ seq: checkpoint.seq || 1, text: checkpoint.problem! });
       const also = {
         ...(imported.length ? { imported } : {}),
-        keyed: { from: keying.keyedFrom, unkeyed: keying.unkeyed, checked: keys !== undefined, keyId: keys?.mac.id ?? null },
+        // Said of a keyed store, or of a log that is keyed: an unkeyed store's answer is as it was.
+        ...(keys || keying.keyedFrom !== null
+          ? { keyed: { from: keying.keyedFrom, unkeyed: keying.unkeyed, checked: keys !== undefined, keyId: keys?.mac.id ?? null } }
+          : {}),
         ...(checkpoint ? { checkpoint } : {}),
       };
       if (!problems.length) return { ok: true, entries, ...also };

@@ -34,6 +34,14 @@ export const UsersList = z.object({
   available: z.boolean(),
   reason: z.string().nullable(),
   users: z.array(User),
+  /**
+   * Single sign-on's standing, when the server has it: a problem that is the set-up's (the provider
+   * unreachable, the client secret refused, no groups sent), for the admin to fix. Null: none set.
+   */
+  sso: z
+    .object({ state: z.enum(['ok', 'problem']), problem: z.string().nullable(), since: z.string() })
+    .nullable()
+    .optional(),
   /** The rules the server applies, shown beside the form. */
   rules: z
     .object({

@@ -92,6 +92,12 @@ export function UsersScreen() {
         </Alert>
       ) : null}
       {users.error ? <ErrorState title="The users could not be read" error={users.error} onRetry={() => void users.refetch()} /> : null}
+      {list?.sso?.state === 'problem' ? (
+        <Alert color="orange" title="Single sign-on is not working" role="alert" data-testid="sso-problem">
+          {list.sso.problem} (since {formatClock(list.sso.since)}). People sign in with a password meanwhile; the server’s log has the
+          details.
+        </Alert>
+      ) : null}
       {enable.error ? (
         <Alert color="red" title="The user was not enabled" role="alert" withCloseButton onClose={() => enable.reset()}>
           {enable.error.message}
