@@ -1,5 +1,7 @@
 import { createHash, createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, sign, timingSafeEqual, verify } from 'node:crypto';
-import type { AuditRecord } from './port.js';
+import type { AuditCheckpoint, AuditRecord } from './port.js';
+
+export type { AuditCheckpoint } from './port.js';
 
 /**
  * The team's audit log under a key the database never holds (issue 35). The hash chain alone
@@ -80,22 +82,6 @@ export function newSigningKey(): string {
 }
 
 export const CHECKPOINT_FORMAT = 'cdr-console-audit-checkpoint/1';
-
-/** A signed checkpoint of a chain's head: what `audit checkpoint` writes. */
-export interface AuditCheckpoint {
-  format: typeof CHECKPOINT_FORMAT;
-  chain: string;
-  seq: number;
-  hash: string;
-  /** When the entry was written. */
-  entryAt: string;
-  /** When the checkpoint was made. */
-  madeAt: string;
-  /** The signing key's public half (SPKI, base64), so anyone can check the signature. */
-  publicKey: string;
-  /** Ed25519 over the canonical JSON of the fields above, base64. */
-  signature: string;
-}
 
 const signed = (c: Omit<AuditCheckpoint, 'signature'>) =>
   Buffer.from(JSON.stringify([c.format, c.chain, c.seq, c.hash, c.entryAt, c.madeAt, c.publicKey]));

@@ -1,5 +1,4 @@
 import type { AuditFilter } from '../../../shared/ipc/contract.js';
-import type { AuditCheckpoint } from './keying.js';
 
 /**
  * The audit domain's storage port: the hash-linked log of staff actions. Appending links the entry
@@ -93,4 +92,20 @@ export interface AuditStore {
   options(): Promise<{ operators: string[]; actions: string[] }>;
   /** Every entry of a filter, a window at a time, oldest first (exports). */
   windows(filter: AuditFilter): AsyncIterable<AuditRecord[]>;
+}
+
+/** A signed checkpoint of a chain's head: what `audit checkpoint` writes. */
+export interface AuditCheckpoint {
+  format: 'cdr-console-audit-checkpoint/1';
+  chain: string;
+  seq: number;
+  hash: string;
+  /** When the entry was written. */
+  entryAt: string;
+  /** When the checkpoint was made. */
+  madeAt: string;
+  /** The signing key's public half (SPKI, base64), so anyone can check the signature. */
+  publicKey: string;
+  /** Ed25519 over the canonical JSON of the fields above, base64. */
+  signature: string;
 }
