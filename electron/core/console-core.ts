@@ -165,6 +165,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         reopen: opts.reopen,
         team: cache.team !== undefined,
         onScheduleChange: reschedule,
+        ...(opts.people ? { personal: opts.people } : {}),
       }),
     },
   });

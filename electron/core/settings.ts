@@ -14,6 +14,7 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'auto',
   consentColumns: [...DEFAULT_CONSENT_COLUMNS],
   savedViews: [],
+  teamViews: [],
   syncEveryMinutes: 15,
   syncData: false,
   bulkApprovalOver: 50,

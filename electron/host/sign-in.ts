@@ -55,6 +55,8 @@ export interface SignInService {
     endSession?(): Promise<string | null>;
     /** Whether the button may be offered now (the provider reached); when not, why. */
     available?(): Promise<{ ok: boolean; message: string | null }>;
+    /** The origin single sign-on works at (where its callback is registered). */
+    home?: string;
   };
 }
 
@@ -349,8 +351,15 @@ export function signInRoutes(o: SignInRoutesOptions): SignInRoutes {
     });
   }
 
-  async function ssoBegin(res: ServerResponse): Promise<void> {
+  async function ssoBegin(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sso = service.sso!;
+    // Opened as localhost when the provider sends people back to 127.0.0.1 (or the other way round):
+    // the pending sign-in's cookie would be on the other name and the callback would not find it.
+    // The browser goes to the name the callback is registered at first (issue 35).
+    if (sso.home && req.headers.host && new URL(sso.home).host !== req.headers.host)
+      return send(res, 303, 'Single sign-on works at this server’s registered address.', 'text/plain; charset=utf-8', {
+        location: `${sso.home}/signin/oidc`,
+      });
     let started: { url: string; pending: unknown };
     try {
       started = await sso.begin();
@@ -411,7 +420,7 @@ export function signInRoutes(o: SignInRoutesOptions): SignInRoutes {
       if (method !== 'GET') return send(res, 405, 'Method not allowed.', 'text/plain; charset=utf-8', { allow: 'GET' });
       if (path === '/signin/oidc') {
         if (limited(req, res, null, false)) return;
-        return ssoBegin(res);
+        return ssoBegin(req, res);
       }
       return ssoCallback(req, res, url);
     }

@@ -6,6 +6,7 @@ import { PgDb } from '../core/postgres/db.js';
 import { liveRelay, RELAYED, startTeamLive, type LiveRelay, type TeamLive } from '../core/postgres/live.js';
 import { teamAuditKeys } from './audit-keys.js';
 import { linkPeople } from './people-link.js';
+import { auditSsoSettings } from './sso-audit.js';
 import { readMemo } from '../core/postgres/read-memo.js';
 import { registerInstance, teamStoreOpener, thisInstance } from '../core/postgres/team-store.js';
 import type { EventPayload } from '../../shared/ipc/contract.js';
@@ -103,11 +104,15 @@ export function teamServer(opts: { databaseUrl?: string; version: string; people
         people,
         async started(url, events, stores) {
           audit = stores.audit;
+          // The secret: given once in the environment (then kept in the vault), or set with cli team oidc-secret.
+          const given = process.env.CDR_CONSOLE_OIDC_CLIENT_SECRET;
+          if (opts.sso && given) vault.set(OIDC_SECRET, given);
+          const secret = given ?? vault.get(OIDC_SECRET) ?? undefined;
+          // Single sign-on's settings changed since the team's last start: an audit entry (issue 35).
+          await auditSsoSettings(stores, vault, opts.sso ? { ...opts.sso, secret } : undefined).catch((e: unknown) =>
+            log.error('the single sign-on settings could not be compared with the last start', e),
+          );
           if (opts.sso) {
-            // The secret: given once in the environment (then kept in the vault), or set with cli team oidc-secret.
-            const given = process.env.CDR_CONSOLE_OIDC_CLIENT_SECRET;
-            if (given) vault.set(OIDC_SECRET, given);
-            const secret = given ?? vault.get(OIDC_SECRET) ?? undefined;
             const sso = opts.sso;
             const redirectUri = new URL('signin/oidc/callback', url).toString();
             people.enableSso(

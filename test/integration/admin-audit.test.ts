@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeyFileCipher } from '../../electron/core/secrets/cipher.js';
+import { SecretVault } from '../../electron/core/secrets/vault.js';
+import { auditSsoSettings } from '../../electron/team/sso-audit.js';
 import { openTeamConsole, signInCookie, startTeamHost, type TeamConsole, type TeamHost } from '../helpers/team-host.js';
 
 /**
@@ -60,6 +63,40 @@ describe('an admin’s changes, audited', () => {
     expect(all).not.toContain('client secret');
     expect((await ada.call('profiles:remove', { id: 'uat' })).ok).toBe(true);
     expect(await last('profile:removed')).toMatchObject({ target: 'profile:uat', result: /^Intermediary UAT \(nonprod\)/ });
+  });
+
+  it('single sign-on’s settings, compared at each start: set, changed (the secret by its fingerprint), removed', async () => {
+    const vault = new SecretVault(team.dataDir, createKeyFileCipher(team.dataDir));
+    const sso = {
+      issuer: 'https://id.example.com',
+      clientId: 'cdr-console',
+      roleClaim: 'groups',
+      groupRoles: { 'cdr-admin': 'admin' },
+      scopes: ['openid', 'profile', 'email', 'groups'],
+      secret: 'the client secret',
+    };
+    expect(await auditSsoSettings(team.core.stores, vault, sso)).toBe(true);
+    expect(await last('sso:configured')).toMatchObject({
+      target: 'sso',
+      result: expect.stringMatching(
+        /^issuer https:\/\/id\.example\.com; client cdr-console; .*groups cdr-admin=admin; secret hmac-sha256:[0-9a-f]{16}$/,
+      ) as string,
+    });
+    expect(await auditSsoSettings(team.core.stores, vault, sso)).toBe(false); // a restart with the same settings
+    expect(
+      await auditSsoSettings(team.core.stores, vault, {
+        ...sso,
+        groupRoles: { 'cdr-admin': 'admin', everyone: 'support' },
+        secret: 'another',
+      }),
+    ).toBe(true);
+    const changed = (await last('sso:changed'))!.result;
+    expect(changed).toMatch(
+      /groups cdr-admin=admin; secret hmac-sha256:[0-9a-f]{16} → .*groups cdr-admin=admin,everyone=support; secret hmac-sha256:[0-9a-f]{16}$/,
+    );
+    expect(changed).not.toContain('another');
+    expect(await auditSsoSettings(team.core.stores, vault, undefined)).toBe(true);
+    expect((await last('sso:removed'))!.result).toMatch(/^single sign-on turned off \(was: issuer https:/);
   });
 
   it('the operator’s name', async () => {

@@ -102,4 +102,18 @@ describe('single sign-on set up wrong', () => {
     expect(await ssoStatus()).toMatchObject({ state: 'ok', problem: null });
     expect((await team.send('GET', '/signin')).body).toContain('href="/signin/oidc"');
   });
+
+  it('a single sign-on user’s role comes from their groups: an admin’s change is refused, saying where to make it', async () => {
+    const users = (await ada.call('users:list', {})) as { value: { users: { id: string; name: string; role: string }[] } };
+    const bob = users.value.users.find((u) => u.name === 'bob')!;
+    expect(bob.role).toBe('admin'); // cdr-admin among his groups
+    expect(await ada.call('users:update', { id: bob.id, role: 'viewer' })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_INPUT',
+        message:
+          'Bob Okafor signs in with single sign-on: their role comes from their groups at the identity provider at every sign-in. Change their groups there.',
+      },
+    });
+  });
 });

@@ -96,6 +96,14 @@ describe('signing out of a console single sign-on opened', () => {
     expect(browser.prompts.slice(before)).toContain('login');
   });
 
+  it('opened under another name of this machine (localhost for 127.0.0.1), the button first goes to the registered one', async () => {
+    const port = new URL(team.origin).port;
+    const start = await team.send('GET', '/signin/oidc', { headers: { host: `localhost:${port}` } });
+    expect(start.status).toBe(303);
+    expect(start.headers.location).toBe(`${team.origin}/signin/oidc`);
+    expect(start.headers['set-cookie']).toBeUndefined();
+  });
+
   it('a password user’s sign-out is the console’s alone', async () => {
     const res = await team.send('POST', '/signin', {
       headers: { origin: team.origin, 'content-type': 'application/x-www-form-urlencoded' },

@@ -38,7 +38,7 @@ function team() {
       lockedUntil: '2099-01-01T10:45:00.000Z',
       locks: [{ address: '203.0.113.9', until: '2099-01-01T10:45:00.000Z' }],
     }),
-    user('dora', { displayName: 'Dora SSO', role: 'support', method: 'oidc', disabled: true }),
+    user('dora', { displayName: 'Dora SSO', role: 'support', method: 'oidc', disabled: true, lastSignInAt: '2026-11-02T08:00:00.000Z' }),
   ];
   const added: NewUserInput[] = [];
   const changes: UserChange[] = [];
@@ -100,6 +100,10 @@ describe('an admin', () => {
     expect(row('dora')).toHaveTextContent('single sign-on');
     expect(row('dora')).toHaveTextContent('disabled');
     expect(within(row('dora')).getByRole('button', { name: 'Enable dora' })).toBeEnabled();
+    // Single sign-on: the role comes from her groups at every sign-in, and it says so.
+    expect(within(row('dora')).getByRole('combobox', { name: 'Role of dora' })).toBeDisabled();
+    expect(row('dora')).toHaveTextContent('from their groups');
+    expect(screen.getByLabelText(/^Role of dora — unavailable: Single sign-on sets this role from their groups/)).toBeInTheDocument();
     // Single sign-on: no password to reset, and it says so.
     expect(within(row('dora')).getByRole('button', { name: 'Reset the password of dora' })).toBeDisabled();
     expect(

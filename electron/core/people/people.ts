@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { Settings } from '../../../shared/ipc/contract.js';
 import type { Caller, Role } from '../../../shared/ipc/roles.js';
 import { runWithRequest, type RequestContext } from '../../ipc/request-context.js';
 import type { AuditEntry, AuditStore } from '../audit/port.js';
@@ -169,6 +170,8 @@ export class People {
      * at most every 30 s); when not, why, in words for the sign-in page.
      */
     available(): Promise<{ ok: boolean; message: string | null }>;
+    /** The origin single sign-on works at (its registered callback's): a browser on another name of this server is sent there first. */
+    home?: string;
   };
 
   /** How single sign-on stands, for the admins (the Users screen) and the log: a problem that is the set-up's, not a person's. */
@@ -211,6 +214,7 @@ export class People {
       })());
     this.sso = {
       label,
+      ...(postLogoutRedirectUri ? { home: new URL(postLogoutRedirectUri).origin } : {}),
       begin: async () => (await client()).begin(),
       endSession: async () => (postLogoutRedirectUri ? (await client()).endSessionUrl(postLogoutRedirectUri) : null),
       available: async () => {
@@ -610,6 +614,12 @@ export class People {
   async setRole(id: string, role: Role, actor: string): Promise<UserRecord> {
     const before = await this.mustExist(id);
     if (before.role === role) return before;
+    // Once they have signed in, the provider's groups set a single sign-on user's role at every
+    // sign-in: a role set here would be replaced silently (issue 35). Their groups are where to change it.
+    if (before.method === 'oidc' && before.lastSignInAt)
+      throw new RangeError(
+        `${before.displayName} signs in with single sign-on: their role comes from their groups at the identity provider at every sign-in. Change their groups there.`,
+      );
     if (before.role === 'admin') await this.keepAnAdmin(before, `${before.name} cannot stop being an admin`);
     const user = await this.store.update(id, { role }, this.now().toISOString());
     await this.endAll(user.id);
@@ -654,6 +664,21 @@ export class People {
       result: 'ok (sessions ended, lock lifted)',
     });
     return user;
+  }
+
+  /** A person's own view settings (theme, columns, saved views), as they saved them: those still valid. */
+  async viewSettings(userId: string): Promise<Partial<Settings>> {
+    const saved = await this.store.viewSettings(userId);
+    const parsed = Settings.pick({ theme: true, consentColumns: true, savedViews: true })
+      .partial()
+      .safeParse(saved ?? {});
+    return parsed.success ? (stripUndefined(parsed.data) as Partial<Settings>) : {};
+  }
+
+  async saveViewSettings(userId: string, change: Partial<Settings>): Promise<Partial<Settings>> {
+    const next = { ...(await this.viewSettings(userId)), ...stripUndefined(change) };
+    await this.store.saveViewSettings(userId, next, this.now().toISOString());
+    return next;
   }
 
   /** Lifts every lock of a user's name (from any address), audited; how many there were. */

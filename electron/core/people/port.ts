@@ -130,4 +130,7 @@ export interface PeopleStore {
   pruneSessions(idleBefore: string, now: string): Promise<number>;
   /** The sessions in force, for the Users screen (user id → count). */
   sessionCounts(): Promise<Map<string, number>>;
+  /** A person's own view settings (theme, columns, saved views) as they saved them, or null. */
+  viewSettings(userId: string): Promise<Record<string, unknown> | null>;
+  saveViewSettings(userId: string, settings: Record<string, unknown>, now: string): Promise<void>;
 }

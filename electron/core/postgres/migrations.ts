@@ -60,6 +60,17 @@ ALTER TABLE audit_log ADD COLUMN mac text, ADD COLUMN key_id text;
 CREATE INDEX audit_log_keyed ON audit_log (chain, seq) WHERE mac IS NOT NULL;
 `,
   },
+  {
+    version: 6,
+    name: "each person's own view on a team server: theme, the consent list's columns, saved views",
+    up: `
+CREATE TABLE user_settings (
+  user_id    text PRIMARY KEY REFERENCES users (id),
+  settings   jsonb NOT NULL,
+  updated_at text NOT NULL
+);
+`,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

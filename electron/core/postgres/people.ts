@@ -184,6 +184,15 @@ export function pgPeopleStore(db: PgDb): PeopleStore {
       );
       return { allowed: false, lockedUntil: locked?.locked_until ?? null };
     },
+    viewSettings: async (userId) =>
+      (await db.one<{ settings: Record<string, unknown> }>('SELECT settings FROM user_settings WHERE user_id = $1', [userId]))?.settings ??
+      null,
+    saveViewSettings: async (userId, settings, now) =>
+      void (await db.query(
+        `INSERT INTO user_settings (user_id, settings, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (user_id) DO UPDATE SET settings = EXCLUDED.settings, updated_at = EXCLUDED.updated_at`,
+        [userId, JSON.stringify(settings), now],
+      )),
     clearAttempts: async (name) => (await db.query('DELETE FROM sign_in_attempts WHERE name_key = $1 RETURNING 1', [name])).length,
     locks: async (now) => {
       const rows = await db.query<{ name_key: string; address: string; locked_until: string }>(

@@ -9,7 +9,8 @@ import { storedCredential, tokenOptionsOf } from '../connection.js';
 import type { CoreContext, HandlersOf, Reachability } from '../context.js';
 import type { OperatorStore } from '../operator.js';
 import type { SecretVault } from '../secrets/vault.js';
-import type { SettingsStore } from '../settings.js';
+import { DEFAULT_SETTINGS, type SettingsStore } from '../settings.js';
+import { currentCaller } from '../../ipc/request-context.js';
 
 type ProfileChannels =
   | 'settings:get'
@@ -42,6 +43,14 @@ export interface ProfilesContext extends Pick<CoreContext, 'log' | 'stores' | 'o
   team?: boolean | undefined;
   /** Settings that change when the console syncs. */
   onScheduleChange: () => void;
+  /**
+   * A team server's people: each person's own view settings (theme, columns, saved views), kept
+   * per person rather than in the server's file, so nobody changes another's view (issue 35).
+   */
+  personal?: {
+    viewSettings(userId: string): Promise<Partial<Settings>>;
+    saveViewSettings(userId: string, change: Partial<Settings>): Promise<Partial<Settings>>;
+  };
 }
 
 /** The profiles and settings domain: connection profiles and their credentials, the user's settings, who is at the keyboard. */
@@ -69,15 +78,31 @@ export function profileHandlers(ctx: ProfilesContext): HandlersOf<ProfileChannel
     };
   };
   return {
-    'settings:get': async () => ctx.settings.get(),
+    'settings:get': async () => {
+      const shared = ctx.settings.get();
+      const person = ctx.personal ? currentCaller() : undefined;
+      // A person on a team server sees their own view (the defaults until they save one), not what
+      // anyone else chose.
+      return person ? { ...shared, ...PERSONAL_DEFAULTS, ...(await ctx.personal!.viewSettings(person.userId)) } : shared;
+    },
     'settings:set': async (change) => {
-      const before = ctx.settings.get();
-      const next = ctx.settings.set(Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) as Partial<Settings>);
-      if (change.syncEveryMinutes !== undefined || change.syncData !== undefined) ctx.onScheduleChange();
-      // What the server does for everyone (the sync schedule, the approval rule) is on the record.
-      const changed = describeChanges(before, next, SHARED_SETTINGS);
-      if (changed) await audited('settings:changed', 'settings', changed);
-      return next;
+      const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) as Partial<Settings>;
+      const person = ctx.personal ? currentCaller() : undefined;
+      const own = person ? pick(given, PERSONAL) : {};
+      const shared = person ? omit(given, PERSONAL) : given;
+      if (person && Object.keys(own).length) await ctx.personal!.saveViewSettings(person.userId, own);
+      if (Object.keys(shared).length) {
+        const before = ctx.settings.get();
+        const next = ctx.settings.set(shared);
+        if (change.syncEveryMinutes !== undefined || change.syncData !== undefined) ctx.onScheduleChange();
+        // What the server does for everyone (the sync schedule, the approval rule) and the views
+        // shared with the team are on the record.
+        const changed = describeChanges(viewNames(before), viewNames(next), [...SHARED_SETTINGS, 'teamViews']);
+        if (changed) await audited('settings:changed', 'settings', changed);
+      }
+      return person
+        ? { ...ctx.settings.get(), ...PERSONAL_DEFAULTS, ...(await ctx.personal!.viewSettings(person.userId)) }
+        : ctx.settings.get();
     },
     'profiles:list': async () => profileSummaries(dataDir, vault, current),
     'profiles:save': async (input) => {
@@ -143,6 +168,20 @@ export function profileHandlers(ctx: ProfilesContext): HandlersOf<ProfileChannel
     },
   };
 }
+
+/** A person's own view: on a team server kept per person (ProfilesContext.personal). */
+const PERSONAL = ['theme', 'consentColumns', 'savedViews'] as const satisfies readonly (keyof Settings)[];
+const PERSONAL_DEFAULTS: Pick<Settings, (typeof PERSONAL)[number]> = {
+  theme: DEFAULT_SETTINGS.theme,
+  consentColumns: DEFAULT_SETTINGS.consentColumns,
+  savedViews: [],
+};
+const pick = <T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => (keys as readonly string[]).includes(k))) as Partial<T>;
+const omit = <T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => !(keys as readonly string[]).includes(k))) as Partial<T>;
+/** The team's views by their names, for the audit entry of a change. */
+const viewNames = (s: Settings) => ({ ...s, teamViews: s.teamViews.map((v) => `“${v.name}”`) });
 
 /** The settings that are the server's, not a person's view: their changes are audited. */
 const SHARED_SETTINGS = ['syncEveryMinutes', 'syncData', 'bulkApprovalOver'] as const satisfies readonly (keyof Settings)[];

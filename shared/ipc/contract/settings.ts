@@ -25,15 +25,19 @@ export const Settings = z.strictObject({
    */
   bulkApprovalOver: z.number().int().min(1).max(10_000),
   consentColumns: z.array(ConsentSortField).min(1).max(CONSENT_SORT_FIELDS.length),
+  /** The person's own saved views (on a team server, each person's: issue 35). */
   savedViews: z.array(SavedView).max(100),
+  /** Views an admin shares with the whole team, shown to everyone beside their own (audited). */
+  teamViews: z.array(SavedView).max(100),
 });
 export type Settings = z.infer<typeof Settings>;
 
 export const settingsChannels = {
   'settings:get': { roles: EVERYONE, action: 'Reading the settings', input: Empty, output: Settings },
   'settings:set': {
-    // The theme, the consent list's columns and saved views: everyone's. What the server does for
-    // everybody (how often it syncs, whether it fetches Data API records) is an admin's.
+    // The theme, the consent list's columns and saved views: each person's own (on a team server,
+    // kept per person). What the server does for everybody (how often it syncs, whether it fetches
+    // Data API records, the approval rule) and the views shared with the team are an admin's.
     roles: EVERYONE,
     action: 'Changing the settings',
     changes: true,
@@ -41,6 +45,7 @@ export const settingsChannels = {
       syncEveryMinutes: { roles: ADMIN, action: 'Changing the sync schedule' },
       syncData: { roles: ADMIN, action: 'Changing whether Data API records are synced' },
       bulkApprovalOver: { roles: ADMIN, action: 'Changing when bulk revocations need approval' },
+      teamViews: { roles: ADMIN, action: 'Sharing views with the team' },
     },
     input: Settings.partial().strict(),
     output: Settings,

@@ -23,6 +23,11 @@ import { AddUserDialog, DisableDialog, ResetPasswordDialog, ROLE_NAME, RoleDialo
  */
 const ROLE_OPTIONS = (Object.keys(ROLE_NAME) as Role[]).map((value) => ({ value, label: ROLE_NAME[value] }));
 
+/** A single sign-on user who has signed in: the provider's groups set their role at every sign-in (issue 35). */
+const fromGroups = (u: User) => u.method === 'oidc' && u.lastSignInAt !== null;
+const FROM_GROUPS =
+  'Single sign-on sets this role from their groups at the identity provider at every sign-in: change their groups there (a role set here would be replaced).';
+
 function UserState({ user }: { user: User }) {
   if (user.disabled)
     return (
@@ -146,17 +151,22 @@ export function UsersScreen() {
                       ) : null}
                     </Table.Td>
                     <Table.Td>
-                      <Unavailable label={`Role of ${u.name}`} reason={canUpdate.reason}>
+                      <Unavailable label={`Role of ${u.name}`} reason={canUpdate.reason ?? (fromGroups(u) ? FROM_GROUPS : null)}>
                         <ChoiceSelect
                           size="xs"
                           aria-label={`Role of ${u.name}`}
                           data={ROLE_OPTIONS}
                           value={u.role}
                           onChange={(role) => role !== u.role && setRoleChange({ user: u, role })}
-                          disabled={!canUpdate.allowed}
+                          disabled={!canUpdate.allowed || fromGroups(u)}
                           comboboxProps={{ withinPortal: true }}
                         />
                       </Unavailable>
+                      {fromGroups(u) ? (
+                        <Text size="xs" c="dimmed">
+                          from their groups
+                        </Text>
+                      ) : null}
                     </Table.Td>
                     <Table.Td>{u.method === 'oidc' ? 'single sign-on' : 'password'}</Table.Td>
                     <Table.Td>
