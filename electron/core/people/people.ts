@@ -219,8 +219,9 @@ export class People {
       endSession: async () => (postLogoutRedirectUri ? (await client()).endSessionUrl(postLogoutRedirectUri) : null),
       available: async () => {
         const down = () => this.ssoHealth?.state === 'problem' && DISCOVERY.has(this.ssoHealth.code ?? '');
-        // A provider that could not be reached is tried again now and then, not at every page.
-        if (down() && this.now().getTime() - lastTry > 30_000) await client().catch(() => undefined);
+        // A provider that could not be reached is tried again now and then, not at every page, and in
+        // the background: the sign-in page is not kept waiting for a provider that is down.
+        if (down() && this.now().getTime() - lastTry > 30_000) void client().catch(() => undefined);
         return down()
           ? {
               ok: false,
