@@ -34,7 +34,7 @@ if (probe.status === 0) {
     : (probe.stderr.split('\n').find((l) => /Error/.test(l)) ?? `exit ${probe.status}`);
   console.error(
     `better-sqlite3-multiple-ciphers does not load in Node ${process.version} (${why.trim()}). ` +
-      'It needs Node 22.14 or newer (24 recommended) on linux, darwin or win32, x64 or arm64; see README, "Set up, run, test".',
+      'It needs Node 22.14 or newer (24 recommended) on linux, darwin or win32, x64 or arm64; see docs/running.md, "Set up, run, test".',
   );
   process.exit(1);
 }

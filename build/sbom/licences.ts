@@ -97,6 +97,6 @@ export function formatProblems(problems: readonly LicenceProblem[], allowlistFil
   return [
     `sbom: ${problems.length} shipped package${problems.length === 1 ? '' : 's'} with a licence outside ${allowlistFile}:`,
     ...lines,
-    'Replace the package, or approve the licence in that file (see README, "Packaging").',
+    'Replace the package, or approve the licence in that file (see docs/testing-and-packaging.md, "Packaging").',
   ].join('\n');
 }

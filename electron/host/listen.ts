@@ -70,7 +70,7 @@ export function listenProblem(listen: ListenOptions = {}): string | null {
   const loopback = isLoopback(host);
   const wildcard = isWildcard(host);
   if (!loopback && !listen.tls && !listen.trustProxy)
-    return `--host ${host} is beyond this machine: plain HTTP there is refused; give --tls-cert FILE and --tls-key FILE (HTTPS), or --trust-proxy and --public-url https://… behind a reverse proxy that terminates TLS (see "Serving a real network" in the README)`;
+    return `--host ${host} is beyond this machine: plain HTTP there is refused; give --tls-cert FILE and --tls-key FILE (HTTPS), or --trust-proxy and --public-url https://… behind a reverse proxy that terminates TLS (see "Serving a real network" in docs/running.md)`;
   const publicUrl = listen.publicUrl === undefined ? undefined : parsePublicUrl(listen.publicUrl);
   if (typeof publicUrl === 'string') return publicUrl;
   if (listen.trustProxy && !publicUrl)

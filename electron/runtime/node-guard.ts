@@ -12,7 +12,7 @@ export function unsupportedNodeMessage(version: string): string | null {
   if (major > MINIMUM_NODE.major || (major === MINIMUM_NODE.major && minor >= MINIMUM_NODE.minor)) return null;
   return (
     `CDR Console needs Node.js ${MINIMUM_NODE.major}.${MINIMUM_NODE.minor} or newer (24 recommended); this is Node.js ${version}. ` +
-    'Install Node.js 24 or 22, or on Linux x64 run `. build/use-node.sh` first (README, "Set up, run, test").'
+    'Install Node.js 24 or 22, or on Linux x64 run `. build/use-node.sh` first (docs/running.md, "Set up, run, test").'
   );
 }
 

@@ -73,7 +73,7 @@ export function teamServer(opts: { databaseUrl?: string; version: string; people
       console.log(`Team store: ${database.description}`);
       if (!database.role.separate)
         console.log(
-          `Note: the server connects as ${database.role.role}, which owns the tables; it gave up UPDATE, DELETE and TRUNCATE on the audit log and a trigger refuses them, but an owner could take them back. See the README (team server, a separate role).`,
+          `Note: the server connects as ${database.role.role}, which owns the tables; it gave up UPDATE, DELETE and TRUNCATE on the audit log and a trigger refuses them, but an owner could take them back. See docs/team-server.md (a separate role).`,
         );
       const db = new PgDb(database.appUrl, {
         max: 16,

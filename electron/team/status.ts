@@ -65,7 +65,7 @@ export function statusText(s: TeamStatus): string {
     ...s.servers.map(
       (i) => `  ${i.host} process ${i.pid} (${i.account}) ${i.url ?? ''} since ${i.started}, seen ${i.seen}${i.syncing ? ', syncing' : ''}`,
     ),
-    `Audit log: ${s.audit.entries} entries${s.audit.owner ? `; table owned by ${s.audit.owner}${s.audit.tableOwnedByServerRole ? ' (the role the servers connect with: see the README)' : ', not the role the servers connect with'}` : ''}`,
+    `Audit log: ${s.audit.entries} entries${s.audit.owner ? `; table owned by ${s.audit.owner}${s.audit.tableOwnedByServerRole ? ' (the role the servers connect with: see docs/team-server.md)' : ', not the role the servers connect with'}` : ''}`,
     ...s.imported.map(
       (c) => `  imported ${c.chain}: ${c.entries} entries from ${c.origin}; ${c.ok ? 'verifies' : `BROKEN: ${c.problems.join('; ')}`}`,
     ),

@@ -10,7 +10,7 @@ import { testHandlers } from '../helpers/handlers.js';
  * Team mode's roles (issue 20): every channel states who may call it, and the router refuses the
  * others with FORBIDDEN before anything runs. The table below is written here on its own, by group,
  * not read from the contract: a change to a channel's roles, or a new channel, fails this test until
- * the table (and README's, which it mirrors) says so too.
+ * the table (and docs/team-server.md's, which it mirrors) says so too.
  */
 const EVERYONE: readonly Role[] = ['viewer', 'compliance', 'support', 'admin'];
 const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = [
@@ -165,9 +165,9 @@ describe('roles in the contract', () => {
   });
 });
 
-describe("README's role table", () => {
+describe("the documentation's role table (docs/team-server.md)", () => {
   it('says, for every channel, what the contract says', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../docs/team-server.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('### Roles'), readme.indexOf('**A real deployment.**'));
     const documented = new Map<string, string[]>();
     for (const row of section.split('\n').filter((l) => l.startsWith('| `'))) {

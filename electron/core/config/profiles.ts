@@ -8,7 +8,7 @@ import { writePrivateFile } from '../data-dir.js';
 /**
  * Connection profiles: one per intermediary environment the operator works with. The embedded
  * sandbox is the default. Stored as `profiles.json` in the data directory. Secrets are NOT stored
- * here: a real profile's client secret lives in the credential vault (see README, "Profiles").
+ * here: a real profile's client secret lives in the credential vault (see docs/running.md, "Pointing it at a real intermediary").
  */
 export const EMBEDDED_SANDBOX_PROFILE_ID = 'sandbox';
 
