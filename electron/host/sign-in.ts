@@ -152,7 +152,7 @@ export function signInPage(o: {
         : '<p class="info" role="status">You are signed out.</p>'
       : '';
   const none = o.noUsers
-    ? `<p class="info" role="status">No one can sign in yet: an admin adds the first user on the server with <code>npm run -s cli -- users add --name NAME --display-name "Full Name" --role admin --password-stdin</code>.</p>`
+    ? `<p class="info" role="status">No one can sign in yet: an admin adds the first user on the server with <code>npm run -s cli -- --data-dir DIR users add --name NAME --display-name "Full Name" --role admin --password-stdin</code> (DIR: the server's data directory, which it printed at start).</p>`
     : '';
   const sso = o.ssoDown
     ? `<p class="info" role="status">${escapeHtml(o.ssoDown)}</p>`

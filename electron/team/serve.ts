@@ -96,7 +96,8 @@ export function teamServer(opts: { databaseUrl?: string; version: string; people
       const people = new People(pgPeopleStore(db), () => audit, opts.people);
       if (await people.noUsersYet())
         console.log(
-          'No users yet: add the first admin with  npm run -s cli -- users add --name NAME --display-name "Full Name" --role admin --password-stdin',
+          // With this server's data directory: the command line finds the team's store (and its keys) there.
+          `No users yet: add the first admin with  printf %s "$PASSWORD" | npm run -s cli -- --data-dir ${JSON.stringify(dataDir)} users add --name NAME --display-name "Full Name" --role admin --password-stdin`,
         );
       let pruning: ReturnType<typeof setInterval> | undefined;
       return {
