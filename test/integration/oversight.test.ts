@@ -120,9 +120,41 @@ describe('the compliance report and the audit log', () => {
     const job = (await ok('reports:export', { from, to, format: 'html' })).jobId;
     await expect.poll(async () => (await ok('jobs:list', {})).find((j: any) => j.jobId === job)?.state).toBe('finished');
     const html = readFileSync((await ok('jobs:list', {})).find((j: any) => j.jobId === job).result.path, 'utf8');
-    expect(html).toContain('<h1>CDR compliance report</h1>');
+    expect(html).toMatch(/<h1>CDR compliance report: \d{1,2} [A-Z][a-z]{2} \d{4}( – \d{1,2} [A-Z][a-z]{2} \d{4})?<\/h1>/);
     expect(html).toContain('withdrawn by staff');
     expect(core).toBe(host.core());
+  });
+
+  it('a report exported for last month in Sydney, and in Perth, is named and headed with that month, each in its zone (issue 34)', async () => {
+    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    for (const zone of ['Australia/Sydney', 'Australia/Perth']) {
+      // Last month's first and last days in the zone, and the instants of their local midnights.
+      const [y, m] = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit' })
+        .format(new Date())
+        .split('-')
+        .map(Number) as [number, number];
+      const [ly, lm] = m === 1 ? [y - 1, 12] : [y, m - 1];
+      const from = zonedMidnight(ly, lm, 1, zone);
+      const to = zonedMidnight(y, m, 1, zone);
+      const lastDay = new Date(Date.UTC(y, m - 1, 0)).getUTCDate();
+      const text = `1 ${months[lm - 1]} ${ly} – ${lastDay} ${months[lm - 1]} ${ly}`;
+      for (const format of ['csv', 'html'] as const) {
+        const job = (await ok('reports:export', { from, to, format, timeZone: zone })).jobId;
+        await expect.poll(async () => (await ok('jobs:list', {})).find((j: any) => j.jobId === job)?.state).toBe('finished');
+        const done = (await ok('jobs:list', {})).find((j: any) => j.jobId === job);
+        expect(done.title).toBe(`Compliance report ${text} (${format.toUpperCase()})`);
+        const mm = String(lm).padStart(2, '0');
+        expect(done.result.path).toMatch(new RegExp(`cdr-compliance-report-${ly}-${mm}-01-${ly}-${mm}-${lastDay}\\.${format}$`));
+        const file = readFileSync(done.result.path, 'utf8');
+        if (format === 'html') expect(file).toContain(`<h1>CDR compliance report: ${text}</h1>`);
+        else {
+          expect(file).toContain(`"Period","${text}"`);
+          expect(file).toContain(`"Time zone","${zone}"`);
+          expect(file).toContain(`"Period from (${zone})","${ly}-${mm}-01 00:00:00"`);
+          expect(file).toContain(`"Period from (UTC)","${from}"`);
+        }
+      }
+    }
   });
 
   it('filters the audit log by operator, action, target and time, and exports it with the verification', async () => {
@@ -238,3 +270,26 @@ describe('profiles from Settings', () => {
     expect(responses.join('\n')).not.toContain(SECRET);
   });
 });
+
+/** The instant of local midnight of a day in a zone (the zone's offset found by asking Intl, twice for a change of offset). */
+function zonedMidnight(y: number, m: number, d: number, timeZone: string): string {
+  let guess = Date.UTC(y, m - 1, d);
+  for (let i = 0; i < 2; i++) {
+    const p = Object.fromEntries(
+      new Intl.DateTimeFormat('en-CA', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+      })
+        .formatToParts(new Date(guess))
+        .map((x) => [x.type, Number(x.value)]),
+    );
+    const shown = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!);
+    guess -= shown - Date.UTC(y, m - 1, d);
+  }
+  return new Date(guess).toISOString();
+}

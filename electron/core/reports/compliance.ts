@@ -1,6 +1,7 @@
 import { escapeHtml } from '../../../shared/text/escape-html.js';
 import type { ComplianceReport } from '../../../shared/ipc/contract.js';
 import type { ReportStore } from './port.js';
+import { localDateTime, type LocalPeriod } from './period.js';
 
 /**
  * The counts a data recipient needs for its CDR reports and record keeping (rules 9.3 and 9.4) for
@@ -91,11 +92,17 @@ export async function complianceReport(store: ReportStore, period: { from: strin
   };
 }
 
-/** The report as CSV: one row per count, then collections per data holder. */
-export function complianceCsvRows(r: ComplianceReport): string[][] {
+/** The report as CSV: the period in the console's zone and in UTC, one row per count, then collections per data holder. */
+export function complianceCsvRows(r: ComplianceReport, period: LocalPeriod): string[][] {
+  const z = period.timeZone;
   return [
+    ['Period', period.text],
+    ['Time zone', z],
+    [`Period from (${z})`, localDateTime(r.from, z)],
+    [`Period to (${z}, exclusive)`, localDateTime(r.to, z)],
     ['Period from (UTC)', r.from],
     ['Period to (UTC, exclusive)', r.to],
+    [`Generated (${z})`, localDateTime(r.generatedAt, z)],
     ['Generated (UTC)', r.generatedAt],
     [],
     ['Measure', 'Count', 'Note'],
@@ -112,11 +119,16 @@ export function complianceCsvRows(r: ComplianceReport): string[][] {
 const esc = escapeHtml;
 
 /** The report as a printable, self-contained HTML page (no script, nothing remote). */
-export function complianceHtml(r: ComplianceReport, meta: { profile: string; operator: string; appVersion: string }): string {
+export function complianceHtml(
+  r: ComplianceReport,
+  period: LocalPeriod,
+  meta: { profile: string; operator: string; appVersion: string },
+): string {
+  const z = period.timeZone;
   const rows = (cells: string[][]) =>
     cells.map((c) => `<tr>${c.map((v, i) => (i === 0 ? `<th scope="row">${esc(v)}</th>` : `<td>${esc(v)}</td>`)).join('')}</tr>`).join('');
   return `<!doctype html>
-<html lang="en-AU"><head><meta charset="utf-8"><title>CDR compliance report ${esc(r.from.slice(0, 10))} – ${esc(r.to.slice(0, 10))}</title>
+<html lang="en-AU"><head><meta charset="utf-8"><title>CDR compliance report ${esc(period.text)}</title>
 <style>
   body { font: 11pt/1.45 system-ui, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif; color: #111; margin: 2rem; }
   h1 { font-size: 16pt; } h2 { font-size: 13pt; margin-top: 1.5rem; border-bottom: 1px solid #999; }
@@ -125,8 +137,8 @@ export function complianceHtml(r: ComplianceReport, meta: { profile: string; ope
   .staff td { text-align: right; font-variant-numeric: tabular-nums; }
   @page { size: A4; margin: 15mm; } @media print { body { margin: 0; } }
 </style></head><body>
-<h1>CDR compliance report</h1>
-<p class="meta">Period ${esc(r.from)} to ${esc(r.to)} (UTC, end exclusive). Generated ${esc(r.generatedAt)} by ${esc(meta.operator)}, profile “${esc(meta.profile)}”, CDR Console ${esc(meta.appVersion)}. Counts come from the console’s cache (the intermediary’s consent events, as of the last sync) and its audit log.</p>
+<h1>CDR compliance report: ${esc(period.text)}</h1>
+<p class="meta">Period ${esc(period.text)}, in ${esc(z)}: from ${esc(localDateTime(r.from, z))} to ${esc(localDateTime(r.to, z))} there (end exclusive), that is ${esc(r.from)} to ${esc(r.to)} UTC. Generated ${esc(localDateTime(r.generatedAt, z))} (${esc(z)}) by ${esc(meta.operator)}, profile “${esc(meta.profile)}”, CDR Console ${esc(meta.appVersion)}. Counts come from the console’s cache (the intermediary’s consent events, as of the last sync) and its audit log.</p>
 <h2>Consents</h2>
 <table><thead><tr><th>Measure</th><th>Count</th><th>Note</th></tr></thead><tbody>${rows(r.counts.map((c) => [c.label, String(c.count), c.note ?? '']))}</tbody></table>
 <h2>Data collections per data holder</h2>

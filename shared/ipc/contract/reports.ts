@@ -45,7 +45,8 @@ export const reportsChannels = {
   'reports:export': {
     roles: COMPLIANCE,
     action: 'Exporting the compliance report',
-    input: z.strictObject({ from: Instant, to: Instant, format: z.enum(['csv', 'html']) }),
+    /** `timeZone`: the console's (IANA), in which the file names and heads the period; the host's when absent or unknown. */
+    input: z.strictObject({ from: Instant, to: Instant, format: z.enum(['csv', 'html']), timeZone: z.string().max(64).optional() }),
     output: JobStarted,
   },
 } as const satisfies Record<string, ChannelSchema>;

@@ -8,7 +8,7 @@ import { useExport } from '../../ui/export.js';
 import { Unavailable } from '../../ui/Unavailable.js';
 import { useCan } from '../status/can.js';
 import { FilterRow } from '../../ui/FilterRow.js';
-import { formatCount } from '../../ui/format.js';
+import { formatCount, localZone } from '../../ui/format.js';
 import { Panel } from '../../ui/Panel.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
@@ -46,8 +46,9 @@ export function ReportsScreen() {
   const from = dayStart(fromDay).toISOString();
   const to = addDays(dayStart(toDay), 1).toISOString();
   const report = useQuery({ queryKey: ['reports:compliance', from, to], queryFn: () => client.reportsCompliance({ from, to }) });
-  const exportCsv = useExport(() => client.reportsExport({ from, to, format: 'csv' }));
-  const exportHtml = useExport(() => client.reportsExport({ from, to, format: 'html' }));
+  // The file names and heads the period as the screen does: this console's calendar days, in its zone.
+  const exportCsv = useExport(() => client.reportsExport({ from, to, format: 'csv', timeZone: localZone() }));
+  const exportHtml = useExport(() => client.reportsExport({ from, to, format: 'html', timeZone: localZone() }));
   const canExport = useCan('reports:export');
   const preset = (Object.entries(choices).find(([, p]) => p.from === fromDay && p.to === toDay)?.[0] ?? 'custom') as string;
   const setPeriod = (f: string, t: string) => setParams({ from: f, to: t });
