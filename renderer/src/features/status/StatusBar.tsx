@@ -45,7 +45,7 @@ function JobsIndicator() {
           aria-label={`Jobs: ${open.length} running or waiting, ${jobs.length} in all`}
           style={{ flexShrink: 0, whiteSpace: 'nowrap' }}
         >
-          Jobs: <strong>{open.length ? `${open.length} open` : 'none open'}</strong>
+          Jobs: <strong>{open.length ? `${open.length} open` : `${jobs.length} done`}</strong>
         </UnstyledButton>
       </Popover.Target>
       <Popover.Dropdown>
@@ -154,6 +154,13 @@ export function StatusBar() {
     online = { label: 'Disconnected', colour: 'red', detail: 'The connection to the console host was lost; reconnecting.' };
   else if (!s) online = { label: '…', colour: 'gray', detail: '' };
   else if (s.online) online = { label: 'Online', colour: 'teal', detail: 'The last call to the intermediary succeeded.' };
+  // Not reached yet, and nothing failed: not "Offline" (the embedded sandbox, say, before its first sync).
+  else if (!s.lastSyncError && !s.lastSyncAt)
+    online = {
+      label: 'Not reached yet',
+      colour: 'gray',
+      detail: 'The intermediary has not been asked anything yet: Check connection asks it now.',
+    };
   else
     online = {
       label: 'Offline',
