@@ -34,7 +34,8 @@ export function RevokeDialog({ consent, opened, onClose }: { consent: Consent; o
         notifications.show({
           color: 'teal',
           title: 'Consent revoked',
-          message: `${consent.consentId} is now ${r.consent.status ?? 'REVOKED'}.`,
+          // Named as people know it (its consumer's e-mail), its state in words.
+          message: `${consent.consumerEmail ?? consent.consumerId ?? consent.consentId}: the consent is now ${(r.consent.status ?? 'REVOKED').toLowerCase()}.`,
         });
         close();
       }

@@ -2,7 +2,7 @@ import { Anchor, Stack, Table, Text } from '@mantine/core';
 import { useQueries } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { useClient } from '../../bridge/ClientContext.js';
-import { enumText } from '../../ui/format.js';
+import { enumText, plural } from '../../ui/format.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState, LoadingState } from '../../ui/states.js';
 import { durationText, feeMethodText, percent } from './terms-text.js';
@@ -30,7 +30,7 @@ export function compareRows(records: Json[]): { label: string; values: string[];
       put(
         `Fee: ${s(f.name) || enumText(s(f.feeType))}`,
         i,
-        feeMethodText(f) + (list(f.discounts).length ? ` (${list(f.discounts).length} discount(s))` : ''),
+        feeMethodText(f) + (list(f.discounts).length ? ` (${plural(list(f.discounts).length, 'discount')})` : ''),
       );
     }
     for (const [key, label] of [
@@ -51,7 +51,7 @@ export function compareRows(records: Json[]): { label: string; values: string[];
         put(
           `${label}: ${enumText(type)}${extra ? ` (${extra})` : ''}`,
           i,
-          `${percent(rate.rate)}${list(rate.tiers).length ? `, ${list(rate.tiers).length} tiers` : ''}`,
+          `${percent(rate.rate)}${list(rate.tiers).length ? `, ${plural(list(rate.tiers).length, 'tier')}` : ''}`,
         );
       }
     }

@@ -253,7 +253,7 @@ export function RoleDialog({ change, me, onClose }: { change: { user: User; role
               update.mutate({
                 change: { id: change.user.id, role: change.role },
                 title: 'Role changed',
-                said: (u) => `${u.displayName} is now ${u.role}.`,
+                said: (u) => `${u.displayName} is now ${ROLE_NAME[u.role].toLowerCase()}.`,
               })
             }
           />
