@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Route, SandboxContext } from './context.js';
 import { dateParam, err, intParam, listParam, pageLinks, sendErrors, sendJson } from './http.js';
 import { toLegacyShape } from './products.js';
-import { RecordSource, type RecordKind } from './records.js';
+import { RecordSource, type RecordKind, type TxWindow } from './records.js';
 
 /* Records are loose JSON. */
 type Json = Record<string, unknown>;
@@ -26,8 +26,48 @@ function legacyFor(req: IncomingMessage, ctx: SandboxContext, holder: number): b
 
 export type RecordFilter = (record: Json) => boolean;
 
+const DAY_MS = 86_400_000;
+
+/** A YYYY-MM-DD parameter: undefined when absent, false when not a real date. */
+function dayParam(q: URLSearchParams, name: string): string | undefined | false {
+  const raw = q.get(name);
+  if (raw === null) return undefined;
+  return /^\d{4}-\d{2}-\d{2}$/.test(raw) && new Date(`${raw}T00:00:00Z`).toISOString().startsWith(raw) ? raw : false;
+}
+
+/** The day `months` calendar months before `day` (YYYY-MM-DD), clamped to the month's end. */
+function monthsBefore(day: string, months: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const first = new Date(Date.UTC(y, m - 1 - months, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(d, last))).toISOString().slice(0, 10);
+}
+
+/**
+ * A transaction listing's bounds as the document says: `newestTime` defaults to now, `oldestTime` to
+ * newest-time minus 90 days; `oldestRetrievalTime` / `newestRetrievalTime` bound the intermediary's
+ * retrieval time when given. An error message for a bad value.
+ */
+export function transactionWindow(q: URLSearchParams, now: number): TxWindow | string {
+  const times: Partial<Record<'oldestTime' | 'newestTime' | 'oldestRetrievalTime' | 'newestRetrievalTime', number>> = {};
+  for (const name of ['oldestTime', 'newestTime', 'oldestRetrievalTime', 'newestRetrievalTime'] as const) {
+    const t = dateParam(q, name);
+    if (typeof t === 'string') return t;
+    if (t !== undefined) times[name] = t;
+  }
+  const newest = times.newestTime ?? now;
+  const oldest = times.oldestTime ?? newest - 90 * DAY_MS;
+  if (oldest > newest) return 'oldestTime must not be after newestTime';
+  return {
+    oldest,
+    newest,
+    ...(times.oldestRetrievalTime !== undefined ? { retrievedFrom: times.oldestRetrievalTime } : {}),
+    ...(times.newestRetrievalTime !== undefined ? { retrievedTo: times.newestRetrievalTime } : {}),
+  };
+}
+
 /** The kind-specific filters of an endpoint; an error message for a bad value. */
-export function recordFilters(kind: RecordKind, q: URLSearchParams): RecordFilter[] | string {
+export function recordFilters(kind: RecordKind, q: URLSearchParams, now: number): RecordFilter[] | string {
   const filters: RecordFilter[] = [];
   const accountIds = listParam(q, 'accountIds');
   if (
@@ -65,12 +105,6 @@ export function recordFilters(kind: RecordKind, q: URLSearchParams): RecordFilte
       if (!/^-?\d+(\.\d+)?$/.test(v)) return `${name} must be an amount`;
       filters.push((r) => test(Number(r.amount), Number(v)));
     }
-    const oldest = dateParam(q, 'oldestTime');
-    const newest = dateParam(q, 'newestTime');
-    if (typeof oldest === 'string') return oldest;
-    if (typeof newest === 'string') return newest;
-    if (oldest !== undefined) filters.push((r) => Date.parse(String(r.executionDateTime)) >= oldest);
-    if (newest !== undefined) filters.push((r) => Date.parse(String(r.executionDateTime)) <= newest);
   }
   if (kind === 'payees') {
     const types = listParam(q, 'types');
@@ -85,6 +119,18 @@ export function recordFilters(kind: RecordKind, q: URLSearchParams): RecordFilte
   if (kind === 'servicePoints' || kind === 'usage') {
     const ids = listParam(q, 'servicePointIds');
     if (ids) filters.push((r) => ids.includes(String(r.servicePointId)));
+  }
+  if (kind === 'usage') {
+    // Absent, the window is the last 24 months to today: every read the sandbox has, so no filter.
+    const oldest = dayParam(q, 'oldestDate');
+    const newest = dayParam(q, 'newestDate');
+    if (oldest === false || newest === false) return `${oldest === false ? 'oldestDate' : 'newestDate'} must be a date (YYYY-MM-DD)`;
+    if (oldest !== undefined || newest !== undefined) {
+      const to = newest ?? new Date(now).toISOString().slice(0, 10);
+      const from = oldest ?? monthsBefore(to, 24);
+      if (from > to) return 'oldestDate must not be after newestDate';
+      filters.push((r) => String(r.readStartDate) >= from && String(r.readStartDate) <= to);
+    }
   }
   return filters;
 }
@@ -134,10 +180,16 @@ const CANDIDATE_PARAMS = ['consentIds', 'cdrArrangementIds', 'consumerIds', 'dat
 const MAX_CACHED = 32;
 const candidateCaches = new WeakMap<SandboxContext, Map<string, Candidates>>();
 
-function candidatesWithRecords(ctx: SandboxContext, src: RecordSource, kind: RecordKind, q: URLSearchParams): Candidates {
+function candidatesWithRecords(
+  ctx: SandboxContext,
+  src: RecordSource,
+  kind: RecordKind,
+  q: URLSearchParams,
+  window: TxWindow | undefined,
+): Candidates {
   let cache = candidateCaches.get(ctx);
   if (!cache) candidateCaches.set(ctx, (cache = new Map()));
-  const key = JSON.stringify([kind, ...CANDIDATE_PARAMS.map((name) => listParam(q, name) ?? null)]);
+  const key = JSON.stringify([kind, window ?? null, ...CANDIDATE_PARAMS.map((name) => listParam(q, name) ?? null)]);
   const world = ctx.world;
   const now = world.now();
   const hit = cache.get(key);
@@ -147,9 +199,10 @@ function candidatesWithRecords(ctx: SandboxContext, src: RecordSource, kind: Rec
   const indexes: number[] = [];
   const ends: number[] = [];
   let total = 0;
-  let validUntil = Infinity;
+  // Accounts gain transactions as the clock moves.
+  let validUntil = kind === 'transactions' ? world.dataNowUntil() : Infinity;
   for (const index of candidateConsents(ctx, q)) {
-    const n = src.count(kind, index);
+    const n = src.count(kind, index, window);
     if (n === 0) continue;
     indexes.push(index);
     ends.push((total += n));
@@ -185,9 +238,10 @@ export function consentRecordsPage(
   offset: number,
   pageSize: number,
   legacyHeader: boolean,
+  window?: TxWindow,
 ): { records: Json[]; total: number } {
   const src = source(ctx);
-  const { indexes, ends } = candidatesWithRecords(ctx, src, kind, q);
+  const { indexes, ends } = candidatesWithRecords(ctx, src, kind, q, window);
   const legacy = (index: number) => legacyHeader || src.consentBasis(index)!.holder < ctx.legacyHolders;
   const out: Json[] = [];
   if (filters.length === 0) {
@@ -197,7 +251,8 @@ export function consentRecordsPage(
       const before = j === 0 ? 0 : ends[j - 1]!;
       const n = ends[j]! - before;
       const isLegacy = legacy(index);
-      for (let k = Math.max(0, offset - before); k < n && out.length < pageSize; k++) out.push(src.record(kind, index, k, isLegacy));
+      for (let k = Math.max(0, offset - before); k < n && out.length < pageSize; k++)
+        out.push(src.record(kind, index, k, isLegacy, window));
     }
     return { records: out, total: ends.length ? ends[ends.length - 1]! : 0 };
   }
@@ -207,7 +262,7 @@ export function consentRecordsPage(
     const n = ends[j]! - (j === 0 ? 0 : ends[j - 1]!);
     const isLegacy = legacy(index);
     for (let k = 0; k < n; k++) {
-      const record = src.record(kind, index, k, isLegacy);
+      const record = src.record(kind, index, k, isLegacy, window);
       if (!filters.every((f) => f(record))) continue;
       if (total >= offset && out.length < pageSize) out.push(record);
       total++;
@@ -221,8 +276,10 @@ function consentData(kind: RecordKind, collection: string, path: string): Route[
     const q = url.searchParams;
     const page = intParam(q, 'page', 1, 1_000_000_000, 1);
     const pageSize = intParam(q, 'pageSize', 1, 1000, 25);
-    const filters = recordFilters(kind, q);
-    const problem = [page, pageSize, filters].find((x) => typeof x === 'string');
+    const now = ctx.world.dataNow();
+    const filters = recordFilters(kind, q, now);
+    const window = kind === 'transactions' ? transactionWindow(q, now) : undefined;
+    const problem = [page, pageSize, filters, window].find((x) => typeof x === 'string');
     if (problem) return sendErrors(res, 400, [err.invalidField(problem as string)]);
     const offset = ((page as number) - 1) * (pageSize as number);
     const { records, total } = consentRecordsPage(
@@ -233,6 +290,7 @@ function consentData(kind: RecordKind, collection: string, path: string): Route[
       offset,
       pageSize as number,
       req.headers['x-v'] === '1',
+      window as TxWindow | undefined,
     );
     sendJson(res, 200, {
       data: { [collection]: records },

@@ -62,6 +62,19 @@ const money = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const iso = (ms: number) => new Date(Math.floor(ms)).toISOString();
 
+/**
+ * The bounds of a transaction listing, inclusive, in ms: effective time (posting, else execution)
+ * and, when asked, the intermediary's retrieval time.
+ */
+export interface TxWindow {
+  oldest: number;
+  newest: number;
+  retrievedFrom?: number;
+  retrievedTo?: number;
+}
+
+type ConsentBasis = NonNullable<ReturnType<RecordSource['consentBasis']>>;
+
 export class RecordSource {
   private readonly catalogues = new Map<number, Json[]>();
   private readonly scopeSets = new Map<number, Set<string>>();
@@ -119,8 +132,11 @@ export class RecordSource {
     };
   }
 
-  /** How many records of a kind a consent has (0 without the scope). */
-  count(kind: RecordKind, index: number): number {
+  /**
+   * How many records of a kind a consent has (0 without the scope); for transactions, those in
+   * `window` (every one the consent allows, up to the clock, without one).
+   */
+  count(kind: RecordKind, index: number, window?: TxWindow): number {
     const b = this.consentBasis(index);
     if (!b || !b.scopes.has(KIND_SCOPE[kind])) return 0;
     const banking = this.world.gen.holders[b.holder]!.industry === 'banking';
@@ -129,8 +145,14 @@ export class RecordSource {
       case 'accounts':
       case 'balances':
         return accounts;
-      case 'transactions':
-        return Array.from({ length: accounts }, (_, a) => this.txCount(index, a)).reduce((x, y) => x + y, 0);
+      case 'transactions': {
+        let n = 0;
+        for (let a = 0; a < accounts; a++) {
+          const [lo, hi] = this.txRange(index, a, b, window);
+          n += hi - lo;
+        }
+        return n;
+      }
       case 'payees':
         return new Rng(this.seed, K.payees!, index).int(0, 4);
       case 'directDebits':
@@ -189,12 +211,77 @@ export class RecordSource {
     return this.largest;
   }
 
+  /**
+   * An account's transaction history: its seeded transactions spread evenly (each at a random point
+   * of its slot, oldest first) from the earliest the consent allows (its creation less its use case's
+   * historical collection period) to the sandbox's start (or the consent's creation, when later), and
+   * at the same pace after it as the clock moves on: the intermediary's new retrievals.
+   */
+  private txSpan(b: ConsentBasis): { start: number; length: number } {
+    const start = b.created - b.historyDays * DAY;
+    return { start, length: Math.max(DAY, Math.max(this.world.gen.origin, b.created) - start) };
+  }
+
+  /** When the account's t-th transaction happened (`u`: its own first draw, from its Rng when not given). */
+  private txWhen(index: number, a: number, t: number, b: ConsentBasis, u?: number): number {
+    const draw = u ?? new Rng(this.seed, K.tx! ^ 0x7777, (index * 4 + a) * 64 + t).float();
+    const { start, length } = this.txSpan(b);
+    return Math.floor(start + (length * (t + draw)) / this.txCount(index, a));
+  }
+
+  /** How many transactions the account has by the clock: its seeded ones, and those since, at the same pace. */
+  txTotal(index: number, a: number, b: ConsentBasis): number {
+    const n = this.txCount(index, a);
+    const { start, length } = this.txSpan(b);
+    return Math.max(n, Math.floor(((this.world.dataNow() - start) * n) / length));
+  }
+
+  /**
+   * When the intermediary last retrieved the account's t-th transaction: at the consent's creation
+   * for the history before it, then as they happen; the pending ones again at each retrieval until
+   * they post (which the newer transactions' arrival marks).
+   */
+  private txRetrieved(index: number, a: number, t: number, b: ConsentBasis, total: number): number {
+    return Math.max(b.created, this.txWhen(index, a, Math.min(t + 2, total - 1), b));
+  }
+
+  /** The account's transactions in `window`: [lo, hi) of its indexes (both times grow with the index). */
+  private txRange(index: number, a: number, b: ConsentBasis, window: TxWindow | undefined): [number, number] {
+    const total = this.txTotal(index, a, b);
+    if (!window) return [0, total];
+    // The first t in [from, total) for which `past(t)` holds (it stays true from there on).
+    const first = (from: number, past: (t: number) => boolean) => {
+      let lo = from;
+      let hi = total;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (past(mid)) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    };
+    let lo = first(0, (t) => this.txWhen(index, a, t, b) >= window.oldest);
+    let hi = first(lo, (t) => this.txWhen(index, a, t, b) > window.newest);
+    if (window.retrievedFrom !== undefined) {
+      const from = window.retrievedFrom;
+      lo = first(lo, (t) => this.txRetrieved(index, a, t, b, total) >= from);
+    }
+    if (window.retrievedTo !== undefined) {
+      const to = window.retrievedTo;
+      hi = Math.min(
+        hi,
+        first(0, (t) => this.txRetrieved(index, a, t, b, total) > to),
+      );
+    }
+    return [lo, Math.max(lo, hi)];
+  }
+
   private servicePointCount(index: number): number {
     return new Rng(this.seed, K.energy!, index).int(1, 2);
   }
 
-  /** The k-th record of a kind for a consent (k < count). `legacy`: Data API 1.x shapes. */
-  record(kind: RecordKind, index: number, k: number, legacy: boolean): Json {
+  /** The k-th record of a kind for a consent (k < count, in the same `window`). `legacy`: Data API 1.x shapes. */
+  record(kind: RecordKind, index: number, k: number, legacy: boolean, window?: TxWindow): Json {
     const b = this.consentBasis(index)!;
     const withBlock = (r: Json, extra: Json = {}) => ({ ...r, adatree: { ...this.adatree(index), ...extra } });
     const accountId = (a: number) => stableUuid(this.seed, 'account', `${index}:${a}`);
@@ -206,9 +293,14 @@ export class RecordSource {
       case 'transactions': {
         let a = 0;
         let rest = k;
-        while (rest >= this.txCount(index, a)) rest -= this.txCount(index, a++);
-        return withBlock(this.transaction(index, a, rest, accountId(a), b), {
-          resourceId: stableUuid(this.seed, 'tx-resource', `${index}:${a}:${rest}`),
+        let [lo, hi] = this.txRange(index, a, b, window);
+        while (rest >= hi - lo) {
+          rest -= hi - lo;
+          [lo, hi] = this.txRange(index, ++a, b, window);
+        }
+        const t = lo + rest;
+        return withBlock(this.transaction(index, a, t, accountId(a), b), {
+          resourceId: stableUuid(this.seed, 'tx-resource', `${index}:${a}:${t}`),
         });
       }
       case 'payees': {
@@ -356,8 +448,9 @@ export class RecordSource {
         );
       }
       case 'usage': {
-        const s = Math.floor(k / 30);
-        const day = k % 30;
+        // By meter (NMI ascending), then the newest read first, as the document orders them.
+        const s = this.servicePointsByNmi(index)[Math.floor(k / 30)]!;
+        const day = 29 - (k % 30);
         const r = new Rng(this.seed, K.usage!, index * 64 + k);
         const start = this.world.now() - (30 - day) * DAY;
         return withBlock({
@@ -374,6 +467,12 @@ export class RecordSource {
         });
       }
     }
+  }
+
+  private servicePointsByNmi(index: number): number[] {
+    return Array.from({ length: this.servicePointCount(index) }, (_, s) => s).sort((x, y) =>
+      this.nmi(index, x) < this.nmi(index, y) ? -1 : this.nmi(index, x) > this.nmi(index, y) ? 1 : x - y,
+    );
   }
 
   private nmi(index: number, s: number): string {
@@ -472,21 +571,13 @@ export class RecordSource {
     return legacy ? toLegacyShape(account) : account;
   }
 
-  private transaction(
-    index: number,
-    a: number,
-    t: number,
-    accountId: string,
-    b: NonNullable<ReturnType<RecordSource['consentBasis']>>,
-  ): Json {
+  private transaction(index: number, a: number, t: number, accountId: string, b: ConsentBasis): Json {
     const r = new Rng(this.seed, K.tx! ^ 0x7777, (index * 4 + a) * 64 + t);
-    const n = this.txCount(index, a);
-    // Spread over the collection window, oldest first; the newest two are pending.
-    const window = Math.min(b.historyDays * DAY, this.world.now() - (b.created - 90 * DAY));
-    const when = this.world.now() - window * (1 - (t + r.float()) / n);
+    const when = this.txWhen(index, a, t, b, r.float());
     const credit = r.chance(0.2);
     const [merchant, mcc] = r.pick(MERCHANTS);
-    const pending = t >= n - 2;
+    // The newest two are pending (they post when newer ones arrive).
+    const pending = t >= this.txTotal(index, a, b) - 2;
     // At a benchmark's scale, a rare word in about one description in a thousand (its own draw: the rest is as ever).
     const rare =
       this.world.transactionPlan !== undefined && new Rng(this.seed, K.tx! ^ 0x5eed, (index * 4 + a) * 1_000_003 + t).chance(0.001);

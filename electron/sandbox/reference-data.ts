@@ -70,6 +70,8 @@ const USE_CASES: {
   sharingDurations: string[];
   scopes: string[];
   industry: 'banking' | 'energy';
+  /** historicalCollectionPeriodInDays: how far before its start a consent may collect. */
+  historyDays: number;
 }[] = [
   {
     key: 'budget',
@@ -79,6 +81,7 @@ const USE_CASES: {
     sharingDurations: ['THREE_MONTHS', 'SIX_MONTHS', 'ONE_YEAR'],
     scopes: ['bank:accounts.basic:read', 'bank:accounts.detail:read', 'bank:transactions:read', 'common:customer.basic:read'],
     industry: 'banking',
+    historyDays: 730,
   },
   {
     key: 'loan',
@@ -88,6 +91,7 @@ const USE_CASES: {
     sharingDurations: ['ONCE_OFF'],
     scopes: ['bank:accounts.basic:read', 'bank:transactions:read', 'common:customer.basic:read'],
     industry: 'banking',
+    historyDays: 90,
   },
   {
     key: 'payments',
@@ -97,6 +101,7 @@ const USE_CASES: {
     sharingDurations: ['ONE_MONTH', 'SIX_MONTHS', 'ONE_YEAR', 'CUSTOM'],
     scopes: ['bank:accounts.basic:read', 'bank:payees:read', 'bank:regular_payments:read'],
     industry: 'banking',
+    historyDays: 365,
   },
   {
     key: 'energy',
@@ -111,6 +116,7 @@ const USE_CASES: {
       'energy:electricity.usage:read',
     ],
     industry: 'energy',
+    historyDays: 365,
   },
 ];
 
@@ -124,7 +130,7 @@ export function useCases(seed: number): SandboxUseCase[] {
     description: u.description,
     softwareProductId: stableUuid(seed, 'software-product', 0),
     priority: i + 1,
-    historicalCollectionPeriodInDays: u.accessFrequency === 'ONCE_OFF' ? 90 : 365,
+    historicalCollectionPeriodInDays: u.historyDays,
     notificationType: 'EMAIL',
     accessFrequency: u.accessFrequency,
     sharingDurations: u.sharingDurations,

@@ -134,6 +134,21 @@ export class World {
     return (this.opts.realTime ? Date.now() : this.gen.origin) + this.clockOffsetMs;
   }
 
+  /**
+   * The time the data holders' records have reached: the clock, whole minutes on a real-time clock
+   * (so a listing's pages agree within a minute, and its candidate lists are rebuilt at most once a
+   * minute as accounts gain transactions).
+   */
+  dataNow(): number {
+    const now = this.now();
+    return this.opts.realTime ? Math.floor(now / 60_000) * 60_000 : now;
+  }
+
+  /** When dataNow() next moves on its own: the next minute on a real-time clock, else never. */
+  dataNowUntil(): number {
+    return this.opts.realTime ? this.dataNow() + 60_000 : Infinity;
+  }
+
   advanceClock(ms: number): void {
     this.clockOffsetMs += ms;
     this.changeCount++;

@@ -75,13 +75,21 @@ export async function readTruth(url: string, opts: { data?: boolean } = {}): Pro
     truth.data = new Map();
     for (const kind of Object.keys(DATA_KINDS) as DataKind[]) {
       const records = new Map<string, string>();
-      for await (const p of data.listPages(kind, { pageSize: 1000 }))
+      // Everything the intermediary holds: explicit bounds far before any consent (its defaults are
+      // the last 90 days of transactions and 24 months of usage).
+      const query = ALL_HISTORY[kind];
+      for await (const p of data.listPages(kind, { pageSize: 1000, ...(query ? { query } : {}) }))
         for (const r of p.records) records.set(DATA_KINDS[kind].key(r), JSON.stringify(r));
       truth.data.set(kind, records);
     }
   }
   return truth;
 }
+
+const ALL_HISTORY: Partial<Record<DataKind, Record<string, string>>> = {
+  transactions: { oldestTime: '2000-01-01T00:00:00Z', newestTime: '2100-01-01T00:00:00Z' },
+  usage: { oldestDate: '2000-01-01', newestDate: '2100-01-01' },
+};
 
 /** How many records the truth holds, all kinds together. */
 export const dataRecordCount = (truth: Truth) => [...(truth.data?.values() ?? [])].reduce((n, m) => n + m.size, 0);

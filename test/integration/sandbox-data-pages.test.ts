@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SandboxContext } from '../../electron/sandbox/context.js';
-import { consentRecordsPage, recordFilters, type RecordFilter } from '../../electron/sandbox/data-routes.js';
+import { consentRecordsPage, recordFilters, transactionWindow, type RecordFilter } from '../../electron/sandbox/data-routes.js';
 import { listParam } from '../../electron/sandbox/http.js';
-import { RecordSource, type RecordKind } from '../../electron/sandbox/records.js';
+import { RecordSource, type RecordKind, type TxWindow } from '../../electron/sandbox/records.js';
 import { World } from '../../electron/sandbox/world.js';
 import { useSandbox } from '../helpers/sandbox-client.js';
 
@@ -19,7 +19,15 @@ type Json = Record<string, unknown>;
 function reference(world: World, legacyHolders: number, kind: RecordKind, query: string, legacyHeader = false): Json[] {
   const q = new URLSearchParams(query);
   const src = new RecordSource(world);
-  const filters = recordFilters(kind, q) as RecordFilter[];
+  const filters = recordFilters(kind, q, world.dataNow()) as RecordFilter[];
+  if (kind === 'transactions') {
+    // The document's window, read from each record's own effective time (not the sandbox's ranges).
+    const w = transactionWindow(q, world.dataNow()) as TxWindow;
+    filters.push((r) => {
+      const t = Date.parse(String(r.postingDateTime ?? r.executionDateTime));
+      return t >= w.oldest && t <= w.newest;
+    });
+  }
   const consentIds = listParam(q, 'consentIds');
   const arrangements = listParam(q, 'cdrArrangementIds');
   const consumers = listParam(q, 'consumerIds');

@@ -240,7 +240,7 @@ describe('use cases and data holders', () => {
       id: expect.any(String),
       softwareProductId: expect.any(String),
       priority: expect.any(Number),
-      historicalCollectionPeriodInDays: 365,
+      historicalCollectionPeriodInDays: 730,
       notificationType: 'EMAIL',
       accessFrequency: 'ONGOING',
       active: true,

@@ -118,7 +118,7 @@ function setup() {
     'products:list': async ({ filter, offset, limit }) => q().products(filter, offset, limit),
     'products:get': async ({ recordId }) => q().product(recordId)!,
     'products:versions': async ({ recordId, hashes }) => q().productVersions(recordId, hashes),
-    'data:meta': async ({ consentId }) => q().meta(consentId),
+    'data:meta': async ({ consentId }) => ({ ...q().meta(consentId), history: null }),
     'data:records': async (input) => q().records(input),
     'data:consents': async (input) => q().consents(input),
   });

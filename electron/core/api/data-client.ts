@@ -104,7 +104,7 @@ export class DataClient {
 
   async *listPages(
     kind: DataKind,
-    opts: { consentIds?: string[]; pageSize?: number; startPage?: number; signal?: AbortSignal } = {},
+    opts: { consentIds?: string[]; pageSize?: number; startPage?: number; signal?: AbortSignal; query?: Record<string, string> } = {},
   ): AsyncGenerator<DataPage> {
     const spec = DATA_KINDS[kind];
     const schema = { tolerant: dataApi.tolerant[spec.schema], strict: dataApi.strict[spec.schema] };
@@ -113,6 +113,7 @@ export class DataClient {
       page: opts.startPage ?? 1,
       pageSize: opts.pageSize ?? 1000,
       ...(opts.consentIds ? { consentIds: opts.consentIds } : {}),
+      ...opts.query,
     }).href;
     const seen = new Set<string>();
     for (let page = opts.startPage ?? 1; url; page++) {

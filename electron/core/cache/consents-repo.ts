@@ -172,6 +172,19 @@ export class ConsentsRepo {
   }
 
   /** The creation time of the newest consent cached: where the search for new ones starts. */
+  /** Per use case: its earliest ACTIVE consent's creation and its collection period (SyncStore.historyBases). */
+  historyBases(consentIds?: readonly string[]): { created: string | null; days: number | null }[] {
+    return this.db
+      .prepare<[{ ids: string | null }], { created: string | null; days: unknown }>(
+        `SELECT min(c.created) AS created, json_extract(u.raw, '$.historicalCollectionPeriodInDays') AS days
+         FROM consents c LEFT JOIN use_cases u ON u.id = c.use_case_id
+         WHERE c.status = 'ACTIVE' AND (@ids IS NULL OR c.consent_id IN (SELECT value FROM json_each(@ids)))
+         GROUP BY c.use_case_id`,
+      )
+      .all({ ids: consentIds ? JSON.stringify(consentIds) : null })
+      .map((r) => ({ created: r.created, days: typeof r.days === 'number' && Number.isInteger(r.days) ? r.days : null }));
+  }
+
   newestCreated(): string | null {
     return this.db.prepare<[], { t: string | null }>('SELECT max(created) AS t FROM consents').get()!.t;
   }

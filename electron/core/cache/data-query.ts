@@ -1,5 +1,5 @@
 import type {
-  DataConsentMeta,
+  StoredDataConsentMeta,
   DataConsentRow,
   DataGroup,
   DataRecordRow,
@@ -157,7 +157,7 @@ export class DataQuery {
   }
 
   /** What the data of a consent is worth: per kind, when fetched and how much is stale; retention; filter options. */
-  meta(consentId: string): DataConsentMeta {
+  meta(consentId: string): StoredDataConsentMeta {
     const consent = this.db
       .prepare<[string], Record<string, string | null>>(
         `SELECT ${CONSENT_SUMMARY_COLUMNS}

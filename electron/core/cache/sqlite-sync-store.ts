@@ -46,6 +46,7 @@ export function sqliteSyncStore(db: Db, opts: SqliteSyncOptions = {}): SyncStore
     consentCount: async () => consents.count(),
     newestCreated: async () => consents.newestCreated(),
     newestEvent: async () => events.newest(),
+    historyBases: async (consentIds) => consents.historyBases(consentIds),
     beginFirstLoad: async () => consents.beginFirstLoad(),
     finishFirstLoad: async () => void consents.finishFirstLoad(),
     replaceUseCases: async (useCases, at, combined) => reference.replaceUseCases(useCases, at, combined),

@@ -1,8 +1,11 @@
+import type { Consent } from '../../../shared/schemas/consent.js';
 import { CoreError } from '../../ipc/router.js';
+import type { ReferenceStore } from '../consents/port.js';
 import type { CoreContext, HandlersOf } from '../context.js';
 import { writeDataExport, writeProductsExport } from '../exports/data-export.js';
 import { stamp } from '../exports/exporter.js';
 import { safeFileName } from '../exports/files.js';
+import { historyStart, UNKNOWN_HISTORY_DAYS } from './history.js';
 
 type DataChannels =
   | 'data:list'
@@ -16,6 +19,20 @@ type DataChannels =
   | 'products:versions'
   | 'products:export';
 
+/** The period of transactions a consent's data sync asked for (data/history.ts): its history start to its last fetch. */
+async function heldPeriod(reference: ReferenceStore, consent: Consent, fetchedAt: string) {
+  // The use case as last synced (what the sync's bounds were made from), else the consent's copy of it.
+  const synced = consent.useCase?.id ? await reference.useCase(consent.useCase.id) : undefined;
+  const days = synced?.historicalCollectionPeriodInDays ?? consent.useCase?.historicalCollectionPeriodInDays;
+  const assumed = typeof days !== 'number';
+  return {
+    from: historyStart(consent.created!, days),
+    to: fetchedAt,
+    days: assumed ? UNKNOWN_HISTORY_DAYS : days,
+    assumed,
+  };
+}
+
 /** The data and products domain: the data browser's reads of cached Data API records, the product catalogue, their exports. */
 export function dataHandlers(ctx: Pick<CoreContext, 'stores' | 'exports' | 'clock'>): HandlersOf<DataChannels> {
   const data = ctx.stores.data;
@@ -23,7 +40,12 @@ export function dataHandlers(ctx: Pick<CoreContext, 'stores' | 'exports' | 'cloc
     'data:list': async ({ kind, consentId, page, pageSize }) => data.list({ kind, ...(consentId ? { consentId } : {}), page, pageSize }),
     'data:consents': async (input) => data.consents(input),
     'data:groups': async ({ by, search }) => data.groups(by, search),
-    'data:meta': async ({ consentId }) => data.meta(consentId),
+    'data:meta': async ({ consentId }) => {
+      const meta = await data.meta(consentId);
+      const fetched = meta.kinds.find((k) => k.kind === 'transactions')?.fetchedAt ?? null;
+      const consent = fetched ? await ctx.stores.consents.get(consentId) : undefined;
+      return { ...meta, history: consent?.created && fetched ? await heldPeriod(ctx.stores.reference, consent, fetched) : null };
+    },
     'data:records': async (input) => data.records(input),
     'data:export': async (input) =>
       ctx.exports.start({

@@ -1,4 +1,11 @@
-import type { ChannelInput, ChannelOutput, DataView, ProductFilter, TransactionFilter } from '../../../shared/ipc/contract.js';
+import type {
+  ChannelInput,
+  ChannelOutput,
+  DataView,
+  ProductFilter,
+  StoredDataConsentMeta,
+  TransactionFilter,
+} from '../../../shared/ipc/contract.js';
 
 /**
  * The data and products domain's storage port: the Data API records cached per consent (a window at
@@ -41,7 +48,7 @@ export interface DataStore {
   consents(input: ChannelInput<'data:consents'>): Promise<ChannelOutput<'data:consents'>>;
   groups(by: 'consumer' | 'holder', search?: string): Promise<ChannelOutput<'data:groups'>>;
   /** What the store holds of one consent's data: kinds, counts, when fetched, what retention did. */
-  meta(consentId: string): Promise<ChannelOutput<'data:meta'>>;
+  meta(consentId: string): Promise<StoredDataConsentMeta>;
   /** A window of one kind of one consent's records (transactions filtered and searched). */
   records(input: RecordsInput & { offset: number; limit: number }): Promise<ChannelOutput<'data:records'>>;
   /** Every record of a view, a window at a time (exports). */

@@ -198,6 +198,19 @@ export function pgSyncStore(db: PgDb, opts: PgSyncOptions = {}): SyncStore & { c
     consentCount: async () => (await db.one<{ n: number }>('SELECT count(*) AS n FROM consents'))!.n,
     newestCreated: async () => (await db.one<{ t: string | null }>('SELECT max(created) AS t FROM consents'))!.t,
     newestEvent: async () => (await db.one<{ t: string | null }>('SELECT max(at) AS t FROM events'))!.t,
+    historyBases: async (consentIds) =>
+      (
+        await db.query<{ created: string | null; days: number | null }>(
+          `SELECT min(c.created) AS created,
+                  CASE WHEN jsonb_typeof(u.payload->'historicalCollectionPeriodInDays') = 'number'
+                        AND u.payload->>'historicalCollectionPeriodInDays' ~ '^[0-9]{1,7}$'
+                       THEN (u.payload->>'historicalCollectionPeriodInDays')::integer END AS days
+           FROM consents c LEFT JOIN use_cases u ON u.id = c.use_case_id
+           WHERE c.status = 'ACTIVE' AND ($1::text[] IS NULL OR c.consent_id = ANY($1::text[]))
+           GROUP BY c.use_case_id, u.payload`,
+          [consentIds ? [...consentIds] : null],
+        )
+      ).map((r) => ({ created: r.created, days: r.days })),
     // In the batch's own transaction (never another connection's lock against it), committed at once.
     async beginFirstLoad() {
       let deferred;

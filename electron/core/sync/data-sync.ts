@@ -1,6 +1,7 @@
 import type { SyncProgress } from '../../../shared/ipc/contract.js';
 import { DATA_KINDS, type DataClient, type DataKind } from '../api/data-client.js';
 import { ApiError } from '../api/errors.js';
+import { syncBounds } from '../data/history.js';
 import { prefetch, rateAndEta } from './prefetch.js';
 import type { SyncStore } from './sync-store.js';
 
@@ -26,6 +27,8 @@ export interface DataSyncSummary {
   failures: { phase: string; reason: string }[];
 }
 
+const BOUNDS = 'data.bounds';
+
 export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
   const now = deps.now ?? (() => new Date());
   const kinds = deps.kinds ?? (Object.keys(DATA_KINDS) as DataKind[]);
@@ -36,6 +39,18 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
   // Every record of one run carries the run's start as its fetch time, so the data browser can tell
   // what the consent's last sync returned from what an earlier one left (stale).
   const fetchedAt = now().toISOString();
+  // Explicit bounds, never the intermediary's defaults (90 days of transactions, 24 months of usage);
+  // a resumed sync keeps the bounds its pages were counted with.
+  const saved = resumable ? await deps.store.state(BOUNDS) : null;
+  const bounds =
+    (saved ? (JSON.parse(saved) as ReturnType<typeof syncBounds>) : undefined) ??
+    syncBounds(await deps.store.historyBases(deps.consentIds), fetchedAt);
+  if (resumable && !saved)
+    await deps.store.write('data', async (w) => (await w.setState(BOUNDS, JSON.stringify(bounds)), { result: 0, rows: 0, changed: 0 }));
+  const query: Partial<Record<DataKind, Record<string, string>>> = {
+    transactions: { oldestTime: bounds.oldestTime, newestTime: bounds.newestTime },
+    usage: { oldestDate: bounds.oldestDate, newestDate: bounds.newestDate },
+  };
   for (const kind of kinds) {
     const cursor = `data.${kind}.resumePage`;
     const startPage = resumable ? Number((await deps.store.state(cursor)) ?? '1') : 1;
@@ -47,6 +62,7 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
         deps.client.listPages(kind, {
           pageSize,
           startPage,
+          ...(query[kind] ? { query: query[kind] } : {}),
           ...(deps.consentIds ? { consentIds: deps.consentIds } : {}),
           ...(deps.signal ? { signal: deps.signal } : {}),
         }),
@@ -77,6 +93,10 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
       if (deps.signal?.aborted || !(error instanceof ApiError) || error.endpoint === 'POST token') throw error;
       summary.failures.push({ phase: `data:${kind}`, reason: error.message });
     }
+  }
+  if (resumable) {
+    await deps.store.write('data', async (w) => (await w.deleteState(BOUNDS), { result: 0, rows: 0, changed: 0 }));
+    await deps.store.commit();
   }
   deps.onProgress?.({ phase: 'data', done: Object.values(summary.records).reduce((a, b) => a + b, 0), total: null, state: 'finished' });
   return summary;

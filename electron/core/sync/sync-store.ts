@@ -1,5 +1,6 @@
 import type { Consent, ConsentEvent, UseCase } from '../../../shared/schemas/consent.js';
 import type { DataKind } from '../api/data-client.js';
+import type { HistoryBasis } from '../data/history.js';
 
 /**
  * What a sync needs of the store it writes to, whatever the engine (SQLite's cache on the worker
@@ -37,6 +38,12 @@ export interface SyncStore {
   newestCreated(): Promise<string | null>;
   /** The newest event time stored (ISO 8601, UTC): where an incremental sync starts. */
   newestEvent(): Promise<string | null>;
+  /**
+   * Per use case, its earliest ACTIVE consent's creation and the use case's
+   * `historicalCollectionPeriodInDays` (null when the store does not know it): what a data sync's
+   * bounds are made from (data/history.ts). Only the given consents, when given.
+   */
+  historyBases(consentIds?: readonly string[]): Promise<HistoryBasis[]>;
   /**
    * Into an empty store an engine may load faster by deferring work (secondary indexes) to the
    * end: true when it did (or a killed load had), and `finishFirstLoad` must follow.

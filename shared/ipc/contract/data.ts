@@ -88,8 +88,16 @@ export const DataConsentMeta = z.object({
   accounts: z.array(z.object({ accountId: z.string(), label: z.string() })).max(500),
   transactionTypes: z.array(z.string()).max(100),
   transactionStatuses: z.array(z.string()).max(20),
+  /**
+   * The period of transactions the cache holds for it: from its sharing start less its use case's
+   * historical collection period (`days`; `assumed` when the use case does not say and the console
+   * asked for seven years) to its last data sync. Null before its transactions were fetched.
+   */
+  history: z.object({ from: z.string(), to: z.string(), days: z.number().int().nonnegative(), assumed: z.boolean() }).nullable(),
 });
 export type DataConsentMeta = z.infer<typeof DataConsentMeta>;
+/** What a store answers of a consent's data; the domain adds the period held. */
+export type StoredDataConsentMeta = Omit<DataConsentMeta, 'history'>;
 export const DataConsentRow = z.object({
   consentId: z.string(),
   status: z.string().nullable(),

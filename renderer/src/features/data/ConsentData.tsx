@@ -13,7 +13,7 @@ import {
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelLineChart } from '../../ui/ChartPanel.js';
 import { FilterRow } from '../../ui/FilterRow.js';
-import { enumText, formatCount, formatLocalDateTime, plural } from '../../ui/format.js';
+import { enumText, formatCount, formatLocalDate, formatLocalDateTime, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
@@ -113,6 +113,18 @@ export function ConsentData({ consentId }: { consentId: string }) {
             </Badge>
           ) : null}
         </Text>
+        {m.history ? (
+          <Text size="sm" data-testid="data-history">
+            Transactions held: {formatLocalDate(m.history.from)} – {formatLocalDate(m.history.to)}{' '}
+            <Text span size="sm" c="dimmed">
+              (from the consent’s start less{' '}
+              {m.history.assumed
+                ? `seven years: its use case does not say how far back it may collect`
+                : `its use case’s ${plural(m.history.days, 'day')} of history`}
+              , to its last data sync)
+            </Text>
+          </Text>
+        ) : null}
       </ScreenHeader>
       <SyncJob sync={sync} />
       {lastRetention ? (
