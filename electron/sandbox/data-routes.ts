@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Route, SandboxContext } from './context.js';
 import { dateParam, err, intParam, listParam, pageLinks, sendErrors, sendJson } from './http.js';
 import { toLegacyShape } from './products.js';
-import { RecordSource, type RecordKind, type TxWindow } from './records.js';
+import { ACCOUNT_FACTS, RecordSource, type RecordKind, type TxWindow } from './records.js';
 
 /* Records are loose JSON. */
 type Json = Record<string, unknown>;
@@ -25,6 +25,29 @@ function legacyFor(req: IncomingMessage, ctx: SandboxContext, holder: number): b
 }
 
 export type RecordFilter = (record: Json) => boolean;
+
+/** The documented product categories (QueryProductCategory). */
+const PRODUCT_CATEGORIES = [
+  'BUSINESS_LOANS',
+  'CRED_AND_CHRG_CARDS',
+  'LEASES',
+  'MARGIN_LOANS',
+  'OVERDRAFTS',
+  'PERS_LOANS',
+  'REGULATED_TRUST_ACCOUNTS',
+  'RESIDENTIAL_MORTGAGES',
+  'TERM_DEPOSITS',
+  'TRADE_FINANCE',
+  'TRAVEL_CARDS',
+  'TRANS_AND_SAVINGS_ACCOUNTS',
+];
+
+/** A list parameter whose values the document enumerates: undefined when absent, an error message for a value outside. */
+function enumParam(q: URLSearchParams, name: string, allowed: readonly string[]): string[] | undefined | string {
+  const values = listParam(q, name);
+  const bad = values?.find((v) => !allowed.includes(v));
+  return bad !== undefined ? `${name}: ${JSON.stringify(bad.slice(0, 60))} is not one of ${allowed.join(', ')}` : values;
+}
 
 const DAY_MS = 86_400_000;
 
@@ -77,19 +100,20 @@ export function recordFilters(kind: RecordKind, q: URLSearchParams, now: number)
     const set = new Set(accountIds);
     filters.push((r) => set.has(String(r.accountId ?? (r.from as Json | undefined)?.accountId)));
   }
-  if (kind === 'accounts') {
+  if (kind === 'accounts' || kind === 'directDebits' || kind === 'scheduledPayments') {
+    // Accounts answer for themselves; a direct debit or a scheduled payment for the account it draws on.
+    const facts = (r: Json): Json => (kind === 'accounts' ? r : ((r as Record<symbol, unknown>)[ACCOUNT_FACTS] as Json));
     const owned = q.get('isOwned');
     if (owned !== null) {
       if (owned !== 'true' && owned !== 'false') return 'isOwned must be true or false';
-      filters.push((r) => r.isOwned === (owned === 'true'));
+      filters.push((r) => facts(r).isOwned === (owned === 'true'));
     }
-    const open = q.get('openStatus');
-    if (open !== null) {
-      if (open !== 'OPEN' && open !== 'CLOSED') return 'openStatus must be OPEN or CLOSED';
-      filters.push((r) => r.openStatus === open);
-    }
-    const categories = listParam(q, 'productCategories');
-    if (categories) filters.push((r) => categories.includes(String(r.productCategory)));
+    const open = enumParam(q, 'openStatus', ['OPEN', 'CLOSED']);
+    if (typeof open === 'string') return open;
+    if (open) filters.push((r) => open.includes(String(facts(r).openStatus)));
+    const categories = enumParam(q, 'productCategories', PRODUCT_CATEGORIES);
+    if (typeof categories === 'string') return categories;
+    if (categories) filters.push((r) => categories.includes(String(facts(r).productCategory)));
   }
   if (kind === 'transactions') {
     const types = listParam(q, 'types');
@@ -113,9 +137,17 @@ export function recordFilters(kind: RecordKind, q: URLSearchParams, now: number)
     if (ids) filters.push((r) => ids.includes(String(r.payeeId)));
   }
   if (kind === 'customers') {
-    const types = listParam(q, 'customerUTypes');
+    const types = enumParam(q, 'customerUTypes', ['person', 'organisation']);
+    if (typeof types === 'string') return types;
     if (types) filters.push((r) => types.includes(String(r.customerUType)));
   }
+  if (kind === 'invoices') {
+    // The document filters "on the invoiceId field", which EnergyInvoice does not have: its number.
+    const ids = listParam(q, 'invoiceIds');
+    if (ids) filters.push((r) => ids.includes(String(r.invoiceNumber)));
+  }
+  if (kind === 'bills' && q.get('billingIds') !== null)
+    return 'billingIds cannot be applied: the document filters on a billingId field that no billing transaction has';
   if (kind === 'servicePoints' || kind === 'usage') {
     const ids = listParam(q, 'servicePointIds');
     if (ids) filters.push((r) => ids.includes(String(r.servicePointId)));
@@ -334,7 +366,8 @@ function products(req: IncomingMessage, res: ServerResponse, _p: string[], url: 
   const problem = [page, pageSize].find((x) => typeof x === 'string');
   if (problem) return sendErrors(res, 400, [err.invalidField(problem as string)]);
   const holders = listParam(q, 'dataHolderBrandIds');
-  const categories = listParam(q, 'productCategories');
+  const categories = enumParam(q, 'productCategories', PRODUCT_CATEGORIES);
+  if (typeof categories === 'string') return sendErrors(res, 400, [err.invalidField(categories)]);
   const ids = listParam(q, 'productIds');
   const src = source(ctx);
   const all = ctx.world.gen.holders.flatMap((h, i) =>
@@ -351,33 +384,71 @@ function products(req: IncomingMessage, res: ServerResponse, _p: string[], url: 
   });
 }
 
-/** GET /data/energy/plans: energy retailers' generally available plans. */
+/**
+ * GET /data/energy/plans: energy retailers' generally available plans, paged, with the filters of the
+ * 1.1.0 document (planIds, planTypes, fuelTypes, effective, updatedSince; the 2.0.0 changelog removed
+ * their components as never used by live endpoints, so a client should not rely on them).
+ */
 function plans(_req: IncomingMessage, res: ServerResponse, _p: string[], url: URL, ctx: SandboxContext): void {
   const q = url.searchParams;
+  const page = intParam(q, 'page', 1, 1_000_000_000, 1);
+  const pageSize = intParam(q, 'pageSize', 1, 1000, 25);
+  const types = enumParam(q, 'planTypes', ['STANDING', 'MARKET', 'REGULATED']);
+  const fuels = enumParam(q, 'fuelTypes', ['ELECTRICITY', 'GAS', 'DUAL']);
+  const effective = enumParam(q, 'effective', ['CURRENT', 'FUTURE']);
+  const since = dateParam(q, 'updatedSince');
+  const problem = [page, pageSize, types, fuels, effective, since].find((x) => typeof x === 'string');
+  if (problem) return sendErrors(res, 400, [err.invalidField(problem as string)]);
   const holders = listParam(q, 'dataHolderBrandIds');
-  const fuels = listParam(q, 'fuelTypes');
-  const all = ctx.world.gen.holders.flatMap((h) =>
-    h.industry !== 'energy' || (holders && !holders.includes(h.dataHolderBrandId))
-      ? []
-      : (['ELECTRICITY', 'GAS', 'DUAL'] as const).map((fuel) => ({
-          planId: `${h.brandName.replace(/\W/g, '').toUpperCase()}-${fuel}`,
-          lastUpdated: '2026-10-01T00:00:00.000Z',
-          displayName: `${h.brandName} ${fuel === 'DUAL' ? 'Dual Fuel' : fuel[0] + fuel.slice(1).toLowerCase()} Saver`,
-          description: 'A market offer with a pay-on-time discount.',
-          type: 'MARKET',
-          fuelType: fuel,
-          brand: h.dataHolderBrandId,
-          brandName: h.brandName,
-          customerType: 'RESIDENTIAL',
-          geography: { includedPostcodes: ['2000', '3000', '4000', '5000'] },
-        })),
+  const ids = listParam(q, 'planIds');
+  const now = ctx.world.now();
+  const all = ctx.world.gen.holders.flatMap((h, i) =>
+    h.industry !== 'energy' || (holders && !holders.includes(h.dataHolderBrandId)) ? [] : energyPlans(h, i, ctx.world.gen.origin),
   );
-  const matching = all.filter((p) => !fuels || fuels.includes(p.fuelType));
+  const matching = all.filter(
+    (p) =>
+      (!ids || ids.includes(p.planId)) &&
+      (!types || types.includes(p.type)) &&
+      (!fuels || fuels.includes(p.fuelType)) &&
+      (!effective || effective.includes(p.effectiveFrom && Date.parse(p.effectiveFrom) > now ? 'FUTURE' : 'CURRENT')) &&
+      (since === undefined || Date.parse(p.lastUpdated) >= (since as number)),
+  );
+  const offset = ((page as number) - 1) * (pageSize as number);
   sendJson(res, 200, {
-    data: { plans: matching },
-    links: pageLinks(ctx.url, '/data/energy/plans', q, 1, 1000, matching.length, 'pageSize'),
-    meta: { totalPages: matching.length ? 1 : 0, totalRecords: matching.length },
+    data: { plans: matching.slice(offset, offset + (pageSize as number)) },
+    links: pageLinks(ctx.url, '/data/energy/plans', q, page as number, pageSize as number, matching.length, 'pageSize'),
+    meta: { totalPages: Math.ceil(matching.length / (pageSize as number)), totalRecords: matching.length },
   });
+}
+
+const DISTRIBUTORS = ['Ausgrid', 'Endeavour Energy', 'Essential Energy', 'CitiPower', 'Energex', 'SA Power Networks'];
+
+/** A retailer's plans: each fuel as a market and a standing offer, one market offer starting next month. */
+function energyPlans(h: { brandName: string; dataHolderBrandId: string }, holder: number, origin: number) {
+  const code = h.brandName.replace(/\W/g, '').toUpperCase();
+  const fuelName = (fuel: string) => (fuel === 'DUAL' ? 'Dual Fuel' : fuel[0] + fuel.slice(1).toLowerCase());
+  return (['ELECTRICITY', 'GAS', 'DUAL'] as const).flatMap((fuel, f) =>
+    (['MARKET', 'STANDING'] as const).map((type) => {
+      const future = type === 'MARKET' && f === 0;
+      return {
+        planId: `${code}-${fuel}${type === 'MARKET' ? '' : '-STANDING'}`,
+        ...(future ? { effectiveFrom: new Date(origin + 30 * 86_400_000).toISOString() } : {}),
+        lastUpdated: new Date(Date.UTC(2026, 8 + ((holder + f) % 3), 1)).toISOString(),
+        displayName: `${h.brandName} ${fuelName(fuel)} ${type === 'MARKET' ? 'Saver' : 'Standing Offer'}`,
+        description:
+          type === 'MARKET' ? 'A market offer with a pay-on-time discount.' : 'The standing offer: regulated terms, no discounts.',
+        type,
+        fuelType: fuel,
+        brand: h.dataHolderBrandId,
+        brandName: h.brandName,
+        customerType: 'RESIDENTIAL',
+        geography: {
+          includedPostcodes: ['2000', '3000', '4000', '5000'],
+          distributors: [DISTRIBUTORS[(holder + f) % DISTRIBUTORS.length]!],
+        },
+      };
+    }),
+  );
 }
 
 export const dataRoutes: Route[] = [

@@ -75,6 +75,15 @@ export interface TxWindow {
 
 type ConsentBasis = NonNullable<ReturnType<RecordSource['consentBasis']>>;
 
+/** What the account of a direct debit or scheduled payment is (the filters isOwned, openStatus, productCategories). */
+export interface AccountFacts {
+  openStatus: 'OPEN' | 'CLOSED';
+  isOwned: boolean;
+  productCategory: string;
+}
+/** Where a record drawn on an account keeps its account's facts (not serialised). */
+export const ACCOUNT_FACTS: unique symbol = Symbol('account facts');
+
 export class RecordSource {
   private readonly catalogues = new Map<number, Json[]>();
   private readonly scopeSets = new Map<number, Set<string>>();
@@ -307,27 +316,60 @@ export class RecordSource {
         const r = new Rng(this.seed, K.payees! ^ 0x51, index * 8 + k);
         const [name] = r.pick(MERCHANTS);
         const type = r.pick(['DOMESTIC', 'BILLER', 'DOMESTIC', 'INTERNATIONAL', 'DIGITAL_WALLET']);
+        const nickname = type === 'BILLER' ? name : `${r.pick(['Mum', 'Landlord', 'Flatmate', 'Savings', 'Sam'])}`;
+        // Its own draws for the details, so the fields above stay as they were.
+        const d = new Rng(this.seed, K.payees! ^ 0x52, index * 8 + k);
+        const detail: Json =
+          type === 'BILLER'
+            ? { payeeUType: 'biller', biller: { billerCode: d.digits(6), crn: d.digits(10), billerName: name } }
+            : type === 'INTERNATIONAL'
+              ? {
+                  payeeUType: 'international',
+                  international: {
+                    beneficiaryDetails: { name: nickname, country: d.pick(['NZL', 'GBR', 'USA']) },
+                    bankDetails: { country: d.pick(['NZL', 'GBR', 'USA']), accountNumber: d.digits(12) },
+                  },
+                }
+              : type === 'DIGITAL_WALLET'
+                ? {
+                    payeeUType: 'digitalWallet',
+                    digitalWallet: {
+                      name: nickname,
+                      identifier: `${nickname.toLowerCase()}@example.com`,
+                      type: 'EMAIL',
+                      provider: 'PAYPAL_AU',
+                    },
+                  }
+                : {
+                    payeeUType: 'domestic',
+                    domestic: {
+                      payeeAccountUType: 'account',
+                      account: { accountName: nickname, bsb: `0${d.digits(5)}`, accountNumber: d.digits(9) },
+                    },
+                  };
         return withBlock({
           payeeId: stableUuid(this.seed, 'payee', `${index}:${k}`),
-          nickname: type === 'BILLER' ? name : `${r.pick(['Mum', 'Landlord', 'Flatmate', 'Savings', 'Sam'])}`,
+          nickname,
           description: `${type.toLowerCase()} payee`,
           type,
           creationDate: isoDay(b.created + r.int(1, 60) * DAY),
+          ...detail,
         });
       }
       case 'directDebits': {
         const r = new Rng(this.seed, K.dd! ^ 0x77, index * 8 + k);
         const [name] = r.pick(MERCHANTS);
-        return withBlock({
+        return this.onAccount(index, 0, b, {
           accountId: accountId(0),
           authorisedEntity: { description: name, financialInstitution: 'Westpac Banking Corporation', abn: r.digits(11) },
           lastDebitDateTime: iso(this.world.now() - r.int(1, 28) * DAY),
           lastDebitAmount: money(r.float() * 150 + 10),
+          adatree: this.adatree(index),
         });
       }
       case 'scheduledPayments': {
         const r = new Rng(this.seed, K.sp! ^ 0x33, index * 8 + k);
-        return withBlock({
+        return this.onAccount(index, 0, b, {
           scheduledPaymentId: stableUuid(this.seed, 'scheduled', `${index}:${k}`),
           nickname: r.pick(['Rent', 'Savings transfer', 'Gym', 'Child support']),
           payerReference: 'Scheduled payment',
@@ -347,12 +389,14 @@ export class RecordSource {
             recurrenceUType: 'intervalSchedule',
             intervalSchedule: { intervals: [{ interval: r.pick(['P1W', 'P2W', 'P1M']) }] },
           },
+          adatree: this.adatree(index),
         });
       }
       case 'customers': {
         const person = index < this.world.gen.count ? this.world.gen.consumer(b.consumer) : { firstName: 'New', lastName: 'Customer' };
         const r = new Rng(this.seed, K.customer!, index);
         const [suburb, state, postcode] = r.pick(SUBURBS);
+        const contact = this.world.consent(index);
         return withBlock({
           customerUType: 'person',
           person: {
@@ -362,6 +406,18 @@ export class RecordSource {
             middleNames: [],
             occupationCode: r.pick(['261313', '254412', '224711', '621111']),
             occupationCodeVersion: 'ANZSCO_1220.0_2013_V1.3',
+            emailAddresses: contact.consumerEmail ? [{ isPreferred: true, purpose: 'HOME', address: contact.consumerEmail }] : [],
+            phoneNumbers: contact.consumerMobileNumber
+              ? [
+                  {
+                    isPreferred: true,
+                    purpose: 'MOBILE',
+                    countryCode: '+61',
+                    number: contact.consumerMobileNumber.replace(/^\+61/, '0'),
+                    fullNumber: contact.consumerMobileNumber,
+                  },
+                ]
+              : [],
             physicalAddresses: [
               {
                 addressUType: 'simple',
@@ -400,6 +456,35 @@ export class RecordSource {
           isGenerator: r.chance(0.3),
           validFromDate: isoDay(b.created - 900 * DAY),
           lastUpdateDateTime: iso(b.created),
+          distributionLossFactor: { code: `DL${r.digits(2)}`, description: 'Low voltage network', lossValue: `1.0${r.digits(3)}` },
+          relatedParticipants: [
+            { party: this.world.gen.holders[b.holder]!.brandName, role: 'FRMP' },
+            { party: r.pick(['Ausgrid', 'CitiPower', 'Energex', 'SA Power Networks']), role: 'LNSP' },
+          ],
+          location: {
+            addressUType: 'simple',
+            simple: {
+              addressLine1: `${r.int(1, 300)} ${r.pick(STREET_NAMES)} Street`,
+              city: r.pick(SUBURBS)[0],
+              state: r.pick(['NSW', 'VIC', 'QLD', 'SA']),
+              country: 'AUS',
+            },
+          },
+          meters: [
+            {
+              meterId: `M${this.nmi(index, k).slice(-6)}`,
+              specifications: { status: 'CURRENT', installationType: 'COMMS4' },
+              registers: [
+                {
+                  registerId: 'E1',
+                  registerSuffix: 'E1',
+                  registerConsumptionType: 'INTERVAL',
+                  unitOfMeasure: 'KWH',
+                  controlledLoad: false,
+                },
+              ],
+            },
+          ],
         });
       }
       case 'invoices': {
@@ -434,6 +519,7 @@ export class RecordSource {
                   servicePointId: this.nmi(index, 0),
                   startDate: isoDay(at - 30 * DAY),
                   endDate: isoDay(at),
+                  timeOfUseType: 'ALL_DAY',
                   measureUnit: 'KWH',
                   usage: r.int(200, 900),
                   amount,
@@ -467,6 +553,25 @@ export class RecordSource {
         });
       }
     }
+  }
+
+  /**
+   * What an account is, from its own draws: about one in ten closed, one in eight not owned by the
+   * consumer (a joint or authorised account), and its product's category.
+   */
+  private accountFacts(index: number, a: number): AccountFacts {
+    const r = new Rng(this.seed, K.accounts! ^ 0x0c1d, index * 4 + a);
+    return {
+      openStatus: r.chance(0.1) ? 'CLOSED' : 'OPEN',
+      isOwned: !r.chance(0.125),
+      productCategory: String(this.productFor(index, a).productCategory),
+    };
+  }
+
+  /** A record drawn on an account, carrying (out of its JSON) the account's facts its filters read. */
+  private onAccount(index: number, a: number, _b: ConsentBasis, record: Json): Json {
+    Object.defineProperty(record, ACCOUNT_FACTS, { value: this.accountFacts(index, a), enumerable: false });
+    return record;
   }
 
   private servicePointsByNmi(index: number): number[] {
@@ -511,8 +616,8 @@ export class RecordSource {
       creationDate: isoDay(b.created - r.int(30, 2000) * DAY),
       displayName: String(product.name),
       nickname: r.chance(0.4) ? r.pick(['Bills', 'Holiday fund', 'Daily', 'Mortgage']) : undefined,
-      openStatus: 'OPEN',
-      isOwned: true,
+      openStatus: this.accountFacts(index, a).openStatus,
+      isOwned: this.accountFacts(index, a).isOwned,
       accountOwnership: r.pick(['ONE_PARTY', 'ONE_PARTY', 'TWO_PARTY']),
       maskedNumber: `xxxxx${number.slice(-4)}`,
       productCategory: category,
