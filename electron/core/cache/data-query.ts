@@ -10,6 +10,7 @@ import type {
   TransactionFilter,
 } from '../../../shared/ipc/contract.js';
 import { CONSENT_SUMMARY_COLUMNS, consentSummaryOf } from '../data/consent-summary.js';
+import { staleBefore, TRANSACTIONS_FULL_READ } from '../data/history.js';
 import type { Db } from './db.js';
 import { TransactionIndex } from './transaction-index.js';
 import { DATA_KINDS } from '../api/data-client.js';
@@ -167,12 +168,13 @@ export class DataQuery {
     const last = this.lastFetch(consentId);
     // Per kind, from the index of (kind, consent, fetch time): no read of the records themselves.
     const kinds = this.db
-      .prepare<[string, string, string], { kind: string; count: number; fetchedAt: string | null; stale: number }>(
-        `SELECT kind, count(*) AS count, max(fetched_at) AS fetchedAt, sum(fetched_at < ?) AS stale
+      .prepare<[{ last: string; tx: string; c: string }], { kind: string; count: number; fetchedAt: string | null; stale: number }>(
+        `SELECT kind, count(*) AS count, max(fetched_at) AS fetchedAt,
+                sum(fetched_at < CASE kind WHEN 'transactions' THEN @tx ELSE @last END) AS stale
          FROM data_records INDEXED BY data_records_by_kind_fetched
-         WHERE kind IN (${CONSENT_KINDS.map((k) => `'${k}'`).join(', ')}) AND consent_id = ? AND ? IS NOT NULL GROUP BY kind ORDER BY kind`,
+         WHERE kind IN (${CONSENT_KINDS.map((k) => `'${k}'`).join(', ')}) AND consent_id = @c AND @last IS NOT NULL GROUP BY kind ORDER BY kind`,
       )
-      .all(last ?? '', consentId, last ?? '');
+      .all({ last: last ?? '', tx: staleBefore('transactions', last, this.fullReadAt()) ?? '', c: consentId });
     const retention = this.db
       .prepare<[string], { consentId: string; action: string; records: number; kinds: string; reason: string; at: string }>(
         'SELECT consent_id AS consentId, action, records, kinds, reason, at FROM retention_log WHERE consent_id = ? ORDER BY seq LIMIT 100',
@@ -209,6 +211,13 @@ export class DataQuery {
     };
   }
 
+  /** When every transaction was last read (the data sync's state). */
+  private fullReadAt(): string | null {
+    return (
+      this.db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE key = ?').get(TRANSACTIONS_FULL_READ)?.value ?? null
+    );
+  }
+
   private lastFetch(consentId: string): string | null {
     return this.lastFetchStmt.get({ c: consentId }) ?? null;
   }
@@ -219,7 +228,7 @@ export class DataQuery {
     total: number;
   } {
     const last = this.lastFetch(input.consentId);
-    if (input.kind === 'transactions') return this.transactions(input, last);
+    if (input.kind === 'transactions') return this.transactions(input, staleBefore('transactions', last, this.fullReadAt()));
     const rows = this.db
       .prepare<Param[], RecordSqlRow>(
         `SELECT record_id, kind, shape, raw, normalized, notes, fetched_at, deidentified, ? AS last_fetch, NULL AS running

@@ -27,9 +27,17 @@ export interface HistoryBasis {
 }
 
 /**
- * The bounds of one data sync: transactions from the earliest any consent allows to the sync's
- * start, and the same calendar days for usage (YYYY-MM-DD). Null when the store holds no consent
- * with a creation time (the sync then asks from {@link UNKNOWN_HISTORY_DAYS} days before now).
+ * How far past the sync's start it asks for transactions. Not "now": a transaction the intermediary
+ * dates ahead of the console's clock (the two clocks apart, a posting dated tomorrow) would be left
+ * out, and an incremental sync, which asks only for what was retrieved since the last one began,
+ * would never ask for it again.
+ */
+const AHEAD_DAYS = 366;
+
+/**
+ * The bounds of one data sync: transactions from the earliest any consent allows to a year past the
+ * sync's start (AHEAD_DAYS), and the same calendar days for usage (YYYY-MM-DD). When the store holds
+ * no consent with a creation time, from {@link UNKNOWN_HISTORY_DAYS} days before now.
  */
 export function syncBounds(
   bases: readonly HistoryBasis[],
@@ -42,7 +50,24 @@ export function syncBounds(
     oldest = oldest === undefined ? start : min(oldest, start);
   }
   oldest ??= historyStart(now, null);
-  return { oldestTime: oldest, newestTime: now, oldestDate: oldest.slice(0, 10), newestDate: now.slice(0, 10) };
+  const newest = new Date(Date.parse(now) + AHEAD_DAYS * DAY_MS).toISOString();
+  return { oldestTime: oldest, newestTime: newest, oldestDate: oldest.slice(0, 10), newestDate: newest.slice(0, 10) };
 }
 
 const min = (a: string, b: string) => (Date.parse(a) <= Date.parse(b) ? a : b);
+
+/** Up to when the intermediary's retrievals of transactions are in the store (a sync's start): where the next one asks from. */
+export const TRANSACTIONS_RETRIEVED = 'data.transactions.retrievedTo';
+/** When the store last read every transaction (that sync's fetch time), in its sync state. */
+export const TRANSACTIONS_FULL_READ = 'data.transactions.fullReadAt';
+
+/**
+ * Before when a record of `kind` is stale: fetched before the consent's last data sync, which did
+ * not return it. Transactions are read incrementally after a full read (only what the intermediary
+ * retrieved since), so one that a later sync did not return is stale only if the last full read did
+ * not return it either.
+ */
+export function staleBefore(kind: string, lastFetch: string | null, fullReadAt: string | null): string | null {
+  if (kind !== 'transactions' || lastFetch === null || fullReadAt === null) return lastFetch;
+  return fullReadAt < lastFetch ? fullReadAt : lastFetch;
+}

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CONSENT_SUMMARY_COLUMNS, consentSummaryOf } from '../data/consent-summary.js';
+import { staleBefore, TRANSACTIONS_FULL_READ } from '../data/history.js';
 import { normalizeRecord } from '../../../shared/banking/index.js';
 import type { JsonObject } from '../../../shared/banking/values.js';
 import type {
@@ -271,6 +272,11 @@ function toRow(r: RecordSqlRow, last: string | null): DataRecordRow {
   };
 }
 
+/** When every transaction was last read (the data sync's state). */
+async function fullReadAt(db: Sql): Promise<string | null> {
+  return (await db.one<{ value: string }>('SELECT value FROM sync_state WHERE key = $1', [TRANSACTIONS_FULL_READ]))?.value ?? null;
+}
+
 async function lastFetch(db: Sql, consentId: string): Promise<string | null> {
   return (
     (
@@ -288,7 +294,7 @@ async function records(
   input: RecordsInput & { offset: number; limit: number },
 ): Promise<{ rows: DataRecordRow[]; total: number }> {
   const last = await lastFetch(db, input.consentId);
-  if (input.kind === 'transactions') return transactions(db, input, last);
+  if (input.kind === 'transactions') return transactions(db, input, staleBefore('transactions', last, await fullReadAt(db)));
   const [rows, total] = await Promise.all([
     db.query<RecordSqlRow>(
       `SELECT ${RECORD_COLUMNS}, NULL AS running FROM data_records WHERE consent_id = $1 AND kind = $2
@@ -541,9 +547,10 @@ export function pgDataStore(db: PgDb, opts: PgDataOptions): DataStore {
           [consentId],
         ),
         db.query<{ kind: string; count: number; fetchedAt: string | null; stale: number }>(
-          `SELECT kind, count(*) AS count, max(fetched_at) AS "fetchedAt", count(*) FILTER (WHERE fetched_at < $2) AS stale
+          `SELECT kind, count(*) AS count, max(fetched_at) AS "fetchedAt",
+                  count(*) FILTER (WHERE fetched_at < CASE kind WHEN 'transactions' THEN $3 ELSE $2 END) AS stale
            FROM data_records WHERE consent_id = $1 AND kind <> 'products' GROUP BY kind ORDER BY kind`,
-          [consentId, last ?? ''],
+          [consentId, last ?? '', staleBefore('transactions', last, await fullReadAt(db)) ?? ''],
         ),
         db.query<RetentionEntry>(
           `SELECT consent_id AS "consentId", action, records, kinds, reason, at FROM retention_log WHERE consent_id = $1

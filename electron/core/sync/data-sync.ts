@@ -1,7 +1,7 @@
 import type { SyncProgress } from '../../../shared/ipc/contract.js';
 import { DATA_KINDS, type DataClient, type DataKind } from '../api/data-client.js';
 import { ApiError } from '../api/errors.js';
-import { syncBounds } from '../data/history.js';
+import { syncBounds, TRANSACTIONS_FULL_READ, TRANSACTIONS_RETRIEVED } from '../data/history.js';
 import { prefetch, rateAndEta } from './prefetch.js';
 import type { SyncStore } from './sync-store.js';
 
@@ -16,6 +16,8 @@ export interface DataSyncDeps {
   client: DataClient;
   kinds?: readonly DataKind[];
   consentIds?: string[];
+  /** Read every record again, transactions included (otherwise transactions are read incrementally). */
+  full?: boolean;
   pageSize?: number;
   signal?: AbortSignal;
   onProgress?: (p: SyncProgress) => void;
@@ -29,6 +31,9 @@ export interface DataSyncSummary {
 
 const BOUNDS = 'data.bounds';
 
+/** A sync's bounds as kept across a resume: the history, and the retrievals it asks from when incremental. */
+type SyncBoundsState = ReturnType<typeof syncBounds> & { oldestRetrievalTime?: string; fetchedAt?: string };
+
 export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
   const now = deps.now ?? (() => new Date());
   const kinds = deps.kinds ?? (Object.keys(DATA_KINDS) as DataKind[]);
@@ -41,14 +46,25 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
   const fetchedAt = now().toISOString();
   // Explicit bounds, never the intermediary's defaults (90 days of transactions, 24 months of usage);
   // a resumed sync keeps the bounds its pages were counted with.
+  // After a first full read, a sync of all consents asks only for the transactions the intermediary
+  // retrieved since the last one began (`oldestRetrievalTime`), and merges them by id.
   const saved = resumable ? await deps.store.state(BOUNDS) : null;
-  const bounds =
-    (saved ? (JSON.parse(saved) as ReturnType<typeof syncBounds>) : undefined) ??
-    syncBounds(await deps.store.historyBases(deps.consentIds), fetchedAt);
+  const retrievedTo = resumable && !deps.full ? await deps.store.state(TRANSACTIONS_RETRIEVED) : null;
+  const bounds: SyncBoundsState = saved
+    ? (JSON.parse(saved) as SyncBoundsState)
+    : {
+        ...syncBounds(await deps.store.historyBases(deps.consentIds), fetchedAt),
+        fetchedAt,
+        ...(retrievedTo ? { oldestRetrievalTime: retrievedTo } : {}),
+      };
   if (resumable && !saved)
     await deps.store.write('data', async (w) => (await w.setState(BOUNDS, JSON.stringify(bounds)), { result: 0, rows: 0, changed: 0 }));
   const query: Partial<Record<DataKind, Record<string, string>>> = {
-    transactions: { oldestTime: bounds.oldestTime, newestTime: bounds.newestTime },
+    transactions: {
+      oldestTime: bounds.oldestTime,
+      newestTime: bounds.newestTime,
+      ...(bounds.oldestRetrievalTime ? { oldestRetrievalTime: bounds.oldestRetrievalTime } : {}),
+    },
     usage: { oldestDate: bounds.oldestDate, newestDate: bounds.newestDate },
   };
   for (const kind of kinds) {
@@ -84,7 +100,16 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
           ...rateAndEta(done, page.totalRecords, t0),
         });
       }
-      if (resumable) await deps.store.write('data', async (w) => (await w.deleteState(cursor), { result: 0, rows: 0, changed: 0 }));
+      if (resumable)
+        await deps.store.write('data', async (w) => {
+          await w.deleteState(cursor);
+          if (kind === 'transactions') {
+            // Everything retrieved before this sync began is now in the store.
+            await w.setState(TRANSACTIONS_RETRIEVED, bounds.fetchedAt ?? fetchedAt);
+            if (!bounds.oldestRetrievalTime) await w.setState(TRANSACTIONS_FULL_READ, bounds.fetchedAt ?? fetchedAt);
+          }
+          return { result: 0, rows: 0, changed: 0 };
+        });
       await deps.store.commit();
       summary.records[kind] = done;
     } catch (error) {
@@ -94,7 +119,8 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
       summary.failures.push({ phase: `data:${kind}`, reason: error.message });
     }
   }
-  if (resumable) {
+  // A kind that failed resumes at its cursor next time, with the bounds its pages were counted with.
+  if (resumable && summary.failures.length === 0) {
     await deps.store.write('data', async (w) => (await w.deleteState(BOUNDS), { result: 0, rows: 0, changed: 0 }));
     await deps.store.commit();
   }

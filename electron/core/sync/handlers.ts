@@ -29,8 +29,11 @@ export function syncHandlers(ctx: SyncContext): HandlersOf<'sync:start' | 'sync:
       if (sync.syncing) throw new CoreError('BUSY', 'A sync is already running: the data sync can start when it ends.');
       if (sync.blocked) throw new CoreError('CACHE', sync.blocked);
       const ids = 'consentIds' in input ? [...new Set(input.consentIds)] : undefined;
+      const full = 'full' in input && input.full === true;
       const title = !ids
-        ? 'Sync data of all active consents'
+        ? full
+          ? 'Read all data of all active consents again'
+          : 'Sync data of all active consents'
         : ids.length === 1
           ? `Sync data of consent ${ids[0]}`
           : `Sync data of ${ids.length} consents`;
@@ -40,7 +43,7 @@ export function syncHandlers(ctx: SyncContext): HandlersOf<'sync:start' | 'sync:
         run: async (job) => {
           job.signal.addEventListener('abort', () => sync.cancel());
           if (sync.syncing) throw new Error('A sync is already running.');
-          const summary = await sync.start({ data: true, ...(ids ? { consentIds: ids } : {}) }, (p) =>
+          const summary = await sync.start({ data: true, ...(full ? { full: true } : {}), ...(ids ? { consentIds: ids } : {}) }, (p) =>
             job.progress({ done: p.done, total: p.total, message: p.message ? `${p.phase}: ${p.message}` : p.phase }),
           );
           const records = dataRecordTotal(summary);

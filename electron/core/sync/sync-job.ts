@@ -77,6 +77,7 @@ export async function runSync(
       signal: hooks.signal,
       onProgress: hooks.onProgress,
       ...(consentIds ? { consentIds } : {}),
+      ...(job.full ? { full: true } : {}),
     });
   const stored = (records: Record<string, number>) =>
     hooks.onStored(

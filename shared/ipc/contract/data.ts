@@ -234,7 +234,12 @@ export const dataChannels = {
     roles: EVERYONE,
     action: 'Fetching Data API records',
     changes: true,
-    input: z.union([z.strictObject({ consentIds: z.array(ConsentId).min(1).max(1000) }), z.strictObject({ allActive: z.literal(true) })]),
+    // allActive: what the intermediary retrieved since the last data sync (every record the first
+    // time); with full, every record again.
+    input: z.union([
+      z.strictObject({ consentIds: z.array(ConsentId).min(1).max(1000) }),
+      z.strictObject({ allActive: z.literal(true), full: z.literal(true).optional() }),
+    ]),
     output: z.object({ jobId: z.string() }),
   },
   'products:list': {

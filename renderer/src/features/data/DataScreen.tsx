@@ -105,9 +105,26 @@ function DataNavigator() {
         }
         rangeId="data-range"
         actions={
-          <Button size="xs" variant="default" disabled={sync.running} onClick={() => void sync.start({ allActive: true })}>
-            Sync data of all active consents
-          </Button>
+          <Group gap="xs">
+            <Button
+              size="xs"
+              variant="default"
+              disabled={sync.running}
+              title="What the intermediary retrieved since the last data sync (everything the first time)"
+              onClick={() => void sync.start({ allActive: true })}
+            >
+              Sync data of all active consents
+            </Button>
+            <Button
+              size="xs"
+              variant="subtle"
+              disabled={sync.running}
+              title="Every record of every active consent again, not only what is new"
+              onClick={() => void sync.start({ allActive: true, full: true })}
+            >
+              Read all again
+            </Button>
+          </Group>
         }
       />
       <SyncJob sync={sync} />

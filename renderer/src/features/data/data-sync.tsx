@@ -24,7 +24,7 @@ export function useDataSync() {
   useEffect(() => {
     if (ended) void queries.invalidateQueries({ predicate: (q) => /^(data|products):/.test(String(q.queryKey[0])) });
   }, [ended, queries]);
-  const start = async (input: { consentIds: string[] } | { allActive: true }) => {
+  const start = async (input: { consentIds: string[] } | { allActive: true; full?: true }) => {
     setError(null);
     try {
       setJobId((await client.dataSync(input)).jobId);
