@@ -12,6 +12,7 @@ import { dataDirOf, EXIT, Exit, exitFor, identifier, positiveInt, readStdin, rea
 import { addProfileCommands } from './profiles.js';
 import { addTeamCommands } from './team.js';
 import { addUserCommands } from './users.js';
+import { addDataCommands } from './data.js';
 import {
   AuditCheckpoint,
   CONSENT_SORT_FIELDS,
@@ -85,6 +86,7 @@ export function buildProgram(): Command {
   addProfileCommands(program);
   addTeamCommands(program);
   addUserCommands(program);
+  addDataCommands(program);
 
   program
     .command('sync')

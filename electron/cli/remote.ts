@@ -170,4 +170,5 @@ export const REMOTE_COMMANDS = new Set([
   'audit verify',
   'audit checkpoint',
   'audit export',
+  'data',
 ]);

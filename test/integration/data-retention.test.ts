@@ -36,9 +36,12 @@ describe('Data API sync', () => {
     const withFees = accounts.rows.find((r: any) => r.record.fees?.length);
     expect(withFees.shape).toBe('data-api-2.0.0');
     expect(withFees.record.fees[0].feeMethodUType).toBeDefined();
-    // A second sync converges: the same records, not twice as many.
+    // A second sync reads only what the intermediary retrieved since (nothing: its clock stands);
+    // a full one reads every transaction again and converges: the same records, not twice as many.
     const again = await ok('sync:start', { data: true });
-    expect(again.data.transactions).toBe(summary.data.transactions);
+    expect(again.data.transactions).toBe(0);
+    const full = await ok('sync:start', { data: true, full: true });
+    expect(full.data.transactions).toBe(summary.data.transactions);
     expect((await ok('data:list', { kind: 'transactions', page: 1, pageSize: 1 })).total).toBe(summary.data.transactions);
   }, 60_000);
 
