@@ -562,6 +562,47 @@ async function dataSync(a: { url: string; file: string; pageSize: number }) {
 }
 
 /**
+ * The second and third Data API syncs of a cache the console filled (issue 36): incremental, they
+ * ask only for the transactions the intermediary retrieved since the last one began. First with
+ * nothing new, then after the sandbox's clock moved `advanceDays` on (its accounts gain
+ * transactions). What each read over HTTP (the sandbox's count of served transaction pages).
+ */
+async function dataSyncAgain(a: { url: string; file: string; pageSize: number; advanceDays: number }) {
+  const db = openCache(a.file, BENCH_KEY, { writer: true });
+  const tokens = createClientCredentialsTokenSource({
+    tokenUrl: `${a.url}/oauth2/token`,
+    clientId: 'sandbox-client',
+    clientSecret: 'sandbox-secret',
+    method: 'client_secret_basic',
+    scopes: [],
+  });
+  const helper = new CheckpointThread(a.file, keyPragmas(BENCH_KEY));
+  const served = async () => {
+    const log = ((await (await fetch(`${a.url}/__sandbox/requests`)).json()) as { requests: string[] }).requests;
+    return log.filter((r) => r.startsWith('GET /data/banking/transactions?')).length;
+  };
+  const once = async () => {
+    const pages0 = await served();
+    const t = now();
+    const summary = await syncData({
+      store: sqliteSyncStore(db, { checkpointer: helper }),
+      client: new DataClient({ baseUrl: a.url, tokens, retry: SYNC_RETRY }),
+      kinds: ['transactions'],
+      pageSize: a.pageSize,
+    });
+    return { ms: now() - t, rows: summary.records.transactions ?? 0, pages: (await served()) - pages0, failures: summary.failures.length };
+  };
+  const nothingNew = await once();
+  await fetch(`${a.url}/__sandbox/clock`, { method: 'POST', body: JSON.stringify({ advanceDays: a.advanceDays }) });
+  const someNew = await once();
+  const held = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM data_records WHERE kind = 'transactions'").get()!.n;
+  await helper.close();
+  db.close();
+  log(`data sync again: nothing new ${Math.round(nothingNew.ms)} ms; ${someNew.rows} new in ${Math.round(someNew.ms)} ms`);
+  return { nothingNew, someNew, held };
+}
+
+/**
  * The data browser's transactions: a window of 100 with its count for every kind of filter, and
  * searches of the descriptions, on the largest consent and on one of middling size, through the
  * data browser's reads (DataQuery: what data:records calls), from memory and from SQL (the same
@@ -676,6 +717,7 @@ const tasks: Record<string, (a: any) => unknown> = {
   normalizer,
   dataLimits,
   dataSync,
+  dataSyncAgain,
   txQueries,
 };
 const result = await tasks[task]!(args);
