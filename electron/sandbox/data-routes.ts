@@ -282,9 +282,9 @@ export function consentRecordsPage(
       const index = indexes[j]!;
       const before = j === 0 ? 0 : ends[j - 1]!;
       const n = ends[j]! - before;
-      const isLegacy = legacy(index);
-      for (let k = Math.max(0, offset - before); k < n && out.length < pageSize; k++)
-        out.push(src.record(kind, index, k, isLegacy, window));
+      const from = Math.max(0, offset - before);
+      for (const record of src.records(kind, index, from, Math.min(n, from + pageSize - out.length), legacy(index), window))
+        out.push(record);
     }
     return { records: out, total: ends.length ? ends[ends.length - 1]! : 0 };
   }
@@ -292,9 +292,7 @@ export function consentRecordsPage(
   for (let j = 0; j < indexes.length; j++) {
     const index = indexes[j]!;
     const n = ends[j]! - (j === 0 ? 0 : ends[j - 1]!);
-    const isLegacy = legacy(index);
-    for (let k = 0; k < n; k++) {
-      const record = src.record(kind, index, k, isLegacy, window);
+    for (const record of src.records(kind, index, 0, n, legacy(index), window)) {
       if (!filters.every((f) => f(record))) continue;
       if (total >= offset && out.length < pageSize) out.push(record);
       total++;

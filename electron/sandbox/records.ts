@@ -289,6 +289,32 @@ export class RecordSource {
     return new Rng(this.seed, K.energy!, index).int(1, 2);
   }
 
+  /**
+   * Records [from, to) of a kind for a consent (in the same `window`), as record() gives them one by
+   * one; a transaction's account ranges found once for the lot, not for each record.
+   */
+  *records(kind: RecordKind, index: number, from: number, to: number, legacy: boolean, window?: TxWindow): Generator<Json> {
+    if (kind !== 'transactions') {
+      for (let k = from; k < to; k++) yield this.record(kind, index, k, legacy, window);
+      return;
+    }
+    const b = this.consentBasis(index)!;
+    const accounts = new Rng(this.seed, K.accounts!, index).int(1, 3);
+    let before = 0;
+    for (let a = 0; a < accounts && before < to; a++) {
+      const [lo, hi] = this.txRange(index, a, b, window);
+      const accountId = stableUuid(this.seed, 'account', `${index}:${a}`);
+      for (let k = Math.max(from, before); k < Math.min(to, before + hi - lo); k++) {
+        const t = lo + k - before;
+        yield {
+          ...this.transaction(index, a, t, accountId, b),
+          adatree: { ...this.adatree(index), resourceId: stableUuid(this.seed, 'tx-resource', `${index}:${a}:${t}`) },
+        };
+      }
+      before += hi - lo;
+    }
+  }
+
   /** The k-th record of a kind for a consent (k < count, in the same `window`). `legacy`: Data API 1.x shapes. */
   record(kind: RecordKind, index: number, k: number, legacy: boolean, window?: TxWindow): Json {
     const b = this.consentBasis(index)!;
@@ -359,7 +385,7 @@ export class RecordSource {
       case 'directDebits': {
         const r = new Rng(this.seed, K.dd! ^ 0x77, index * 8 + k);
         const [name] = r.pick(MERCHANTS);
-        return this.onAccount(index, 0, b, {
+        return this.onAccount(index, 0, {
           accountId: accountId(0),
           authorisedEntity: { description: name, financialInstitution: 'Westpac Banking Corporation', abn: r.digits(11) },
           lastDebitDateTime: iso(this.world.now() - r.int(1, 28) * DAY),
@@ -369,7 +395,7 @@ export class RecordSource {
       }
       case 'scheduledPayments': {
         const r = new Rng(this.seed, K.sp! ^ 0x33, index * 8 + k);
-        return this.onAccount(index, 0, b, {
+        return this.onAccount(index, 0, {
           scheduledPaymentId: stableUuid(this.seed, 'scheduled', `${index}:${k}`),
           nickname: r.pick(['Rent', 'Savings transfer', 'Gym', 'Child support']),
           payerReference: 'Scheduled payment',
@@ -569,7 +595,7 @@ export class RecordSource {
   }
 
   /** A record drawn on an account, carrying (out of its JSON) the account's facts its filters read. */
-  private onAccount(index: number, a: number, _b: ConsentBasis, record: Json): Json {
+  private onAccount(index: number, a: number, record: Json): Json {
     Object.defineProperty(record, ACCOUNT_FACTS, { value: this.accountFacts(index, a), enumerable: false });
     return record;
   }
