@@ -66,6 +66,10 @@ test('data browser and products, end to end, then offline', async ({ page }) => 
   await page.getByRole('button', { name: 'Sync this consent’s data' }).click();
   await expect(page.getByRole('region', { name: 'Data sync' })).toContainText(/finished/i, { timeout: 60_000 });
   await expect(page.getByTestId('data-fetched')).toContainText(`from consent ${banking}`);
+  // The period of transactions the cache holds: the consent's start less its use case's history, to now.
+  await expect(page.getByTestId('data-history')).toContainText(
+    /^Transactions held: \d{1,2} \w{3} \d{4} – \d{1,2} \w{3} \d{4} \(from the consent’s start less its use case’s \d+ days of history, to its last data sync\)$/,
+  );
 
   // Accounts: an account's fees and rates, drawn like a product's; the payload as sent one click away.
   await page.getByRole('tab', { name: /^Accounts/ }).click();
