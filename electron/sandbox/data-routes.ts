@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PRODUCT_CATEGORIES } from '../../shared/schemas/data-api.js';
 import type { Route, SandboxContext } from './context.js';
 import { dateParam, err, intParam, listParam, pageLinks, sendErrors, sendJson } from './http.js';
 import { toLegacyShape } from './products.js';
@@ -25,22 +26,6 @@ function legacyFor(req: IncomingMessage, ctx: SandboxContext, holder: number): b
 }
 
 export type RecordFilter = (record: Json) => boolean;
-
-/** The documented product categories (QueryProductCategory). */
-const PRODUCT_CATEGORIES = [
-  'BUSINESS_LOANS',
-  'CRED_AND_CHRG_CARDS',
-  'LEASES',
-  'MARGIN_LOANS',
-  'OVERDRAFTS',
-  'PERS_LOANS',
-  'REGULATED_TRUST_ACCOUNTS',
-  'RESIDENTIAL_MORTGAGES',
-  'TERM_DEPOSITS',
-  'TRADE_FINANCE',
-  'TRAVEL_CARDS',
-  'TRANS_AND_SAVINGS_ACCOUNTS',
-];
 
 /** A list parameter whose values the document enumerates: undefined when absent, an error message for a value outside. */
 function enumParam(q: URLSearchParams, name: string, allowed: readonly string[]): string[] | undefined | string {

@@ -534,16 +534,20 @@ async function dataLimits(a: { url: string; file: string; pageSize: number; batc
   return r;
 }
 
-/** The console's own Data API sync (sync/data-sync.ts over the SQLite sync store, as the worker runs it) into a new cache. */
-async function dataSync(a: { url: string; file: string; pageSize: number }) {
-  const db = openCache(a.file, BENCH_KEY, { writer: true });
-  const tokens = createClientCredentialsTokenSource({
-    tokenUrl: `${a.url}/oauth2/token`,
+/** The sandbox's client credentials, every scope. */
+const sandboxTokens = (url: string) =>
+  createClientCredentialsTokenSource({
+    tokenUrl: `${url}/oauth2/token`,
     clientId: 'sandbox-client',
     clientSecret: 'sandbox-secret',
     method: 'client_secret_basic',
     scopes: [],
   });
+
+/** The console's own Data API sync (sync/data-sync.ts over the SQLite sync store, as the worker runs it) into a new cache. */
+async function dataSync(a: { url: string; file: string; pageSize: number }) {
+  const db = openCache(a.file, BENCH_KEY, { writer: true });
+  const tokens = sandboxTokens(a.url);
   // As the worker runs it (sync-job.ts): the SQLite sync store, its WAL copied back on a helper thread.
   const helper = new CheckpointThread(a.file, keyPragmas(BENCH_KEY));
   const t = now();
@@ -569,13 +573,7 @@ async function dataSync(a: { url: string; file: string; pageSize: number }) {
  */
 async function dataSyncAgain(a: { url: string; file: string; pageSize: number; advanceDays: number }) {
   const db = openCache(a.file, BENCH_KEY, { writer: true });
-  const tokens = createClientCredentialsTokenSource({
-    tokenUrl: `${a.url}/oauth2/token`,
-    clientId: 'sandbox-client',
-    clientSecret: 'sandbox-secret',
-    method: 'client_secret_basic',
-    scopes: [],
-  });
+  const tokens = sandboxTokens(a.url);
   const helper = new CheckpointThread(a.file, keyPragmas(BENCH_KEY));
   const served = async () => {
     const log = ((await (await fetch(`${a.url}/__sandbox/requests`)).json()) as { requests: string[] }).requests;

@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
+import { cliProcess } from '../helpers/cli-process.js';
 import { tempDir, tokenFor } from '../helpers/temp.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- CLI JSON output is loose */
@@ -11,24 +9,10 @@ import { tempDir, tokenFor } from '../helpers/temp.js';
  * `cli data KIND` and `cli data sync` against an intermediary in this process: what the cache holds
  * for a consent or a consumer equals what the intermediary holds within what the consent allows.
  */
-const root = fileURLToPath(new URL('../../', import.meta.url));
 let dataDir: string;
 let remote: RunningSandbox;
 let token: string;
-// Asynchronous on purpose: the intermediary runs in this process and must keep answering.
-const cli = (args: string[], input?: string) =>
-  new Promise<{ code: number | null; out: string; err: string; json: () => any }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/cli.ts'), '--data-dir', dataDir, ...args], {
-      cwd: root,
-      env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdin.end(input ?? '');
-    child.on('close', (code) => resolve({ code, out, err, json: () => JSON.parse(out) }));
-  });
+const cli = cliProcess(() => dataDir);
 
 /** How many transactions the intermediary holds for a filter, asking for every one the consent allows. */
 async function held(query: string): Promise<number> {

@@ -1,32 +1,17 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import { damageSecondHalf } from '../helpers/damage.js';
 import { FIXTURES } from '../helpers/fixtures.js';
+import { cliProcess } from '../helpers/cli-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- CLI JSON output is loose */
 
 /** `npm run -s cli -- …` as a script would run it: real processes, real files, exit codes. */
-const root = fileURLToPath(new URL('../../', import.meta.url));
 let dataDir: string;
-// Asynchronous on purpose: the "remote" sandbox runs in this process and must keep answering.
-const cli = (args: string[], input?: string) =>
-  new Promise<{ code: number | null; out: string; err: string; json: () => any }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/cli.ts'), '--data-dir', dataDir, ...args], {
-      cwd: root,
-      env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdin.end(input ?? '');
-    child.on('close', (code) => resolve({ code, out, err, json: () => JSON.parse(out) }));
-  });
+const cli = cliProcess(() => dataDir);
 
 /** `profiles add` with the secret on standard input. */
 const addProfile = (name: string, baseUrl: string, tokenUrl: string, clientId: string, secret: string) =>
