@@ -44,11 +44,11 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
   // Every record of one run carries the run's start as its fetch time, so the data browser can tell
   // what the consent's last sync returned from what an earlier one left (stale).
   const fetchedAt = now().toISOString();
-  // Explicit bounds, never the intermediary's defaults (90 days of transactions, 24 months of usage);
-  // a resumed sync keeps the bounds its pages were counted with.
+  // Explicit bounds, never the intermediary's defaults (90 days of transactions, 24 months of usage).
   // After a first full read, a sync of all consents asks only for the transactions the intermediary
-  // retrieved since the last one began (`oldestRetrievalTime`), and merges them by id.
-  const saved = resumable ? await deps.store.state(BOUNDS) : null;
+  // retrieved since the last one began (`oldestRetrievalTime`), and merges them by id. A resumed sync
+  // keeps the bounds its pages were counted with; a full one starts over.
+  const saved = resumable && !deps.full ? await deps.store.state(BOUNDS) : null;
   const retrievedTo = resumable && !deps.full ? await deps.store.state(TRANSACTIONS_RETRIEVED) : null;
   const bounds: SyncBoundsState = saved
     ? (JSON.parse(saved) as SyncBoundsState)
@@ -69,7 +69,7 @@ export async function syncData(deps: DataSyncDeps): Promise<DataSyncSummary> {
   };
   for (const kind of kinds) {
     const cursor = `data.${kind}.resumePage`;
-    const startPage = resumable ? Number((await deps.store.state(cursor)) ?? '1') : 1;
+    const startPage = resumable && !deps.full ? Number((await deps.store.state(cursor)) ?? '1') : 1;
     let done = 0;
     deps.onProgress?.({ phase: 'data', done: 0, total: null, state: 'running', message: kind });
     try {
