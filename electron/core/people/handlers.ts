@@ -1,5 +1,7 @@
 import type { User, UsersList } from '../../../shared/ipc/contract.js';
-import { CoreError } from '../../ipc/router.js';
+import { roleRefusal } from '../../../shared/ipc/contract.js';
+import { currentRequest } from '../../ipc/request-context.js';
+import { CoreError, SESSION_OVER } from '../../ipc/router.js';
 import type { HandlersOf } from '../context.js';
 import { PASSWORD_MIN } from './password.js';
 import type { People } from './people.js';
@@ -46,11 +48,17 @@ export function userHandlers(ctx: { people?: People; operator: () => string }): 
     'users:update': async ({ id, role, disabled, password, unlock }) => {
       const p = people();
       let user: UserRecord | undefined;
-      await asked(async () => {
-        if (role !== undefined) user = await p.setRole(id, role, ctx.operator());
-        if (disabled !== undefined) user = await p.setDisabled(id, disabled, ctx.operator());
-        if (password !== undefined) user = await p.resetPassword(id, password, ctx.operator());
-        if (unlock) user = await p.unlock(id, ctx.operator());
+      // The router read the caller before this ran; a demotion committed on another server since
+      // (while this request was in flight) must not be undone by it: the caller is read again and
+      // the change made under the team's people lock, which the demotion took too (issue 35).
+      await p.store.exclusively(async () => {
+        await stillMayUpdate();
+        await asked(async () => {
+          if (role !== undefined) user = await p.setRole(id, role, ctx.operator());
+          if (disabled !== undefined) user = await p.setDisabled(id, disabled, ctx.operator());
+          if (password !== undefined) user = await p.resetPassword(id, password, ctx.operator());
+          if (unlock) user = await p.unlock(id, ctx.operator());
+        });
       });
       if (!user) {
         const found = await p.store.byId(id);
@@ -60,6 +68,16 @@ export function userHandlers(ctx: { people?: People; operator: () => string }): 
       return withSessions(user);
     },
   };
+}
+
+/** The caller of this request as they are now may still change users (a team server's admin): else it throws. */
+async function stillMayUpdate(): Promise<void> {
+  const request = currentRequest();
+  if (!request?.caller || !request.current) return;
+  const now = await request.current();
+  if (!now) throw new CoreError('UNAUTHORIZED', SESSION_OVER);
+  const refused = roleRefusal('users:update', now.role, {});
+  if (refused) throw new CoreError('FORBIDDEN', refused);
 }
 
 /** Users with where each is locked out from now. */

@@ -85,6 +85,11 @@ export interface PeopleStore {
   /** Changes a user; an unknown id throws UnknownUserError. */
   update(id: string, patch: UserPatch, now: string): Promise<UserRecord>;
   /**
+   * Runs `fn` while no other change to people runs, on any server of the team (a lock in the
+   * store): an admin's change and the check that they are still one happen as one step.
+   */
+  exclusively<T>(fn: () => Promise<T>): Promise<T>;
+  /**
    * Takes an attempt at signing in as `key` (a user name, whoever holds it or not, from one source
    * address), atomically among the team's servers, before the password is checked: counted as a
    * failure until settled. Refused while that name is locked for that address (`lockedUntil`) or

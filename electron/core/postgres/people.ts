@@ -96,12 +96,30 @@ interface SessionRow {
 
 const UNIQUE_VIOLATION = '23505';
 
+/** The advisory lock that makes one step of an admin's change to people and the check of the admin ('cdpe'). */
+const PEOPLE_LOCK = 0x63647065;
+
 export function pgPeopleStore(db: PgDb): PeopleStore {
   const one = async (where: string, params: unknown[]) => {
     const r = await db.one<Row>(`SELECT ${USER_COLUMNS} FROM users WHERE ${where}`, params);
     return r ?? null;
   };
   return {
+    // Held by a transaction of its own until `fn` ends: every server's changes wait for it. `fn`
+    // writes on other connections of the pool, so a wait is bounded (lock_timeout): changes that
+    // pile up past the pool's size fail in seconds with a clear error rather than wait for ever.
+    exclusively: (fn) =>
+      db.tx(async (tx) => {
+        await tx.query("SET LOCAL lock_timeout = '10s'");
+        try {
+          await tx.query('SELECT pg_advisory_xact_lock($1)', [PEOPLE_LOCK]);
+        } catch (error) {
+          if ((error as { code?: string }).code === '55P03')
+            throw new Error('Another change to the team’s people is taking long: nothing was changed. Try again in a moment.');
+          throw error;
+        }
+        return fn();
+      }),
     users: async () => (await db.query<Row>(`SELECT ${USER_COLUMNS} FROM users ORDER BY name`)).map(userOf),
     byName: async (name) => {
       const r = await one('lower(name) = lower($1)', [name]);
