@@ -1,13 +1,12 @@
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore } from '../../electron/core/console-core.js';
 import { PgDb } from '../../electron/core/postgres/db.js';
 import { migrate, PG_SCHEMA_VERSION } from '../../electron/core/postgres/migrations.js';
 import { postgresStorage } from '../../electron/core/postgres/postgres-storage.js';
 import { freshDatabase, type TestDatabase } from '../helpers/pg.js';
+import { cliProcess } from '../helpers/cli-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
@@ -15,7 +14,6 @@ import { tempDir } from '../helpers/temp.js';
  * moving a solo console's audit log into the team store as a chain of its own that still verifies,
  * recorded in the team's chain; tampering with the imported chain is found.
  */
-const root = fileURLToPath(new URL('../../', import.meta.url));
 let database: TestDatabase;
 let db: PgDb;
 let solo: string;
@@ -52,18 +50,7 @@ afterAll(async () => {
   await database.drop();
 });
 
-const cli = (args: string[]) =>
-  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/cli.ts'), '--data-dir', tempDir(), ...args], {
-      cwd: root,
-      env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
+const cli = cliProcess(() => tempDir());
 
 describe('cli team', () => {
   it('import-audit: the solo log becomes a chain of its own that verifies, and the team chain records the import', async () => {

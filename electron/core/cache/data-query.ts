@@ -87,6 +87,7 @@ export class DataQuery {
   /** The transactions of the consents browsed, in memory (transaction-index.ts); undefined: SQL only. */
   private readonly index: TransactionIndex | undefined;
   private readonly lastFetchStmt;
+  private readonly fullReadStmt;
   private readonly byRowid;
   private readonly txCount;
   /** When a build of a consent's transactions was last overtaken by a write. */
@@ -107,6 +108,7 @@ export class DataQuery {
         ).join(' UNION ALL ')})`,
       )
       .pluck();
+    this.fullReadStmt = db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE key = ?');
     this.txCount = db
       .prepare<{ c: string }, number>("SELECT count(*) FROM data_records WHERE kind = 'transactions' AND consent_id = @c")
       .pluck();
@@ -213,9 +215,7 @@ export class DataQuery {
 
   /** When every transaction was last read (the data sync's state). */
   private fullReadAt(): string | null {
-    return (
-      this.db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE key = ?').get(TRANSACTIONS_FULL_READ)?.value ?? null
-    );
+    return this.fullReadStmt.get(TRANSACTIONS_FULL_READ)?.value ?? null;
   }
 
   private lastFetch(consentId: string): string | null {
