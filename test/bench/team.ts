@@ -15,7 +15,7 @@ import { createClientCredentialsTokenSource } from '../../electron/core/auth/tok
 import { maskMessage } from '../../electron/core/events/mask.js';
 import { WEBHOOK_FAILURES } from '../../electron/core/events/port.js';
 import { isoMillis } from '../../electron/core/events/instant.js';
-import { searchVector } from '../../electron/core/postgres/consents-search.js';
+import { gramsText, searchVector } from '../../electron/core/postgres/consents-search.js';
 import { copyLine, PgDb } from '../../electron/core/postgres/db.js';
 import { startEmbeddedPostgres } from '../../electron/core/postgres/embedded.js';
 import { migrate } from '../../electron/core/postgres/migrations.js';
@@ -232,11 +232,11 @@ function consentValues(c: Consent, syncedAt: string) {
   const hash = createHash('sha1').update(json).digest('hex');
   const version = typeof c.version === 'number' && Number.isInteger(c.version) && Math.abs(c.version) < 1e9 ? c.version : null;
   return {
-    consent: [c.consentId, json, hash, syncedAt, searchVector(c)],
+    consent: [c.consentId, json, hash, syncedAt, searchVector(c), gramsText(c)],
     version: [c.consentId, version, hash, json, syncedAt],
   };
 }
-const CONSENT_COLUMNS = ['consent_id', 'payload', 'payload_hash', 'synced_at', 'search'];
+const CONSENT_COLUMNS = ['consent_id', 'payload', 'payload_hash', 'synced_at', 'search', 'grams'];
 const VERSION_COLUMNS = ['consent_id', 'version', 'hash', 'payload', 'seen_at'];
 function eventValues(e: ConsentEvent) {
   const ms = isoMillis(e.timestamp);
@@ -326,7 +326,7 @@ async function naiveLoad(name: string, sample: number): Promise<Record<'consents
     let t = performance.now();
     for await (const c of lines<Consent>(consentsFile, sample)) {
       const v = consentValues(c, syncedAt);
-      await db.query(`INSERT INTO consents (${CONSENT_COLUMNS.join(', ')}) VALUES (${ph(5)})`, v.consent);
+      await db.query(`INSERT INTO consents (${CONSENT_COLUMNS.join(', ')}) VALUES (${ph(6)})`, v.consent);
       await db.query(`INSERT INTO consent_versions (${VERSION_COLUMNS.join(', ')}) VALUES (${ph(5)})`, v.version);
       n++;
     }

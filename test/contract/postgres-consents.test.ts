@@ -6,7 +6,8 @@ import { ReferenceRepo } from '../../electron/core/cache/events-repo.js';
 import { sqliteStorage, type SqliteStorage } from '../../electron/core/cache/sqlite-storage.js';
 import type { ConsentStore, ReferenceStore } from '../../electron/core/consents/port.js';
 import { pgConsentStore, pgReferenceStore, storeConsents, storeReference } from '../../electron/core/postgres/consents.js';
-import { searchQuery, tokens } from '../../electron/core/postgres/consents-search.js';
+import { gramFold, tokens } from '../../electron/core/consents/search.js';
+import { searchQuery } from '../../electron/core/postgres/consents-search.js';
 import { PgDb } from '../../electron/core/postgres/db.js';
 import { migrate } from '../../electron/core/postgres/migrations.js';
 import { CONSENT_SORT_FIELDS, type ConsentFilter, type ConsentSort } from '../../shared/ipc/contract.js';
@@ -157,6 +158,28 @@ describe('PostgreSQL consents match the SQLite adapter', () => {
     expect(wrong.map((cp) => cp.toString(16))).toEqual([]);
   });
 
+  it('keeps the text searched anywhere under a pg_trgm index', async () => {
+    expect(await db.one("SELECT indexdef AS d FROM pg_indexes WHERE indexname = 'consents_grams'")).toEqual({
+      d: expect.stringContaining('gin (grams gin_trgm_ops)'),
+    });
+  });
+
+  it('folds every character as SQLite’s trigram index does (the search anywhere)', () => {
+    const fts = new Database(':memory:');
+    fts.exec(`CREATE VIRTUAL TABLE f USING fts5(a, tokenize = "trigram remove_diacritics 1");
+              CREATE VIRTUAL TABLE v USING fts5vocab(f, instance);`);
+    const insert = fts.prepare('INSERT INTO f (rowid, a) VALUES (?, ?)');
+    const cps: number[] = [];
+    for (let cp = 1; cp < 0x30000 + 500; cp++) if (cp < 0xd800 || cp > 0xdfff) cps.push(cp);
+    // q·z: one trigram, the character folded in the middle (none when it is dropped).
+    fts.transaction(() => cps.forEach((cp) => insert.run(cp, `q${String.fromCodePoint(cp)}z`)))();
+    const want = new Map<number, string>();
+    for (const r of fts.prepare<[], { doc: number; term: string }>('SELECT doc, term FROM v').iterate()) want.set(r.doc, r.term);
+    fts.close();
+    const wrong = cps.filter((cp) => `q${gramFold(String.fromCodePoint(cp))}z` !== (want.get(cp) ?? 'qz'));
+    expect(wrong.map((cp) => cp.toString(16))).toEqual([]);
+  });
+
   it('answers the same list windows, counts and ids for random filters, sorts and searches', async () => {
     const r = rng(20261101);
     const values = <K extends keyof Consent>(k: K) =>
@@ -286,6 +309,28 @@ describe('PostgreSQL consents match the SQLite adapter', () => {
       '0412',
       '+61',
       '61',
+      // Anywhere in a field (3 characters or more), and in two groups: at a word's start first.
+      'ample.com',
+      'XAMPLE',
+      'ane.d',
+      'brien',
+      '’brien',
+      'clair',
+      'ÉCLAIR',
+      'raße',
+      'nïcode',
+      'nicode',
+      'rm-1',
+      'ab c',
+      'bc cd',
+      '4000',
+      '0400 000',
+      '000 001',
+      'exa ane',
+      'x y',
+      '%%%',
+      'a_b',
+      '\\x',
     ];
     let found = 0;
     for (const search of [...fixed, ...Array.from({ length: 600 }, searchOf)]) {

@@ -69,6 +69,21 @@ describe('a cache written by the 12.x driver', () => {
     cores.push(core);
     expect(core.cache.query.count({}).total).toBe(24);
     expect(core.cache.consents.get(REVOKED)?.status).toBe('REVOKED');
+    // The search anywhere (a newer schema's index, built from the consents already there): the
+    // middle of the revoked consent's e-mail and of its id find it.
+    const revoked = core.cache.consents.get(REVOKED)!;
+    for (const part of [revoked.consumerEmail!.slice(3, 10), REVOKED.slice(9, 18)]) {
+      const { rows: found } = await call<{ rows: { consentId: string }[] }>(core, 'consents:list', {
+        filter: { search: part },
+        sort: { field: 'consentId', direction: 'asc' },
+        offset: 0,
+        limit: 50,
+      });
+      expect(
+        found.map((r) => r.consentId),
+        part,
+      ).toContain(REVOKED);
+    }
 
     const products = await call<{ total: number }>(core, 'products:list', { filter: {}, offset: 0, limit: 5 });
     expect(products.total).toBe(60);

@@ -72,6 +72,13 @@ const words = [
   'w',
   'B',
   'home l',
+  // Anywhere in a field (3 characters or more): the matches in two groups, at a word's start first.
+  consents[7]!.consumerEmail!.slice(2, 8),
+  consents[9]!.consentId.slice(5, 12),
+  'estpac',
+  'udge',
+  'ome l',
+  'ample.c',
 ];
 const filter: fc.Arbitrary<ConsentFilter> = fc
   .record(
@@ -202,6 +209,11 @@ describe('the consent list index, one-character searches', () => {
       .map(([a, w]) => `${a} ${w}`),
     fc.tuple(fc.constantFrom('home', 'bank', 'q.ueen', 'jump'), fc.constantFrom(...chars)).map(([w, a]) => `${w} ${a}`),
     fc.constantFrom('@', '-', '.', '+', '|', '_', '#', "'"),
+    // Anywhere (3 characters or more), with one-character words beside.
+    fc
+      .tuple(fc.constantFrom('ome', 'estpac', 'ample.com', 'ueen', 'yak +z', 'udg'), fc.constantFrom(...chars))
+      .map(([w, a]) => `${w} ${a}`),
+    fc.constantFrom('ome', 'estpac', 'ample.com', 'ueen', "'brien", 'ine'),
   );
 
   it('finds what the full-text search finds, with the bits when the text is ASCII', async () => {

@@ -8,7 +8,14 @@ import { auditText } from '../../electron/core/exports/log-exports.js';
 import { runWithRequest } from '../../electron/ipc/request-context.js';
 import type { AuditEntry } from '../../electron/core/audit/port.js';
 import { PgDb } from '../../electron/core/postgres/db.js';
-import { migrate, PG_SCHEMA_VERSION, schemaVersion, SchemaError, type Migration } from '../../electron/core/postgres/migrations.js';
+import {
+  migrate,
+  PG_MIGRATIONS,
+  PG_SCHEMA_VERSION,
+  schemaVersion,
+  SchemaError,
+  type Migration,
+} from '../../electron/core/postgres/migrations.js';
 import { postgresStorage } from '../../electron/core/postgres/postgres-storage.js';
 import { prepareAppRole } from '../../electron/core/postgres/roles.js';
 import type { ConsentClient } from '../../electron/core/api/consent-client.js';
@@ -69,6 +76,26 @@ describe('team store migrations', () => {
     expect(await fresh.one("SELECT to_char('2026-11-26T23:30:00Z'::timestamptz, 'YYYY-MM-DD HH24:MI') AS t")).toEqual({
       t: '2026-11-26 23:30',
     });
+  });
+
+  it('gives the consents a schema-6 database already holds their text searched anywhere (version 7)', async () => {
+    const { db } = await database();
+    await migrate(db, { migrations: PG_MIGRATIONS.slice(0, 6) });
+    const payload = { consentId: 'c-upgrade-1', consumerEmail: 'Zoë.Smith@Example.com', consumerMobileNumber: '+61412345678' };
+    await db.query(
+      "INSERT INTO consents (consent_id, payload, payload_hash, synced_at, search) VALUES ($1, $2, 'h', '2026-11-01T00:00:00.000Z', '')",
+      [payload.consentId, JSON.stringify(payload)],
+    );
+    expect(await migrate(db)).toEqual({ from: 6, to: PG_SCHEMA_VERSION });
+    expect(await db.one('SELECT grams FROM consents')).toEqual({ grams: 'c-upgrade-1\nzoe.smith@example.com\n+61412345678' });
+    const storage = postgresStorage(db);
+    const found = await storage.consents.list({
+      filter: { search: 'SMITH@ex' },
+      sort: { field: 'consentId', direction: 'asc' },
+      offset: 0,
+      limit: 5,
+    });
+    expect(found.map((r) => r.consentId)).toEqual(['c-upgrade-1']);
   });
 
   it('migrates once when several servers start together', async () => {

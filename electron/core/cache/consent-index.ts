@@ -347,7 +347,7 @@ export class ConsentIndex {
   /**
    * A test on one position for the filter (all parts ANDed), or null when nothing can match (a
    * value the cache has never seen). `matchRowids` is the full-text search's answer, when it has
-   * one: the rowids it matched, or the positions (a byte per position, 1 for a match).
+   * one: the rowids it matched, or the positions (a byte per position, not 0 for a match).
    */
   matcher(
     filter: ConsentFilter,
@@ -390,7 +390,7 @@ export class ConsentIndex {
     range(this.revoked, filter.revoked);
     if (matchRowids) {
       const hits = matchRowids instanceof Uint8Array ? matchRowids : this.hitsOf(matchRowids);
-      tests.push((i) => hits[i] === 1);
+      tests.push((i) => hits[i] !== 0);
     }
     if (tests.length === 0) return () => true;
     if (tests.length === 1) return tests[0]!;
@@ -458,15 +458,20 @@ export class ConsentIndex {
     const test = this.matcher(filter, matchRowids);
     const out: number[] = [];
     if (!test) return out;
+    // A tiered search (consent-query.ts searchMatch) marks its first group 1 and the rest 2: the 1s
+    // are listed first, then the 2s, each in the sort's order.
+    const tiers = matchRowids instanceof Uint8Array && matchRowids.includes(2) ? [1, 2] : [0];
     let skip = offset;
-    for (const i of this.walk(sort)) {
-      if (!test(i)) continue;
-      if (skip > 0) {
-        skip--;
-        continue;
+    for (const tier of tiers) {
+      for (const i of this.walk(sort)) {
+        if (!test(i) || (tier !== 0 && (matchRowids as Uint8Array)[i] !== tier)) continue;
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        out.push(i);
+        if (out.length >= limit) return out;
       }
-      out.push(i);
-      if (out.length >= limit) break;
     }
     return out;
   }

@@ -7,6 +7,7 @@ import type {
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
 import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
+import { parseSearch, tierWindows, type Search, type SearchWord } from '../consents/search.js';
 import { ConsentIndex, INDEXED, oneCharacter } from './consent-index.js';
 import type { Db } from './db.js';
 import { CacheVersion, Rebuilder } from './read-index.js';
@@ -71,7 +72,7 @@ const SCAN_SEARCH_FROM = 1_000;
  * filter). `scanSearch`: the search's matches are many (see SCAN_SEARCH_FROM); `+rowid` keeps
  * SQLite from looking each one up, so it walks an index instead.
  */
-function whereOf(filter: ConsentFilter, opts: { without?: 'statuses'; scanSearch?: boolean } = {}): Where {
+function whereOf(filter: ConsentFilter, opts: { without?: 'statuses'; scanSearch?: boolean; tier?: Tier } = {}): Where {
   const without = opts.without;
   const parts: string[] = [];
   const params: (string | number)[] = [];
@@ -104,12 +105,47 @@ function whereOf(filter: ConsentFilter, opts: { without?: 'statuses'; scanSearch
   range('created', filter.created);
   range('sharing_end_date', filter.sharingEnd);
   range('revoked', filter.revoked);
-  const match = ftsQuery(filter.search);
-  if (match) {
-    parts.push(`${opts.scanSearch ? '+' : ''}rowid IN (SELECT rowid FROM consents_fts WHERE consents_fts MATCH ?)`);
-    params.push(match);
+  const search = searchSql(parseSearch(filter.search), opts.tier ?? 'all', opts.scanSearch ? '+rowid' : 'rowid');
+  if (search) {
+    parts.push(search.sql);
+    params.push(...search.params);
   }
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+}
+
+/**
+ * Which matches of a search: all of them, those where every word starts a word (the first group of
+ * a tiered search, consents/search.ts), or the others.
+ */
+type Tier = 'all' | 'first' | 'rest';
+
+const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
+/** The FTS5 query (consents_fts) of words at a word's start: each a quoted prefix, all required; nothing typed becomes FTS syntax. */
+const startMatch = (words: readonly SearchWord[]) => words.map((w) => `${phrase(w.start)}*`).join(' AND ');
+
+/** The FTS5 query (consents_grams, trigram) of words found anywhere: each any of its forms, all required. */
+const anywhereMatch = (words: readonly SearchWord[]) => words.map((w) => `(${w.anywhere!.map(phrase).join(' OR ')})`).join(' AND ');
+
+/**
+ * The SQL of a search's part of a filter: every word at a word's start (consents_fts), or each word
+ * anywhere (a word of 3 characters or more in consents_grams, a shorter one at a word's start).
+ */
+function searchSql(search: Search | undefined, tier: Tier, rowid: string): Where | undefined {
+  if (!search) return undefined;
+  const inFts = (table: 'consents_fts' | 'consents_grams') => `${rowid} IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`;
+  const atStart: Where = { sql: inFts('consents_fts'), params: [startMatch(search.words)] };
+  if (!search.tiered) return tier === 'rest' ? { sql: '0', params: [] } : atStart;
+  if (tier === 'first') return atStart;
+  const long = search.words.filter((w) => w.anywhere);
+  const short = search.words.filter((w) => !w.anywhere);
+  const anywhere: Where = {
+    sql: [inFts('consents_grams'), ...(short.length ? [inFts('consents_fts')] : [])].join(' AND '),
+    params: [anywhereMatch(long), ...(short.length ? [startMatch(short)] : [])],
+  };
+  return tier === 'rest'
+    ? { sql: `${anywhere.sql} AND NOT ${atStart.sql}`, params: [...anywhere.params, ...atStart.params] }
+    : { sql: `(${atStart.sql} OR (${anywhere.sql}))`, params: [...atStart.params, ...anywhere.params] };
 }
 
 function orderOf(sort: ConsentSort): string {
@@ -145,8 +181,9 @@ export class ConsentQuery {
   /** The filter columns of every consent in memory (consent-index.ts), when it matches the cache. */
   private readonly index: Rebuilder<ConsentIndex>;
   private readonly ftsStmt;
+  private readonly gramsStmt;
   private readonly version: CacheVersion;
-  private lastSearch: { match: string; version: string; rowids: number[] } | undefined;
+  private lastSearch: { key: string; version: string; rowids: number[] } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -161,6 +198,7 @@ export class ConsentQuery {
     this.useIndex = opts.useIndex ?? true;
     this.scanSearchFrom = opts.scanSearchFrom ?? SCAN_SEARCH_FROM;
     this.ftsStmt = db.prepare<[string], number>('SELECT rowid FROM consents_fts WHERE consents_fts MATCH ?').pluck();
+    this.gramsStmt = db.prepare<[string], number>('SELECT rowid FROM consents_grams WHERE consents_grams MATCH ?').pluck();
   }
 
   private readonly useIndex: boolean;
@@ -175,47 +213,79 @@ export class ConsentQuery {
     return quick ? this.index.peek() : this.index.current();
   }
 
-  /** The full-text search's matches (rowids), or undefined when the filter searches nothing. */
-  private searchRowids(filter: ConsentFilter): number[] | undefined {
-    const match = ftsQuery(filter.search);
-    return match ? this.ftsRowids(match) : undefined;
-  }
-
-  /** A full-text query's rowids. */
-  private ftsRowids(match: string): number[] {
+  /** A full-text query's rowids: words at a word's start (consents_fts) or anywhere (consents_grams). */
+  private ftsRowids(match: string, table: 'words' | 'grams' = 'words'): number[] {
     // A keystroke asks for the count and the first rows of the same search: one full-text query
     // answers both (and the next window), while the cache is unchanged.
     const version = this.version.now();
+    const key = `${table}\n${match}`;
     const last = this.lastSearch;
-    if (last && last.match === match && last.version === version) return last.rowids;
-    const rowids = this.ftsStmt.all(match);
-    this.lastSearch = { match, version, rowids };
+    if (last && last.key === key && last.version === version) return last.rowids;
+    const rowids = (table === 'words' ? this.ftsStmt : this.gramsStmt).all(match);
+    this.lastSearch = { key, version, rowids };
     return rowids;
   }
 
   /**
-   * The search's matches for the in-memory index: the full-text search's rowids, or, when the
-   * search has one-character words (the first keystroke of each word), the positions the index's
-   * first-character bits give for them, ANDed with the full-text matches of the other words.
+   * The positions (or rowids) of the consents with every one of these words at a word's start: the
+   * full-text search's rowids, or, for one-character words (the first keystroke of each word), the
+   * positions the index's first-character bits give, ANDed with the full-text matches of the others.
    */
-  private searchMatch(filter: ConsentFilter, index: ConsentIndex): readonly number[] | Uint8Array | undefined {
-    const terms = searchTerms(filter.search);
-    if (!terms) return undefined;
+  private startMatch(words: readonly SearchWord[], index: ConsentIndex): readonly number[] | Uint8Array {
+    const terms = words.map((w) => w.start);
     const short = terms.filter(oneCharacter);
     const hits = short.length ? index.firstCharacterHits(short) : undefined;
-    if (!hits) return this.searchRowids(filter);
-    const rest = terms.filter((t) => !oneCharacter(t));
+    if (!hits) return this.ftsRowids(startMatch(words));
+    const rest = words.filter((w) => !oneCharacter(w.start));
     if (rest.length) {
-      const matched = index.hitsOf(this.ftsRowids(termsQuery(rest)));
+      const matched = index.hitsOf(this.ftsRowids(startMatch(rest)));
       for (let i = 0; i < hits.length; i++) hits[i]! &= matched[i]!;
     }
     return hits;
   }
 
-  /** Whether the filter's search matches many consents (its matches are kept for the next read). */
+  /**
+   * The search's matches for the in-memory index. Not tiered: the matches (startMatch). Tiered: a
+   * byte per position, 1 where every word starts a word, 2 where the words match only anywhere,
+   * 0 elsewhere (the index lists the 1s first).
+   */
+  private searchMatch(filter: ConsentFilter, index: ConsentIndex): readonly number[] | Uint8Array | undefined {
+    const search = parseSearch(filter.search);
+    if (!search) return undefined;
+    const atStart = this.startMatch(search.words, index);
+    if (!search.tiered) return atStart;
+    const first = atStart instanceof Uint8Array ? atStart : index.hitsOf(atStart);
+    const long = search.words.filter((w) => w.anywhere);
+    const short = search.words.filter((w) => !w.anywhere);
+    const anywhere = index.hitsOf(this.ftsRowids(anywhereMatch(long), 'grams'));
+    const shortMatch = short.length ? this.startMatch(short, index) : undefined;
+    const shortHits = shortMatch && (shortMatch instanceof Uint8Array ? shortMatch : index.hitsOf(shortMatch));
+    const tiers = new Uint8Array(index.size);
+    for (let i = 0; i < tiers.length; i++) tiers[i] = first[i] ? 1 : anywhere[i] && (!shortHits || shortHits[i]) ? 2 : 0;
+    return tiers;
+  }
+
+  /** Whether the filter's search matches many consents at a word's start (its matches are kept for the next read). */
   private manyMatches(filter: ConsentFilter): boolean {
-    const matches = this.searchRowids(filter);
-    return matches !== undefined && matches.length >= this.scanSearchFrom;
+    const search = parseSearch(filter.search);
+    return search !== undefined && !search.tiered && this.ftsRowids(startMatch(search.words)).length >= this.scanSearchFrom;
+  }
+
+  /** Reads a window of the list from SQL: of a tiered search, the first group, then the others (tierWindows). */
+  private tieredInSql<R>(
+    filter: ConsentFilter,
+    offset: number,
+    limit: number,
+    read: (tier: Tier, offset: number, limit: number) => R[],
+  ): R[] {
+    if (!parseSearch(filter.search)?.tiered) return read('all', offset, limit);
+    const first = whereOf(filter, { tier: 'first' });
+    const size = this.db
+      .prepare<(string | number)[], number>(`SELECT count(*) FROM consents ${first.sql}`)
+      .pluck()
+      .get(...first.params)!;
+    const w = tierWindows(offset, limit, size);
+    return [...(w.first ? read('first', w.first.offset, w.first.limit) : []), ...(w.rest ? read('rest', w.rest.offset, w.rest.limit) : [])];
   }
 
   /** Resolves once the in-memory index matches the cache (benchmarks and tests wait for it). */
@@ -268,11 +338,14 @@ export class ConsentQuery {
         .window(input.filter, this.searchMatch(input.filter, index), input.sort, input.offset, input.limit)
         .map((i) => index.rowAt(i));
     }
-    const where = whereOf(input.filter, { scanSearch: INDEXED.has(input.sort.field) && this.manyMatches(input.filter) });
-    return this.db
-      .prepare<(string | number)[], RawRow>(`SELECT ${ROW_COLUMNS} FROM consents ${where.sql} ${orderOf(input.sort)} LIMIT ? OFFSET ?`)
-      .all(...where.params, input.limit, input.offset)
-      .map(toRow);
+    const scanSearch = INDEXED.has(input.sort.field) && this.manyMatches(input.filter);
+    return this.tieredInSql(input.filter, input.offset, input.limit, (tier, offset, limit) => {
+      const where = whereOf(input.filter, { scanSearch, tier });
+      return this.db
+        .prepare<(string | number)[], RawRow>(`SELECT ${ROW_COLUMNS} FROM consents ${where.sql} ${orderOf(input.sort)} LIMIT ? OFFSET ?`)
+        .all(...where.params, limit, offset)
+        .map(toRow);
+    });
   }
 
   /** How many consents match, and how many of each status match the rest of the filter (the status chips). */
@@ -311,18 +384,23 @@ export class ConsentQuery {
   ids(filter: ConsentFilter, sort: ConsentSort, limit: number): string[] {
     const index = this.fast();
     if (index) return index.window(filter, this.searchMatch(filter, index), sort, 0, limit).map((i) => index.ids[i]!);
-    const where = whereOf(filter);
-    return this.db
-      .prepare<(string | number)[], { id: string }>(`SELECT consent_id AS id FROM consents ${where.sql} ${orderOf(sort)} LIMIT ?`)
-      .all(...where.params, limit)
-      .map((r) => r.id);
+    return this.tieredInSql(filter, 0, limit, (tier, o, l) => {
+      const where = whereOf(filter, { tier });
+      return this.db
+        .prepare<(string | number)[], string>(`SELECT consent_id FROM consents ${where.sql} ${orderOf(sort)} LIMIT ? OFFSET ?`)
+        .pluck()
+        .all(...where.params, l, o);
+    });
   }
 
   /** Every matching row, in list order, one at a time (exports: nothing is held whole in memory). */
   *rows(filter: ConsentFilter, sort: ConsentSort): Generator<ConsentRow> {
-    const where = whereOf(filter);
-    const stmt = this.db.prepare<(string | number)[], RawRow>(`SELECT ${ROW_COLUMNS} FROM consents ${where.sql} ${orderOf(sort)}`);
-    for (const r of stmt.iterate(...where.params)) yield toRow(r);
+    const tiers: Tier[] = parseSearch(filter.search)?.tiered ? ['first', 'rest'] : ['all'];
+    for (const tier of tiers) {
+      const where = whereOf(filter, { tier });
+      const stmt = this.db.prepare<(string | number)[], RawRow>(`SELECT ${ROW_COLUMNS} FROM consents ${where.sql} ${orderOf(sort)}`);
+      for (const r of stmt.iterate(...where.params)) yield toRow(r);
+    }
   }
 
   /** Which of these ids the cache knows, with their status; the others are returned as unknown. */
@@ -339,33 +417,8 @@ export class ConsentQuery {
   }
 }
 
-/** A mobile number as typed (0412 345 678, +61 412-345-678) in the stored form (+61412345678). */
-function asStoredMobile(text: string): string | undefined {
-  if (!/^\+?[\d\s()-]{8,}$/.test(text)) return undefined;
-  const digits = text.replace(/[^\d+]/g, '');
-  if (digits.startsWith('+')) return digits;
-  if (digits.startsWith('0')) return `+61${digits.slice(1)}`;
-  if (digits.startsWith('61')) return `+${digits}`;
-  return undefined;
-}
-
-/**
- * Turns what a user types into an FTS5 query: each word a quoted prefix term ("jane"*), all
- * required. Quotes are doubled, so nothing typed can become FTS syntax. A phone number typed
- * with spaces or a leading 0 becomes one term in the stored +61 form. Empty → no search.
- */
+/** The FTS5 query of a search's words at a word's start, or undefined when it searches nothing (tests read it). */
 export function ftsQuery(text: string | undefined): string | undefined {
-  const terms = searchTerms(text);
-  return terms && termsQuery(terms);
+  const search = parseSearch(text);
+  return search && startMatch(search.words);
 }
-
-/** The words of a search as ftsQuery reads them (a mobile number one word), or undefined for none. */
-export function searchTerms(text: string | undefined): string[] | undefined {
-  const trimmed = (text ?? '').trim();
-  const mobile = asStoredMobile(trimmed);
-  if (mobile) return [mobile];
-  const terms = trimmed.split(/\s+/).filter(Boolean).slice(0, 8);
-  return terms.length ? terms : undefined;
-}
-
-const termsQuery = (terms: readonly string[]) => terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' AND ');

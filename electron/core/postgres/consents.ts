@@ -5,7 +5,8 @@ import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
 import type { ConsentStore, DataHolderRef, ReferenceStore } from '../consents/port.js';
 import type { UpsertCounts } from '../sync/sync-store.js';
 import type { PgDb, Sql, Tx } from './db.js';
-import { searchQuery, searchVector } from './consents-search.js';
+import { parseSearch, tierWindows, type Search } from '../consents/search.js';
+import { gramsText, likeAnywhere, searchVector, startQuery } from './consents-search.js';
 
 /**
  * Consents, their versions, use cases and data holders (part of schema version 1). A consent's
@@ -122,8 +123,34 @@ interface Where {
   params: unknown[];
 }
 
+/**
+ * Which matches of a search: all of them, those where every word starts a word (the first group of
+ * a tiered search, consents/search.ts), or the others.
+ */
+type Tier = 'all' | 'first' | 'rest';
+
+/**
+ * The SQL of a search's part of a filter (consents/search.ts): every word at a word's start (the
+ * tsvector), or each word anywhere (a word of 3 characters or more in the grams text, a shorter
+ * one at a word's start). `false` when nothing can match, undefined when it searches nothing.
+ */
+function searchSql(search: Search | undefined, tier: Tier, param: (v: unknown) => string): string | undefined {
+  if (!search) return undefined;
+  const start = startQuery(search);
+  const atStart = start === null ? 'false' : `search @@ ${param(start)}::tsquery`;
+  if (!search.tiered) return tier === 'rest' ? 'false' : atStart;
+  if (tier === 'first') return atStart;
+  const parts = search.words.map((w) => {
+    if (w.anywhere) return `grams LIKE ANY(${param(w.anywhere.map(likeAnywhere))}::text[])`;
+    const q = startQuery({ words: [w], tiered: false });
+    return q === null ? 'false' : `search @@ ${param(q)}::tsquery`;
+  });
+  const anywhere = `(${parts.join(' AND ')})`;
+  return tier === 'rest' ? `${anywhere} AND NOT (${atStart})` : `(${atStart} OR ${anywhere})`;
+}
+
 /** The WHERE clause of a filter, as cache/consent-query.ts whereOf; `without` leaves the status part out (the status facets). */
-function whereOf(filter: ConsentFilter, without?: 'statuses'): Where {
+function whereOf(filter: ConsentFilter, opts: { without?: 'statuses'; tier?: Tier } = {}): Where {
   const parts: string[] = [];
   const params: unknown[] = [];
   const param = (v: unknown) => {
@@ -133,7 +160,7 @@ function whereOf(filter: ConsentFilter, without?: 'statuses'): Where {
   const anyOf = (column: string, values: readonly string[] | undefined) => {
     if (values?.length) parts.push(`${column} = ANY(${param(values)}::text[])`);
   };
-  if (without !== 'statuses') anyOf('status', filter.statuses);
+  if (opts.without !== 'statuses') anyOf('status', filter.statuses);
   anyOf('data_holder_brand_id', filter.dataHolderBrandIds);
   anyOf('use_case_id', filter.useCaseIds);
   anyOf('access_frequency', filter.accessFrequencies);
@@ -148,9 +175,8 @@ function whereOf(filter: ConsentFilter, without?: 'statuses'): Where {
   range('created', filter.created);
   range('sharing_end_date', filter.sharingEnd);
   range('revoked', filter.revoked);
-  const query = searchQuery(filter.search);
-  if (query === null) parts.push('false');
-  else if (query !== undefined) parts.push(`search @@ ${param(query)}::tsquery`);
+  const search = searchSql(parseSearch(filter.search), opts.tier ?? 'all', param);
+  if (search !== undefined) parts.push(search);
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 
@@ -182,25 +208,33 @@ class FewMatches {
     private readonly below: number,
   ) {}
 
-  async of(query: string): Promise<boolean> {
+  /** Whether the search (all its matches, or one group of a tiered search) matches few consents. */
+  async of(text: string, tier: Tier): Promise<boolean> {
     const now = Date.now();
-    const hit = this.known.get(query);
+    const key = `${tier}\n${text}`;
+    const hit = this.known.get(key);
     if (hit && now - hit.at < 60_000) return hit.few;
-    const probe = await this.db.one<{ n: number }>(
-      'SELECT count(*) AS n FROM (SELECT 1 FROM consents WHERE search @@ $1::tsquery LIMIT $2) m',
-      [query, this.below],
-    );
-    const few = probe!.n < this.below;
+    const probe = whereOf({ search: text }, { tier });
+    const n = probe.params.length;
+    const found = await this.db.one<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM consents ${probe.sql} LIMIT $${n + 1}) m`, [
+      ...probe.params,
+      this.below,
+    ]);
+    const few = found!.n < this.below;
     if (this.known.size >= 100) this.known.delete(this.known.keys().next().value!);
-    this.known.set(query, { few, at: now });
+    this.known.set(key, { few, at: now });
     return few;
   }
 }
 
 /** FROM: the table, or the few matches of the filter's search (see FEW_MATCHES). */
-async function sourceOf(filter: ConsentFilter, where: Where, few: FewMatches): Promise<{ with: string; from: string; where: string }> {
-  const query = searchQuery(filter.search);
-  if (query && (await few.of(query)))
+async function sourceOf(
+  filter: ConsentFilter,
+  where: Where,
+  few: FewMatches,
+  tier: Tier,
+): Promise<{ with: string; from: string; where: string }> {
+  if (filter.search && parseSearch(filter.search) && (await few.of(filter.search, tier)))
     return { with: `WITH matches AS MATERIALIZED (SELECT ${LIST_COLUMNS} FROM consents ${where.sql})`, from: 'matches', where: '' };
   return { with: '', from: 'consents', where: where.sql };
 }
@@ -213,34 +247,60 @@ function orderOf(sort: ConsentSort): string {
 /** `fewMatches`: see FEW_MATCHES (0: a search is always answered along the sort's index; the tests try both ways). */
 export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): ConsentStore {
   const few = new FewMatches(db, opts.fewMatches ?? FEW_MATCHES);
+
+  /** One group's window (or all matches' when the search is not tiered). */
+  async function window(filter: ConsentFilter, sort: ConsentSort, offset: number, limit: number, tier: Tier): Promise<ConsentRow[]> {
+    const where = whereOf(filter, { tier });
+    const src = await sourceOf(filter, where, few, tier);
+    const n = where.params.length;
+    if (offset >= SKIP_BY_KEY && src.from === 'consents') {
+      // Deep in the list: the offset is walked on the sort's index (the sort key and the id: an
+      // index-only scan where the key is a column), then the window's rows read by their ids.
+      const dir = sort.direction === 'asc' ? 'ASC' : 'DESC';
+      return db.query<ConsentRow>(
+        `WITH page AS MATERIALIZED (SELECT consent_id, ${SORT_COLUMNS[sort.field]} AS k FROM consents ${where.sql} ${orderOf(sort)}
+           LIMIT $${n + 1} OFFSET $${n + 2})
+         SELECT ${ROW_COLUMNS} FROM page JOIN consents USING (consent_id) ORDER BY page.k ${dir} NULLS LAST, consent_id ${dir}`,
+        [...where.params, limit, offset],
+      );
+    }
+    return db.query<ConsentRow>(
+      `${src.with} SELECT ${ROW_COLUMNS} FROM ${src.from} ${src.where} ${orderOf(sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
+      [...where.params, limit, offset],
+    );
+  }
+
+  /**
+   * A window of the list: of a tiered search, the consents where every word starts a word first,
+   * then the others (consents/search.ts tierWindows), each group in the sort's order.
+   */
+  async function tiered<R>(
+    filter: ConsentFilter,
+    offset: number,
+    limit: number,
+    read: (tier: Tier, offset: number, limit: number) => Promise<R[]>,
+  ): Promise<R[]> {
+    if (!parseSearch(filter.search)?.tiered) return read('all', offset, limit);
+    const first = whereOf(filter, { tier: 'first' });
+    const size = (await db.one<{ n: number }>(`SELECT count(*) AS n FROM consents ${first.sql}`, first.params))!.n;
+    const w = tierWindows(offset, limit, size);
+    return [
+      ...(w.first ? await read('first', w.first.offset, w.first.limit) : []),
+      ...(w.rest ? await read('rest', w.rest.offset, w.rest.limit) : []),
+    ];
+  }
+
   return {
     async total() {
       return (await db.one<{ n: number }>('SELECT count(*) AS n FROM consents'))!.n;
     },
 
     async list({ filter, sort, offset, limit }) {
-      const where = whereOf(filter);
-      const src = await sourceOf(filter, where, few);
-      const n = where.params.length;
-      if (offset >= SKIP_BY_KEY && src.from === 'consents') {
-        // Deep in the list: the offset is walked on the sort's index (the sort key and the id: an
-        // index-only scan where the key is a column), then the window's rows read by their ids.
-        const dir = sort.direction === 'asc' ? 'ASC' : 'DESC';
-        return db.query<ConsentRow>(
-          `WITH page AS MATERIALIZED (SELECT consent_id, ${SORT_COLUMNS[sort.field]} AS k FROM consents ${where.sql} ${orderOf(sort)}
-             LIMIT $${n + 1} OFFSET $${n + 2})
-           SELECT ${ROW_COLUMNS} FROM page JOIN consents USING (consent_id) ORDER BY page.k ${dir} NULLS LAST, consent_id ${dir}`,
-          [...where.params, limit, offset],
-        );
-      }
-      return db.query<ConsentRow>(
-        `${src.with} SELECT ${ROW_COLUMNS} FROM ${src.from} ${src.where} ${orderOf(sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
-        [...where.params, limit, offset],
-      );
+      return tiered(filter, offset, limit, (tier, o, l) => window(filter, sort, o, l, tier));
     },
 
     async count(filter) {
-      const where = whereOf(filter, 'statuses');
+      const where = whereOf(filter, { without: 'statuses' });
       const byStatus = (
         await db.query<{ status: string | null; n: number }>(
           `SELECT status, count(*) AS n FROM consents ${where.sql} GROUP BY status`,
@@ -279,13 +339,16 @@ export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): Co
     },
 
     async ids(filter, sort, limit) {
-      const where = whereOf(filter);
-      const src = await sourceOf(filter, where, few);
-      const rows = await db.query<{ id: string }>(
-        `${src.with} SELECT consent_id AS id FROM ${src.from} ${src.where} ${orderOf(sort)} LIMIT $${where.params.length + 1}`,
-        [...where.params, limit],
-      );
-      return rows.map((r) => r.id);
+      const ids = await tiered(filter, 0, limit, async (tier, o, l) => {
+        const where = whereOf(filter, { tier });
+        const src = await sourceOf(filter, where, few, tier);
+        const n = where.params.length;
+        return db.query<{ id: string }>(
+          `${src.with} SELECT consent_id AS id FROM ${src.from} ${src.where} ${orderOf(sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
+          [...where.params, l, o],
+        );
+      });
+      return ids.map((r) => r.id);
     },
 
     async resolve(ids) {
@@ -366,7 +429,7 @@ export function pgReferenceStore(db: Sql): ReferenceStore {
  * the SQLite adapter). The last of several copies of one consent in a page wins.
  */
 export async function storeConsents(tx: Tx, consents: readonly Consent[], syncedAt: string): Promise<UpsertCounts> {
-  const byId = new Map<string, { id: string; hash: string; version: number | null; payload: Consent; search: string }>();
+  const byId = new Map<string, { id: string; hash: string; version: number | null; payload: Consent; search: string; grams: string }>();
   for (const c of consents) {
     const json = JSON.stringify(c);
     byId.set(c.consentId, {
@@ -375,24 +438,29 @@ export async function storeConsents(tx: Tx, consents: readonly Consent[], synced
       version: typeof c.version === 'number' && Number.isInteger(c.version) && Math.abs(c.version) < 1e9 ? c.version : null,
       payload: c,
       search: '',
+      grams: '',
     });
   }
   if (!byId.size) return { new: 0, changed: 0, unchanged: consents.length };
-  // The search vector only for the new and changed ones (most pages of a resync change nothing).
+  // The search's vector and grams only for the new and changed ones (most pages of a resync change nothing).
   const stored = await tx.query<{ id: string; hash: string }>(
     'SELECT consent_id AS id, payload_hash AS hash FROM consents WHERE consent_id = ANY($1::text[])',
     [[...byId.keys()]],
   );
   const unchanged = new Set(stored.filter((s) => byId.get(s.id)?.hash === s.hash).map((s) => s.id));
-  for (const entry of byId.values()) if (!unchanged.has(entry.id)) entry.search = searchVector(entry.payload);
+  for (const entry of byId.values())
+    if (!unchanged.has(entry.id)) {
+      entry.search = searchVector(entry.payload);
+      entry.grams = gramsText(entry.payload);
+    }
   const written = await tx.query<{ inserted: boolean }>(
     `WITH input AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, hash text, version integer, payload jsonb, search text)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, hash text, version integer, payload jsonb, search text, grams text)
      ), written AS (
-       INSERT INTO consents (consent_id, payload, payload_hash, synced_at, search)
-       SELECT id, payload, hash, $2, search::tsvector FROM input
+       INSERT INTO consents (consent_id, payload, payload_hash, synced_at, search, grams)
+       SELECT id, payload, hash, $2, search::tsvector, grams FROM input
        ON CONFLICT (consent_id) DO UPDATE SET payload = excluded.payload, payload_hash = excluded.payload_hash,
-         synced_at = excluded.synced_at, search = excluded.search
+         synced_at = excluded.synced_at, search = excluded.search, grams = excluded.grams
        WHERE consents.payload_hash <> excluded.payload_hash
        RETURNING consent_id, xmax = 0 AS inserted
      ), versions AS (

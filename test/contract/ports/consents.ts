@@ -79,6 +79,42 @@ export function consentStoreSuite(open: OpenFixture) {
         expect(options.postUsageActions.reduce((n, o) => n + o.count, 0)).toBe(consents.length);
       }),
     );
+
+    it(
+      'finds a consent by any part of what an agent remembers, the matches at a word’s start first',
+      withStore(open, async ({ storage, load, settled }) => {
+        const like = (id: string, change: Record<string, unknown>) => ({ ...consents[0]!, consentId: id, ...change });
+        const a = like('zz-a', { consumerEmail: 'james.zyxsmith@quokka.test', consumerMobileNumber: '+61491570156', externalId: null });
+        const b = like('zz-b', { consumerEmail: 'zyxsmith.j@wombat.test', consumerMobileNumber: '+61491000000', externalId: null });
+        const c = like('zz-c', { consumerEmail: 'jzyxsmith@numbat.test', consumerMobileNumber: null, externalId: 'CRM-77812' });
+        await load.consents([...consents, a, b, c], SYNCED_AT);
+        await settled();
+        const sort = { field: 'consentId', direction: 'asc' } as const;
+        const found = async (search: string) => {
+          const rows = await storage.consents.list({ filter: { search }, sort, offset: 0, limit: 50 });
+          expect((await storage.consents.count({ search })).total, search).toBe(rows.length);
+          expect(await storage.consents.ids({ search }, sort, 50), search).toEqual(rows.map((r) => r.consentId));
+          // A window deep in the list continues the same order.
+          const tail = await storage.consents.list({ filter: { search }, sort, offset: 1, limit: 50 });
+          expect(tail, search).toEqual(rows.slice(1));
+          return rows.map((r) => r.consentId);
+        };
+        // The middle of an e-mail: b's starts a word, so it comes first; then a and c in the list's sort.
+        expect(await found('zyxsmith')).toEqual(['zz-b', 'zz-a', 'zz-c']);
+        expect(await found('ZYXSMITH')).toEqual(['zz-b', 'zz-a', 'zz-c']);
+        expect(await found('okka.te')).toEqual(['zz-a']);
+        expect(await found('@numbat')).toEqual(['zz-c']);
+        // Every word required, each anywhere.
+        expect(await found('zyxsmith quokka')).toEqual(['zz-a']);
+        // A run of a mobile's digits, however written; from a leading 0 as the number is said at home.
+        expect(await found('1570 156')).toEqual(['zz-a']);
+        expect(await found('0491 570-156')).toEqual(['zz-a']);
+        expect(await found('+61 491')).toEqual(['zz-a', 'zz-b']);
+        expect(await found('77812')).toEqual(['zz-c']);
+        // One or two characters match only a word's start (anywhere, they would match nearly everything).
+        expect(await found('zy')).toEqual(['zz-b']);
+      }),
+    );
   });
 
   describe('ReferenceStore', () => {

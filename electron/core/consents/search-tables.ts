@@ -1,5 +1,5 @@
 /**
- * The SQLite cache's full-text tokenizer (FTS5 unicode61, remove_diacritics 1, tokenchars
+ * The SQLite cache's word tokenizer (FTS5 unicode61, remove_diacritics 1, tokenchars
  * '@.-_|+') as tables: which characters separate tokens, which are dropped (diacritics), and how
  * the others fold (case). Read from SQLite itself for every code point below U+30000 (FTS5 knows
  * Unicode 6.1: characters assigned since are token characters there, and here); above, every
@@ -117,3 +117,22 @@ export const FOLDS =
   ':1:1,8s5:8s5:1:1,8se:8sf:-8cf:1,8sg:8v6:1:2,8vf:8vh:1:2,8vm:8vm:1:1,wu8:wvg:1:2,ww0:wwm:1:2,x0i:x0u:' +
   '1:2,x0y:x2m:1:2,x2x:x2z:1:2,x31:x31:-r9g:1,x32:x3a:1:2,x3f:x3f:1:1,x3h:x3h:-wmg:1,x3k:x3m:1:2,x40:x4' +
   '8:1:2,x4a:x4a:-wn8:1,1ee9:1eey:w:1,1fcw:1fdz:14:1';
+
+/**
+ * Where the cache's substring index (FTS5 trigram, remove_diacritics 1) folds a character otherwise
+ * than the word tokenizer: it folds characters with two diacritics to their base letter (the word
+ * tokenizer keeps them) and folds a few characters the word tokenizer treats as separators.
+ * Entries code:folded, base 36. Read from SQLite; test/contract/postgres-consents.test.ts checks
+ * every code point.
+ */
+export const GRAM_FOLDS =
+  'd1:39,d2:39,d3:39,d4:39,d5:39,d6:39,d7:39,d8:39,da:2p,db:2p,do:33,dp:33,e2:2p,e3:2p,fe:33,ff:33,fg:3' +
+  '3,fh:33,fk:33,fl:33,n9:qh,5xk:2r,5xl:2r,5xw:2t,5xx:2t,5xy:2t,5xz:2t,5y4:2t,5y5:2t,5ym:2x,5yn:2x,5yw:' +
+  '30,5yx:30,5zg:33,5zh:33,5zi:33,5zj:33,5zk:33,5zl:33,5zm:33,5zn:33,5zw:36,5zx:36,604:37,605:37,606:37' +
+  ',607:37,608:37,609:37,60o:39,60p:39,60q:39,60r:39,61w:2p,61x:2p,61y:2p,61z:2p,620:2p,621:2p,622:2p,6' +
+  '23:2p,624:2p,625:2p,626:2p,627:2p,628:2p,629:2p,62a:2p,62b:2p,62c:2p,62d:2p,62e:2p,62f:2p,62m:2t,62n' +
+  ':2t,62o:2t,62p:2t,62q:2t,62r:2t,62s:2t,62t:2t,62u:2t,62v:2t,634:33,635:33,636:33,637:33,638:33,639:3' +
+  '3,63a:33,63b:33,63c:33,63d:33,63e:33,63f:33,63g:33,63h:33,63i:33,63j:33,63k:33,63l:33,63m:33,63n:33,' +
+  '63s:39,63t:39,63u:39,63v:39,63w:39,63x:39,63y:39,63z:39,640:39,641:39,792:79s,793:79t,794:79u,795:79' +
+  'v,796:79w,797:79x,798:79y,799:79z,79a:7a0,79b:7a1,79c:7a2,79d:7a3,79e:7a4,79f:7a5,79g:7a6,79h:7a7,79' +
+  'i:7a8,79j:7a9,79k:7aa,79l:7ab,79m:7ac,79n:7ad,79o:7ae,79p:7af,79q:7ag,79r:7ah,1eke:1ekd,1ekf:1ekd';
