@@ -297,6 +297,12 @@ async function querySpecs(core: Awaited<ReturnType<typeof startCore>>): Promise<
       search: sample?.consumerMobile ? `0${sample.consumerMobile.slice(3, 6)} ${sample.consumerMobile.slice(6)}` : '0412',
     },
     'status ACTIVE, one data holder, a word': { statuses: ['ACTIVE'], dataHolderBrandIds: [holder], search: 'budget' },
+    // Anywhere (issue 40): a last name inside e-mails, a domain every consent has, a middle run of a mobile.
+    'search anywhere: a last name inside e-mails': { search: sample?.consumerEmail?.split('.')[1] ?? 'smith' },
+    'search anywhere: a domain (every consent)': { search: 'example.com' },
+    'search anywhere: the middle of a mobile': {
+      search: sample?.consumerMobile ? `${sample.consumerMobile.slice(5, 8)} ${sample.consumerMobile.slice(8, 10)}` : '345 67',
+    },
   };
   const first = (filter: unknown, field = 'created', direction = 'desc', offset = 0) => ({
     filter,

@@ -17,8 +17,8 @@ import { fmtN, quantile, type RecordRow } from './stats.js';
  * result}` and `{event, payload}` in), timed on the client's side:
  *
  * - C consoles (20) reading at once, each in a loop for a fixed time, through a mix of what the
- *   screens read (a window of the consent list, a window of the events, a search by an e-mail prefix
- *   and by a word, one consent's timeline, the webhook failures, the compliance report): p50/p95
+ *   screens read (a window of the consent list, a window of the events, a search by an e-mail prefix,
+ *   by a last name inside the e-mails and by a word, one consent's timeline, the webhook failures, the compliance report): p50/p95
  *   per kind and overall, against a team server (PostgreSQL) and, in the same run on the same data,
  *   a solo browser host (SQLite cache);
  * - a revoke in a console of one team server to REVOKED in a console of another server of the same
@@ -289,6 +289,11 @@ async function kindsOf(c: Console): Promise<Kind[]> {
       name: 'search: an e-mail prefix (6 characters), first 100',
       channel: 'consents:list',
       input: (r) => ({ ...window, filter: { search: emails.length ? pick(r, emails).slice(0, 6) : 'a' } }),
+    },
+    {
+      name: 'search anywhere: a last name inside the e-mails, first 100',
+      channel: 'consents:list',
+      input: (r) => ({ ...window, filter: { search: emails.length ? (pick(r, emails).split('.')[1] ?? 'smith') : 'smith' } }),
     },
     {
       name: 'search: a word (a data holder’s or use case’s), first 100',

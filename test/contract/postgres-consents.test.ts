@@ -6,7 +6,7 @@ import { ReferenceRepo } from '../../electron/core/cache/events-repo.js';
 import { sqliteStorage, type SqliteStorage } from '../../electron/core/cache/sqlite-storage.js';
 import type { ConsentStore, ReferenceStore } from '../../electron/core/consents/port.js';
 import { pgConsentStore, pgReferenceStore, storeConsents, storeReference } from '../../electron/core/postgres/consents.js';
-import { gramFold, tokens } from '../../electron/core/consents/search.js';
+import { gramFold, tokens } from '../../shared/consents/search.js';
 import { searchQuery } from '../../electron/core/postgres/consents-search.js';
 import { PgDb } from '../../electron/core/postgres/db.js';
 import { migrate } from '../../electron/core/postgres/migrations.js';

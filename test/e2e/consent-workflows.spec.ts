@@ -57,7 +57,18 @@ test('search by e-mail, open, revoke with a reason: REVOKED in the timeline', as
   await syncAgain(page);
   const target = await firstWithStatus(page, 'ACTIVE');
   await page.goto(`${new URL(app.launchUrl).origin}/#/consents`);
-  await page.getByRole('searchbox', { name: 'Search consents' }).fill(target.email);
+  const search = page.getByRole('searchbox', { name: 'Search consents' });
+  // Any part of the e-mail finds the consent, and its row marks the part that matched.
+  const middle = target.email.slice(2, 9);
+  await search.fill(middle);
+  await expect(page.locator(`[data-row-id="${target.id}"] mark`).filter({ hasText: middle })).toBeVisible();
+  // The middle of its id, a column not shown: the row says where it matched.
+  const idPart = target.id.slice(9, 18);
+  await search.fill(idPart);
+  const matchedIn = page.locator(`[data-row-id="${target.id}"]`).getByTitle(`Consent id: ${target.id}`);
+  await expect(matchedIn).toContainText('Consent id:');
+  await expect(matchedIn.locator('mark')).toHaveText(idPart);
+  await search.fill(target.email);
   await expect(range(page)).toHaveText(/^\d+ of 400 cached consents match this view$/);
   await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(target.email).replace(/\./g, '\\.')}`));
   await page.locator(`[data-row-id="${target.id}"]`).click();

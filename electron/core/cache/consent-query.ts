@@ -7,7 +7,7 @@ import type {
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
 import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
-import { parseSearch, tierWindows, type Search, type SearchWord } from '../consents/search.js';
+import { parseSearch, tierWindows, type Search, type SearchWord } from '../../../shared/consents/search.js';
 import { ConsentIndex, INDEXED, oneCharacter } from './consent-index.js';
 import type { Db } from './db.js';
 import { CacheVersion, Rebuilder } from './read-index.js';

@@ -386,7 +386,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
   },
 ];
 
-/** The consent columns searched, in the search's order (as written by migration 11; never edit). */
+/** The consent columns searched anywhere, in the search's order (as written by migration 11; never edit). The use case's name is searched at a word's start only (consents_fts). */
 const SEARCHED = [
   'consent_id',
   'cdr_arrangement_id',
@@ -395,5 +395,4 @@ const SEARCHED = [
   'consumer_mobile',
   'external_id',
   'data_holder_name',
-  'use_case_name',
 ] as const;

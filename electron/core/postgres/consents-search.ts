@@ -1,19 +1,20 @@
 import type { Consent } from '../../../shared/schemas/consent.js';
-import { gramFold, parseSearch, tokens, type Search } from '../consents/search.js';
+import { gramFold, parseSearch, tokens, type Search } from '../../../shared/consents/search.js';
 
 /**
- * Consent search on PostgreSQL, matching what the SQLite cache's FTS5 table (consents_fts) matches.
+ * Consent search on PostgreSQL, matching what the SQLite cache's FTS5 tables match (the rule:
+ * shared/consents/search.ts).
  *
- * A consent's searchable fields are split into tokens exactly as FTS5's unicode61 tokenizer splits
- * them (consents/search.ts), and stored as a tsvector of those tokens (nothing of PostgreSQL's
- * own parser, dictionaries or stemming: the lexemes are written as they are). Each field's tokens
- * take positions of their own (field k from k·FIELD_SPAN + 1), so that a phrase never spans two
- * fields, as in FTS5.
+ * At a word's start: a consent's searchable fields are split into tokens exactly as FTS5's
+ * unicode61 tokenizer splits them, and stored as a tsvector of those tokens (nothing of
+ * PostgreSQL's own parser, dictionaries or stemming: the lexemes are written as they are). Each
+ * field's tokens take positions of their own (field k from k·FIELD_SPAN + 1), so that a phrase
+ * never spans two fields, as in FTS5. Each word typed is a prefix phrase ("o'brien" is the phrase
+ * o ↔ brien*), written as a tsquery (`'o' <-> 'brien':*`); a word without any token matches nothing
+ * (FTS5: an empty phrase matches no row), and so does the whole search.
  *
- * What a user types becomes, as in cache/consent-query.ts ftsQuery: a mobile number in its stored
- * form as one term, or up to 8 words, all required; each word a prefix phrase ("o'brien" is the
- * phrase o ↔ brien*), written as a tsquery (`'o' <-> 'brien':*`). A word without any token matches
- * nothing (FTS5: an empty phrase matches no row), and so does the whole search.
+ * Anywhere: the fields folded as FTS5's trigram tokenizer folds them, one per line (gramsText),
+ * searched with LIKE under a pg_trgm index (consents.ts).
  */
 
 /** The fields searched, in FTS5's column order (cache/migrations.ts, consents_fts). */
@@ -30,6 +31,9 @@ export function searchFields(c: Consent): (string | null)[] {
     text(c.useCase?.name),
   ];
 }
+
+/** The first fields searchFields gives are searched anywhere too (all but the use case's name: a category, not an identifier). */
+const ANYWHERE_FIELDS = 7;
 
 /** Positions per field: a field's tokens beyond this many are not indexed (tsvector positions stop at 16383). */
 const FIELD_SPAN = 1024;
@@ -84,6 +88,7 @@ export const likeAnywhere = (folded: string) => `%${folded.replace(/[\\%_]/g, (c
 export function gramsText(c: Consent): string {
   return gramFold(
     searchFields(c)
+      .slice(0, ANYWHERE_FIELDS)
       .filter((f): f is string => f !== null)
       .join('\n'),
   );

@@ -5,7 +5,7 @@ import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
 import type { ConsentStore, DataHolderRef, ReferenceStore } from '../consents/port.js';
 import type { UpsertCounts } from '../sync/sync-store.js';
 import type { PgDb, Sql, Tx } from './db.js';
-import { parseSearch, tierWindows, type Search } from '../consents/search.js';
+import { parseSearch, tierWindows, type Search } from '../../../shared/consents/search.js';
 import { gramsText, likeAnywhere, searchVector, startQuery } from './consents-search.js';
 
 /**

@@ -86,7 +86,12 @@ export function consentStoreSuite(open: OpenFixture) {
         const like = (id: string, change: Record<string, unknown>) => ({ ...consents[0]!, consentId: id, ...change });
         const a = like('zz-a', { consumerEmail: 'james.zyxsmith@quokka.test', consumerMobileNumber: '+61491570156', externalId: null });
         const b = like('zz-b', { consumerEmail: 'zyxsmith.j@wombat.test', consumerMobileNumber: '+61491000000', externalId: null });
-        const c = like('zz-c', { consumerEmail: 'jzyxsmith@numbat.test', consumerMobileNumber: null, externalId: 'CRM-77812' });
+        const c = like('zz-c', {
+          consumerEmail: 'jzyxsmith@numbat.test',
+          consumerMobileNumber: null,
+          externalId: 'CRM-77812',
+          useCase: { ...consents[0]!.useCase, name: 'Zyxmortgage helper' },
+        });
         await load.consents([...consents, a, b, c], SYNCED_AT);
         await settled();
         const sort = { field: 'consentId', direction: 'asc' } as const;
@@ -112,7 +117,10 @@ export function consentStoreSuite(open: OpenFixture) {
         expect(await found('+61 491')).toEqual(['zz-a', 'zz-b']);
         expect(await found('77812')).toEqual(['zz-c']);
         // One or two characters match only a word's start (anywhere, they would match nearly everything).
-        expect(await found('zy')).toEqual(['zz-b']);
+        expect(await found('zy')).toEqual(['zz-b', 'zz-c']);
+        // The use case's name, a category, only at a word's start.
+        expect(await found('zyxmort')).toEqual(['zz-c']);
+        expect(await found('mortgage')).toEqual([]);
       }),
     );
   });

@@ -7,16 +7,18 @@ import { DROPPED, FOLDS, GRAM_FOLDS, SEPARATORS, TABLE_LIMIT } from './search-ta
  * - What is typed is split at spaces into at most 8 words, all required. Digits alone (with
  *   spaces, dashes, brackets or a leading +), 4 of them or more, are one word: a phone number or a
  *   part of one, however it is written.
- * - A word of 3 characters or more matches **anywhere** in one of a consent's searched fields
+ * - A word of 3 characters or more matches **anywhere** in one of a consent's identifying fields
  *   ("smith" finds james.smith@…, "@example.com" the domain, "345 678" the middle of a mobile).
  *   Case and diacritics do not count (é = e). A shorter word matches the **start** of a word
  *   ("ja" finds james…, not raja…): anywhere, one or two letters would match nearly everything.
+ *   The use case's name is a category, not an identifier: it matches at a word's start only
+ *   ("budget" finds Budgeting insights; "son" does not find every "Energy plan comparison").
  * - A mobile is matched as stored (+61412345678) and as written at home (0412345678).
  * - Consents where every word **starts** a word come first (a search for "smith" lists
  *   smith.j@… before jsmith@…), each group in the list's own sort.
  *
- * The searched fields: the consent id, the arrangement id, the consumer id, the e-mail, the mobile,
- * the external id, the data holder's name and the use case's name.
+ * The identifying fields: the consent id, the arrangement id, the consumer id, the e-mail, the
+ * mobile, the external id and the data holder's name.
  *
  * Folding follows the SQLite cache's FTS5 tokenizers (unicode61 for words, trigram for anywhere),
  * written out here so that PostgreSQL matches exactly what SQLite matches (search-tables.ts).
@@ -149,4 +151,55 @@ export function tokens(text: string): string[] {
   }
   if (inToken && current) out.push(current);
   return out;
+}
+
+/**
+ * The parts of a shown text a search matched, as [start, end) ranges of the text (UTF-16 indices),
+ * sorted and merged: each word found anywhere (3 characters or more) at each place it occurs, a
+ * shorter one at the start of each word it starts. What the list highlights. `atStartOnly`: a
+ * field searched at a word's start only (the use case's name).
+ */
+export function matchedRanges(text: string, search: Search | undefined, opts: { atStartOnly?: boolean } = {}): [number, number][] {
+  if (!search || !text) return [];
+  // The text folded as the index folds it, with where each folded character came from.
+  let folded = '';
+  const from: number[] = [];
+  const wordStart: boolean[] = [];
+  let inWord = false;
+  let at = 0;
+  for (const ch of text) {
+    const f = gramFold(ch);
+    const separates = fold(ch) === null;
+    for (let k = 0; k < f.length; k++) {
+      from.push(at);
+      wordStart.push(!separates && !inWord && k === 0);
+    }
+    if (f.length) folded += f;
+    if (separates) inWord = false;
+    else if (f.length) inWord = true;
+    at += ch.length;
+  }
+  from.push(at);
+  const ranges: [number, number][] = [];
+  const add = (start: number, length: number) => ranges.push([from[start]!, from[start + length]!]);
+  for (const word of search.words) {
+    if (word.anywhere && !opts.atStartOnly) {
+      for (const part of word.anywhere) {
+        if (!part) continue;
+        for (let i = folded.indexOf(part); i >= 0; i = folded.indexOf(part, i + 1)) add(i, part.length);
+      }
+    } else {
+      const start = gramFold(word.start);
+      if (!start) continue;
+      for (let i = folded.indexOf(start); i >= 0; i = folded.indexOf(start, i + 1)) if (wordStart[i]) add(i, start.length);
+    }
+  }
+  ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const merged: [number, number][] = [];
+  for (const r of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else merged.push([r[0], r[1]]);
+  }
+  return merged;
 }
