@@ -20,8 +20,10 @@ import { DROPPED, FOLDS, GRAM_FOLDS, SEPARATORS, TABLE_LIMIT } from './search-ta
  * The identifying fields: the consent id, the arrangement id, the consumer id, the e-mail, the
  * mobile, the external id and the data holder's name.
  *
- * Folding follows the SQLite cache's FTS5 tokenizers (unicode61 for words, trigram for anywhere),
- * written out here so that PostgreSQL matches exactly what SQLite matches (search-tables.ts).
+ * Folding follows SQLite's FTS5 tokenizers: unicode61's (the cache's word index) for a word's start,
+ * the trigram tokenizer's (case and every diacritic) for anywhere; written out here (search-tables.ts,
+ * checked against SQLite for every code point) so that the cache, PostgreSQL and the list's marks
+ * fold alike.
  */
 
 export const SEARCH_WORDS_MAX = 8;
@@ -68,6 +70,24 @@ function phoneWord(text: string): SearchWord | undefined {
   const start = digits.startsWith('61') && digits.length >= 8 ? `+${digits}` : digits;
   return { start, anywhere: [digits] };
 }
+
+/**
+ * A consent's identifying fields as the search looks in them anywhere: folded (gramFold), one per
+ * line, the missing ones left out. No word typed holds a line break, so none matches across two
+ * fields. The fields, in this order: the consent id, the arrangement id, the consumer id, the
+ * e-mail, the mobile, the external id, the data holder's name.
+ */
+export function anywhereText(fields: readonly (string | number | null | undefined)[]): string {
+  const text = fields
+    .filter((f) => f !== null && f !== undefined)
+    .map(String)
+    .join('\n');
+  // ASCII folds to lower case and nothing else: the common case, at native speed.
+  return ASCII.test(text) ? text.toLowerCase() : gramFold(text);
+}
+
+// eslint-disable-next-line no-control-regex -- ASCII, controls included
+const ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * The windows of the two groups that make the window [offset, offset + limit) of a tiered search's

@@ -6,6 +6,7 @@ import type {
   ConsentSort,
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
+import { anywhereText } from '../../../shared/consents/search.js';
 import type { Db } from './db.js';
 import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
 import { Interner, turn } from './read-index.js';
@@ -93,6 +94,9 @@ export const INDEXED: ReadonlySet<ConsentSortField> = new Set([
 
 /** Rows read per slice while building: a few milliseconds of the main thread each (20,000 took 80–240 ms at 100k). */
 export const SLICE = 2_000;
+
+/** Consents per chunk of the text searched anywhere (ConsentIndex.hay). */
+const HAY_CHUNK = 4_096;
 
 type Order = { asc: Int32Array; nonNull: number };
 
@@ -306,6 +310,79 @@ export class ConsentIndex {
     if (!order) return undefined;
     index.orders.set('created', order);
     return index;
+  }
+
+  /**
+   * The identifying fields of every consent as the search looks in them anywhere (anywhereText),
+   * in chunks of consecutive positions: each chunk one string of its consents' texts, each ended by
+   * a NUL, and where each begins. Built at the first search anywhere (about 18 MB at 100,000
+   * consents, a one-byte string per chunk unless a text in it is not Latin-1).
+   */
+  private haystack: { text: string; starts: Int32Array }[] | undefined;
+
+  private hay(): { text: string; starts: Int32Array }[] {
+    if (this.haystack) return this.haystack;
+    const chunks: { text: string; starts: Int32Array }[] = [];
+    const s = this.shown;
+    for (let first = 0; first < this.size; first += HAY_CHUNK) {
+      const n = Math.min(HAY_CHUNK, this.size - first);
+      const starts = new Int32Array(n + 1);
+      const parts: string[] = [];
+      let at = 0;
+      for (let k = 0; k < n; k++) {
+        const i = first + k;
+        const text = anywhereText([
+          this.ids[i],
+          s.arrangementId[i],
+          s.consumerId[i],
+          s.email[i],
+          s.mobile[i],
+          s.externalId[i],
+          this.dicts.holderName.values[this.holderName[i]!],
+        ]);
+        starts[k] = at;
+        parts.push(text, '\0');
+        at += text.length + 1;
+      }
+      starts[n] = at;
+      chunks.push({ text: parts.join(''), starts });
+    }
+    this.haystack = chunks;
+    return chunks;
+  }
+
+  /** The last search anywhere and its answer (a keystroke asks for the count and the rows of one search). */
+  private lastAnywhere: { key: string; hits: Uint8Array } | undefined;
+
+  /**
+   * The positions of the consents whose identifying fields hold, for every word, one of its folded
+   * forms (shared/consents/search.ts): a byte per position, 1 for a match.
+   */
+  anywhereHits(words: readonly (readonly string[])[]): Uint8Array {
+    const key = JSON.stringify(words);
+    if (this.lastAnywhere?.key === key) return this.lastAnywhere.hits;
+    let hits: Uint8Array | undefined;
+    for (const forms of words) {
+      const found = new Uint8Array(this.size);
+      let base = 0;
+      for (const { text, starts } of this.hay()) {
+        for (const needle of forms) {
+          // A NUL ends each consent's text: a word holding one would match across two consents.
+          if (!needle || needle.includes('\0')) continue;
+          let k = 0;
+          for (let p = text.indexOf(needle); p >= 0; p = text.indexOf(needle, starts[k + 1]!)) {
+            while (starts[k + 1]! <= p) k++;
+            found[base + k] = 1;
+          }
+        }
+        base += starts.length - 1;
+      }
+      if (hits) for (let i = 0; i < hits.length; i++) hits[i]! &= found[i]!;
+      else hits = found;
+    }
+    hits ??= new Uint8Array(this.size);
+    this.lastAnywhere = { key, hits };
+    return hits;
   }
 
   /** The position of a rowid, or -1 when the index does not hold it. */

@@ -7,7 +7,7 @@ import type {
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
 import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
-import { parseSearch, tierWindows, type Search, type SearchWord } from '../../../shared/consents/search.js';
+import { anywhereText, parseSearch, tierWindows, type Search, type SearchWord } from '../../../shared/consents/search.js';
 import { ConsentIndex, INDEXED, oneCharacter } from './consent-index.js';
 import type { Db } from './db.js';
 import { CacheVersion, Rebuilder } from './read-index.js';
@@ -124,24 +124,35 @@ const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 /** The FTS5 query (consents_fts) of words at a word's start: each a quoted prefix, all required; nothing typed becomes FTS syntax. */
 const startMatch = (words: readonly SearchWord[]) => words.map((w) => `${phrase(w.start)}*`).join(' AND ');
 
-/** The FTS5 query (consents_grams, trigram) of words found anywhere: each any of its forms, all required. */
-const anywhereMatch = (words: readonly SearchWord[]) => words.map((w) => `(${w.anywhere!.map(phrase).join(' OR ')})`).join(' AND ');
+/**
+ * A consent's identifying fields in SQL, for the search anywhere (shared/consents/search.ts
+ * anywhereText: the same fields, in the same order).
+ */
+const ANYWHERE_FIELDS =
+  'concat_ws(char(10), consent_id, cdr_arrangement_id, consumer_id, consumer_email, consumer_mobile, external_id, data_holder_name)';
+
+/** The SQL function (registered per connection, ConsentQuery) telling whether a text holds a folded form anywhere. */
+const ANYWHERE_FN = 'cdr_search_anywhere';
 
 /**
  * The SQL of a search's part of a filter: every word at a word's start (consents_fts), or each word
- * anywhere (a word of 3 characters or more in consents_grams, a shorter one at a word's start).
+ * anywhere (a word of 3 characters or more in the identifying fields, a shorter one at a word's
+ * start). SQL answers only until the in-memory index is built (and in tests beside it): a scan.
  */
 function searchSql(search: Search | undefined, tier: Tier, rowid: string): Where | undefined {
   if (!search) return undefined;
-  const inFts = (table: 'consents_fts' | 'consents_grams') => `${rowid} IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`;
-  const atStart: Where = { sql: inFts('consents_fts'), params: [startMatch(search.words)] };
+  const inFts = `${rowid} IN (SELECT rowid FROM consents_fts WHERE consents_fts MATCH ?)`;
+  const atStart: Where = { sql: inFts, params: [startMatch(search.words)] };
   if (!search.tiered) return tier === 'rest' ? { sql: '0', params: [] } : atStart;
   if (tier === 'first') return atStart;
   const long = search.words.filter((w) => w.anywhere);
   const short = search.words.filter((w) => !w.anywhere);
   const anywhere: Where = {
-    sql: [inFts('consents_grams'), ...(short.length ? [inFts('consents_fts')] : [])].join(' AND '),
-    params: [anywhereMatch(long), ...(short.length ? [startMatch(short)] : [])],
+    sql: [
+      ...long.map((w) => `(${w.anywhere!.map(() => `${ANYWHERE_FN}(${ANYWHERE_FIELDS}, ?)`).join(' OR ')})`),
+      ...(short.length ? [inFts] : []),
+    ].join(' AND '),
+    params: [...long.flatMap((w) => w.anywhere!), ...(short.length ? [startMatch(short)] : [])],
   };
   return tier === 'rest'
     ? { sql: `${anywhere.sql} AND NOT ${atStart.sql}`, params: [...anywhere.params, ...atStart.params] }
@@ -181,9 +192,8 @@ export class ConsentQuery {
   /** The filter columns of every consent in memory (consent-index.ts), when it matches the cache. */
   private readonly index: Rebuilder<ConsentIndex>;
   private readonly ftsStmt;
-  private readonly gramsStmt;
   private readonly version: CacheVersion;
-  private lastSearch: { key: string; version: string; rowids: number[] } | undefined;
+  private lastSearch: { match: string; version: string; rowids: number[] } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -198,7 +208,9 @@ export class ConsentQuery {
     this.useIndex = opts.useIndex ?? true;
     this.scanSearchFrom = opts.scanSearchFrom ?? SCAN_SEARCH_FROM;
     this.ftsStmt = db.prepare<[string], number>('SELECT rowid FROM consents_fts WHERE consents_fts MATCH ?').pluck();
-    this.gramsStmt = db.prepare<[string], number>('SELECT rowid FROM consents_grams WHERE consents_grams MATCH ?').pluck();
+    db.function(ANYWHERE_FN, { deterministic: true }, (text: unknown, form: unknown) =>
+      typeof text === 'string' && typeof form === 'string' && form !== '' && anywhereText([text]).includes(form) ? 1 : 0,
+    );
   }
 
   private readonly useIndex: boolean;
@@ -213,16 +225,15 @@ export class ConsentQuery {
     return quick ? this.index.peek() : this.index.current();
   }
 
-  /** A full-text query's rowids: words at a word's start (consents_fts) or anywhere (consents_grams). */
-  private ftsRowids(match: string, table: 'words' | 'grams' = 'words'): number[] {
+  /** A full-text query's rowids (words at a word's start, consents_fts). */
+  private ftsRowids(match: string): number[] {
     // A keystroke asks for the count and the first rows of the same search: one full-text query
     // answers both (and the next window), while the cache is unchanged.
     const version = this.version.now();
-    const key = `${table}\n${match}`;
     const last = this.lastSearch;
-    if (last && last.key === key && last.version === version) return last.rowids;
-    const rowids = (table === 'words' ? this.ftsStmt : this.gramsStmt).all(match);
-    this.lastSearch = { key, version, rowids };
+    if (last && last.match === match && last.version === version) return last.rowids;
+    const rowids = this.ftsStmt.all(match);
+    this.lastSearch = { match, version, rowids };
     return rowids;
   }
 
@@ -257,7 +268,7 @@ export class ConsentQuery {
     const first = atStart instanceof Uint8Array ? atStart : index.hitsOf(atStart);
     const long = search.words.filter((w) => w.anywhere);
     const short = search.words.filter((w) => !w.anywhere);
-    const anywhere = index.hitsOf(this.ftsRowids(anywhereMatch(long), 'grams'));
+    const anywhere = index.anywhereHits(long.map((w) => w.anywhere!));
     const shortMatch = short.length ? this.startMatch(short, index) : undefined;
     const shortHits = shortMatch && (shortMatch instanceof Uint8Array ? shortMatch : index.hitsOf(shortMatch));
     const tiers = new Uint8Array(index.size);

@@ -7,24 +7,9 @@ import { PayloadCodec } from './payload-codec.js';
 export const DEFERRED_KEY = 'consents.deferredIndexes';
 /** Kept through a first load: the list's default order, which the console reads while the load runs. */
 const KEPT_INDEXES = new Set(['consents_by_created']);
+const FTS_INSERT_TRIGGER = 'consents_fts_insert';
 const FTS_COLUMNS =
   'consent_id, cdr_arrangement_id, consumer_id, consumer_email, consumer_mobile, external_id, data_holder_name, use_case_name';
-/**
- * The search indexes (migrations.ts: consents_fts, words; consents_grams, anywhere), each with its
- * insert trigger, which a first load sets aside, and the statement that indexes rows in bulk.
- */
-const SEARCH_INDEXES = [
-  {
-    trigger: 'consents_fts_insert',
-    add: `INSERT INTO consents_fts (rowid, ${FTS_COLUMNS}) SELECT rowid, ${FTS_COLUMNS} FROM consents WHERE rowid IN (SELECT value FROM json_each(?))`,
-  },
-  {
-    trigger: 'consents_grams_insert',
-    add: `INSERT INTO consents_grams (rowid, text)
-      SELECT rowid, concat_ws(char(10), consent_id, cdr_arrangement_id, consumer_id, consumer_email, consumer_mobile, external_id, data_holder_name)
-      FROM consents WHERE rowid IN (SELECT value FROM json_each(?))`,
-  },
-] as const;
 
 export interface UpsertCounts {
   new: number;
@@ -39,8 +24,8 @@ export class ConsentsRepo {
   private readonly countStmt;
   private readonly versionStmt;
   private readonly payloadStmt;
-  private readonly triggerStmt;
-  private readonly searchAdds;
+  private readonly ftsTriggerStmt;
+  private readonly ftsAddStmt;
   private readonly codec: PayloadCodec;
 
   constructor(private readonly db: Db) {
@@ -70,8 +55,10 @@ export class ConsentsRepo {
        WHERE c.consent_id = ?`,
     );
     this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM consents');
-    this.triggerStmt = db.prepare<[string], number>("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?").pluck();
-    this.searchAdds = SEARCH_INDEXES.map((x) => ({ trigger: x.trigger, stmt: db.prepare<[string]>(x.add) }));
+    this.ftsTriggerStmt = db.prepare<[string], number>("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?").pluck();
+    this.ftsAddStmt = db.prepare<[string]>(
+      `INSERT INTO consents_fts (rowid, ${FTS_COLUMNS}) SELECT rowid, ${FTS_COLUMNS} FROM consents WHERE rowid IN (SELECT value FROM json_each(?))`,
+    );
   }
 
   /**
@@ -81,15 +68,13 @@ export class ConsentsRepo {
   upsertPage(consents: readonly Consent[], syncedAt: string): UpsertCounts {
     const counts: UpsertCounts = { new: 0, changed: 0, unchanged: 0 };
     inTransaction(this.db, () => {
-      // During a first load (beginFirstLoad) new rows reach the search indexes once per call, in one
-      // statement each, not one trigger run per row: a fifth of the cost. Every row is in them
-      // before the call returns, and before any update (whose trigger takes the row's old terms out).
-      const bulk = this.searchAdds.filter((a) => !this.triggerStmt.get(a.trigger));
-      const unindexed: number[] | undefined = bulk.length ? [] : undefined;
+      // During a first load (beginFirstLoad) new rows reach the search index once per call, in one
+      // statement, not one trigger run per row: a fifth of the cost. Every row is in it before the
+      // call returns, and before any update (whose trigger takes the row's old terms out).
+      const unindexed: number[] | undefined = this.ftsTriggerStmt.get(FTS_INSERT_TRIGGER) ? undefined : [];
       const index = () => {
         if (!unindexed?.length) return;
-        const rowids = JSON.stringify(unindexed);
-        for (const a of bulk) a.stmt.run(rowids);
+        this.ftsAddStmt.run(JSON.stringify(unindexed));
         unindexed.length = 0;
       };
       for (const c of consents) {
@@ -137,7 +122,7 @@ export class ConsentsRepo {
 
   /**
    * A first load: into an empty table, the secondary indexes are built once at the end
-   * (`finishFirstLoad`) instead of kept row by row, and the search indexes take each call's new rows
+   * (`finishFirstLoad`) instead of kept row by row, and the search index takes each call's new rows
    * in one statement. The whole load then runs about 1.8× as fast. What was set aside is written down
    * in the same transaction, so a load that is killed is finished by the next open or sync. False
    * (and nothing changes) when the table holds rows; true when a load is already under way.
@@ -149,9 +134,9 @@ export class ConsentsRepo {
       const deferred = this.db
         .prepare<[string], { type: string; name: string; sql: string }>(
           `SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'consents' AND sql IS NOT NULL
-             AND ((type = 'index') OR (type = 'trigger' AND name IN (SELECT value FROM json_each(?)))) ORDER BY type, name`,
+             AND ((type = 'index') OR (type = 'trigger' AND name = ?)) ORDER BY type, name`,
         )
-        .all(JSON.stringify(SEARCH_INDEXES.map((x) => x.trigger)))
+        .all(FTS_INSERT_TRIGGER)
         // A unique index is a constraint the load relies on: never set aside.
         .filter((o) => !KEPT_INDEXES.has(o.name) && !/^CREATE UNIQUE/i.test(o.sql));
       for (const o of deferred) this.db.exec(`DROP ${o.type === 'index' ? 'INDEX' : 'TRIGGER'} "${o.name}"`);

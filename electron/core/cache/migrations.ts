@@ -362,37 +362,4 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
     for (const c of ['approval_requested_by', 'approval_decision', 'approval_by', 'approval_at'])
       db.exec(`ALTER TABLE action_jobs ADD COLUMN ${c} TEXT`);
   },
-  // 11: the consent search finds any part of an identifier (consents/search.ts): the searched
-  // fields, one per line, in a trigram index. Contentless (the text is in the consents table); a
-  // consent's entry is rewritten only when a searched field changes.
-  (db) => {
-    const text = (r: 'new' | 'old' | '') => `concat_ws(char(10), ${SEARCHED.map((c) => (r ? `${r}.${c}` : c)).join(', ')})`;
-    db.exec(`
-      CREATE VIRTUAL TABLE consents_grams USING fts5(
-        text, content = '', contentless_delete = 1, tokenize = 'trigram remove_diacritics 1'
-      );
-      INSERT INTO consents_grams (rowid, text) SELECT rowid, ${text('')} FROM consents;
-      CREATE TRIGGER consents_grams_insert AFTER INSERT ON consents BEGIN
-        INSERT INTO consents_grams (rowid, text) VALUES (new.rowid, ${text('new')});
-      END;
-      CREATE TRIGGER consents_grams_delete AFTER DELETE ON consents BEGIN
-        DELETE FROM consents_grams WHERE rowid = old.rowid;
-      END;
-      CREATE TRIGGER consents_grams_update AFTER UPDATE OF ${SEARCHED.join(', ')} ON consents BEGIN
-        DELETE FROM consents_grams WHERE rowid = old.rowid;
-        INSERT INTO consents_grams (rowid, text) VALUES (new.rowid, ${text('new')});
-      END;
-    `);
-  },
 ];
-
-/** The consent columns searched anywhere, in the search's order (as written by migration 11; never edit). The use case's name is searched at a word's start only (consents_fts). */
-const SEARCHED = [
-  'consent_id',
-  'cdr_arrangement_id',
-  'consumer_id',
-  'consumer_email',
-  'consumer_mobile',
-  'external_id',
-  'data_holder_name',
-] as const;

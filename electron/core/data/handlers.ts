@@ -19,15 +19,19 @@ type DataChannels =
   | 'products:versions'
   | 'products:export';
 
-/** The period of transactions a consent's data sync asked for (data/history.ts): its history start to its last fetch. */
-async function heldPeriod(reference: ReferenceStore, consent: Consent, fetchedAt: string) {
+/**
+ * The period of transactions a consent's data sync asked for (data/history.ts): its history start
+ * to its last data sync — the consent's, when later than its transactions' (an incremental sync
+ * that found nothing new still read them to that time).
+ */
+async function heldPeriod(reference: ReferenceStore, consent: Consent, fetchedAt: string, lastSync: string | null) {
   // The use case as last synced (what the sync's bounds were made from), else the consent's copy of it.
   const synced = consent.useCase?.id ? await reference.useCase(consent.useCase.id) : undefined;
   const days = synced?.historicalCollectionPeriodInDays ?? consent.useCase?.historicalCollectionPeriodInDays;
   const assumed = typeof days !== 'number';
   return {
     from: historyStart(consent.created!, days),
-    to: fetchedAt,
+    to: lastSync && lastSync > fetchedAt ? lastSync : fetchedAt,
     days: assumed ? UNKNOWN_HISTORY_DAYS : days,
     assumed,
   };
@@ -44,7 +48,10 @@ export function dataHandlers(ctx: Pick<CoreContext, 'stores' | 'exports' | 'cloc
       const meta = await data.meta(consentId);
       const fetched = meta.kinds.find((k) => k.kind === 'transactions')?.fetchedAt ?? null;
       const consent = fetched ? await ctx.stores.consents.get(consentId) : undefined;
-      return { ...meta, history: consent?.created && fetched ? await heldPeriod(ctx.stores.reference, consent, fetched) : null };
+      return {
+        ...meta,
+        history: consent?.created && fetched ? await heldPeriod(ctx.stores.reference, consent, fetched, meta.lastFetchedAt) : null,
+      };
     },
     'data:records': async (input) => data.records(input),
     'data:export': async (input) =>

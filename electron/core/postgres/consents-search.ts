@@ -1,5 +1,5 @@
 import type { Consent } from '../../../shared/schemas/consent.js';
-import { gramFold, parseSearch, tokens, type Search } from '../../../shared/consents/search.js';
+import { anywhereText, parseSearch, tokens, type Search } from '../../../shared/consents/search.js';
 
 /**
  * Consent search on PostgreSQL, matching what the SQLite cache's FTS5 tables match (the rule:
@@ -81,15 +81,7 @@ export const searchQuery = (text: string | undefined) => startQuery(parseSearch(
 export const likeAnywhere = (folded: string) => `%${folded.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * The consent's text searched anywhere (the grams column, under a pg_trgm index): its searched
- * fields folded as SQLite's trigram index folds them, one per line (no word has a line break, so
- * none matches across two fields).
+ * The consent's text searched anywhere (the grams column, under a pg_trgm index): its identifying
+ * fields folded as the search folds them (shared/consents/search.ts anywhereText).
  */
-export function gramsText(c: Consent): string {
-  return gramFold(
-    searchFields(c)
-      .slice(0, ANYWHERE_FIELDS)
-      .filter((f): f is string => f !== null)
-      .join('\n'),
-  );
-}
+export const gramsText = (c: Consent): string => anywhereText(searchFields(c).slice(0, ANYWHERE_FIELDS));
