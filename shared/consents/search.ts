@@ -173,6 +173,44 @@ export function tokens(text: string): string[] {
   return out;
 }
 
+/** A text folded as the search folds it, where each folded character came from (undefined: the same place), and which start a word. */
+interface Folded {
+  folded: string;
+  from: number[] | undefined;
+  wordStart: (i: number) => boolean;
+}
+
+/** Which ASCII characters separate words (the word tokenizer's, fold() === null), read once. */
+const ASCII_SEPARATES = Array.from({ length: 128 }, (_, c) => fold(String.fromCharCode(c)) === null);
+
+/** ASCII (most identifiers): lower case, character for character (a list row is drawn at each keystroke). */
+function foldedAscii(text: string): Folded {
+  const separates = (i: number) => i < 0 || ASCII_SEPARATES[text.charCodeAt(i)]!;
+  return { folded: text.toLowerCase(), from: undefined, wordStart: (i) => !separates(i) && separates(i - 1) };
+}
+
+function foldedAny(text: string): Folded {
+  let folded = '';
+  const from: number[] = [];
+  const starts: boolean[] = [];
+  let inWord = false;
+  let at = 0;
+  for (const ch of text) {
+    const f = gramFold(ch);
+    const separates = fold(ch) === null;
+    for (let k = 0; k < f.length; k++) {
+      from.push(at);
+      starts.push(!separates && !inWord && k === 0);
+    }
+    if (f.length) folded += f;
+    if (separates) inWord = false;
+    else if (f.length) inWord = true;
+    at += ch.length;
+  }
+  from.push(at);
+  return { folded, from, wordStart: (i) => starts[i] === true };
+}
+
 /**
  * The parts of a shown text a search matched, as [start, end) ranges of the text (UTF-16 indices),
  * sorted and merged: each word found anywhere (3 characters or more) at each place it occurs, a
@@ -181,27 +219,9 @@ export function tokens(text: string): string[] {
  */
 export function matchedRanges(text: string, search: Search | undefined, opts: { atStartOnly?: boolean } = {}): [number, number][] {
   if (!search || !text) return [];
-  // The text folded as the index folds it, with where each folded character came from.
-  let folded = '';
-  const from: number[] = [];
-  const wordStart: boolean[] = [];
-  let inWord = false;
-  let at = 0;
-  for (const ch of text) {
-    const f = gramFold(ch);
-    const separates = fold(ch) === null;
-    for (let k = 0; k < f.length; k++) {
-      from.push(at);
-      wordStart.push(!separates && !inWord && k === 0);
-    }
-    if (f.length) folded += f;
-    if (separates) inWord = false;
-    else if (f.length) inWord = true;
-    at += ch.length;
-  }
-  from.push(at);
+  const { folded, from, wordStart } = ASCII.test(text) ? foldedAscii(text) : foldedAny(text);
   const ranges: [number, number][] = [];
-  const add = (start: number, length: number) => ranges.push([from[start]!, from[start + length]!]);
+  const add = (start: number, length: number) => ranges.push([from ? from[start]! : start, from ? from[start + length]! : start + length]);
   for (const word of search.words) {
     if (word.anywhere && !opts.atStartOnly) {
       for (const part of word.anywhere) {
@@ -211,7 +231,7 @@ export function matchedRanges(text: string, search: Search | undefined, opts: { 
     } else {
       const start = gramFold(word.start);
       if (!start) continue;
-      for (let i = folded.indexOf(start); i >= 0; i = folded.indexOf(start, i + 1)) if (wordStart[i]) add(i, start.length);
+      for (let i = folded.indexOf(start); i >= 0; i = folded.indexOf(start, i + 1)) if (wordStart(i)) add(i, start.length);
     }
   }
   ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);

@@ -360,7 +360,7 @@ if (needsCache) {
         row(`search anywhere as you type (${anywhere.join(', ')}): a keystroke to its rows in Chromium, p95; ${when}`, [inPage.p95], 'ms', {
           baseline: { what: 'the row above: words typed from their start, p95 (ms)', values: [onPage.p95] },
           target: { on: 'value', op: '≤', limit: 50 },
-          note: `${inside.page.length} keystrokes; from the third letter each word matches anywhere (a trigram index), the matches at a word's start listed first; median ${inPage.median.toFixed(0)} ms, max ${inPage.max.toFixed(0)} ms; driver's clock p95 ${inDriver.p95.toFixed(0)} ms`,
+          note: `${inside.page.length} keystrokes; from the third letter each word matches anywhere (a scan of the read index's folded text), the matches at a word's start listed first; median ${inPage.median.toFixed(0)} ms, max ${inPage.max.toFixed(0)} ms; driver's clock p95 ${inDriver.p95.toFixed(0)} ms`,
         });
       }
       console.log('a chart of a year of days in Chromium, and of five years');

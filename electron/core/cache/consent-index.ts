@@ -95,8 +95,9 @@ export const INDEXED: ReadonlySet<ConsentSortField> = new Set([
 /** Rows read per slice while building: a few milliseconds of the main thread each (20,000 took 80–240 ms at 100k). */
 export const SLICE = 2_000;
 
-/** Consents per chunk of the text searched anywhere (ConsentIndex.hay). */
-const HAY_CHUNK = 4_096;
+/** Consents per chunk of the text searched anywhere (Haystack): 2^HAY_SHIFT. */
+const HAY_SHIFT = 12;
+const HAY_CHUNK = 1 << HAY_SHIFT;
 
 type Order = { asc: Int32Array; nonNull: number };
 
@@ -163,6 +164,66 @@ class Firsts {
 /** A search word the first-character bits answer: one letter or digit (the full-text query "x"*). */
 export const oneCharacter = (term: string) => /^[a-z0-9]$/i.test(term);
 
+/**
+ * The identifying fields of every consent as the search looks in them anywhere (anywhereText), in
+ * chunks of HAY_CHUNK consecutive positions: each chunk one string of its consents' texts, each
+ * ended by a NUL. About 18 MB at 100,000 consents (a one-byte string per chunk, unless a text in
+ * it is not Latin-1), built with the index.
+ */
+class Haystack {
+  constructor(private readonly chunks: readonly { text: string; starts: Int32Array }[]) {}
+
+  /** The positions whose text holds a folded form, ascending; `within`: only these (ascending) can. */
+  find(form: string, within?: Int32Array): Int32Array {
+    const out: number[] = [];
+    // A NUL ends each consent's text: a form holding one would match across two consents.
+    if (!form || form.includes('\0')) return new Int32Array(0);
+    if (within) {
+      for (const i of within) {
+        const { text, starts } = this.chunks[i >> HAY_SHIFT]!;
+        const k = i & (HAY_CHUNK - 1);
+        if (text.substring(starts[k]!, starts[k + 1]!).includes(form)) out.push(i);
+      }
+      return Int32Array.from(out);
+    }
+    this.chunks.forEach(({ text, starts }, c) => {
+      let k = 0;
+      for (let p = text.indexOf(form); p >= 0; p = text.indexOf(form, starts[k + 1]!)) {
+        while (starts[k + 1]! <= p) k++;
+        out.push((c << HAY_SHIFT) + k);
+      }
+    });
+    return Int32Array.from(out);
+  }
+}
+
+class HaystackBuilder {
+  private readonly chunks: { text: string; starts: Int32Array }[] = [];
+  private parts: string[] = [];
+  private starts: number[] = [];
+  private at = 0;
+
+  add(text: string): void {
+    this.starts.push(this.at);
+    this.parts.push(text, '\0');
+    this.at += text.length + 1;
+    if (this.starts.length === HAY_CHUNK) this.flush();
+  }
+
+  private flush(): void {
+    if (!this.starts.length) return;
+    this.chunks.push({ text: this.parts.join(''), starts: Int32Array.from([...this.starts, this.at]) });
+    this.parts = [];
+    this.starts = [];
+    this.at = 0;
+  }
+
+  done(): Haystack {
+    this.flush();
+    return new Haystack(this.chunks);
+  }
+}
+
 export class ConsentIndex {
   private constructor(
     private readonly db: Db,
@@ -188,6 +249,8 @@ export class ConsentIndex {
     private readonly shown: Shown,
     /** The first characters of each consent's words (Firsts), or null when some text is not ASCII. */
     private readonly firsts: { letters: Uint32Array; digits: Uint16Array } | null,
+    /** The identifying fields as the search looks in them anywhere (Haystack). */
+    private readonly hay: Haystack,
   ) {}
 
   /**
@@ -235,6 +298,7 @@ export class ConsentIndex {
     const shown: Shown = { email: [], mobile: [], consumerId: [], externalId: [], arrangementId: [], firstCollection: [], version: [] };
     // The searched columns (consents_fts): consent_id, cdr_arrangement_id, consumer_id, consumer_email,
     // consumer_mobile, external_id, data_holder_name, use_case_name.
+    const hay = new HaystackBuilder();
     const firsts = new Firsts();
     const letters: number[] = [];
     const digits: number[] = [];
@@ -263,6 +327,7 @@ export class ConsentIndex {
         shown.arrangementId.push(r[18]);
         shown.firstCollection.push(r[10]);
         shown.version.push(r[19]);
+        hay.add(anywhereText([r[1], r[18], r[16], r[14], r[15], r[17], r[4]]));
         if (ascii) {
           firsts.reset();
           firsts.add(r[1]);
@@ -304,6 +369,7 @@ export class ConsentIndex {
       dicts,
       shown,
       ascii ? { letters: Uint32Array.from(letters), digits: Uint16Array.from(digits) } : null,
+      hay.done(),
     );
     // The list opens sorted by created, newest first: have that order ready.
     const order = await index.readOrder('created', stillCurrent, slice);
@@ -312,47 +378,10 @@ export class ConsentIndex {
     return index;
   }
 
-  /**
-   * The identifying fields of every consent as the search looks in them anywhere (anywhereText),
-   * in chunks of consecutive positions: each chunk one string of its consents' texts, each ended by
-   * a NUL, and where each begins. Built at the first search anywhere (about 18 MB at 100,000
-   * consents, a one-byte string per chunk unless a text in it is not Latin-1).
-   */
-  private haystack: { text: string; starts: Int32Array }[] | undefined;
-
-  private hay(): { text: string; starts: Int32Array }[] {
-    if (this.haystack) return this.haystack;
-    const chunks: { text: string; starts: Int32Array }[] = [];
-    const s = this.shown;
-    for (let first = 0; first < this.size; first += HAY_CHUNK) {
-      const n = Math.min(HAY_CHUNK, this.size - first);
-      const starts = new Int32Array(n + 1);
-      const parts: string[] = [];
-      let at = 0;
-      for (let k = 0; k < n; k++) {
-        const i = first + k;
-        const text = anywhereText([
-          this.ids[i],
-          s.arrangementId[i],
-          s.consumerId[i],
-          s.email[i],
-          s.mobile[i],
-          s.externalId[i],
-          this.dicts.holderName.values[this.holderName[i]!],
-        ]);
-        starts[k] = at;
-        parts.push(text, '\0');
-        at += text.length + 1;
-      }
-      starts[n] = at;
-      chunks.push({ text: parts.join(''), starts });
-    }
-    this.haystack = chunks;
-    return chunks;
-  }
-
   /** The last search anywhere and its answer (a keystroke asks for the count and the rows of one search). */
   private lastAnywhere: { key: string; hits: Uint8Array } | undefined;
+  /** The consents holding each recent folded form (the words being typed), a few kept. */
+  private readonly holding = new Map<string, { positions: Int32Array; hits: Uint8Array }>();
 
   /**
    * The positions of the consents whose identifying fields hold, for every word, one of its folded
@@ -364,24 +393,32 @@ export class ConsentIndex {
     let hits: Uint8Array | undefined;
     for (const forms of words) {
       const found = new Uint8Array(this.size);
-      let base = 0;
-      for (const { text, starts } of this.hay()) {
-        for (const needle of forms) {
-          // A NUL ends each consent's text: a word holding one would match across two consents.
-          if (!needle || needle.includes('\0')) continue;
-          let k = 0;
-          for (let p = text.indexOf(needle); p >= 0; p = text.indexOf(needle, starts[k + 1]!)) {
-            while (starts[k + 1]! <= p) k++;
-            found[base + k] = 1;
-          }
-        }
-        base += starts.length - 1;
+      for (const form of forms) {
+        const holding = this.holdingOf(form);
+        for (let i = 0; i < found.length; i++) found[i]! |= holding[i]!;
       }
       if (hits) for (let i = 0; i < hits.length; i++) hits[i]! &= found[i]!;
       else hits = found;
     }
     hits ??= new Uint8Array(this.size);
     this.lastAnywhere = { key, hits };
+    return hits;
+  }
+
+  /**
+   * The consents whose text holds a folded form. Typing a word letter by letter, each form holds
+   * the one before: when few consents held it, only those are looked at again.
+   */
+  private holdingOf(form: string): Uint8Array {
+    const known = this.holding.get(form);
+    if (known) return known.hits;
+    let within: Int32Array | undefined;
+    for (const [f, h] of this.holding) if (form.includes(f) && (!within || h.positions.length < within.length)) within = h.positions;
+    const positions = this.hay.find(form, within && within.length <= this.size / 16 ? within : undefined);
+    const hits = new Uint8Array(this.size);
+    for (const i of positions) hits[i] = 1;
+    if (this.holding.size >= 8) this.holding.delete(this.holding.keys().next().value!);
+    this.holding.set(form, { positions, hits });
     return hits;
   }
 
@@ -537,7 +574,7 @@ export class ConsentIndex {
     if (!test) return out;
     // A tiered search (consent-query.ts searchMatch) marks its first group 1 and the rest 2: the 1s
     // are listed first, then the 2s, each in the sort's order.
-    const tiers = matchRowids instanceof Uint8Array && matchRowids.includes(2) ? [1, 2] : [0];
+    const tiers = matchRowids instanceof Uint8Array && matchRowids.includes(2) ? (matchRowids.includes(1) ? [1, 2] : [2]) : [0];
     let skip = offset;
     for (const tier of tiers) {
       for (const i of this.walk(sort)) {

@@ -261,6 +261,17 @@ export class ConsentQuery {
    * 0 elsewhere (the index lists the 1s first).
    */
   private searchMatch(filter: ConsentFilter, index: ConsentIndex): readonly number[] | Uint8Array | undefined {
+    // A keystroke asks for the count and the rows of one search: answered once.
+    const last = this.lastMatch;
+    if (last && last.index === index && last.search === filter.search) return last.match;
+    const match = this.searchMatchNow(filter, index);
+    this.lastMatch = { index, search: filter.search, match };
+    return match;
+  }
+
+  private lastMatch: { index: ConsentIndex; search: string | undefined; match: readonly number[] | Uint8Array | undefined } | undefined;
+
+  private searchMatchNow(filter: ConsentFilter, index: ConsentIndex): readonly number[] | Uint8Array | undefined {
     const search = parseSearch(filter.search);
     if (!search) return undefined;
     const atStart = this.startMatch(search.words, index);
