@@ -272,7 +272,10 @@ export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): Co
 
   /**
    * A window of the list: of a tiered search, the consents where every word starts a word first,
-   * then the others (consents/search.ts tierWindows), each group in the sort's order.
+   * then the others (shared/consents/search.ts tierWindows), each group in the sort's order. The
+   * first group is read first: when it fills the window (the common case: a word many consents
+   * start with), it is not counted. (With a count at each window, a search by a common word took
+   * 116 ms at p95 with 20 consoles at 100,000 consents; not measured since.)
    */
   async function tiered<R>(
     filter: ConsentFilter,
@@ -281,13 +284,16 @@ export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): Co
     read: (tier: Tier, offset: number, limit: number) => Promise<R[]>,
   ): Promise<R[]> {
     if (!parseSearch(filter.search)?.tiered) return read('all', offset, limit);
-    const first = whereOf(filter, { tier: 'first' });
-    const size = (await db.one<{ n: number }>(`SELECT count(*) AS n FROM consents ${first.sql}`, first.params))!.n;
+    const head = await read('first', offset, limit);
+    if (head.length === limit) return head;
+    // The first group ends in this window (its size is known) or before it (counted).
+    let size = offset + head.length;
+    if (!head.length && offset > 0) {
+      const first = whereOf(filter, { tier: 'first' });
+      size = (await db.one<{ n: number }>(`SELECT count(*) AS n FROM consents ${first.sql}`, first.params))!.n;
+    }
     const w = tierWindows(offset, limit, size);
-    return [
-      ...(w.first ? await read('first', w.first.offset, w.first.limit) : []),
-      ...(w.rest ? await read('rest', w.rest.offset, w.rest.limit) : []),
-    ];
+    return w.rest ? [...head, ...(await read('rest', w.rest.offset, w.rest.limit))] : head;
   }
 
   return {
