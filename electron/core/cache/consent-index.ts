@@ -378,8 +378,6 @@ export class ConsentIndex {
     return index;
   }
 
-  /** The last search anywhere and its answer (a keystroke asks for the count and the rows of one search). */
-  private lastAnywhere: { key: string; hits: Uint8Array } | undefined;
   /** The consents holding each recent folded form (the words being typed), a few kept. */
   private readonly holding = new Map<string, { positions: Int32Array; hits: Uint8Array }>();
 
@@ -388,8 +386,6 @@ export class ConsentIndex {
    * forms (shared/consents/search.ts): a byte per position, 1 for a match.
    */
   anywhereHits(words: readonly (readonly string[])[]): Uint8Array {
-    const key = JSON.stringify(words);
-    if (this.lastAnywhere?.key === key) return this.lastAnywhere.hits;
     let hits: Uint8Array | undefined;
     for (const forms of words) {
       const found = new Uint8Array(this.size);
@@ -400,9 +396,7 @@ export class ConsentIndex {
       if (hits) for (let i = 0; i < hits.length; i++) hits[i]! &= found[i]!;
       else hits = found;
     }
-    hits ??= new Uint8Array(this.size);
-    this.lastAnywhere = { key, hits };
-    return hits;
+    return hits ?? new Uint8Array(this.size);
   }
 
   /**

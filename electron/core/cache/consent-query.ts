@@ -115,7 +115,7 @@ function whereOf(filter: ConsentFilter, opts: { without?: 'statuses'; scanSearch
 
 /**
  * Which matches of a search: all of them, those where every word starts a word (the first group of
- * a tiered search, consents/search.ts), or the others.
+ * a tiered search, shared/consents/search.ts), or the others.
  */
 type Tier = 'all' | 'first' | 'rest';
 

@@ -125,12 +125,12 @@ interface Where {
 
 /**
  * Which matches of a search: all of them, those where every word starts a word (the first group of
- * a tiered search, consents/search.ts), or the others.
+ * a tiered search, shared/consents/search.ts), or the others.
  */
 type Tier = 'all' | 'first' | 'rest';
 
 /**
- * The SQL of a search's part of a filter (consents/search.ts): every word at a word's start (the
+ * The SQL of a search's part of a filter (shared/consents/search.ts): every word at a word's start (the
  * tsvector), or each word anywhere (a word of 3 characters or more in the grams text, a shorter
  * one at a word's start). `false` when nothing can match, undefined when it searches nothing.
  */
