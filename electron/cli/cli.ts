@@ -25,6 +25,18 @@ import {
 import { exportConsents } from '../core/exports/consents-export.js';
 import { auditText } from '../core/exports/log-exports.js';
 import { ALL_CONSENT_COLUMNS } from '../../shared/consents/columns.js';
+import { periodOfText } from '../../shared/time/periods.js';
+
+/** --webhook-failures: a period as written (periodOfText), or a usage error that says what it takes. */
+function failuresPeriod(text: string): { from?: string; to?: string } {
+  const period = periodOfText(text);
+  if (!period)
+    throw new Exit(
+      EXIT.usage,
+      `--webhook-failures: "${text}" is not a period: write any, today, yesterday, last7, last30, thisMonth, lastMonth, a day (2026-11-27) or days (2026-11-01..2026-11-27).`,
+    );
+  return period;
+}
 
 /**
  * `npm run -s cli -- [--data-dir DIR] [--profile NAME] COMMAND`: the console's core for
@@ -130,6 +142,10 @@ export function buildProgram(): Command {
     .option('--search <text>', 'an identifier (consent, arrangement, external, consumer id), e-mail, mobile, or words of names')
     .option('--data-holder <brandId...>', 'only these data holders (brand ids)')
     .option('--use-case <id...>', 'only these use cases')
+    .option(
+      '--webhook-failures <period>',
+      'only consents whose webhook deliveries failed in a period: any, today, yesterday, last7, last30, thisMonth, lastMonth, a day (2026-11-27) or days (2026-11-01..2026-11-27), in local time',
+    )
     .option('--sort <field>', `order by one of ${CONSENT_SORT_FIELDS.join(', ')}; add :asc or :desc`, 'created:desc')
     .option('--limit <n>', 'at most N rows (1–500; ignored with --all)', positiveInt(500), 50)
     .option('--all', 'every matching consent, streamed (no limit)')
@@ -142,6 +158,7 @@ export function buildProgram(): Command {
         search?: string;
         dataHolder?: string[];
         useCase?: string[];
+        webhookFailures?: string;
         sort: string;
         limit: number;
         all?: boolean;
@@ -163,6 +180,7 @@ export function buildProgram(): Command {
           ...(o.search ? { search: o.search } : {}),
           ...(o.dataHolder ? { dataHolderBrandIds: ids(o.dataHolder, 'Data holder brand id')! } : {}),
           ...(o.useCase ? { useCaseIds: ids(o.useCase, 'Use case id')! } : {}),
+          ...(o.webhookFailures !== undefined ? { webhookFailures: failuresPeriod(o.webhookFailures) } : {}),
         };
         const format = o.json ? 'json' : o.format;
         if (o.count && o.all) throw new Exit(EXIT.usage, '--count and --all: choose one (--count writes only the number).');

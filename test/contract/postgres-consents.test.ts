@@ -2,7 +2,10 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { openCache } from '../../electron/core/cache/database.js';
-import { ReferenceRepo } from '../../electron/core/cache/events-repo.js';
+import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
+import { storeEvents } from '../../electron/core/postgres/events.js';
+import { contentId } from '../../electron/core/sync/consent-sync.js';
+import { WEBHOOK_FAILURES } from '../../shared/consents/webhooks.js';
 import { sqliteStorage, type SqliteStorage } from '../../electron/core/cache/sqlite-storage.js';
 import type { ConsentStore, ReferenceStore } from '../../electron/core/consents/port.js';
 import { pgConsentStore, pgReferenceStore, storeConsents, storeReference } from '../../electron/core/postgres/consents.js';
@@ -92,6 +95,10 @@ function bentConsents(count: number): Consent[] {
 describe('PostgreSQL consents match the SQLite adapter', () => {
   const consents = bentConsents(400);
   const { useCases, holders } = sampleWorld(10);
+  const { events } = sampleWorld(400);
+  const failureTimes = events
+    .filter((e) => (WEBHOOK_FAILURES as readonly string[]).includes(e.eventType))
+    .map((e) => new Date(e.timestamp).toISOString());
   let sqlite: SqliteStorage;
   let cache: ReturnType<typeof openCache>;
   let database: TestDatabase;
@@ -132,6 +139,9 @@ describe('PostgreSQL consents match the SQLite adapter', () => {
     new ReferenceRepo(cache).replaceUseCases(oddUseCases, SYNCED_AT, combined);
     new ReferenceRepo(cache).replaceDataHolders(oddHolders, SYNCED_AT);
     await db.tx((tx) => storeReference(tx, oddUseCases, oddHolders, SYNCED_AT, combined));
+    // Their events (webhook deliveries among them), for the filter by failures in a period.
+    new EventsRepo(cache).upsertPage(events, contentId);
+    await db.tx((tx) => storeEvents(tx, events));
   });
 
   afterAll(async () => {
@@ -263,6 +273,7 @@ describe('PostgreSQL consents match the SQLite adapter', () => {
       if (r.chance(0.15)) f.created = range(times('created'));
       if (r.chance(0.1)) f.sharingEnd = range(times('sharingEndDate'));
       if (r.chance(0.1)) f.revoked = range(times('revoked'));
+      if (r.chance(0.15)) f.webhookFailures = r.chance(0.3) ? {} : range(failureTimes);
       if (r.chance(0.45)) f.search = searchOf();
       return f;
     };

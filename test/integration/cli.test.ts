@@ -91,6 +91,13 @@ describe('npm run cli', () => {
     expect((await cli(['consents', '--count'])).out).toBe(`${every.length}\n`);
     expect((await cli(['consents', '--count', '--status', 'ACTIVE,REVOKED', '--json'])).json()).toEqual({ total: active.length });
     expect((await cli(['consents', '--count', '--search', 'westpac', '--format', 'csv'])).out).toBe(`total\n${westpac.length}\n`);
+    // Consents whose webhook deliveries failed: at any time some (not all); before the sandbox's time, none.
+    const failed = (await cli(['consents', '--count', '--webhook-failures', 'any', '--json'])).json().total as number;
+    expect(failed).toBeGreaterThan(0);
+    expect(failed).toBeLessThan(every.length);
+    const failedRows = (await cli(['consents', '--webhook-failures', 'any', '--limit', '500', '--json'])).json() as any[];
+    expect(failedRows).toHaveLength(failed);
+    expect((await cli(['consents', '--count', '--webhook-failures', '..2001-01-01', '--json'])).json()).toEqual({ total: 0 });
     const both = await cli(['consents', '--count', '--all']);
     expect(both.code).toBe(2);
     expect(both.err).toMatch(/--count and --all/);

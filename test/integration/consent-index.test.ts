@@ -6,7 +6,9 @@ import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
 import { createConsentGenerator } from '../../electron/sandbox/consents.js';
 import { CONSENT_SORT_FIELDS, type ConsentFilter, type ConsentSort } from '../../shared/ipc/contract.js';
-import type { Consent } from '../../shared/schemas/consent.js';
+import type { Consent, ConsentEvent } from '../../shared/schemas/consent.js';
+import { EventsRepo } from '../../electron/core/cache/events-repo.js';
+import { contentId } from '../../electron/core/sync/consent-sync.js';
 
 /**
  * The consent list's in-memory index must answer exactly what SQL answers: the same windows in the
@@ -42,6 +44,18 @@ consents.push(
 
 const db = openCache(':memory:');
 new ConsentsRepo(db).upsertPage(consents, '2026-11-01T00:00:00.000Z');
+// Webhook deliveries for some consents, failed or not, over a fortnight (the filter by failures in a period).
+const FAILED = ['WEBHOOK_SENDING_FAILED', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', 'WEBHOOK_MAX_RETRIES_REACHED', 'WEBHOOK_SENT'] as const;
+const events: ConsentEvent[] = consents
+  .filter((_, i) => i % 7 === 0 || i % 11 === 0)
+  .map((c, i) => ({
+    eventId: `ev-${i}`,
+    consentId: c.consentId,
+    eventType: FAILED[i % FAILED.length]!,
+    timestamp: new Date(Date.parse('2026-11-01T00:00:00.000Z') + i * 3_600_000).toISOString(),
+  }));
+new EventsRepo(db).upsertPage(events, contentId);
+const eventTimes = events.map((e) => e.timestamp);
 const sql = new ConsentQuery(db, { useIndex: false });
 // SQL again, a search's matches always checked along an index (as for a common word at 100k).
 const scanned = new ConsentQuery(db, { useIndex: false, scanSearchFrom: 0 });
@@ -94,6 +108,10 @@ const filter: fc.Arbitrary<ConsentFilter> = fc
       created: range,
       sharingEnd: range,
       revoked: range,
+      webhookFailures: fc.option(
+        fc.record({ from: fc.constantFrom(...eventTimes), to: fc.constantFrom(...eventTimes) }, { requiredKeys: [] }),
+        { nil: undefined },
+      ),
     },
     { requiredKeys: [] },
   )

@@ -47,6 +47,14 @@ describe('npm run cli: bad usage exits 2 with one line', () => {
     await usage(cli(['events', '--consent', '.']), /Consent id "\." is not valid/);
     await usage(cli(['consents', '--use-case', 'ok,..']), /Use case id "\.\." is not valid/);
     await usage(cli(['consents', '--data-holder', 'a\\b']), /Data holder brand id "a\\\\b" is not valid/);
+    await usage(
+      cli(['consents', '--webhook-failures', 'tomorrow']),
+      /--webhook-failures: "tomorrow" is not a period: write any, today, yesterday/,
+    );
+    await usage(
+      cli(['consents', '--webhook-failures', '2026-11-30..2026-11-01']),
+      /--webhook-failures: "2026-11-30\.\.2026-11-01" is not a period/,
+    );
     // Nothing was opened: no cache was created by any of these.
     expect(existsSync(join(dataDir, 'profiles'))).toBe(false);
   }, 60_000);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CoreError } from '../../electron/ipc/router.js';
 import { BulkRevokeDialog, parseIds } from '../../renderer/src/features/consent-actions/BulkRevokeDialog.js';
 import { filterOf, paramsFromView, viewFromParams } from '../../renderer/src/features/consents/view.js';
+import { createConsentGenerator } from '../../electron/sandbox/consents.js';
 import { memoryClient, renderRoute, renderWithClient } from './harness.js';
 
 const rows = () => screen.getAllByTestId('table-row');
@@ -157,6 +158,44 @@ describe('Consents screen', () => {
     await userEvent.click(chip);
     await waitFor(() => expect(range()).toBe(`${active} of 200 cached consents match this view`));
     await waitFor(() => expect(new Set(columnText(1))).toEqual(new Set(['ACTIVE'])));
+  });
+
+  it('finds the consents whose webhook deliveries failed yesterday in three actions, and keeps "yesterday" in the URL', async () => {
+    const gen = createConsentGenerator(5, 60); // memoryClient's consents
+    const noon = (daysAgo: number) => {
+      const d = new Date();
+      d.setHours(12, 0, 0, 0);
+      d.setDate(d.getDate() - daysAgo);
+      return d.toISOString();
+    };
+    const [a, b, c, d] = [0, 1, 2, 3].map((i) => gen.at(i));
+    const events = [
+      { consentId: a!.consentId, eventType: 'WEBHOOK_SENDING_FAILED', timestamp: noon(1) },
+      { consentId: b!.consentId, eventType: 'WEBHOOK_MAX_RETRIES_REACHED', timestamp: noon(1) },
+      { consentId: b!.consentId, eventType: 'WEBHOOK_SENDING_FAILED', timestamp: noon(1) },
+      // Failed two days ago, delivered yesterday, failed today: none of them yesterday's failures.
+      { consentId: c!.consentId, eventType: 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', timestamp: noon(2) },
+      { consentId: d!.consentId, eventType: 'WEBHOOK_SENT', timestamp: noon(1) },
+      { consentId: d!.consentId, eventType: 'WEBHOOK_SENDING_FAILED', timestamp: noon(0) },
+    ];
+    const { client } = memoryClient(60, {}, { events: events as never });
+    const { location } = renderRoute('/consents', client);
+    await waitFor(() => expect(range()).toBe('60 consents in the cache'));
+    await userEvent.click(screen.getByRole('button', { name: 'Filters' }));
+    await userEvent.click(await screen.findByLabelText('Webhook failures', { selector: 'input' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Yesterday' }));
+    await waitFor(() => expect(range()).toBe('2 of 60 cached consents match this view'));
+    expect(
+      rows()
+        .map((r) => r.dataset.rowId)
+        .sort(),
+    ).toEqual([a!.consentId, b!.consentId].sort());
+    expect(decodeURIComponent(location())).toContain('failed=yesterday');
+    expect(screen.getByRole('button', { name: 'Filters (1)' })).toBeInTheDocument();
+    // At any time: the four consents with a failure (d's today).
+    await userEvent.click(screen.getByLabelText('Webhook failures', { selector: 'input' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'At any time' }));
+    await waitFor(() => expect(range()).toBe('4 of 60 cached consents match this view'));
   });
 
   it('sorts by a column when its header is clicked, and reverses on a second click', async () => {

@@ -8,6 +8,7 @@ import type {
 } from '../../../shared/ipc/contract.js';
 import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
 import { anywhereText, parseSearch, tierWindows, type Search, type SearchWord } from '../../../shared/consents/search.js';
+import { WEBHOOK_FAILURES } from '../../../shared/consents/webhooks.js';
 import { ConsentIndex, INDEXED, oneCharacter } from './consent-index.js';
 import type { Db } from './db.js';
 import { CacheVersion, Rebuilder } from './read-index.js';
@@ -105,12 +106,36 @@ function whereOf(filter: ConsentFilter, opts: { without?: 'statuses'; scanSearch
   range('created', filter.created);
   range('sharing_end_date', filter.sharingEnd);
   range('revoked', filter.revoked);
+  const failures = failuresSql(filter.webhookFailures, 'consent_id');
+  if (failures) {
+    parts.push(failures.sql);
+    params.push(...failures.params);
+  }
   const search = searchSql(parseSearch(filter.search), opts.tier ?? 'all', opts.scanSearch ? '+rowid' : 'rowid');
   if (search) {
     parts.push(search.sql);
     params.push(...search.params);
   }
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+}
+
+/**
+ * The consents with a failed webhook delivery in a period (ConsentFilter.webhookFailures), for the
+ * column holding a consent's id: along events_by_type (event_type, at), one range per failure type.
+ */
+function failuresSql(period: { from?: string | undefined; to?: string | undefined } | undefined, column: string): Where | undefined {
+  if (!period) return undefined;
+  const sql = [`event_type IN (${WEBHOOK_FAILURES.map(() => '?').join(', ')})`];
+  const params: (string | number)[] = [...WEBHOOK_FAILURES];
+  if (period.from) {
+    sql.push('at >= ?');
+    params.push(Date.parse(period.from));
+  }
+  if (period.to) {
+    sql.push('at < ?');
+    params.push(Date.parse(period.to));
+  }
+  return { sql: `${column} IN (SELECT consent_id FROM events WHERE ${sql.join(' AND ')})`, params };
 }
 
 /**
@@ -271,6 +296,40 @@ export class ConsentQuery {
 
   private lastMatch: { index: ConsentIndex; search: string | undefined; match: readonly number[] | Uint8Array | undefined } | undefined;
 
+  /**
+   * What the index matches beyond its own columns: the search's matches (searchMatch), ANDed with
+   * the consents that had a webhook failure in the filter's period (a byte per position, kept for
+   * the count and windows of the same filter while the index is current).
+   */
+  private matchOf(filter: ConsentFilter, index: ConsentIndex): readonly number[] | Uint8Array | undefined {
+    const search = this.searchMatch(filter, index);
+    if (!filter.webhookFailures) return search;
+    const failed = this.failureHits(filter.webhookFailures, index);
+    const match = new Uint8Array(index.size);
+    if (search === undefined) match.set(failed);
+    else {
+      const found = search instanceof Uint8Array ? search : index.hitsOf(search);
+      for (let i = 0; i < match.length; i++) match[i] = failed[i] ? found[i]! : 0;
+    }
+    return match;
+  }
+
+  private lastFailures: { index: ConsentIndex; key: string; hits: Uint8Array } | undefined;
+
+  private failureHits(period: { from?: string | undefined; to?: string | undefined }, index: ConsentIndex): Uint8Array {
+    const key = `${period.from ?? ''}\n${period.to ?? ''}`;
+    const last = this.lastFailures;
+    if (last && last.index === index && last.key === key) return last.hits;
+    const w = failuresSql(period, 'c.consent_id')!;
+    const rowids = this.db
+      .prepare<(string | number)[], number>(`SELECT c.rowid FROM consents c WHERE ${w.sql}`)
+      .pluck()
+      .all(...w.params);
+    const hits = index.hitsOf(rowids);
+    this.lastFailures = { index, key, hits };
+    return hits;
+  }
+
   private searchMatchNow(filter: ConsentFilter, index: ConsentIndex): readonly number[] | Uint8Array | undefined {
     const search = parseSearch(filter.search);
     if (!search) return undefined;
@@ -357,7 +416,7 @@ export class ConsentQuery {
     const index = this.fast(quickInSql(input));
     if (index) {
       return index
-        .window(input.filter, this.searchMatch(input.filter, index), input.sort, input.offset, input.limit)
+        .window(input.filter, this.matchOf(input.filter, index), input.sort, input.offset, input.limit)
         .map((i) => index.rowAt(i));
     }
     const scanSearch = INDEXED.has(input.sort.field) && this.manyMatches(input.filter);
@@ -373,7 +432,7 @@ export class ConsentQuery {
   /** How many consents match, and how many of each status match the rest of the filter (the status chips). */
   count(filter: ConsentFilter): ConsentCountOutput {
     const index = this.fast(quickInSql({ filter }));
-    if (index) return index.count(filter, this.searchMatch(filter, index));
+    if (index) return index.count(filter, this.matchOf(filter, index));
     const where = whereOf(filter, { without: 'statuses', scanSearch: this.manyMatches(filter) });
     const byStatus = this.db
       .prepare<(string | number)[], { status: string | null; n: number }>(
@@ -405,7 +464,7 @@ export class ConsentQuery {
   /** The ids of every match, in list order, up to `limit` (bulk actions on "all matching"). */
   ids(filter: ConsentFilter, sort: ConsentSort, limit: number): string[] {
     const index = this.fast();
-    if (index) return index.window(filter, this.searchMatch(filter, index), sort, 0, limit).map((i) => index.ids[i]!);
+    if (index) return index.window(filter, this.matchOf(filter, index), sort, 0, limit).map((i) => index.ids[i]!);
     return this.tieredInSql(filter, 0, limit, (tier, o, l) => {
       const where = whereOf(filter, { tier });
       return this.db

@@ -31,7 +31,7 @@ export interface EventListRow {
 import { maskMessage } from '../events/mask.js';
 import { WEBHOOK_FAILURES } from '../events/port.js';
 export { WEBHOOK_FAILURES };
-export const WEBHOOK_DELIVERIES = ['WEBHOOK_SENT', ...WEBHOOK_FAILURES] as const;
+export { WEBHOOK_DELIVERIES } from '../../../shared/consents/webhooks.js';
 
 interface Where {
   sql: string;

@@ -6,8 +6,8 @@ import type { ChannelOutput, DayCounts, EventFilter, EventListRow, WebhookSummar
  * Asynchronous and free of the engine: the SQLite adapter answers from in-memory read indexes when
  * they are fresh, and from SQL otherwise; callers cannot tell.
  */
-/** The webhook delivery failures the intermediary reports as events. */
-export const WEBHOOK_FAILURES = ['WEBHOOK_SENDING_FAILED', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', 'WEBHOOK_MAX_RETRIES_REACHED'] as const;
+/** The webhook delivery failures the intermediary reports as events (shared/consents/webhooks.ts). */
+export { WEBHOOK_FAILURES } from '../../../shared/consents/webhooks.js';
 
 export type EventRow = ChannelOutput<'events:failures'>['rows'][number];
 

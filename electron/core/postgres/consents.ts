@@ -6,6 +6,7 @@ import type { ConsentStore, DataHolderRef, ReferenceStore } from '../consents/po
 import type { UpsertCounts } from '../sync/sync-store.js';
 import type { PgDb, Sql, Tx } from './db.js';
 import { parseSearch, tierWindows, type Search } from '../../../shared/consents/search.js';
+import { WEBHOOK_FAILURES } from '../../../shared/consents/webhooks.js';
 import { gramsText, likeAnywhere, searchVector, startQuery } from './consents-search.js';
 
 /**
@@ -175,6 +176,17 @@ function whereOf(filter: ConsentFilter, opts: { without?: 'statuses'; tier?: Tie
   range('created', filter.created);
   range('sharing_end_date', filter.sharingEnd);
   range('revoked', filter.revoked);
+  const failed = filter.webhookFailures;
+  if (failed) {
+    // Along events_by_type (event_type, at) INCLUDE (consent_id): an index-only scan per failure type.
+    const at = [
+      ...(failed.from ? [`at >= ${param(new Date(failed.from).toISOString())}::timestamptz`] : []),
+      ...(failed.to ? [`at < ${param(new Date(failed.to).toISOString())}::timestamptz`] : []),
+    ];
+    parts.push(
+      `consent_id IN (SELECT consent_id FROM events WHERE event_type = ANY(${param(WEBHOOK_FAILURES)}::text[])${at.map((a) => ` AND ${a}`).join('')})`,
+    );
+  }
   const search = searchSql(parseSearch(filter.search), opts.tier ?? 'all', param);
   if (search !== undefined) parts.push(search);
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };

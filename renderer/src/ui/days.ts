@@ -1,5 +1,6 @@
 import { addDays, eachDayOfInterval, format, parse } from 'date-fns';
 import type { DayCounts } from '../../../shared/ipc/contract.js';
+import { instantsOfDays } from '../../../shared/time/periods.js';
 
 /**
  * Per-day counts with every day of the period present, oldest first: the cache answers only the
@@ -21,17 +22,13 @@ export function fillDays(days: readonly DayCounts[], bounds: { from?: string; to
   });
 }
 
-const dayStart = (day: string) => parse(day, 'yyyy-MM-dd', new Date());
-
 /**
  * A period of whole local days as UTC instants, [from, to): from the first day's midnight to the
  * midnight after the last day (the form the cache's filters take). A missing end is open.
  */
 export function periodOfDays([from, to]: readonly [string | null, string | null]): { from: string | undefined; to: string | undefined } {
-  return {
-    from: from ? dayStart(from).toISOString() : undefined,
-    to: to ? addDays(dayStart(to), 1).toISOString() : undefined,
-  };
+  const p = instantsOfDays(from ?? undefined, to ?? undefined);
+  return { from: p.from, to: p.to };
 }
 
 /** The local days a period of instants covers, as periodOfDays made it: its first day and its last. */

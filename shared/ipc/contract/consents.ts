@@ -44,6 +44,11 @@ export const ConsentFilter = z.strictObject({
   created: TimeRange.optional(),
   sharingEnd: TimeRange.optional(),
   revoked: TimeRange.optional(),
+  /**
+   * Consents with at least one failed webhook delivery (shared/consents/webhooks.ts) in this period;
+   * both ends open (`{}`): at any time.
+   */
+  webhookFailures: TimeRange.optional(),
 });
 export type ConsentFilter = z.infer<typeof ConsentFilter>;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GENESIS_HASH } from '../../../electron/core/audit/chain.js';
+import { WEBHOOK_FAILURES } from '../../../shared/consents/webhooks.js';
 import { withStore, type OpenFixture } from '../fixture.js';
 import { sampleWorld, SYNCED_AT } from '../world.js';
 
@@ -121,6 +122,57 @@ export function consentStoreSuite(open: OpenFixture) {
         // The use case's name, a category, only at a word's start.
         expect(await found('zyxmort')).toEqual(['zz-c']);
         expect(await found('mortgage')).toEqual([]);
+      }),
+    );
+
+    it(
+      'finds the consents whose webhook deliveries failed in a period, with the other filters and a search',
+      withStore(open, async ({ storage, load, settled }) => {
+        const { events } = sampleWorld();
+        const failed = events.filter((e) => (WEBHOOK_FAILURES as readonly string[]).includes(e.eventType));
+        expect(failed.length).toBeGreaterThan(5);
+        await load.consents(consents, SYNCED_AT);
+        await load.events(events);
+        await settled();
+        const sort = { field: 'consentId', direction: 'asc' } as const;
+        const expected = (from?: string, to?: string, also: (c: (typeof consents)[number]) => boolean = () => true) => {
+          const ids = new Set(
+            failed
+              .filter((e) => (!from || Date.parse(e.timestamp) >= Date.parse(from)) && (!to || Date.parse(e.timestamp) < Date.parse(to)))
+              .map((e) => e.consentId),
+          );
+          return consents
+            .filter((c) => ids.has(c.consentId) && also(c))
+            .map((c) => c.consentId)
+            .sort();
+        };
+        const listed = async (filter: Parameters<typeof storage.consents.count>[0]) => {
+          const rows = (await storage.consents.list({ filter, sort, offset: 0, limit: 500 })).map((r) => r.consentId);
+          expect((await storage.consents.count(filter)).total).toBe(rows.length);
+          expect(await storage.consents.ids(filter, sort, 500)).toEqual(rows);
+          return rows;
+        };
+        // At any time: every consent with a failure, and none with only deliveries that went through.
+        const ever = await listed({ webhookFailures: {} });
+        expect(ever).toEqual(expected());
+        expect(ever.length).toBeLessThan(consents.length);
+        // One day, from local midnight to the next (what "Yesterday" asks): failures of that day only.
+        const times = failed.map((e) => e.timestamp).sort();
+        const mid = new Date(times[Math.floor(times.length / 2)]!);
+        const day = { from: new Date(mid.getTime() - 86_400_000).toISOString(), to: mid.toISOString() };
+        const inDay = await listed({ webhookFailures: day });
+        expect(inDay).toEqual(expected(day.from, day.to));
+        expect(inDay.length).toBeLessThan(ever.length);
+        // With a status and a search: all parts together.
+        const active = await listed({ webhookFailures: {}, statuses: ['ACTIVE'] });
+        expect(active).toEqual(expected(undefined, undefined, (c) => c.status === 'ACTIVE'));
+        const c = consents.find((x) => ever.includes(x.consentId) && x.consumerEmail)!;
+        const search = c.consumerEmail!.split('@')[0]!;
+        expect(await listed({ webhookFailures: {}, search })).toEqual(
+          expected(undefined, undefined, (x) => (x.consumerEmail ?? '').toLowerCase().includes(search.toLowerCase())),
+        );
+        // A period with no failures: nothing.
+        expect(await listed({ webhookFailures: { to: '2000-01-01T00:00:00.000Z' } })).toEqual([]);
       }),
     );
   });

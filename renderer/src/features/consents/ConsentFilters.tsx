@@ -1,9 +1,10 @@
-import { MultiSelect, SimpleGrid } from '@mantine/core';
+import { MultiSelect, SimpleGrid, Stack } from '@mantine/core';
 import type { ConsentOptionsOutput } from '../../../../shared/ipc/contract.js';
 import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
 import { DayRangeInput } from '../../ui/DayRangeInput.js';
 import { enumText, formatCount } from '../../ui/format.js';
-import type { ConsentView, DayRange } from './view.js';
+import { PERIOD_PRESETS } from '../../ui/periods.js';
+import type { ConsentView, DayRange, WebhookFailuresPeriod } from './view.js';
 
 /** A range of days (both ends optional), as the view keeps it. */
 function DaysFilter({ label, value, onChange }: { label: string; value: DayRange; onChange(r: DayRange): void }) {
@@ -13,6 +14,38 @@ function DaysFilter({ label, value, onChange }: { label: string; value: DayRange
       value={[value.from ?? null, value.to ?? null]}
       onChange={([from, to]) => onChange({ ...(from ? { from } : {}), ...(to ? { to } : {}) })}
     />
+  );
+}
+
+/**
+ * Consents whose webhook deliveries failed: not filtered, at any time, in a named period
+ * (Yesterday…), or on days picked on a calendar.
+ */
+function WebhookFailuresFilter({ value, onChange }: { value: WebhookFailuresPeriod; onChange(value: WebhookFailuresPeriod): void }) {
+  const days = value.includes('..');
+  const [from, to] = days ? value.split('..') : [];
+  return (
+    <Stack gap={4}>
+      <ChoiceSelect
+        label="Webhook failures"
+        size="xs"
+        data={[
+          { value: '', label: 'Not filtered' },
+          { value: 'any', label: 'At any time' },
+          ...PERIOD_PRESETS.map((p) => ({ value: p.key, label: p.label })),
+          { value: 'days', label: 'Days I pick…' },
+        ]}
+        value={days ? 'days' : value}
+        onChange={(v) => onChange(v === 'days' ? '..' : (v as WebhookFailuresPeriod))}
+      />
+      {days && (
+        <DayRangeInput
+          label="Days with webhook failures"
+          value={[from || null, to || null]}
+          onChange={([f, t]) => onChange(`${f ?? ''}..${t ?? ''}`)}
+        />
+      )}
+    </Stack>
   );
 }
 
@@ -73,7 +106,7 @@ function YesNoFilter({
   );
 }
 
-/** Every other filter: data holder, use case, access frequency, post-usage action, direct marketing, date ranges. */
+/** Every other filter: data holder, use case, access frequency, post-usage action, direct marketing, date ranges, webhook failures. */
 export function ConsentFilters({
   view,
   options,
@@ -103,6 +136,7 @@ export function ConsentFilters({
       <DaysFilter label="Created" {...field('created')} />
       <DaysFilter label="Sharing ends" {...field('sharingEnd')} />
       <DaysFilter label="Revoked" {...field('revoked')} />
+      <WebhookFailuresFilter {...field('webhookFailures')} />
     </SimpleGrid>
   );
 }

@@ -1,6 +1,7 @@
-import { addDays, format, isValid, parse } from 'date-fns';
+import { addDays, format } from 'date-fns';
 import { CONSENT_SORT_FIELDS } from '../../../../shared/ipc/consent-fields.js';
 import type { ConsentFilter, ConsentSort, ConsentSortField, SavedView, TimeRange } from '../../../../shared/ipc/contract.js';
+import { instantsOfDays, isDay, isPeriodPreset, presetDays, type PeriodPreset } from '../../../../shared/time/periods.js';
 
 /**
  * The consent list's view — search, filters, sort and columns — lives in the URL (the hash
@@ -27,9 +28,37 @@ export interface ConsentView {
   created: DayRange;
   sharingEnd: DayRange;
   revoked: DayRange;
+  /**
+   * Consents with failed webhook deliveries: '' not filtered, 'any' at any time, a named period
+   * (periods.ts: 'yesterday'…, worked out when the list is read), or chosen days 'yyyy-MM-dd..yyyy-MM-dd'
+   * ('..' while none are picked yet: not filtered).
+   */
+  webhookFailures: WebhookFailuresPeriod;
   sort: ConsentSort;
   /** Null: the user's default columns (settings). */
   columns: ConsentSortField[] | null;
+}
+
+export type WebhookFailuresPeriod = '' | 'any' | PeriodPreset | `${string}..${string}`;
+
+/** The URL's `failed` value as a period (anything else: not filtered). */
+function failuresPeriod(v: string | null): WebhookFailuresPeriod {
+  if (!v) return '';
+  if (v === 'any' || isPeriodPreset(v)) return v;
+  // Days to be picked ('..', none yet) stay chosen: the calendar stays on screen, the list unfiltered.
+  const r = dayRange(v);
+  return v.includes('..') ? `${r.from ?? ''}..${r.to ?? ''}` : '';
+}
+
+/** The instants of a webhook-failures period (undefined: not filtered; `{}`: at any time). */
+export function failuresRange(period: WebhookFailuresPeriod, now: Date = new Date()): TimeRange | undefined {
+  if (period === '') return undefined;
+  if (period === 'any') return {};
+  if (isPeriodPreset(period)) {
+    const [from, to] = presetDays(period, now);
+    return toTimeRange({ from, to });
+  }
+  return toTimeRange(dayRange(period));
 }
 
 export const DEFAULT_SORT: ConsentSort = { field: 'created', direction: 'desc' };
@@ -42,11 +71,10 @@ const list = (v: string | null) =>
         .map((x) => x.trim())
         .filter(Boolean)
     : [];
-const isDay = (v: string | undefined): v is string => !!v && isValid(parse(v, 'yyyy-MM-dd', new Date()));
 
 function dayRange(v: string | null): DayRange {
   const [from, to] = (v ?? '').split('..');
-  return { ...(isDay(from) ? { from } : {}), ...(isDay(to) ? { to } : {}) };
+  return { ...(from && isDay(from) ? { from } : {}), ...(to && isDay(to) ? { to } : {}) };
 }
 
 export function viewFromParams(p: URLSearchParams): ConsentView {
@@ -70,6 +98,7 @@ export function viewFromParams(p: URLSearchParams): ConsentView {
     created: dayRange(p.get('created')),
     sharingEnd: dayRange(p.get('sharingEnd')),
     revoked: dayRange(p.get('revoked')),
+    webhookFailures: failuresPeriod(p.get('failed')),
     sort,
     columns: columns.length ? columns : null,
   };
@@ -90,6 +119,7 @@ export function paramsFromView(v: ConsentView): URLSearchParams {
     const r = v[k];
     if (r.from || r.to) p.set(k, `${r.from ?? ''}..${r.to ?? ''}`);
   }
+  set('failed', v.webhookFailures);
   if (v.sort.field !== DEFAULT_SORT.field || v.sort.direction !== DEFAULT_SORT.direction)
     p.set('sort', `${v.sort.field}.${v.sort.direction}`);
   if (v.columns) p.set('cols', v.columns.join(','));
@@ -99,17 +129,14 @@ export function paramsFromView(v: ConsentView): URLSearchParams {
 /** Local calendar days → the UTC instants main filters by: [from 00:00, day after `to` 00:00). */
 export function toTimeRange(r: DayRange): TimeRange | undefined {
   if (!r.from && !r.to) return undefined;
-  const day = (d: string) => parse(d, 'yyyy-MM-dd', new Date());
-  return {
-    ...(r.from ? { from: day(r.from).toISOString() } : {}),
-    ...(r.to ? { to: addDays(day(r.to), 1).toISOString() } : {}),
-  };
+  return instantsOfDays(r.from, r.to);
 }
 
 export function filterOf(v: ConsentView): ConsentFilter {
   const created = toTimeRange(v.created);
   const sharingEnd = toTimeRange(v.sharingEnd);
   const revoked = toTimeRange(v.revoked);
+  const webhookFailures = failuresRange(v.webhookFailures);
   return {
     ...(v.search.trim() ? { search: v.search.trim() } : {}),
     ...(v.statuses.length ? { statuses: v.statuses } : {}),
@@ -122,6 +149,7 @@ export function filterOf(v: ConsentView): ConsentFilter {
     ...(created ? { created } : {}),
     ...(sharingEnd ? { sharingEnd } : {}),
     ...(revoked ? { revoked } : {}),
+    ...(webhookFailures ? { webhookFailures } : {}),
   };
 }
 
@@ -129,6 +157,13 @@ export function filterOf(v: ConsentView): ConsentFilter {
 export function consentsLink(view: Partial<ConsentView>): string {
   const params = paramsFromView({ ...viewFromParams(new URLSearchParams()), ...view }).toString();
   return `/consents${params ? `?${params}` : ''}`;
+}
+
+/** A saved view's webhook-failures period: at any time, or its days. */
+function savedFailures(days: (r: TimeRange | undefined) => DayRange, r: TimeRange | undefined): WebhookFailuresPeriod {
+  if (!r) return '';
+  const d = days(r);
+  return d.from || d.to ? `${d.from ?? ''}..${d.to ?? ''}` : 'any';
 }
 
 /** A saved view's filter back into the URL's terms (instants → local days). */
@@ -150,6 +185,7 @@ export function viewFromSaved(saved: SavedView): ConsentView {
     created: days(f.created),
     sharingEnd: days(f.sharingEnd),
     revoked: days(f.revoked),
+    webhookFailures: savedFailures(days, f.webhookFailures),
     sort: saved.sort,
     columns: saved.columns,
   };
@@ -167,6 +203,7 @@ export function activeFilterCount(v: ConsentView): number {
     v.created.from || v.created.to,
     v.sharingEnd.from || v.sharingEnd.to,
     v.revoked.from || v.revoked.to,
+    failuresRange(v.webhookFailures) !== undefined,
   ].filter(Boolean).length;
 }
 

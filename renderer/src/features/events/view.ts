@@ -1,14 +1,13 @@
 import type { EventFilter } from '../../../../shared/ipc/contract.js';
 import { useUrlView } from '../../ui/url.js';
 
+export { WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../../../../shared/consents/webhooks.js';
+
 /**
  * The view of the Events and Webhook failures screens, in the URL: types, consent, and a time
  * window as UTC instants (so a number on the overview and the list it links to count exactly the
  * same window).
  */
-export const WEBHOOK_FAILURES = ['WEBHOOK_SENDING_FAILED', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', 'WEBHOOK_MAX_RETRIES_REACHED'] as const;
-export const WEBHOOK_DELIVERIES = ['WEBHOOK_SENT', ...WEBHOOK_FAILURES] as const;
-
 export interface EventView {
   types: string[];
   consentId: string;

@@ -72,6 +72,7 @@ const emptyView: ConsentView = {
   created: {},
   sharingEnd: {},
   revoked: {},
+  webhookFailures: '',
   sort: { field: 'created', direction: 'desc' },
   columns: null,
 };
