@@ -76,6 +76,18 @@ test('every screen, in light and dark, readable and with no serious accessibilit
   await page.getByRole('tab', { name: /Cached data/ }).click();
   await look(page, 'consent-data');
 
+  // The consents whose webhook deliveries failed, and one's problems above its facts.
+  await page.goto(`${origin()}/#/consents`);
+  await page.getByRole('button', { name: /^Filters/ }).click();
+  await page.getByRole('combobox', { name: 'Webhook failures' }).click();
+  await look(page, 'consents-webhook-failures-choices');
+  await page.getByRole('option', { name: 'At any time' }).click();
+  await expect(page).toHaveURL(/failed=any/);
+  await expect(page.getByTestId('consent-range')).toHaveText(/^[1-9]\d* of 150 cached consents match this view$/);
+  await page.getByTestId('table-row').first().click();
+  await expect(page.getByRole('region', { name: 'Problems with this consent' })).toContainText(/failed webhook deliver|retries exhausted/);
+  await look(page, 'consent-problems');
+
   await page.goto(`${origin()}/#/consents?status=ACTIVE`);
   await page.getByTestId('table-row').first().click();
   await page.getByRole('button', { name: 'Revoke…', exact: true }).click();

@@ -108,6 +108,48 @@ describe('Consent detail', () => {
     await waitFor(() => expect(screen.getAllByTestId('timeline-entry')).toHaveLength(1));
   });
 
+  it('puts the consent’s problems above its facts, worst first, each a click from its evidence', async () => {
+    const { client, cache } = memoryClient(10, {}, {});
+    const c = activeOf(cache);
+    const event = (type: string, t: string, detail: string | null = null): ConsentEvent =>
+      ({ eventType: type, timestamp: t, consentId: c.consentId, eventDetail: detail }) as ConsentEvent;
+    cache.events.upsertPage(
+      [
+        event('GRANTED', '2026-10-01T00:00:00.000Z'),
+        event('WEBHOOK_SENDING_FAILED', '2026-10-01T00:01:00.000Z', '502 Bad Gateway'),
+        event('WEBHOOK_SENDING_FAILED', '2026-10-01T00:03:00.000Z', 'connect ETIMEDOUT'),
+        event('WEBHOOK_SENDING_FAILED', '2026-10-01T00:07:00.000Z', '502 Bad Gateway'),
+        event('WEBHOOK_MAX_RETRIES_REACHED', '2026-10-01T00:07:01.000Z'),
+      ],
+      (e) => `${e.eventType}-${e.timestamp}`,
+    );
+    renderRoute(`/consents/${c.consentId}`, client);
+    const problems = await screen.findByRole('region', { name: 'Problems with this consent' });
+    const alerts = within(problems).getAllByRole('alert');
+    expect(alerts[0]).toHaveTextContent(/Webhook retries exhausted 1 time/);
+    expect(alerts[1]).toHaveTextContent(/3 failed webhook deliveries/);
+    expect(alerts[1]).toHaveTextContent(/502 Bad Gateway\. No delivery has gone through since\./);
+    // Above the facts.
+    const facts = screen.getByRole('heading', { name: 'Consent' });
+    expect(problems.compareDocumentPosition(facts) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await userEvent.click(within(alerts[0]!).getByRole('button', { name: 'See the timeline' }));
+    expect((await screen.findAllByTestId('timeline-entry')).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('says in one line when nothing is wrong with the consent', async () => {
+    const { client, cache } = memoryClient(40, {}, {});
+    const c = cache.consents.find(
+      (x) =>
+        x.status === 'ACTIVE' &&
+        x.firstDataCollection &&
+        x.sharingEndDate &&
+        Date.parse(x.sharingEndDate) > NOW.getTime() + 40 * 86_400_000,
+    )!;
+    renderRoute(`/consents/${c.consentId}`, client);
+    expect(await screen.findByText('No problems found: no failed webhook deliveries, and nothing due.')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Problems with this consent' })).toBeNull();
+  });
+
   it('disables actions offline, saying why', async () => {
     const { client, cache } = memoryClient(10, {}, { status: { online: false, lastSyncError: 'unreachable' } });
     renderRoute(`/consents/${activeOf(cache).consentId}`, client);

@@ -16,6 +16,7 @@ import { useActionsAvailable } from '../status/app-status.js';
 import { useActionOnceChecked, useCan, type Can } from '../status/can.js';
 import { Unavailable } from '../../ui/Unavailable.js';
 import { Facts } from './Facts.js';
+import { Health } from './Health.js';
 import { Timeline } from './Timeline.js';
 import { VersionHistory } from './VersionHistory.js';
 
@@ -92,7 +93,7 @@ export function ConsentDetailScreen() {
       <Unavailable label={label} reason={reason}>
         <Button
           size="xs"
-          variant={color ? 'filled' : 'default'}
+          variant={color ? 'light' : 'default'}
           color={color ?? 'indigo'}
           disabled={!!reason && !checking}
           {...(checking ? { 'data-disabled': true, 'aria-disabled': true } : {})}
@@ -181,7 +182,10 @@ export function ConsentDetailScreen() {
           <Tabs.Tab value="data">Cached data ({formatCount(d.data.reduce((n, k) => n + k.count, 0))})</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview" pt="sm">
-          <Facts detail={d} />
+          <Stack gap="md">
+            <Health detail={d} onSee={setTab} />
+            <Facts detail={d} />
+          </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="timeline" pt="sm">
           <Timeline detail={d} />

@@ -29,6 +29,7 @@ function WebhookFailuresFilter({ value, onChange }: { value: WebhookFailuresPeri
       <ChoiceSelect
         label="Webhook failures"
         size="xs"
+        maxDropdownHeight={360}
         data={[
           { value: '', label: 'Not filtered' },
           { value: 'any', label: 'At any time' },
