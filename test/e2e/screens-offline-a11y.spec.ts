@@ -114,6 +114,20 @@ test('every screen, in light and dark, readable and with no serious accessibilit
   await look(page, 'palette');
   await page.keyboard.press('Escape');
 
+  // `?` opens the help: the shortcuts, and the glossary of every value the screens put in words.
+  await page.getByRole('heading', { level: 2 }).first().click(); // not in a field, where ? is typed
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Help' });
+  await expect(help.getByRole('region', { name: 'Anywhere' })).toContainText('Open the command palette');
+  await look(page, 'help-shortcuts');
+  await help.getByRole('tab', { name: 'Glossary' }).click();
+  await help.getByRole('textbox', { name: 'Find a word' }).fill('retries');
+  await expect(help.getByRole('term').filter({ hasText: 'Webhook retries exhausted' })).toContainText('WEBHOOK_MAX_RETRIES_REACHED');
+  await expect(help.getByRole('term').filter({ hasText: /^Granted/ })).toHaveCount(0);
+  await look(page, 'help-glossary');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+
   for (const screen of ['events', 'webhook-failures', 'use-cases', 'data', 'products', 'audit', 'reports', 'users', 'settings']) {
     await page.goto(`${origin()}/#/${screen}`);
     await expect(page.getByRole('heading', { level: 2 })).toBeVisible();

@@ -16,7 +16,7 @@ describe('Overview', () => {
     const { client, cache } = memoryClient(120, {}, { withSeededEvents: true });
     renderRoute('/overview', client);
     const active = cache.consents.filter((c) => c.status === 'ACTIVE').length;
-    const tile = await screen.findByRole('link', { name: `ACTIVE: ${active} — open the list` });
+    const tile = await screen.findByRole('link', { name: `Active: ${active} — open the list` });
     expect(tile).toHaveAttribute('href', '/consents?status=ACTIVE');
     expect(screen.getByRole('link', { name: /^Active, never collected: \d+ — open the list$/ })).toHaveAttribute(
       'href',
@@ -49,7 +49,7 @@ describe('Events', () => {
     const chips = screen.getAllByRole('checkbox').filter((c) => /events$/.test(c.getAttribute('aria-label') ?? ''));
     expect(chips.reduce((n, c) => n + Number(c.getAttribute('aria-label')!.match(/: (\d+) events/)![1]), 0)).toBe(total);
     await userEvent.click(screen.getByRole('checkbox', { name: /^GRANTED:/ }));
-    await waitFor(() => expect(screen.getAllByTestId('table-row').every((r) => r.textContent!.includes('GRANTED'))).toBe(true));
+    await waitFor(() => expect(screen.getAllByTestId('table-row').every((r) => r.textContent!.includes('Granted'))).toBe(true));
   });
 
   it('says so when no event matches, and when the cache cannot be read', async () => {

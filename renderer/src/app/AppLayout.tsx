@@ -1,8 +1,8 @@
 import { ActionIcon, AppShell, Group, Kbd, NavLink, Progress, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { spotlight } from '@mantine/spotlight';
-import { IconMoon, IconSun, IconSunMoon } from '@tabler/icons-react';
-import { lazy, Suspense, useEffect } from 'react';
+import { IconHelp, IconMoon, IconSun, IconSunMoon } from '@tabler/icons-react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet } from 'react-router';
 import { useSaveSettings } from '../features/settings/settings.js';
 import { useAppStatus } from '../features/status/app-status.js';
@@ -35,6 +35,7 @@ const ENVIRONMENT_BAR = {
 const StatusBar = lazy(() => import('../features/status/StatusBar.js').then((m) => ({ default: m.StatusBar })));
 const CommandPalette = lazy(() => import('../features/palette/CommandPalette.js').then((m) => ({ default: m.CommandPalette })));
 const OperatorPrompt = lazy(() => import('../features/operator/OperatorPrompt.js').then((m) => ({ default: m.OperatorPrompt })));
+const HelpDialog = lazy(() => import('../features/help/HelpDialog.js').then((m) => ({ default: m.HelpDialog })));
 const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
 
 function ThemeToggle() {
@@ -62,6 +63,24 @@ function ThemeToggle() {
       </ActionIcon>
     </Tooltip>
   );
+}
+
+/** Whether a key press was typed into a field (where `?` is a character, not the help). */
+const typing = (target: EventTarget | null) =>
+  target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+
+/** `?` anywhere but in a field opens the help (keyboard shortcuts and the glossary). */
+function useHelpKey(open: () => void) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !typing(e.target)) {
+        e.preventDefault();
+        open();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
 }
 
 export function AppLayout() {
@@ -101,6 +120,14 @@ export function AppLayout() {
   // Ctrl/Cmd+K before the palette's code has arrived opens it as soon as it has (the palette reads
   // whether it is open from its store); once it is there, the palette's own shortcut does the same.
   useHotkeys([['mod+K', () => spotlight.open()]]);
+  const [helpOpen, setHelpOpen] = useState(false);
+  // Opened once, its code stays: later openings are immediate.
+  const [helpShown, setHelpShown] = useState(false);
+  const openHelp = useCallback(() => {
+    setHelpShown(true);
+    setHelpOpen(true);
+  }, []);
+  useHelpKey(openHelp);
   return (
     <AppShell header={{ height: headerHeight }} navbar={{ width: 200, breakpoint: 0 }} footer={{ height: 34 }} padding="md">
       <AppShell.Header>
@@ -119,6 +146,11 @@ export function AppLayout() {
                 <Text size="xs" c="dimmed">
                   Search <Kbd size="xs">Ctrl</Kbd> <Kbd size="xs">K</Kbd>
                 </Text>
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label="Help: keyboard shortcuts and the glossary (?)">
+              <ActionIcon variant="subtle" aria-label="Help: keyboard shortcuts and the glossary (?)" onClick={openHelp}>
+                <IconHelp size={18} aria-hidden />
               </ActionIcon>
             </Tooltip>
             <ThemeToggle />
@@ -183,6 +215,13 @@ export function AppLayout() {
               <OperatorPrompt />
             </Suspense>
           </PartBoundary>
+          {helpShown ? (
+            <PartBoundary name="The help" floating>
+              <Suspense fallback={null}>
+                <HelpDialog opened={helpOpen} onClose={() => setHelpOpen(false)} />
+              </Suspense>
+            </PartBoundary>
+          ) : null}
           <PartBoundary name="The command palette" floating>
             <Suspense fallback={null}>
               <CommandPalette />

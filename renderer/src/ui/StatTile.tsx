@@ -3,14 +3,16 @@ import { Link } from 'react-router';
 import { formatCount } from './format.js';
 import { ink } from './ink.js';
 
-/** One number on a dashboard, linking to the list it counts. */
+/** One number on a dashboard, linking to the list it counts; `id` names it for tests when the label is words (default: the label). */
 export function StatTile({
+  id,
   label,
   value,
   to,
   hint,
   tone,
 }: {
+  id?: string;
   label: string;
   value: number | undefined;
   to: string;
@@ -29,7 +31,7 @@ export function StatTile({
         fw={700}
         {...(tone ? { c: ink(tone) } : {})}
         aria-label={`${label}: ${value === undefined ? 'loading' : formatCount(value)} — open the list`}
-        data-testid={`tile-${label}`}
+        data-testid={`tile-${id ?? label}`}
       >
         {value === undefined ? '…' : formatCount(value)}
       </Anchor>

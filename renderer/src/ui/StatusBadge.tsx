@@ -1,12 +1,8 @@
+import { STATUS_TERMS } from './glossary.js';
 import classes from './StatusBadge.module.css';
 
-/** Consent status as a coloured label; unknown statuses are shown as sent, in grey. */
-export const STATUS_COLOURS: Record<string, string> = {
-  ACTIVE: 'teal',
-  REQUESTED: 'blue',
-  REVOKED: 'red',
-  EXPIRED: 'gray',
-};
+/** Consent status as a coloured label (the glossary's colour); unknown statuses are shown as sent, in grey. */
+export const STATUS_COLOURS: Record<string, string> = Object.fromEntries(STATUS_TERMS.map((t) => [t.value, t.pill]));
 
 export function StatusBadge({ status, size = 'sm' }: { status: string | null | undefined; size?: 'sm' | 'md' | 'lg' }) {
   const label = status ?? 'UNKNOWN';

@@ -1,5 +1,6 @@
 import { format, formatDistanceStrict, isValid, parseISO } from 'date-fns';
 import { machineTimeZone, numberFormat } from './locale.js';
+import { glossaryWords } from './glossary.js';
 
 /**
  * Times are stored in UTC (ISO 8601 with milliseconds) and shown in local time; the stored UTC
@@ -110,6 +111,8 @@ const ENUM_WORDS: Record<string, string> = {
 export function enumText(value: string | null | undefined): string {
   if (!value) return '—';
   if (ENUM_WORDS[value]) return ENUM_WORDS[value];
+  const known = glossaryWords(value);
+  if (known) return known;
   const words = value.toLowerCase().replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -7,6 +7,7 @@ import { enumText } from '../../ui/format.js';
 import { EmptyState } from '../../ui/states.js';
 import { Time } from '../../ui/Time.js';
 import { ink } from '../../ui/ink.js';
+import { eventTerm } from '../../ui/glossary.js';
 
 /**
  * One timeline of a consent, newest first: its events (eventDetail in full, wrapped, copyable;
@@ -19,15 +20,6 @@ export type TimelineEntry =
   | { kind: 'retention'; at: string; key: string; action: string; records: number; kinds: string; reason: string };
 
 const FAILURES = new Set(['WEBHOOK_SENDING_FAILED', 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR', 'WEBHOOK_MAX_RETRIES_REACHED']);
-const EVENT_COLOUR: Record<string, string> = {
-  GRANTED: 'teal',
-  EXTENDED: 'teal',
-  REVOKED: 'red',
-  EXPIRED: 'gray',
-  DATA_COLLECTION_COMPLETED: 'blue',
-  WEBHOOK_SENT: 'gray',
-  EMAIL_SENT: 'gray',
-};
 export const STAFF = 'Staff actions';
 export const RETENTION = 'Retention';
 
@@ -109,8 +101,8 @@ export function Timeline({ detail }: { detail: ConsentDetail }) {
             <Group justify="space-between" wrap="nowrap" align="flex-start">
               <Group gap="xs" wrap="nowrap">
                 {e.kind === 'event' ? (
-                  <Badge size="sm" variant="light" color={FAILURES.has(e.type) ? 'red' : (EVENT_COLOUR[e.type] ?? 'indigo')}>
-                    {e.type}
+                  <Badge size="sm" variant="light" color={eventTerm(e.type).pill} title={e.type}>
+                    {eventTerm(e.type).words}
                   </Badge>
                 ) : e.kind === 'staff' ? (
                   <Badge size="sm" variant="outline" color="violet">

@@ -10,7 +10,7 @@ import { DayRangeInput } from '../../ui/DayRangeInput.js';
 import { daysOfPeriod, fillDays, periodOfDays } from '../../ui/days.js';
 import { useDebouncedText } from '../../ui/fields.js';
 import { FilterRow } from '../../ui/FilterRow.js';
-import { enumText, formatCount, plural } from '../../ui/format.js';
+import { formatCount, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedList } from '../../ui/table/useWindowedList.js';
@@ -18,6 +18,7 @@ import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
 import { useEventsCount, useEventsDays } from './queries.js';
 import { eventFilterOf, useEventView, WEBHOOK_FAILURES } from './view.js';
+import { eventSeries, eventTerm } from '../../ui/glossary.js';
 
 /**
  * Every consent event across consents, newest first, one virtualised list read a window at a time
@@ -25,14 +26,6 @@ import { eventFilterOf, useEventView, WEBHOOK_FAILURES } from './view.js';
  * export of the filtered view.
  */
 const FAILURES = new Set<string>(WEBHOOK_FAILURES);
-const COLOUR: Record<string, string> = {
-  GRANTED: 'teal',
-  EXTENDED: 'teal',
-  REVOKED: 'red',
-  EXPIRED: 'gray',
-  DATA_COLLECTION_COMPLETED: 'blue',
-};
-const SERIES_COLOURS = ['indigo.6', 'teal.6', 'red.7', 'orange.7', 'grape.6', 'cyan.7', 'lime.8', 'pink.6', 'yellow.8', 'gray.6'];
 
 const dayStart = (day: string) => parse(day, 'yyyy-MM-dd', new Date());
 
@@ -43,8 +36,8 @@ export const EVENT_COLUMNS: Column<EventListRow>[] = [
     header: 'Event',
     width: 290,
     cell: (e) => (
-      <Badge size="sm" variant="light" color={FAILURES.has(e.eventType) ? 'red' : (COLOUR[e.eventType] ?? 'indigo')}>
-        {e.eventType}
+      <Badge size="sm" variant="light" color={eventTerm(e.eventType).pill} title={e.eventType}>
+        {eventTerm(e.eventType).words}
       </Badge>
     ),
   },
@@ -112,7 +105,7 @@ export function EventsScreen() {
             <CountChip
               key={t}
               value={t}
-              label={enumText(t)}
+              label={eventTerm(t).words}
               name={t}
               count={countOf(t)}
               noun="events"
@@ -132,18 +125,11 @@ export function EventsScreen() {
             value: (d) => d.day,
           },
           { key: 'total', label: 'All', value: (d) => d.total },
-          ...chartTypes.map((t) => ({ key: t, label: enumText(t), value: (d: (typeof dayRows)[number]) => d.counts[t] ?? 0 })),
+          ...chartTypes.map((t) => ({ key: t, label: eventTerm(t).words, value: (d: (typeof dayRows)[number]) => d.counts[t] ?? 0 })),
         ]}
         empty="No events in this view."
         chart={
-          <PanelBarChart
-            h={160}
-            data={chartData}
-            dataKey="day"
-            type="stacked"
-            withLegend
-            series={chartTypes.map((t, i) => ({ name: t, label: enumText(t), color: SERIES_COLOURS[i % SERIES_COLOURS.length]! }))}
-          />
+          <PanelBarChart h={160} data={chartData} dataKey="day" type="stacked" withLegend series={chartTypes.map((t) => eventSeries(t))} />
         }
       />
       {dayRows.length ? (
@@ -167,7 +153,7 @@ export function EventsScreen() {
         {...table}
         columns={EVENT_COLUMNS}
         rowId={(e) => e.eventId}
-        rowLabel={(e) => `${e.eventType} of ${e.consumerEmail ?? e.consentId}`}
+        rowLabel={(e) => `${eventTerm(e.eventType).words} of ${e.consumerEmail ?? e.consentId}`}
         rowTone={(e) => (FAILURES.has(e.eventType) ? 'danger' : undefined)}
         onOpen={(e) => navigate(`/consents/${encodeURIComponent(e.consentId)}?tab=timeline`)}
         empty={

@@ -18,6 +18,7 @@ import { markFirstScreenShown } from '../../ui/first-screen.js';
 import { Time } from '../../ui/Time.js';
 import { consentsLink, filterOf, type ConsentView } from '../consents/index.js';
 import { eventsLink, WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../events/index.js';
+import { eventSeries, statusTerm } from '../../ui/glossary.js';
 
 /** Before any sync has filled the cache: say why every number is 0, and start the first sync. */
 function EmptyCache() {
@@ -53,7 +54,6 @@ function EmptyCache() {
  * filter, so the list shows exactly that many.
  */
 const STATUSES = ['ACTIVE', 'REQUESTED', 'REVOKED', 'EXPIRED'] as const;
-const TONE: Record<string, string> = { ACTIVE: 'teal', REQUESTED: 'blue', REVOKED: 'red', EXPIRED: 'gray' };
 
 function useCount(view: Partial<ConsentView>) {
   const client = useClient();
@@ -162,7 +162,14 @@ export function OverviewScreen() {
         </Title>
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
           {STATUSES.map((s) => (
-            <StatTile key={s} label={s} value={countOf(s)} to={consentsLink({ statuses: [s] })} tone={TONE[s]!} />
+            <StatTile
+              key={s}
+              id={s}
+              label={statusTerm(s)!.words}
+              value={countOf(s)}
+              to={consentsLink({ statuses: [s] })}
+              tone={statusTerm(s)!.pill}
+            />
           ))}
         </SimpleGrid>
       </section>
@@ -216,10 +223,7 @@ export function OverviewScreen() {
               data={trendRows}
               dataKey="label"
               type="stacked"
-              series={[
-                { name: 'delivered', label: 'Delivered', color: 'teal.6' },
-                { name: 'failed', label: 'Failed', color: 'red.7' },
-              ]}
+              series={[eventSeries('WEBHOOK_SENT', 'delivered', 'Delivered'), eventSeries('WEBHOOK_SENDING_FAILED', 'failed', 'Failed')]}
               withLegend
             />
           }
@@ -238,10 +242,7 @@ export function OverviewScreen() {
               h={220}
               data={weekRows}
               dataKey="label"
-              series={[
-                { name: 'granted', label: 'Granted', color: 'indigo.6' },
-                { name: 'withdrawn', label: 'Withdrawn', color: 'orange.7' },
-              ]}
+              series={[eventSeries('GRANTED', 'granted', 'Granted'), eventSeries('REVOKED', 'withdrawn', 'Withdrawn')]}
               withLegend
             />
           }

@@ -16,6 +16,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
 import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 import { useEventsCount, useEventsDays, useEventView, WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../events/index.js';
+import { eventSeries } from '../../ui/glossary.js';
 
 /**
  * Webhook-failure triage, across consents: failed attempts against deliveries per day (the failure
@@ -137,10 +138,10 @@ export function WebhookFailuresScreen() {
             type="stacked"
             withLegend
             series={[
-              { name: 'sent', label: 'Delivered', color: 'teal.6' },
-              { name: 'clientError', label: 'Client error', color: 'orange.7' },
-              { name: 'failed', label: 'Failed', color: 'red.7' },
-              { name: 'maxRetries', label: 'Retries exhausted', color: 'grape.7' },
+              eventSeries('WEBHOOK_SENT', 'sent', 'Delivered'),
+              eventSeries('WEBHOOK_SENDING_FAILED_CLIENT_ERROR', 'clientError', 'Refused (client error)'),
+              eventSeries('WEBHOOK_SENDING_FAILED', 'failed', 'Failed'),
+              eventSeries('WEBHOOK_MAX_RETRIES_REACHED', 'maxRetries', 'Retries exhausted'),
             ]}
           />
         }

@@ -75,11 +75,11 @@ export default function CanvasChart({ kind, label, h, data, dataKey, series, typ
         return Number.isFinite(n) ? n : null;
       }),
     ),
-    series: series.map((s) => ({ name: s.name, label: s.label ?? s.name, color: s.color })),
+    series: series.map((s) => ({ name: s.name, label: s.label ?? s.name, color: s.color, darkColor: s.darkColor })),
   });
   const model = useMemo(() => JSON.parse(key) as Model, [key]);
   const { labels, values } = model;
-  const colourOf = (s: ChartSeries) => parseThemeColor({ color: s.color, theme }).value;
+  const colourOf = (s: ChartSeries) => parseThemeColor({ color: scheme === 'dark' ? (s.darkColor ?? s.color) : s.color, theme }).value;
   const integers = kind === 'bar';
 
   useEffect(() => {
@@ -279,7 +279,7 @@ export default function CanvasChart({ kind, label, h, data, dataKey, series, typ
       tip.remove();
       plotRef.current = null;
     };
-    // colourOf reads `theme`, which is in the list.
+    // colourOf reads `theme` and `scheme`, which are in the list.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [model, kind, stacked, h, scheme, theme, integers]);
 

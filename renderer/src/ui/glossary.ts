@@ -1,0 +1,249 @@
+/**
+ * One glossary: every value the intermediary's APIs send that a person reads (consent statuses,
+ * event types, access frequencies, post-usage actions, notification types) in plain words with
+ * what it means, and the words of the Consumer Data Right the console uses. The screens show the
+ * words (enumText), the help (`?`) lists them, and charts, pills and legends take a value's colour
+ * from here, so one meaning has one colour everywhere.
+ *
+ * Chart colours: Paul Tol's colour-blind-safe "muted" and "bright" hues (https://personal.sron.nl/~pault/),
+ * darker in light mode and lighter in dark mode, so that each keeps 3:1 against its background.
+ * Successes are cool (blue, green, teal), failures warm (orange, red, wine), neutral things grey.
+ */
+export interface Term {
+  /** The API's value, or the word itself for a concept. */
+  value: string;
+  words: string;
+  meaning: string;
+  /** A Mantine colour for the value's pill (Badge). */
+  pill?: string;
+  /** The value's colour in charts, light and dark. */
+  chart?: { light: string; dark: string };
+}
+
+/** A value with a colour of its own: statuses and event types. */
+export interface ColouredTerm extends Term {
+  pill: string;
+  chart: { light: string; dark: string };
+}
+
+const HUE = {
+  blue: { light: '#3a6fb0', dark: '#77aadd' },
+  cyan: { light: '#2f7f9e', dark: '#88ccee' },
+  green: { light: '#228833', dark: '#66cc77' },
+  teal: { light: '#2a8a7c', dark: '#66c2b0' },
+  indigo: { light: '#4b3d99', dark: '#a095e0' },
+  orange: { light: '#b86e00', dark: '#eeaa44' },
+  red: { light: '#c8372d', dark: '#ff7b6e' },
+  wine: { light: '#882255', dark: '#dd77aa' },
+  purple: { light: '#8f3a85', dark: '#cc88cc' },
+  grey: { light: '#6e6e6e', dark: '#aaaaaa' },
+  sand: { light: '#8a7a20', dark: '#ddcc77' },
+} as const;
+
+export const STATUS_TERMS: readonly ColouredTerm[] = [
+  {
+    value: 'ACTIVE',
+    words: 'Active',
+    meaning: 'Granted by the consumer; data may be collected until the sharing end date.',
+    pill: 'teal',
+    chart: HUE.green,
+  },
+  {
+    value: 'REQUESTED',
+    words: 'Requested',
+    meaning: 'Created by the recipient; the consumer has not authorised it yet.',
+    pill: 'blue',
+    chart: HUE.blue,
+  },
+  {
+    value: 'REVOKED',
+    words: 'Revoked',
+    meaning: 'Withdrawn by the consumer, the data holder or the recipient’s staff; no more data may be collected.',
+    pill: 'red',
+    chart: HUE.wine,
+  },
+  {
+    value: 'EXPIRED',
+    words: 'Expired',
+    meaning: 'Its sharing end date passed; no more data may be collected.',
+    pill: 'gray',
+    chart: HUE.grey,
+  },
+];
+
+export const EVENT_TERMS: readonly ColouredTerm[] = [
+  {
+    value: 'GRANTED',
+    words: 'Granted',
+    meaning: 'The consumer authorised the consent at their data holder.',
+    pill: 'teal',
+    chart: HUE.green,
+  },
+  { value: 'EXTENDED', words: 'Extended', meaning: 'The consumer extended the consent’s sharing period.', pill: 'teal', chart: HUE.teal },
+  {
+    value: 'REVOKED',
+    words: 'Revoked',
+    meaning: 'The consent was revoked: by the consumer, the data holder or staff.',
+    pill: 'grape',
+    chart: HUE.purple,
+  },
+  { value: 'EXPIRED', words: 'Expired', meaning: 'The sharing end date passed.', pill: 'gray', chart: HUE.grey },
+  {
+    value: 'DATA_COLLECTION_COMPLETED',
+    words: 'Data collected',
+    meaning: 'The intermediary finished collecting the consumer’s data from the data holder.',
+    pill: 'blue',
+    chart: HUE.indigo,
+  },
+  {
+    value: 'WEBHOOK_SENT',
+    words: 'Webhook delivered',
+    meaning: 'The intermediary told the recipient’s webhook about an event, and it answered with success.',
+    pill: 'cyan',
+    chart: HUE.cyan,
+  },
+  {
+    value: 'WEBHOOK_SENDING_FAILED',
+    words: 'Webhook failed',
+    meaning: 'A delivery to the recipient’s webhook failed (a server error or no answer); the intermediary retries.',
+    pill: 'red',
+    chart: HUE.red,
+  },
+  {
+    value: 'WEBHOOK_SENDING_FAILED_CLIENT_ERROR',
+    words: 'Webhook refused',
+    meaning: 'The recipient’s webhook refused a delivery (a 4xx answer, shown in full): fix the endpoint or its settings.',
+    pill: 'orange',
+    chart: HUE.orange,
+  },
+  {
+    value: 'WEBHOOK_MAX_RETRIES_REACHED',
+    words: 'Webhook retries exhausted',
+    meaning: 'The intermediary gave up delivering an event: the recipient never heard of it.',
+    pill: 'red',
+    chart: HUE.wine,
+  },
+  {
+    value: 'EMAIL_SENT',
+    words: 'E-mail sent',
+    meaning: 'The intermediary e-mailed the consumer about their consent (a receipt or a reminder).',
+    pill: 'gray',
+    chart: HUE.sand,
+  },
+];
+
+const OTHER_TERMS: readonly Term[] = [
+  { value: 'ONGOING', words: 'Ongoing', meaning: 'Data is collected again and again while the consent is active.' },
+  { value: 'ONCE_OFF', words: 'Once-off', meaning: 'Data is collected once; the consent cannot be extended.' },
+  { value: 'DELETION', words: 'Deletion', meaning: 'When the consent ends, the collected data is deleted.' },
+  {
+    value: 'DE_IDENTIFICATION',
+    words: 'De-identification',
+    meaning: 'When the consent ends, the collected data is de-identified instead of deleted.',
+  },
+  { value: 'EMAIL', words: 'E-mail', meaning: 'The consumer is notified by e-mail.' },
+  { value: 'SMS', words: 'SMS', meaning: 'The consumer is notified by text message.' },
+];
+
+/** The words of the Consumer Data Right, as this console uses them. */
+export const CONCEPTS: readonly Term[] = [
+  {
+    value: 'Consent',
+    words: 'Consent',
+    meaning: 'A consumer’s permission for the recipient to collect and use named data for a use case, for a period.',
+  },
+  {
+    value: 'Consumer',
+    words: 'Consumer',
+    meaning: 'The person or business whose data is shared; identified by the intermediary’s consumer id, an e-mail and a mobile.',
+  },
+  {
+    value: 'Data holder',
+    words: 'Data holder',
+    meaning: 'The bank or energy retailer that holds the consumer’s data and shares it under the consent.',
+  },
+  {
+    value: 'Data recipient',
+    words: 'Data recipient',
+    meaning: 'Your organisation: accredited to receive CDR data, through the intermediary.',
+  },
+  {
+    value: 'Intermediary',
+    words: 'Intermediary',
+    meaning: 'The accredited provider whose Consent and Data APIs this console reads and acts through.',
+  },
+  {
+    value: 'Use case',
+    words: 'Use case',
+    meaning: 'What the data is for, with the scopes it needs, the sharing periods offered and how often data is collected.',
+  },
+  {
+    value: 'CDR arrangement id',
+    words: 'CDR arrangement id',
+    meaning: 'The data holder’s id for the sharing arrangement behind a consent; it stays the same across amendments.',
+  },
+  {
+    value: 'Sharing end date',
+    words: 'Sharing end date',
+    meaning: 'When the consent stops allowing data collection, unless it is extended.',
+  },
+  {
+    value: 'Webhook',
+    words: 'Webhook',
+    meaning: 'Your endpoint the intermediary calls with each consent event; its failures are listed under Webhook failures.',
+  },
+  {
+    value: 'Evidence pack',
+    words: 'Evidence pack',
+    meaning: 'A ZIP of everything known about one consent, for an auditor, with a SHA-256 manifest.',
+  },
+  {
+    value: 'Retention',
+    words: 'Retention',
+    meaning: 'The deletion or de-identification of cached data when its consent ends, as its post-usage action says.',
+  },
+  {
+    value: 'Audit log',
+    words: 'Audit log',
+    meaning: 'Every staff action and export, each entry chained to the one before so that a change is detected.',
+  },
+];
+
+export const GLOSSARY_GROUPS: readonly { title: string; terms: readonly Term[] }[] = [
+  { title: 'Consent statuses', terms: STATUS_TERMS },
+  { title: 'Consent events', terms: EVENT_TERMS },
+  { title: 'Collection and after', terms: OTHER_TERMS },
+  { title: 'Words of the Consumer Data Right', terms: CONCEPTS },
+];
+
+const EVENTS = new Map(EVENT_TERMS.map((t) => [t.value, t]));
+const STATUSES = new Map(STATUS_TERMS.map((t) => [t.value, t]));
+const VALUES = new Map([...OTHER_TERMS, ...STATUS_TERMS].map((t) => [t.value, t]));
+
+/** An event type's term; an unknown type (a newer API) gets its own value and a neutral colour. */
+export function eventTerm(type: string): ColouredTerm {
+  return (
+    EVENTS.get(type) ?? {
+      value: type,
+      words: type,
+      meaning: 'A type of event this console does not know yet.',
+      pill: 'gray',
+      chart: HUE.grey,
+    }
+  );
+}
+
+export function statusTerm(status: string): ColouredTerm | undefined {
+  return STATUSES.get(status);
+}
+
+/** The plain words of an API value the glossary knows (undefined: not one of them). */
+export function glossaryWords(value: string): string | undefined {
+  return VALUES.get(value)?.words ?? EVENTS.get(value)?.words;
+}
+
+/** A chart series for an event type, coloured by its meaning. */
+export function eventSeries(type: string, name = type, label?: string): { name: string; label: string; color: string; darkColor: string } {
+  const t = eventTerm(type);
+  return { name, label: label ?? t.words, color: t.chart.light, darkColor: t.chart.dark };
+}
