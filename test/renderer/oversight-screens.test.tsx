@@ -69,7 +69,7 @@ describe('Events', () => {
 describe('Webhook failures', () => {
   it('groups failures by masked response, each with its latest message in full', async () => {
     const { client, cache } = memoryClient(200, {}, { withSeededEvents: true });
-    renderRoute('/webhook-failures', client);
+    renderRoute('/webhook-failures?range=all', client);
     const groups = await screen.findAllByTestId('failure-group');
     const failures = cache.db
       .prepare(`SELECT count(*) AS n FROM events WHERE event_type IN (${FAILURES.map(() => '?').join(',')})`)
@@ -80,6 +80,23 @@ describe('Webhook failures', () => {
     expect(counted).toBe(failures.n);
     const withIds = groups.find((g) => g.textContent!.includes('"requestId":"<id>"'))!;
     expect(within(withIds).getByLabelText('Latest message in full').textContent).toMatch(/"requestId":"[0-9a-f]{8}-/);
+  });
+
+  it('opens on the last 30 days; All is a choice, and a period of years has years on its axis', async () => {
+    const { client } = memoryClient(200, {}, { withSeededEvents: true });
+    const { location } = renderRoute('/webhook-failures', client);
+    expect(await screen.findByRole('radio', { name: '30 days' })).toBeChecked();
+    await waitFor(() => expect(screen.getByTestId('webhook-range')).toHaveTextContent(/failed deliver\w+ since /));
+    await userEvent.click(screen.getByText('All'));
+    await waitFor(() => expect(location()).toBe('/webhook-failures?range=all'));
+    await waitFor(() => expect(screen.getByTestId('webhook-range')).toHaveTextContent(/failed deliver\w+ in the cache/));
+    // The seeded events span years: each day on the axis names its year.
+    const panel = screen.getByRole('region', { name: 'Deliveries and failures per day' });
+    await waitFor(() =>
+      expect(within(panel).getByRole('img')).toHaveAccessibleDescription(
+        / points from \d{1,2} [A-Z][a-z]{2} \d{4} to \d{1,2} [A-Z][a-z]{2} \d{4}\./,
+      ),
+    );
   });
 
   it('says there is nothing to triage when nothing failed', async () => {

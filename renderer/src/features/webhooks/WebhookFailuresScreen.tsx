@@ -1,7 +1,7 @@
 import { Anchor, Badge, Code, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
-import { useDeferredValue, useMemo } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
@@ -34,13 +34,23 @@ const RANGES = [
 const DAY = 86_400_000;
 const dayOf = (instant: string) => format(new Date(instant), 'yyyy-MM-dd');
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** "2026-03-05" as "5 Mar" (date-fns' "d MMM", without parsing a date for each of a year of days). */
-const dayLabel = (day: string) => `${Number(day.slice(8, 10))} ${MONTHS[Number(day.slice(5, 7)) - 1]}`;
+/**
+ * "2026-03-05" as "5 Mar" (date-fns' "d MMM", without parsing a date for each of a year of days),
+ * or "5 Mar 2026" when the period spans more than one year.
+ */
+const dayLabel = (day: string, withYear: boolean) =>
+  `${Number(day.slice(8, 10))} ${MONTHS[Number(day.slice(5, 7)) - 1]}${withYear ? ` ${day.slice(0, 4)}` : ''}`;
+/** The period the screen opens on, without a period in its address: the last 30 days ("All" is a choice). */
+const DEFAULT_RANGE = '30';
 
 export function WebhookFailuresScreen() {
   const client = useClient();
   const [view] = useEventView();
-  const from = view.from;
+  const [params, setParams] = useSearchParams();
+  // Opened without a period: the last 30 days from when it opened (fixed, so the reads keep one key).
+  const [openedAt] = useState(() => Date.now());
+  const range = params.get('range');
+  const from = view.from ?? (range === 'all' ? undefined : new Date(openedAt - Number(DEFAULT_RANGE) * DAY).toISOString());
   const filter = { types: [...WEBHOOK_FAILURES], ...(from ? { from } : {}), ...(view.to ? { to: view.to } : {}) };
   const deliveriesFilter = { ...filter, types: [...WEBHOOK_DELIVERIES] };
   const summary = useQuery({
@@ -57,20 +67,20 @@ export function WebhookFailuresScreen() {
   // A year at most: "All" draws every day of it.
   const days = useEventsDays(deliveriesFilter, 366);
   // The preset that set the period, when one did (the period itself is the instant in `from`).
-  const [params, setParams] = useSearchParams();
-  const selected = from ? (params.get('range') ?? 'custom') : 'all';
+  const selected = view.from ? (range ?? 'custom') : range === 'all' ? 'all' : DEFAULT_RANGE;
   // Every day of the period, quiet ones too, up to today (or the period's end): worked out again
   // only when the days read change, not at each render (a year of days).
   const rows = useMemo(() => {
     const filled = days.data?.length
       ? fillDays(days.data, { ...(from ? { from: dayOf(from) } : {}), to: view.to ? dayOf(view.to) : format(new Date(), 'yyyy-MM-dd') })
       : [];
+    const withYear = filled.length > 0 && filled[0]!.day.slice(0, 4) !== filled.at(-1)!.day.slice(0, 4);
     return filled.map((d) => {
       const failed = WEBHOOK_FAILURES.reduce((n, t) => n + (d.counts[t] ?? 0), 0);
       const sent = d.counts.WEBHOOK_SENT ?? 0;
       return {
         day: d.day,
-        label: dayLabel(d.day),
+        label: dayLabel(d.day, withYear),
         sent,
         clientError: d.counts.WEBHOOK_SENDING_FAILED_CLIENT_ERROR ?? 0,
         failed: d.counts.WEBHOOK_SENDING_FAILED ?? 0,
@@ -101,10 +111,8 @@ export function WebhookFailuresScreen() {
             value={selected}
             onChange={(v) => {
               const p = new URLSearchParams();
-              if (v !== 'all') {
-                p.set('from', new Date(Date.now() - Number(v) * DAY).toISOString());
-                p.set('range', v);
-              }
+              if (v !== 'all') p.set('from', new Date(Date.now() - Number(v) * DAY).toISOString());
+              p.set('range', v);
               setParams(p);
             }}
             data={selected === 'custom' ? [...RANGES, { value: 'custom', label: 'Custom' }] : RANGES}
