@@ -13,6 +13,7 @@ import { writePrivateFile } from './data-dir.js';
 export const DEFAULT_SETTINGS: Settings = {
   theme: 'auto',
   consentColumns: [...DEFAULT_CONSENT_COLUMNS],
+  navCollapsed: false,
   savedViews: [],
   teamViews: [],
   syncEveryMinutes: 15,

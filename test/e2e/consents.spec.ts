@@ -141,3 +141,39 @@ test('without the token the console refuses to open', async ({ page }) => {
   const wrong = await page.goto(app.launchUrl.replace(/token=.*/, 'token=guess'));
   expect(wrong?.status()).toBe(401);
 });
+
+test('at 1024 × 700: the list of screens folds away and stays folded, a table shows it has more columns and keeps its first, the actions stay on the page', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.goto(
+    `${app.launchUrl}#/consents?cols=status,consumerEmail,dataHolderName,useCaseName,created,sharingEndDate,consentId,externalId`,
+  );
+  await expect(rows(page).first()).toBeVisible();
+  await expect(page.getByText('More columns →')).toBeVisible();
+  const status = rows(page).first().locator('td:nth-child(2)');
+  const email = rows(page).first().locator('td:nth-child(3)');
+  const before = { status: (await status.boundingBox())!.x, email: (await email.boundingBox())!.x };
+  await page.getByTestId('table-scroll').evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+  await expect(page.getByText('More columns →')).toBeHidden();
+  await expect.poll(async () => (await email.boundingBox())!.x).toBeLessThan(before.email - 100);
+  expect((await status.boundingBox())!.x).toBe(before.status); // the first columns stay
+
+  const heading = page.getByRole('heading', { level: 2, name: 'Consents' });
+  const indented = (await heading.boundingBox())!.x;
+  await page.getByRole('button', { name: 'Hide the list of screens' }).click();
+  await expect.poll(async () => (await heading.boundingBox())!.x).toBeLessThan(indented - 150);
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Show the list of screens' })).toHaveAttribute('aria-expanded', 'false');
+  await expect.poll(async () => (await heading.boundingBox())!.x).toBeLessThan(indented - 150);
+  await page.getByRole('button', { name: 'Show the list of screens' }).click();
+  await expect(page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Overview' })).toBeInViewport();
+
+  await rows(page).first().click();
+  await expect(page.getByTestId('status-sentence')).toBeVisible();
+  for (const name of [/^Revoke…$/, /^Update…$/, /^(Extend|Authorise)…$/, /^Evidence pack$/]) {
+    const box = (await page.getByRole('button', { name }).boundingBox())!;
+    expect(box.x + box.width, String(name)).toBeLessThanOrEqual(1024);
+  }
+  await page.screenshot({ path: 'test-results/screenshots/consent-1024.png' });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { failuresRange, filterOf, paramsFromView, viewFromParams, viewFromSaved } from '../../renderer/src/features/consents/view.js';
 import { pickerPresets, presetDays } from '../../renderer/src/ui/periods.js';
+import type { SavedView } from '../../shared/ipc/contract.js';
 import { periodOfText } from '../../shared/time/periods.js';
 
 /** The named periods (Today, Yesterday, Last 7 days…) as local days, and the consent list's webhook-failures filter in the URL. */
@@ -46,7 +47,7 @@ describe('named periods', () => {
     }
     expect(filterOf(viewFromParams(new URLSearchParams('failed=any'))).webhookFailures).toEqual({});
     // A saved view keeps instants: back as days, or "at any time".
-    const saved = { id: 'v', name: 'x', sort: { field: 'created', direction: 'desc' }, columns: null } as const;
+    const saved = { name: 'x', sort: { field: 'created', direction: 'desc' }, columns: ['status'] } as const satisfies Omit<SavedView, 'filter'>;
     expect(viewFromSaved({ ...saved, filter: { webhookFailures: {} } }).webhookFailures).toBe('any');
     const days = filterOf(viewFromParams(new URLSearchParams('failed=2026-01-02..2026-01-03'))).webhookFailures;
     expect(viewFromSaved({ ...saved, filter: { webhookFailures: days! } }).webhookFailures).toBe('2026-01-02..2026-01-03');

@@ -170,11 +170,12 @@ export function profileHandlers(ctx: ProfilesContext): HandlersOf<ProfileChannel
 }
 
 /** A person's own view: on a team server kept per person (ProfilesContext.personal). */
-const PERSONAL = ['theme', 'consentColumns', 'savedViews'] as const satisfies readonly (keyof Settings)[];
+const PERSONAL = ['theme', 'consentColumns', 'savedViews', 'navCollapsed'] as const satisfies readonly (keyof Settings)[];
 const PERSONAL_DEFAULTS: Pick<Settings, (typeof PERSONAL)[number]> = {
   theme: DEFAULT_SETTINGS.theme,
   consentColumns: DEFAULT_SETTINGS.consentColumns,
   savedViews: [],
+  navCollapsed: DEFAULT_SETTINGS.navCollapsed,
 };
 const pick = <T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<T> =>
   Object.fromEntries(Object.entries(o).filter(([k]) => (keys as readonly string[]).includes(k))) as Partial<T>;

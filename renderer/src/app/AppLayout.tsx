@@ -1,10 +1,10 @@
-import { ActionIcon, AppShell, Group, Kbd, NavLink, Progress, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, AppShell, Burger, Group, Kbd, NavLink, Progress, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { spotlight } from '@mantine/spotlight';
 import { IconHelp, IconMoon, IconSun, IconSunMoon } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet } from 'react-router';
-import { useSaveSettings } from '../features/settings/settings.js';
+import { useSaveSettings, useSettings } from '../features/settings/settings.js';
 import { useAppStatus } from '../features/status/app-status.js';
 import { loadRoleRules } from '../features/status/can.js';
 import { ENVIRONMENT_LABEL } from '../features/status/environment.js';
@@ -128,11 +128,35 @@ export function AppLayout() {
     setHelpOpen(true);
   }, []);
   useHelpKey(openHelp);
+  // The list of screens folds away for a narrow window, remembered per person (settings).
+  const settings = useSettings().data;
+  const saveSettings = useSaveSettings();
+  const [navFolded, setNavFolded] = useState<boolean | undefined>(undefined);
+  const collapsed = navFolded ?? settings?.navCollapsed ?? false;
+  const toggleNav = () => {
+    setNavFolded(!collapsed);
+    saveSettings.mutate({ navCollapsed: !collapsed });
+  };
   return (
-    <AppShell header={{ height: headerHeight }} navbar={{ width: 200, breakpoint: 0 }} footer={{ height: 34 }} padding="md">
+    <AppShell
+      header={{ height: headerHeight }}
+      navbar={{ width: 200, breakpoint: 0, collapsed: { desktop: collapsed, mobile: collapsed } }}
+      footer={{ height: 34 }}
+      padding="md"
+    >
       <AppShell.Header>
         <Group h={44} px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm">
+          <Group gap="sm" wrap="nowrap">
+            <Tooltip label={collapsed ? 'Show the list of screens' : 'Hide the list of screens'}>
+              <Burger
+                size="sm"
+                opened={!collapsed}
+                onClick={toggleNav}
+                aria-label={collapsed ? 'Show the list of screens' : 'Hide the list of screens'}
+                aria-expanded={!collapsed}
+                aria-controls="screens-nav"
+              />
+            </Tooltip>
             <Title order={1} size="h5">
               CDR Console
             </Title>
@@ -164,7 +188,7 @@ export function AppLayout() {
           </Group>
         ) : null}
       </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Screens">
+      <AppShell.Navbar p="xs" aria-label="Screens" id="screens-nav">
         {SCREENS.map((s) => (
           <RouterNavLink
             key={s.path}

@@ -25,6 +25,8 @@ export const Settings = z.strictObject({
    */
   bulkApprovalOver: z.number().int().min(1).max(10_000),
   consentColumns: z.array(ConsentSortField).min(1).max(CONSENT_SORT_FIELDS.length),
+  /** Whether the list of screens beside the page is folded away (narrow windows), each person's own. */
+  navCollapsed: z.boolean(),
   /** The person's own saved views (on a team server, each person's: issue 35). */
   savedViews: z.array(SavedView).max(100),
   /** Views an admin shares with the whole team, shown to everyone beside their own (audited). */
@@ -35,7 +37,7 @@ export type Settings = z.infer<typeof Settings>;
 export const settingsChannels = {
   'settings:get': { roles: EVERYONE, action: 'Reading the settings', input: Empty, output: Settings },
   'settings:set': {
-    // The theme, the consent list's columns and saved views: each person's own (on a team server,
+    // The theme, the consent list's columns, saved views and the folded sidebar: each person's own (on a team server,
     // kept per person). What the server does for everybody (how often it syncs, whether it fetches
     // Data API records, the approval rule) and the views shared with the team are an admin's.
     roles: EVERYONE,

@@ -115,8 +115,9 @@ export function ConsentDetailScreen() {
           {c.consentId}
         </Text>
       </Breadcrumbs>
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Stack gap={4}>
+      {/* At 1024 px the actions go under the title rather than off the page's edge. */}
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Stack gap={4} style={{ minWidth: 0 }}>
           <Group gap="sm">
             <Title order={2} size="h3">
               {c.consumerEmail ?? c.consumerId ?? 'Consent'}
@@ -130,7 +131,7 @@ export function ConsentDetailScreen() {
             {c.dataHolderName ?? 'Unknown data holder'} · {useCase?.name ?? 'unknown use case'} · {enumText(useCase?.accessFrequency)}
           </Text>
         </Stack>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs">
           {actionButton(
             'Revoke…',
             'revoke',

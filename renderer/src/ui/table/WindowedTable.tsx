@@ -6,6 +6,7 @@ import {
   useId,
   useLayoutEffect,
   useRef,
+  useState,
   type KeyboardEvent,
   type MouseEvent,
   type ReactNode,
@@ -101,6 +102,7 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
   const sortBy = useCallback((field: string) => handlers.current.onSort?.(field), []);
   const toggleAll = useCallback(() => handlers.current.toggleAll?.(), []);
 
+  const edges = useSideways(scrollRef);
   const { padTop, padBottom } = windowed;
   const colSpan = columns.length + (selection ? 1 : 0);
   const rowDomId = (index: number) => `${idBase}-row-${index}`;
@@ -165,84 +167,120 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
   };
 
   return (
-    <div ref={scrollRef} className={classes.scroll} data-testid="table-scroll">
-      <Table
-        ref={tableRef}
-        role="grid"
-        tabIndex={0}
-        onKeyDown={onKeyDown}
-        onFocus={() => {
-          if (total > 0 && activeIndex >= total) onActiveChange(0);
-        }}
-        aria-label={props.label}
-        aria-rowcount={total + 1}
-        aria-multiselectable={selection ? true : undefined}
-        aria-activedescendant={total > 0 && activeIndex < total ? rowDomId(activeIndex) : undefined}
-        // The rows shown are the previous view's while this one's are read (useWindowedRows' keepWhileReading).
-        aria-busy={rows.stale || undefined}
-        stickyHeader
-        verticalSpacing={6}
-        fz="sm"
-        className={classes.table}
-        style={{ minWidth: columns.reduce((w, c) => w + c.width, selection ? 44 : 0) }}
-      >
-        <colgroup>
-          {selection ? <col style={{ width: 44 }} /> : null}
-          {columns.map((c) => (
-            <col key={c.id} style={{ width: c.width }} />
-          ))}
-        </colgroup>
-        <TableHead
-          headRef={headRef}
-          columns={columns}
-          sort={props.sort}
-          onSort={props.onSort ? sortBy : undefined}
-          selectLabel={selection?.headerLabel}
-          selectState={selection?.headerState}
-          toggleAll={toggleAll}
-          empty={total === 0}
-        />
-        <Table.Tbody onClick={onRowClick}>
-          {padTop > 0 && (
-            <tr aria-hidden>
-              <td colSpan={colSpan} style={{ height: padTop, padding: 0, border: 0 }} />
-            </tr>
-          )}
-          {items.map((index) => {
-            const row = rows.rowAt(index);
-            if (!row)
+    <div className={classes.frame} data-more-left={edges.left || undefined} data-more-right={edges.right || undefined}>
+      <div ref={scrollRef} className={classes.scroll} data-testid="table-scroll">
+        <Table
+          ref={tableRef}
+          role="grid"
+          tabIndex={0}
+          onKeyDown={onKeyDown}
+          onFocus={() => {
+            if (total > 0 && activeIndex >= total) onActiveChange(0);
+          }}
+          aria-label={props.label}
+          aria-rowcount={total + 1}
+          aria-multiselectable={selection ? true : undefined}
+          aria-activedescendant={total > 0 && activeIndex < total ? rowDomId(activeIndex) : undefined}
+          // The rows shown are the previous view's while this one's are read (useWindowedRows' keepWhileReading).
+          aria-busy={rows.stale || undefined}
+          stickyHeader
+          verticalSpacing={6}
+          fz="sm"
+          className={classes.table}
+          data-sticky={selection ? 2 : 1}
+          style={{ minWidth: columns.reduce((w, c) => w + c.width, selection ? 44 : 0) }}
+        >
+          <colgroup>
+            {selection ? <col style={{ width: 44 }} /> : null}
+            {columns.map((c) => (
+              <col key={c.id} style={{ width: c.width }} />
+            ))}
+          </colgroup>
+          <TableHead
+            headRef={headRef}
+            columns={columns}
+            sort={props.sort}
+            onSort={props.onSort ? sortBy : undefined}
+            selectLabel={selection?.headerLabel}
+            selectState={selection?.headerState}
+            toggleAll={toggleAll}
+            empty={total === 0}
+          />
+          <Table.Tbody onClick={onRowClick}>
+            {padTop > 0 && (
+              <tr aria-hidden>
+                <td colSpan={colSpan} style={{ height: padTop, padding: 0, border: 0 }} />
+              </tr>
+            )}
+            {items.map((index) => {
+              const row = rows.rowAt(index);
+              if (!row)
+                return (
+                  <tr key={`loading-${index}`} aria-rowindex={index + 2} className={classes.row} style={{ height: ROW_HEIGHT }} aria-busy>
+                    <td colSpan={colSpan} className={classes.cell}>
+                      <Skeleton height={12} radius="sm" aria-label="Loading row" />
+                    </td>
+                  </tr>
+                );
               return (
-                <tr key={`loading-${index}`} aria-rowindex={index + 2} className={classes.row} style={{ height: ROW_HEIGHT }} aria-busy>
-                  <td colSpan={colSpan} className={classes.cell}>
-                    <Skeleton height={12} radius="sm" aria-label="Loading row" />
-                  </td>
-                </tr>
+                <TableRow
+                  key={props.rowId(row)}
+                  row={row}
+                  index={index}
+                  id={props.rowId(row)}
+                  domId={rowDomId(index)}
+                  active={index === activeIndex}
+                  selected={selection ? selection.isSelected(row) : undefined}
+                  label={selection ? props.rowLabel(row) : undefined}
+                  tone={props.rowTone?.(row)}
+                  columns={columns}
+                />
               );
-            return (
-              <TableRow
-                key={props.rowId(row)}
-                row={row}
-                index={index}
-                id={props.rowId(row)}
-                domId={rowDomId(index)}
-                active={index === activeIndex}
-                selected={selection ? selection.isSelected(row) : undefined}
-                label={selection ? props.rowLabel(row) : undefined}
-                tone={props.rowTone?.(row)}
-                columns={columns}
-              />
-            );
-          })}
-          {padBottom > 0 && (
-            <tr aria-hidden>
-              <td colSpan={colSpan} style={{ height: padBottom, padding: 0, border: 0 }} />
-            </tr>
-          )}
-        </Table.Tbody>
-      </Table>
-      {total === 0 ? props.empty : null}
+            })}
+            {padBottom > 0 && (
+              <tr aria-hidden>
+                <td colSpan={colSpan} style={{ height: padBottom, padding: 0, border: 0 }} />
+              </tr>
+            )}
+          </Table.Tbody>
+        </Table>
+        {total === 0 ? props.empty : null}
+      </div>
+      {edges.right ? (
+        <span className={classes.moreCue} aria-hidden>
+          More columns →
+        </span>
+      ) : null}
     </div>
   );
+}
+
+/**
+ * Whether a table scrolled sideways has more to the left or to the right of what shows: the frame
+ * then shades that edge and says "More columns →" (a narrow window hides columns otherwise with no
+ * cue). Worked out on scroll and resize; a redraw only when one of the two changes.
+ */
+function useSideways(scrollRef: RefObject<HTMLDivElement | null>): { left: boolean; right: boolean } {
+  const [edges, setEdges] = useState({ left: false, right: false });
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const measure = () => {
+      const left = el.scrollLeft > 1;
+      const right = el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+      setEdges((e) => (e.left === left && e.right === right ? e : { left, right }));
+    };
+    measure();
+    el.addEventListener('scroll', measure, { passive: true });
+    const resized = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : undefined;
+    resized?.observe(el);
+    if (el.firstElementChild) resized?.observe(el.firstElementChild);
+    return () => {
+      el.removeEventListener('scroll', measure);
+      resized?.disconnect();
+    };
+  }, [scrollRef]);
+  return edges;
 }
 
 const ignoreChange = () => undefined;
