@@ -105,11 +105,13 @@ describe('team sync', () => {
       await a.query(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cdr-console live' AND pid <> pg_backend_pid()",
       );
+      // The backend ends a moment after pg_terminate_backend returns: wait until the link is seen
+      // down (else the next notices may still arrive on the old connection, and its end come after).
+      await expect.poll(() => statuses.includes(false), { timeout: 5_000 }).toBe(true);
       for (let i = 21; i <= 25; i++) await la.publish('cache:changed', { entity: 'consents', count: i });
       await expect.poll(() => heard.length, { timeout: 10_000 }).toBe(25);
       expect(heard.map((h) => (h.payload as { count: number }).count)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
-      expect(statuses).toContain(false);
-      expect(lb.status().connected).toBe(true);
+      await expect.poll(() => lb.status().connected, { timeout: 10_000 }).toBe(true);
     } finally {
       await la.close();
       await lb.close();
