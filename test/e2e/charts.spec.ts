@@ -69,11 +69,13 @@ test('the charts: drawn, named, read from the keyboard, a tooltip under the poin
   const problems = watch(page);
   await page.goto(app.launchUrl);
   await expect(page.getByRole('heading', { name: 'Overview', level: 2 })).toBeVisible();
-  await page.goto(`${origin()}/#/webhook-failures`);
+  await page.goto(`${origin()}/#/webhook-failures?range=all`);
   const panel = page.getByRole('region', { name: 'Deliveries and failures per day' });
   const chart = panel.getByRole('img', { name: 'Deliveries and failures per day, chart' });
   await expect(chart).toHaveAttribute('data-chart-drawn', /^[1-9]\d*$/);
-  await expect(chart).toHaveAccessibleDescription(/^Stacked bars of Delivered, Client error, Failed, Retries exhausted, \d+ points from /);
+  await expect(chart).toHaveAccessibleDescription(
+    /^Stacked bars of Delivered, Refused \(client error\), Failed, Retries exhausted, \d+ points from /,
+  );
   // The bars are on the canvas, in their series' colours (the legend's swatches): read back from it.
   const swatches = await panel
     .locator('[class*="ColorSwatch-colorOverlay"]')
@@ -92,14 +94,16 @@ test('the charts: drawn, named, read from the keyboard, a tooltip under the poin
   for (const n of painted.counts) expect(n).toBeGreaterThan(0);
   expect(painted.counts[0]).toBeGreaterThan(painted.area * 0.05);
   // The legend, in the theme's colours.
-  for (const name of ['Delivered', 'Client error', 'Failed', 'Retries exhausted'])
+  for (const name of ['Delivered', 'Refused (client error)', 'Failed', 'Retries exhausted'])
     await expect(panel.getByText(name, { exact: true })).toBeVisible();
 
   // The keyboard: focus the chart, then End reads the last day (today) and ArrowLeft the one before.
   await chart.focus();
   await page.keyboard.press('End');
   const live = panel.locator('[aria-live="polite"]');
-  await expect(live).toHaveText(/^\d{1,2} \w{3}: Delivered \d[\d,]*, Client error \d[\d,]*, Failed \d[\d,]*, Retries exhausted \d[\d,]*$/);
+  await expect(live).toHaveText(
+    /^\d{1,2} \w{3}( \d{4})?: Delivered \d[\d,]*, Refused \(client error\) \d[\d,]*, Failed \d[\d,]*, Retries exhausted \d[\d,]*$/,
+  );
   const last = await live.textContent();
   await page.keyboard.press('ArrowLeft');
   await expect(live).not.toHaveText(last!);

@@ -132,7 +132,9 @@ test('a compliance officer’s audit screen names the agent and their client; th
   // The revocation of the test before, made in another browser on the other server: its address and browser.
   const row = page.getByTestId('table-row').first();
   await expect(row).toContainText('Tess Team');
-  await expect(row).toContainText(/127\.0\.0\.1 Mozilla\/5\.0 .*Chrome/);
+  // In words (the raw agent on hover).
+  await expect(row).toContainText(/Chrome \d+ on Linux · 127\.0\.0\.1/);
+  await expect(row.getByTitle(/^127\.0\.0\.1 Mozilla\/5\.0 .*Chrome/)).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/team-audit.png' });
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: 'test-results/screenshots/team-audit-dark.png' });

@@ -271,8 +271,8 @@ describe('catalogue and comparison', () => {
     repo.upsertPage('products', [EVERYTHING, other, loan], '2026-11-01T00:00:00.000Z');
     const list = show('/products', client);
     await waitFor(() => expect(screen.getByTestId('products-range')).toHaveTextContent('3 products in this view'));
-    expect(screen.getByRole('checkbox', { name: 'Trans and savings accounts: 2 products' })).toBeInTheDocument();
-    expect(screen.getByRole('checkbox', { name: 'Pers loans: 1 products' })).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Transaction and savings accounts: 2 products' })).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Personal loans: 1 product' })).toBeInTheDocument();
 
     list.unmount();
     show(`/products/compare?ids=${encodeURIComponent('holder-test:ALL-METHODS')},${encodeURIComponent('holder-test:OTHER')}`, client);

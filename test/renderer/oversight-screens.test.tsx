@@ -46,8 +46,9 @@ describe('Events', () => {
     const text = await screen.findByTestId('events-range');
     await waitFor(() => expect(text).toHaveTextContent(/^\d+ events match this view$/));
     const total = Number(text.textContent!.split(' ')[0]);
-    const chips = screen.getAllByRole('checkbox').filter((c) => /events$/.test(c.getAttribute('aria-label') ?? ''));
-    expect(chips.reduce((n, c) => n + Number(c.getAttribute('aria-label')!.match(/: (\d+) events/)![1]), 0)).toBe(total);
+    // "1 event", "2 events": the chips' names are plural as English is.
+    const chips = screen.getAllByRole('checkbox').filter((c) => /: (1 event|\d+ events)$/.test(c.getAttribute('aria-label') ?? ''));
+    expect(chips.reduce((n, c) => n + Number(c.getAttribute('aria-label')!.match(/: (\d+) events?$/)![1]), 0)).toBe(total);
     await userEvent.click(screen.getByRole('checkbox', { name: /^GRANTED:/ }));
     await waitFor(() => expect(screen.getAllByTestId('table-row').every((r) => r.textContent!.includes('Granted'))).toBe(true));
   });
@@ -138,7 +139,7 @@ describe('Audit', () => {
     expect(await screen.findByTestId('audit-verification')).toHaveTextContent('Audit chain intact');
     await waitFor(() => expect(screen.getAllByTestId('table-row').map((r) => r.dataset.rowId)).toEqual(['2', '1']));
     await userEvent.click(screen.getByPlaceholderText('Any action'));
-    await userEvent.click(await screen.findByRole('option', { name: 'revoke' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Revoked a consent' }));
     await waitFor(() => expect(screen.getAllByTestId('table-row').map((r) => r.dataset.rowId)).toEqual(['1']));
     expect(location()).toBe('/audit?action=revoke');
   });
@@ -167,7 +168,11 @@ describe('Audit', () => {
     const team = memoryClient(5, { 'audit:query': async () => ({ rows: [entry], total: 1 }) }, { status: { host: 'team' } });
     const { unmount } = renderRoute('/audit', team.client);
     expect(await screen.findByRole('columnheader', { name: 'Client' })).toBeInTheDocument();
-    expect(await screen.findByText('10.1.2.3 Mozilla/5.0 (X11; Linux x86_64) Chrome/153')).toBeInTheDocument();
+    // In words, the raw value on hover.
+    expect(await screen.findByText('Chrome 153 on Linux · 10.1.2.3')).toHaveAttribute(
+      'title',
+      '10.1.2.3 Mozilla/5.0 (X11; Linux x86_64) Chrome/153',
+    );
     unmount();
     renderRoute('/audit', memoryClient(5, { 'audit:query': async () => ({ rows: [entry], total: 1 }) }).client);
     expect(await screen.findByRole('columnheader', { name: 'Operator' })).toBeInTheDocument();

@@ -47,7 +47,10 @@ describe('named periods', () => {
     }
     expect(filterOf(viewFromParams(new URLSearchParams('failed=any'))).webhookFailures).toEqual({});
     // A saved view keeps instants: back as days, or "at any time".
-    const saved = { name: 'x', sort: { field: 'created', direction: 'desc' }, columns: ['status'] } as const satisfies Omit<SavedView, 'filter'>;
+    const saved = { name: 'x', sort: { field: 'created', direction: 'desc' }, columns: ['status'] } as const satisfies Omit<
+      SavedView,
+      'filter'
+    >;
     expect(viewFromSaved({ ...saved, filter: { webhookFailures: {} } }).webhookFailures).toBe('any');
     const days = filterOf(viewFromParams(new URLSearchParams('failed=2026-01-02..2026-01-03'))).webhookFailures;
     expect(viewFromSaved({ ...saved, filter: { webhookFailures: days! } }).webhookFailures).toBe('2026-01-02..2026-01-03');

@@ -1,4 +1,5 @@
 import {
+  Badge,
   createTheme,
   darken,
   DEFAULT_THEME,
@@ -44,6 +45,8 @@ export const theme = createTheme({
   fontSizes: { xs: '12px', sm: '13px', md: '14px', lg: '16px', xl: '18px' },
   variantColorResolver,
   components: {
+    // A badge's text as written, not upper-cased: a consumer id keeps its case, words read as words.
+    Badge: Badge.extend({ defaultProps: { tt: 'none' } }),
     // Mantine's close button is an icon without a name; screen readers need one.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close panel' } } }),

@@ -1,5 +1,5 @@
 import { Chip, type ChipProps } from '@mantine/core';
-import { formatCount } from './format.js';
+import { formatCount, nounFor } from './format.js';
 
 /**
  * A filter chip that says how many rows it would show — "ACTIVE 1,234" — and is named in full for
@@ -15,7 +15,7 @@ export function CountChip({
   ...chip
 }: { label: string; name?: string; count: number | undefined; noun: string } & Omit<ChipProps, 'children'>) {
   return (
-    <Chip size="xs" variant="light" aria-label={`${name}: ${formatCount(count ?? 0)} ${noun}`} {...chip}>
+    <Chip size="xs" variant="light" aria-label={`${name}: ${formatCount(count ?? 0)} ${nounFor(count ?? 0, noun)}`} {...chip}>
       {label} {count === undefined ? '' : formatCount(count)}
     </Chip>
   );

@@ -1,5 +1,5 @@
 import { format, formatDistanceStrict, isValid, parseISO } from 'date-fns';
-import { machineTimeZone, numberFormat } from './locale.js';
+import { machineTimeZone, numberFormat, pluralCategory } from './locale.js';
 import { glossaryWords } from './glossary.js';
 
 /**
@@ -91,7 +91,12 @@ export function formatCount(n: number): string {
 
 /** "1 consent", "2,345 consents". */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
+  return `${formatCount(n)} ${pluralCategory(n) === 'one' ? one : many}`;
+}
+
+/** A plural noun's singular when the count is one: "products" → "product" (`one` when it is not just without its s). */
+export function nounFor(n: number, many: string, one = many.replace(/s$/, '')): string {
+  return pluralCategory(n) === 'one' ? one : many;
 }
 
 export function formatBytes(n: number): string {

@@ -145,6 +145,22 @@ const OTHER_TERMS: readonly Term[] = [
   { value: 'SMS', words: 'SMS', meaning: 'The consumer is notified by text message.' },
 ];
 
+/** Banking product categories (the Data API's productCategory), as a bank's customer says them. */
+const PRODUCT_CATEGORIES: readonly Term[] = [
+  { value: 'TRANS_AND_SAVINGS_ACCOUNTS', words: 'Transaction and savings accounts', meaning: 'Everyday and savings accounts.' },
+  { value: 'TERM_DEPOSITS', words: 'Term deposits', meaning: 'Money deposited for a fixed term at a fixed rate.' },
+  { value: 'TRAVEL_CARDS', words: 'Travel cards', meaning: 'Prepaid cards holding foreign currencies.' },
+  { value: 'REGULATED_TRUST_ACCOUNTS', words: 'Regulated trust accounts', meaning: 'Accounts a business holds in trust for its clients.' },
+  { value: 'RESIDENTIAL_MORTGAGES', words: 'Home loans', meaning: 'Residential mortgages: loans secured by a home.' },
+  { value: 'CRED_AND_CHRG_CARDS', words: 'Credit and charge cards', meaning: 'Credit cards, and charge cards paid in full each month.' },
+  { value: 'PERS_LOANS', words: 'Personal loans', meaning: 'Unsecured or car loans to a person.' },
+  { value: 'MARGIN_LOANS', words: 'Margin loans', meaning: 'Loans secured by shares or managed funds, to invest.' },
+  { value: 'LEASES', words: 'Leases', meaning: 'Finance for equipment or vehicles, paid over a term.' },
+  { value: 'TRADE_FINANCE', words: 'Trade finance', meaning: 'Finance for importing and exporting.' },
+  { value: 'OVERDRAFTS', words: 'Overdrafts', meaning: 'Borrowing beyond an account’s balance, up to a limit.' },
+  { value: 'BUSINESS_LOANS', words: 'Business loans', meaning: 'Loans to a business.' },
+];
+
 /** The words of the Consumer Data Right, as this console uses them. */
 export const CONCEPTS: readonly Term[] = [
   {
@@ -213,12 +229,13 @@ export const GLOSSARY_GROUPS: readonly { title: string; terms: readonly Term[] }
   { title: 'Consent statuses', terms: STATUS_TERMS },
   { title: 'Consent events', terms: EVENT_TERMS },
   { title: 'Collection and after', terms: OTHER_TERMS },
+  { title: 'Banking product categories', terms: PRODUCT_CATEGORIES },
   { title: 'Words of the Consumer Data Right', terms: CONCEPTS },
 ];
 
 const EVENTS = new Map(EVENT_TERMS.map((t) => [t.value, t]));
 const STATUSES = new Map(STATUS_TERMS.map((t) => [t.value, t]));
-const VALUES = new Map([...OTHER_TERMS, ...STATUS_TERMS].map((t) => [t.value, t]));
+const VALUES = new Map([...OTHER_TERMS, ...PRODUCT_CATEGORIES, ...STATUS_TERMS].map((t) => [t.value, t]));
 
 /** An event type's term; an unknown type (a newer API) gets its own value and a neutral colour. */
 export function eventTerm(type: string): ColouredTerm {
@@ -246,4 +263,64 @@ export function glossaryWords(value: string): string | undefined {
 export function eventSeries(type: string, name = type, label?: string): { name: string; label: string; color: string; darkColor: string } {
   const t = eventTerm(type);
   return { name, label: label ?? t.words, color: t.chart.light, darkColor: t.chart.dark };
+}
+
+/** Staff actions in the audit log, as a person says them (the stored value stays on hover and in exports). */
+const AUDIT_ACTIONS: Record<string, string> = {
+  revoke: 'Revoked a consent',
+  update: 'Updated a consent',
+  create: 'Created a consent',
+  'start-authorization': 'Started an authorisation',
+  'complete-authorization': 'Completed an authorisation',
+  'export-consents': 'Exported consents',
+  'bulk:approval-requested': 'Asked approval for a bulk revocation',
+  pause: 'Paused a bulk revocation',
+  deleted: 'Deleted cached data',
+  'retention:deleted': 'Retention deleted data',
+  'retention:de-identified': 'Retention de-identified data',
+  'import-audit': 'Imported a solo audit log',
+  'audit:keyed': 'Keyed the audit log',
+  'operator:changed': 'Changed the operator’s name',
+  'settings:changed': 'Changed the settings',
+  'sign-in': 'Signed in',
+  'sign-in:failed': 'Sign-in failed',
+  'sign-in:locked': 'Sign-in locked',
+  'sign-out': 'Signed out',
+  'user:added': 'Added a person',
+  'user:password-reset': 'Reset a password',
+  'user:role-changed': 'Changed a role',
+  'user:unlocked': 'Unlocked a person',
+};
+
+/** An audit action in words; one this console does not know reads as its parts ("job:resumed" → "Job resumed"). */
+export function auditActionText(action: string): string {
+  const known = AUDIT_ACTIONS[action];
+  if (known) return known;
+  const words = action.replace(/[:_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Units of measure as they are written ("KWH" → "kWh"); another as a word ("DOLLAR" → "Dollar"). */
+const UNITS: Record<string, string> = {
+  KWH: 'kWh',
+  WH: 'Wh',
+  MWH: 'MWh',
+  KW: 'kW',
+  KVA: 'kVA',
+  KVAH: 'kVAh',
+  KVAR: 'kvar',
+  KVARH: 'kvarh',
+  GJ: 'GJ',
+  MJ: 'MJ',
+  L: 'L',
+  M3: 'm³',
+};
+
+export function unitText(unit: string | null | undefined): string {
+  if (!unit) return '';
+  const known = UNITS[unit.toUpperCase()];
+  if (known) return known;
+  // A word such as DOLLAR or MONTH: as a word ("Dollar").
+  const words = unit.toLowerCase().replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -99,6 +99,14 @@ export function numberFormat(options: Intl.NumberFormatOptions = {}): Intl.Numbe
   return format;
 }
 
+let pluralRules: Intl.PluralRules | undefined;
+
+/** English plural categories in the console's locale ("one" for 1, "other" otherwise), made when first asked for. */
+export function pluralCategory(n: number): Intl.LDMLPluralRule {
+  pluralRules ??= new Intl.PluralRules(CONSOLE_LOCALE);
+  return pluralRules.select(n);
+}
+
 /** The machine's time zone (IANA name; UTC when the browser does not say). */
 export function machineTimeZone(): string {
   try {

@@ -17,6 +17,8 @@ import { useAppStatus } from '../status/app-status.js';
 import { useCan } from '../status/can.js';
 import { Time } from '../../ui/Time.js';
 import { useQueryParams } from '../../ui/url.js';
+import { clientText } from '../../ui/client-text.js';
+import { auditActionText } from '../../ui/glossary.js';
 
 /**
  * The staff action log: who did what to which consent, why, with what result — newest first,
@@ -35,8 +37,8 @@ const COLUMNS: Column<Row>[] = [
     header: 'Action',
     width: 170,
     cell: (r) => (
-      <Badge variant="light" size="sm" color={r.result.startsWith('failed') ? 'red' : 'indigo'}>
-        {r.action}
+      <Badge variant="light" size="sm" color={r.result.startsWith('failed') ? 'red' : 'indigo'} title={r.action}>
+        {auditActionText(r.action)}
       </Badge>
     ),
   },
@@ -67,7 +69,8 @@ const CLIENT: Column<Row> = {
   id: 'client',
   header: 'Client',
   width: 260,
-  cell: (r) => (r.client ? <span title={visibleText(r.client)}>{visibleText(r.client)}</span> : <span aria-label="none">—</span>),
+  cell: (r) =>
+    r.client ? <span title={visibleText(r.client)}>{visibleText(clientText(r.client))}</span> : <span aria-label="none">—</span>,
 };
 /** The role the person had when they acted, and how they had signed in. */
 const SIGNED_IN: Column<Row> = {
@@ -167,7 +170,7 @@ export function AuditScreen() {
               ...(options.data?.actions ?? []),
               ...((options.data?.actions ?? []).some((a) => a.startsWith('retention:')) ? ['retention'] : []),
             ]),
-          ]}
+          ].map((value) => ({ value, label: value === 'retention' ? 'Retention (every kind)' : auditActionText(value) }))}
           value={filter.action ?? null}
           onChange={(action) => update({ action })}
         />
@@ -180,7 +183,7 @@ export function AuditScreen() {
         {...table}
         columns={team ? TEAM_COLUMNS : COLUMNS}
         rowId={(r) => String(r.seq)}
-        rowLabel={(r) => `entry ${r.seq}: ${r.action} by ${r.operator}`}
+        rowLabel={(r) => `entry ${r.seq}: ${auditActionText(r.action)} by ${r.operator}`}
         rowTone={(r) => (r.result.startsWith('failed') ? 'warning' : undefined)}
         onOpen={(r) => r.target && navigate(`/consents/${encodeURIComponent(r.target)}?tab=timeline`)}
         empty={

@@ -26,6 +26,7 @@ import { ProductTerms, ShapeBadge, type Note } from '../products/terms.js';
 import { SyncJob, useDataSync } from './data-sync.js';
 import { dayText } from './recurrence.js';
 import { fieldOf, rowLabel, VIEW_COLUMNS, VIEW_LABEL } from './views.js';
+import { unitText } from '../../ui/glossary.js';
 
 /**
  * One consent's cached data, view by view: when it was fetched and whether any of it is stale;
@@ -387,7 +388,7 @@ function UsageChart({ consentId }: { consentId: string }) {
     byDay.set(day, d);
   }
   const data = [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([day, v]) => ({ day, label: dayText(day) ?? day, ...v }));
-  const unit = String(fieldOf(reads.data?.rows[0] ?? ({ record: {} } as DataRecordRow), 'unitOfMeasure') ?? 'KWH');
+  const unit = unitText(String(fieldOf(reads.data?.rows[0] ?? ({ record: {} } as DataRecordRow), 'unitOfMeasure') ?? 'KWH'));
   return (
     <ChartPanel
       title="Usage over time"

@@ -5,6 +5,7 @@ import type { Column } from '../../ui/table/WindowedTable.js';
 import { Time } from '../../ui/Time.js';
 import { money } from '../products/terms-text.js';
 import { dayText, recurrenceText } from './recurrence.js';
+import { unitText } from '../../ui/glossary.js';
 
 /** The data browser's views, their names and their columns. */
 type Json = Record<string, unknown>;
@@ -239,7 +240,13 @@ export const VIEW_COLUMNS: Record<DataView, Column<DataRecordRow>[]> = {
       width: 220,
       cell: (r) => `${dayText(at(r, 'readStartDate')) ?? '?'} – ${dayText(at(r, 'readEndDate')) ?? '?'}`,
     },
-    { id: 'value', header: 'Value', width: 120, cell: (r) => `${text(at(r, 'basicRead.value'))} ${text(at(r, 'unitOfMeasure'))}` },
+    {
+      id: 'value',
+      header: 'Value',
+      width: 120,
+      cell: (r) =>
+        `${text(at(r, 'basicRead.value'))} ${unitText(typeof at(r, 'unitOfMeasure') === 'string' ? (at(r, 'unitOfMeasure') as string) : null) || '—'}`,
+    },
     { id: 'quality', header: 'Quality', width: 110, cell: (r) => enumText(text(at(r, 'basicRead.quality'))) },
     fetched,
   ],

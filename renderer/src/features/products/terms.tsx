@@ -4,6 +4,7 @@ import { isAllowedExternalUrl } from '../../../../shared/security/csp.js';
 import { enumText } from '../../ui/format.js';
 import { Panel } from '../../ui/Panel.js';
 import { TableHead } from '../../ui/TableHead.js';
+import { unitText } from '../../ui/glossary.js';
 import {
   boundText,
   discountMethodText,
@@ -253,7 +254,7 @@ export function RateList({
                         <Table.Td>{str(t.name) ?? `Tier ${ti + 1}`}</Table.Td>
                         <Table.Td>{boundText(t.minimumValueString, t.unitOfMeasure)}</Table.Td>
                         <Table.Td>{boundText(t.maximumValueString, t.unitOfMeasure)}</Table.Td>
-                        <Table.Td>{enumText(str(t.unitOfMeasure))}</Table.Td>
+                        <Table.Td>{unitText(str(t.unitOfMeasure)) || '—'}</Table.Td>
                         <Table.Td>{enumText(str(t.rateApplicationMethod))}</Table.Td>
                         <Table.Td>
                           <Conditions conditions={list(t.applicabilityConditionList)} label="Tier conditions" />

@@ -133,7 +133,7 @@ export function WebhookFailuresScreen() {
         columns={[
           { key: 'day', label: 'Day', value: (r) => r.day },
           { key: 'sent', label: 'Delivered', value: (r) => r.sent },
-          { key: 'clientError', label: 'Client error', value: (r) => r.clientError },
+          { key: 'clientError', label: 'Refused (client error)', value: (r) => r.clientError },
           { key: 'failed', label: 'Failed (5xx, network)', value: (r) => r.failed },
           { key: 'maxRetries', label: 'Retries exhausted', value: (r) => r.maxRetries },
           { key: 'rate', label: 'Failure rate', value: (r) => `${(r.rate * 100).toFixed(1)} %` },
