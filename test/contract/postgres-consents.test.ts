@@ -266,6 +266,7 @@ describe('PostgreSQL consents match the SQLite adapter', () => {
       if (r.chance(0.3)) f.statuses = r.some(statuses);
       if (r.chance(0.2)) f.dataHolderBrandIds = r.some(holderIds);
       if (r.chance(0.2)) f.useCaseIds = r.some(useCaseIds);
+      if (r.chance(0.1)) f.consumerIds = r.some([...values('consumerId'), 'nobody']);
       if (r.chance(0.15)) f.accessFrequencies = r.some(freqs);
       if (r.chance(0.15)) f.postUsageActions = r.some(actions);
       if (r.chance(0.15)) f.directMarketing = r.chance(0.5);

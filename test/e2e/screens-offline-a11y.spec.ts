@@ -147,6 +147,15 @@ test('the data browser and products screens with data, in light and dark, with n
   await page.getByText('By data holder', { exact: true }).click();
   await expect(page.getByRole('table', { name: 'Data holders with cached data' })).toBeVisible();
   await look(page, 'data-by-holder');
+  // One customer: from the data browser's consumers to everything cached of theirs.
+  await page.getByText('By consumer', { exact: true }).click();
+  const consumers = page.getByRole('table', { name: 'Consumers with cached data' });
+  await consumers.getByRole('link').first().click();
+  await expect(page).toHaveURL(/#\/data\/customer\?id=/);
+  await expect(page.getByRole('table', { name: 'The customer’s consents' })).toBeVisible();
+  await expect(page.getByTestId('customer-cached-records')).toHaveText(/^[1-9][\d,]*$/);
+  await expect(page.getByRole('table', { name: 'The customer’s cached data by kind' })).toBeVisible();
+  await look(page, 'data-customer');
   for (const view of ['transactions', 'accounts', 'scheduledPayments', 'usage', 'invoices']) {
     await page.goto(`${origin()}/#/data`);
     // The consent with the most records of this kind is not knowable here: open consents until one has the view.

@@ -66,6 +66,9 @@ const pick = <T>(values: readonly T[]) => fc.subarray([...values], { maxLength: 
 const statuses = [...new Set(consents.map((c) => c.status as string)), 'NEVER_SEEN'];
 const holders = [...new Set(consents.map((c) => c.dataHolderBrandId).filter((x): x is string => !!x))];
 const useCases = [...new Set(consents.map((c) => c.useCaseId).filter((x): x is string => !!x))];
+const consumerIds = [...new Set(consents.map((c) => c.consumerId).filter((x): x is string => !!x))]
+  .slice(0, 40)
+  .concat(['nobody', 'AUTH0|X']);
 const instants = consents.flatMap((c) => [c.created, c.sharingEndDate, c.revoked]).filter((x): x is string => !!x);
 const range = fc.option(
   fc.record({
@@ -101,6 +104,7 @@ const filter: fc.Arbitrary<ConsentFilter> = fc
       statuses: pick(statuses),
       dataHolderBrandIds: pick(holders),
       useCaseIds: pick(useCases),
+      consumerIds: pick(consumerIds),
       accessFrequencies: pick(['ONGOING', 'ONCE_OFF', 'NEVER']),
       postUsageActions: pick(['DELETION', 'DE_IDENTIFICATION']),
       directMarketing: fc.boolean(),

@@ -6,6 +6,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { DataQuery } from '../../electron/core/cache/data-query.js';
 import { DataRepo } from '../../electron/core/cache/data-repo.js';
+import { CustomerScreen } from '../../renderer/src/features/data/CustomerScreen.js';
 import { DataScreen } from '../../renderer/src/features/data/DataScreen.js';
 import { recurrenceText } from '../../renderer/src/features/data/recurrence.js';
 import { CompareScreen } from '../../renderer/src/features/products/CompareScreen.js';
@@ -134,6 +135,7 @@ function show(path: string, client: ReturnType<typeof setup>['client']) {
       { path: '/products/compare', element: <CompareScreen /> },
       { path: '/products/:recordId', element: <ProductDetailScreen /> },
       { path: '/data', element: <DataScreen /> },
+      { path: '/data/customer', element: <CustomerScreen /> },
       { path: '*', element: <p>elsewhere</p> },
     ],
     { initialEntries: [path] },
@@ -398,6 +400,45 @@ describe('data browser', () => {
     const drawer = await screen.findByRole('dialog');
     expect(within(drawer).getByRole('region', { name: /^Fees/ })).toBeInTheDocument();
     expect(within(drawer).getByRole('region', { name: 'As sent by the data holder' })).toHaveTextContent('"adatree"');
+  });
+
+  it('one customer: every consent of theirs, their accounts at each data holder, their cached records by kind', async () => {
+    const { client, repo, cache } = setup();
+    // A consumer with two consents (the sandbox's consumers come back), data cached under one.
+    const counts = new Map<string, number>();
+    for (const c of cache.consents) if (c.consumerId) counts.set(c.consumerId, (counts.get(c.consumerId) ?? 0) + 1);
+    const consumerId = [...counts].find(([, n]) => n >= 2)?.[0];
+    expect(consumerId).toBeDefined();
+    const theirs = cache.consents.filter((c) => c.consumerId === consumerId);
+    const adatree = { consentId: theirs[0]!.consentId };
+    repo.upsertPage(
+      'accounts',
+      [
+        { accountId: 'acc-9', displayName: 'Everyday', maskedNumber: 'xxxx9876', productCategory: 'TRANS_AND_SAVINGS_ACCOUNTS', adatree },
+        { accountId: 'acc-8', displayName: 'Rainy day', maskedNumber: 'xxxx5555', productCategory: 'TRANS_AND_SAVINGS_ACCOUNTS', adatree },
+      ],
+      '2026-11-01T00:00:00.000Z',
+    );
+    repo.upsertPage(
+      'balances',
+      [{ accountId: 'acc-9', currentBalance: '1.00', availableBalance: '1.00', adatree }],
+      '2026-11-01T00:00:00.000Z',
+    );
+    show(`/data/customer?id=${encodeURIComponent(consumerId!)}`, client);
+    expect(await screen.findByRole('heading', { level: 2, name: theirs[0]!.consumerEmail! })).toBeInTheDocument();
+    expect(screen.getByTestId('customer-consents')).toHaveTextContent(String(theirs.length));
+    const table = screen.getByRole('table', { name: 'The customer’s consents' });
+    expect(within(table).getAllByRole('row')).toHaveLength(theirs.length + 1);
+    const accounts = await screen.findByRole('table', { name: 'The customer’s accounts' });
+    expect(
+      within(accounts)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual([expect.stringContaining('Everyday'), expect.stringContaining('Rainy day')]);
+    const kinds = screen.getByRole('table', { name: 'The customer’s cached data by kind' });
+    expect(within(kinds).getByRole('row', { name: /^Accounts 2 / })).toBeInTheDocument();
+    expect(within(kinds).getByRole('row', { name: /^Balances 1 / })).toBeInTheDocument();
+    expect(screen.getByTestId('customer-cached-records')).toHaveTextContent('3');
   });
 
   it('a purged consent says when and why its data was deleted, instead of an empty table', async () => {

@@ -476,6 +476,12 @@ export class ConsentIndex {
     if (without !== 'statuses' && !anyOf(filter.statuses, this.dicts.status, this.status)) return null;
     if (!anyOf(filter.dataHolderBrandIds, this.dicts.holder, this.holder)) return null;
     if (!anyOf(filter.useCaseIds, this.dicts.useCase, this.useCase)) return null;
+    if (filter.consumerIds?.length) {
+      // Not coded (nearly one per consent): compared as text, a pass over the shown column.
+      const ids = new Set(filter.consumerIds);
+      const consumer = this.shown.consumerId;
+      tests.push((i) => consumer[i] !== null && ids.has(consumer[i]!));
+    }
     if (!anyOf(filter.accessFrequencies, this.dicts.freq, this.freq)) return null;
     if (!anyOf(filter.postUsageActions, this.dicts.action, this.action)) return null;
     if (filter.directMarketing !== undefined) {

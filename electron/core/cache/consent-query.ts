@@ -85,6 +85,7 @@ function whereOf(filter: ConsentFilter, opts: { without?: 'statuses'; scanSearch
   if (without !== 'statuses') anyOf('status', filter.statuses);
   anyOf('data_holder_brand_id', filter.dataHolderBrandIds);
   anyOf('use_case_id', filter.useCaseIds);
+  anyOf('consumer_id', filter.consumerIds);
   anyOf('access_frequency', filter.accessFrequencies);
   anyOf('post_usage_action', filter.postUsageActions);
   if (filter.directMarketing !== undefined) {

@@ -15,6 +15,7 @@ export const LOADERS = {
   '/webhook-failures': () => import('../features/webhooks/WebhookFailuresScreen.js').then((m) => m.WebhookFailuresScreen),
   '/use-cases': () => import('../features/use-cases/UseCasesScreen.js').then((m) => m.UseCasesScreen),
   '/data': () => import('../features/data/DataScreen.js').then((m) => m.DataScreen),
+  '/data/customer': () => import('../features/data/CustomerScreen.js').then((m) => m.CustomerScreen),
   '/products': () => import('../features/products/ProductsScreen.js').then((m) => m.ProductsScreen),
   '/products/compare': () => import('../features/products/CompareScreen.js').then((m) => m.CompareScreen),
   '/products/:recordId': () => import('../features/products/ProductDetailScreen.js').then((m) => m.ProductDetailScreen),
@@ -57,11 +58,13 @@ export function preloadScreen(hash: string): Promise<void> {
         ? (`/${parts[0]}` as Path)
         : parts[0] === 'consents'
           ? '/consents/:consentId'
-          : parts[0] === 'products'
-            ? parts[1] === 'compare'
-              ? '/products/compare'
-              : '/products/:recordId'
-            : undefined;
+          : parts[0] === 'data' && parts[1] === 'customer'
+            ? '/data/customer'
+            : parts[0] === 'products'
+              ? parts[1] === 'compare'
+                ? '/products/compare'
+                : '/products/:recordId'
+              : undefined;
   return path && path in LOADERS
     ? load(path).then(
         () => undefined,

@@ -36,6 +36,8 @@ export const ConsentFilter = z.strictObject({
   statuses: z.array(z.string().min(1).max(40)).max(20).optional(),
   dataHolderBrandIds: z.array(Identifier).max(500).optional(),
   useCaseIds: z.array(Identifier).max(500).optional(),
+  /** Exactly these consumer ids (any text, as the intermediary sends them): one customer's consents. */
+  consumerIds: z.array(z.string().min(1).max(200)).max(100).optional(),
   accessFrequencies: z.array(z.string().min(1).max(40)).max(20).optional(),
   postUsageActions: z.array(z.string().min(1).max(40)).max(20).optional(),
   directMarketing: z.boolean().optional(),

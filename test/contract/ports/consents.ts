@@ -126,6 +126,37 @@ export function consentStoreSuite(open: OpenFixture) {
     );
 
     it(
+      'lists one customer’s consents by their consumer ids, exactly: not a part of one, not another case',
+      withStore(open, async ({ storage, load, settled }) => {
+        const like = (id: string, consumerId: string | null) => ({ ...consents[0]!, consentId: id, consumerId });
+        const mine = [like('cu-1', 'auth0|Cust-9'), like('cu-2', 'auth0|Cust-9')];
+        await load.consents(
+          [...consents, ...mine, like('cu-3', 'auth0|cust-9'), like('cu-4', 'auth0|Cust-90'), like('cu-5', null)],
+          SYNCED_AT,
+        );
+        await settled();
+        const sort = { field: 'consentId', direction: 'asc' } as const;
+        const of = async (consumerIds: string[], also = {}) => {
+          const filter = { consumerIds, ...also };
+          const rows = (await storage.consents.list({ filter, sort, offset: 0, limit: 50 })).map((r) => r.consentId);
+          expect((await storage.consents.count(filter)).total).toBe(rows.length);
+          return rows;
+        };
+        expect(await of(['auth0|Cust-9'])).toEqual(['cu-1', 'cu-2']);
+        expect(await of(['auth0|Cust-9', 'auth0|cust-9'])).toEqual(['cu-1', 'cu-2', 'cu-3']);
+        expect(await of(['auth0|Cust'])).toEqual([]);
+        expect(await of(['auth0|Cust-9'], { statuses: ['NOPE'] })).toEqual([]);
+        const someone = consents.find((c) => c.consumerId)!.consumerId!;
+        expect(await of([someone])).toEqual(
+          consents
+            .filter((c) => c.consumerId === someone)
+            .map((c) => c.consentId)
+            .sort(),
+        );
+      }),
+    );
+
+    it(
       'finds the consents whose webhook deliveries failed in a period, with the other filters and a search',
       withStore(open, async ({ storage, load, settled }) => {
         const { events } = sampleWorld();

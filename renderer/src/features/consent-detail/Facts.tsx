@@ -1,11 +1,13 @@
 import { Anchor, Avatar, Badge, Group, Paper, SimpleGrid, Spoiler, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import type { ConsentDetail } from '../../../../shared/ipc/contract.js';
 import { visibleText } from '../../../../shared/text/visible.js';
 import { Copy } from '../../ui/Copy.js';
 import { enumText, initials } from '../../ui/format.js';
 import { Time } from '../../ui/Time.js';
 import { ScopesTable } from '../use-cases/ScopesTable.js';
+import { customerLink } from '../data/customer-link.js';
 
 /** Every field of the consent, the use case with its scopes, the data holder and the consumer. */
 function Field({ label, children, copy }: { label: string; children: ReactNode; copy?: string | null | undefined }) {
@@ -96,6 +98,11 @@ export function Facts({ detail }: { detail: ConsentDetail }) {
               {text(c.consumerId)}
             </Field>
           </SimpleGrid>
+          {c.consumerId ? (
+            <Anchor component={Link} to={customerLink(c.consumerId)} size="sm" mt="xs" display="inline-block">
+              All of this customer’s consents and data
+            </Anchor>
+          ) : null}
         </Paper>
         <Paper withBorder p="sm">
           <Title order={3} size="h5" mb="xs">

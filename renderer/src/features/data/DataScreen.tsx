@@ -15,6 +15,7 @@ import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 import { withParams } from '../../ui/url.js';
 import { ConsentData } from './ConsentData.js';
+import { customerLink } from './customer-link.js';
 import { NoCachedDataYet, SyncJob, useDataSync } from './data-sync.js';
 
 /**
@@ -37,7 +38,20 @@ const CONSENT_COLUMNS: Column<DataConsentRow>[] = [
     // Plain text: the row opens the consent's data (click, Enter); a link's colour would not read on the active row.
     cell: (c) => <span title={c.consentId}>{c.consentId}</span>,
   },
-  { id: 'consumer', header: 'Consumer', width: 240, cell: (c) => c.consumerEmail ?? c.consumerId ?? '—' },
+  {
+    id: 'consumer',
+    header: 'Consumer',
+    width: 240,
+    // The customer's view: all their consents and data (a click on the row opens this consent's data).
+    cell: (c) =>
+      c.consumerId ? (
+        <Anchor component={Link} to={customerLink(c.consumerId)} size="sm" title="All of this customer’s consents and data">
+          {c.consumerEmail ?? c.consumerId}
+        </Anchor>
+      ) : (
+        (c.consumerEmail ?? '—')
+      ),
+  },
   { id: 'holder', header: 'Data holder', width: 200, cell: (c) => c.dataHolderName ?? '—' },
   { id: 'status', header: 'Status', width: 110, cell: (c) => enumText(c.status) },
   {
@@ -214,7 +228,7 @@ function DataNavigator() {
                     <Table.Td>
                       <Anchor
                         component={Link}
-                        to={`/data?${by === 'consumer' ? 'consumer' : 'holder'}=${encodeURIComponent(g.id)}`}
+                        to={by === 'consumer' ? customerLink(g.id) : `/data?holder=${encodeURIComponent(g.id)}`}
                         size="sm"
                       >
                         {g.label}
