@@ -198,3 +198,68 @@ test('the sign-in page: a wrong password says so without saying which half; an a
   await page.goto(`${secondOrigin}/#/overview`);
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
 });
+
+test('every screen of a team server, as an admin: no serious axe violation in light or dark; at 1024, 1440 and 1920 px the status bar keeps the sync, the team and the person', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const secondOrigin = new URL(second.launchUrl).origin;
+  await addUser(app.dataDir, 'ana', 'Ana Admin', 'admin');
+  await signInAs(page, secondOrigin, 'ana');
+  const screens = [
+    'overview',
+    'consents',
+    'events',
+    'webhook-failures',
+    'use-cases',
+    'data',
+    'products',
+    'audit',
+    'reports',
+    'users',
+    'settings',
+  ];
+  for (const [width, height] of [
+    [1024, 700],
+    [1440, 900],
+    [1920, 1080],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const name of [...screens, 'consent']) {
+      if (name === 'consent') {
+        await page.goto(`${secondOrigin}/#/consents`);
+        await page.getByTestId('table-row').first().click();
+        await expect(page.getByTestId('status-sentence')).toBeVisible();
+      } else {
+        await page.goto(`${secondOrigin}/#/${name}`);
+        await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
+      }
+      const bar = page.getByRole('status', { name: 'Status bar' });
+      await expect(bar.getByTestId('status-user')).toContainText('Signed in as Ana Admin');
+      for (const id of ['status-sync', 'status-team', 'status-user'])
+        expect(
+          await bar.getByTestId(id).evaluate((e) => e.scrollWidth - e.clientWidth),
+          `${id} at ${width} on ${name}`,
+        ).toBeLessThanOrEqual(0);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+        await page.screenshot({ path: `test-results/screenshots/team-${name}-${width}-${scheme}.png` });
+        if (width !== 1440) continue;
+        const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+        const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        expect(
+          bad.map(
+            (v) =>
+              `${v.id}: ${v.nodes
+                .slice(0, 2)
+                .map((n) => n.target.join(' '))
+                .join(' | ')}`,
+          ),
+          `axe on ${name} (${scheme})`,
+        ).toEqual([]);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+  }
+});

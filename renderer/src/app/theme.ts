@@ -90,7 +90,9 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
       COLOURS.flatMap((c) => [
         [`--cc-${c}-light-bg`, `var(--mantine-color-${c}-light)`],
         [`--cc-${c}-light-hover`, `var(--mantine-color-${c}-light-hover)`],
-        [`--cc-${c}-light-text`, `var(--mantine-color-${c}-light-color)`],
+        // Mantine's light-color in the dark scheme is shade 0, nearly white: the status colours were
+        // lost in dark mode (issue 34). Shade 3 keeps the hue and 4.5:1 on the dark page and its tints.
+        [`--cc-${c}-light-text`, t.colors[c]![3]!],
       ]),
     ),
   },
