@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SyncSummary } from '../../shared/ipc/contract.js';
 import { EventBus } from '../ipc/event-bus.js';
+import { announcingStorage } from './change-notices.js';
 import { currentCaller, outsideRequest } from '../ipc/request-context.js';
 import { createRouter, CoreError } from '../ipc/router.js';
 import { ConsentClient } from './api/consent-client.js';
@@ -65,9 +66,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     await connection.sandbox?.close();
     throw error;
   }
-  const stores = cache.storage;
-
   const bus = new EventBus();
+  // Every write through the stores announces what it changed (change-notices.ts).
+  const stores = announcingStorage(cache.storage, bus);
   // A team server's database going away and coming back: every console's status bar says so at once,
   // and the schedule waits for it (the sync that stopped resumes at the first tick after).
   let databaseAway = false;
@@ -86,7 +87,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     clock: () => new Date(),
     bus,
     jobs,
-    exports: createExporter({ files, jobs, audit: stores.audit, operator, bus }),
+    exports: createExporter({ files, jobs, audit: stores.audit, operator }),
     operator,
     log: opts.log,
   };

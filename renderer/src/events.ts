@@ -11,8 +11,9 @@ import { useSession } from './stores/session.js';
  * sync progress goes to the session store, job progress to the jobs store.
  */
 const READERS: Record<CacheChanged['entity'], readonly string[]> = {
-  consents: ['consents:', 'app:status', 'audit:'],
-  events: ['events:', 'consents:get'],
+  consents: ['consents:', 'app:status', 'audit:', 'reports:'],
+  // The events feed the webhook triage and the compliance report's counts too.
+  events: ['events:', 'webhooks:', 'reports:', 'consents:get'],
   reference: ['reference:', 'consents:get', 'consents:options'],
   data: ['data:', 'products:', 'consents:get'],
   audit: ['audit:', 'consents:get'],

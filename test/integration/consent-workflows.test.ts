@@ -135,6 +135,27 @@ describe('exports and the evidence pack', () => {
     expect(audit.at(-1).result).toMatch(new RegExp(`^${total} consents exported as JSON`));
   });
 
+  it('announces what an action stored: a revoke its consent, its events and its audit entry; a refused one its audit entry', async () => {
+    const heard: { entity: string; count: number }[] = [];
+    const stop = core.events.subscribe((event, payload) => {
+      if (event === 'cache:changed') heard.push(payload as { entity: string; count: number });
+    });
+    try {
+      const [id] = await activeIds(1, 9);
+      await ok('consents:revoke', { consentId: id, reason: 'Consumer asked: notices test' });
+      const entities = heard.map((h) => h.entity);
+      expect(entities).toEqual(expect.arrayContaining(['consents', 'events', 'audit']));
+      expect(heard.find((h) => h.entity === 'events')!.count).toBeGreaterThan(0);
+      heard.length = 0;
+      // Refused by the intermediary (an unknown consent): nothing changed but the audit log, which says so.
+      const refused = await raw('consents:revoke', { consentId: 'no-such-consent-at-all', reason: 'Consumer asked: notices test' });
+      expect(refused.ok).toBe(false);
+      expect(heard).toEqual([{ entity: 'audit', count: 1 }]);
+    } finally {
+      stop();
+    }
+  });
+
   it('packs a consent for an auditor: every version, events, staff actions with the chain check, a manifest of hashes', async () => {
     const [id] = await activeIds(1, 5);
     await ok('consents:update', { consentId: id, change: { externalId: 'PACK-1' }, reason: 'CRM merge' });

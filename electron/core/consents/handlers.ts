@@ -52,7 +52,7 @@ export function consentHandlers(ctx: ConsentsContext): HandlersOf<ConsentChannel
     try {
       const result = await run();
       ctx.link.online = true;
-      ctx.bus.emit('cache:changed', { entity: 'consents', count: 1 });
+      // What it stored was announced by the store (change-notices.ts).
       return result;
     } catch (error) {
       if (error instanceof CoreError && error.code === 'OFFLINE') ctx.link.online = false;

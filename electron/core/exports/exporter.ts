@@ -1,5 +1,4 @@
 import type { Job } from '../../../shared/ipc/contract.js';
-import type { EventBus } from '../../ipc/event-bus.js';
 import type { AuditStore } from '../audit/port.js';
 import type { JobContext, JobRegistry } from '../jobs/jobs.js';
 import type { FileSink } from './files.js';
@@ -33,7 +32,6 @@ export function createExporter(deps: {
   jobs: JobRegistry;
   audit: AuditStore;
   operator: () => string;
-  bus: EventBus;
 }): Exporter {
   return {
     async start(spec) {
@@ -53,7 +51,6 @@ export function createExporter(deps: {
               reason: null,
               result: spec.describe(written),
             });
-            deps.bus.emit('cache:changed', { entity: 'audit', count: 1 });
             return { ...written, ...delivered };
           } catch (error) {
             target.discard();

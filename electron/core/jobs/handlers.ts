@@ -33,10 +33,8 @@ function bulkRevokeRun(ctx: JobsContext, jobId: string) {
       perSecond: () => job.perSecond ?? DEFAULT_RATE,
       signal: job.signal,
       whilePaused: () => job.whilePaused(),
-      onItem: () => {
-        void report();
-        ctx.bus.emit('cache:changed', { entity: 'consents', count: 1 });
-      },
+      // Each revocation's consent, events and audit entry were announced by the store (change-notices.ts).
+      onItem: () => void report(),
     });
     const counts = await report();
     if (counts.pending && !job.signal.aborted) {

@@ -1,0 +1,42 @@
+import type { CacheChanged } from '../../shared/ipc/contract.js';
+import type { EventBus } from '../ipc/event-bus.js';
+import type { Storage } from './storage.js';
+
+/**
+ * Change notices start at the store (issue 37): every write through these ports says, once it has
+ * been stored, which entities it changed — an action's consents, the events it re-read and its
+ * audit entry; an audit entry appended on its own (a failed attempt, an export) — so every console,
+ * on this server and (relayed, postgres/live.ts) on the others, refreshes what it shows of them.
+ * Handlers no longer announce by hand (a revoke said "consents" only, so another console's Events
+ * screen and the overview's event counts stayed stale, and a failed attempt said nothing). The
+ * sync's writes are announced by the sync as it stores each page (sync/service.ts).
+ */
+export function announcingStorage(stores: Storage, bus: EventBus): Storage {
+  const announce = (entity: CacheChanged['entity'], count: number) => {
+    if (count > 0) bus.emit('cache:changed', { entity, count });
+  };
+  const actions: Storage['actions'] = {
+    record: async (change) => {
+      const recorded = await stores.actions.record(change);
+      announce('consents', change.consents?.length ?? 0);
+      announce('events', change.events?.length ?? 0);
+      announce('audit', 1);
+      return recorded;
+    },
+    exclusive: (key, fn) => stores.actions.exclusive(key, fn),
+  };
+  // The audit store has many reads and one write of its own: every call passes through, `append` announced.
+  const audit = new Proxy(stores.audit, {
+    get(target, prop, receiver) {
+      if (prop === 'append')
+        return async (entry: Parameters<Storage['audit']['append']>[0]) => {
+          const appended = await target.append(entry);
+          announce('audit', 1);
+          return appended;
+        };
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { ...stores, actions, audit };
+}
