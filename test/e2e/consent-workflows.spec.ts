@@ -88,8 +88,10 @@ test('search by e-mail, open, revoke with a reason: REVOKED in the timeline', as
 
   await page.getByRole('tab', { name: /Timeline/ }).click();
   const entries = page.getByTestId('timeline-entry');
-  await expect(entries.filter({ has: page.getByText('REVOKED', { exact: true }) })).toHaveCount(1);
-  const staff = entries.filter({ hasText: 'Staff: revoke' });
+  // The event in words (its API value on hover), the staff action too.
+  await expect(entries.filter({ has: page.getByTitle('REVOKED', { exact: true }) })).toHaveCount(1);
+  await expect(entries.filter({ has: page.getByText('Revoked', { exact: true }) })).toHaveCount(1);
+  const staff = entries.filter({ hasText: 'Staff: Revoked a consent' });
   await expect(staff).toContainText('Reason: Consumer asked to withdraw the consent: ticket 4711');
   await expect(staff).toContainText('Erin End-to-End');
 });
@@ -162,10 +164,10 @@ test('extend: start, simulated consumer approval, the response checked, EXTENDED
   await expect(
     page
       .getByTestId('timeline-entry')
-      .filter({ has: page.getByText('EXTENDED', { exact: true }) })
+      .filter({ has: page.getByTitle('EXTENDED', { exact: true }) })
       .first(),
   ).toBeVisible();
-  await expect(page.getByTestId('timeline-entry').filter({ hasText: 'Staff: complete-authorization' })).toHaveCount(1);
+  await expect(page.getByTestId('timeline-entry').filter({ hasText: 'Staff: Completed an authorisation' })).toHaveCount(1);
 });
 
 test('update the external id: a new version whose diff shows it', async ({ page }) => {
@@ -268,7 +270,7 @@ test('the evidence pack holds what its manifest lists, hashes matching', async (
   expect(strFromU8(zip['summary.html']!)).toContain(`Evidence pack — consent <code>${target.id}</code>`);
   // The export itself is on the record.
   await page.getByRole('tab', { name: /Timeline/ }).click();
-  await expect(page.getByTestId('timeline-entry').filter({ hasText: 'Staff: evidence-pack' })).toHaveCount(1);
+  await expect(page.getByTestId('timeline-entry').filter({ hasText: 'Staff: Exported an evidence pack' })).toHaveCount(1);
 });
 
 test('the palette jumps to a consent by its arrangement id', async ({ page }) => {

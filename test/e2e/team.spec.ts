@@ -82,7 +82,7 @@ test('two consoles on two team servers of one store: a revoke in one is REVOKED 
     // The other console, untouched: REVOKED within seconds, with the staff action in its timeline.
     await expect(b.getByTestId('status-sentence')).toHaveText(/^Revoked/, { timeout: 5_000 });
     await b.getByRole('tab', { name: /Timeline/ }).click();
-    await expect(b.getByTestId('timeline-entry').filter({ hasText: 'Staff: revoke' })).toContainText('Tess Team');
+    await expect(b.getByTestId('timeline-entry').filter({ hasText: 'Staff: Revoked a consent' })).toContainText('Tess Team');
     await b.screenshot({ path: 'test-results/screenshots/team-other-console.png' });
     await b.emulateMedia({ colorScheme: 'dark' });
     await b.screenshot({ path: 'test-results/screenshots/team-other-console-dark.png' });

@@ -7,7 +7,7 @@ import { enumText } from '../../ui/format.js';
 import { EmptyState } from '../../ui/states.js';
 import { Time } from '../../ui/Time.js';
 import { ink } from '../../ui/ink.js';
-import { eventTerm } from '../../ui/glossary.js';
+import { auditActionText, eventTerm } from '../../ui/glossary.js';
 
 /**
  * One timeline of a consent, newest first: its events (eventDetail in full, wrapped, copyable;
@@ -105,8 +105,8 @@ export function Timeline({ detail }: { detail: ConsentDetail }) {
                     {eventTerm(e.type).words}
                   </Badge>
                 ) : e.kind === 'staff' ? (
-                  <Badge size="sm" variant="outline" color="violet">
-                    Staff: {e.action}
+                  <Badge size="sm" variant="outline" color="violet" title={e.action}>
+                    Staff: {auditActionText(e.action)}
                   </Badge>
                 ) : (
                   <Badge size="sm" variant="outline" color="orange">
