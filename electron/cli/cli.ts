@@ -1,7 +1,7 @@
 import '../runtime/node-guard.js';
 import { Command, CommanderError, Option } from 'commander';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { CoreError } from '../ipc/router.js';
+import { CoreError } from '../core/errors.js';
 import { checkCache, resetCache } from '../core/console-core.js';
 import { ProfilesError } from '../core/config/profiles.js';
 import { describeOperator, OperatorStore } from '../core/operator.js';

@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CoreError } from '../ipc/router.js';
+import { CoreError } from '../core/errors.js';
 import { startCore, type Core } from '../core/console-core.js';
 import { checkReason } from '../core/consents/actions.js';
 import { dataDirFlag, ensureDataDir, resolveDataDir } from '../core/data-dir.js';

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Channel, ChannelInput, ChannelOutput } from '../../shared/ipc/contract.js';
-import { CoreError } from '../ipc/router.js';
+import { CoreError } from '../core/errors.js';
 import { csvRows } from '../core/exports/csv.js';
 import { EXIT, Exit, identifier, table, withCore } from './common.js';
 import { remoteOf, withRemote } from './remote.js';

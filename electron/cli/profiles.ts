@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
-import { CoreError } from '../ipc/router.js';
+import { CoreError } from '../core/errors.js';
 import { writeProfiles } from '../core/config/profile-store.js';
 import { loadProfiles, Profile, type ProfilesFile } from '../core/config/profiles.js';
 import { createKeyFileCipher } from '../core/secrets/cipher.js';

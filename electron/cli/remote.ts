@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { EventName } from '../../shared/ipc/channels.js';
 import type { Channel, ChannelInput, ChannelOutput } from '../../shared/ipc/contract.js';
 import type { Envelope } from '../../shared/ipc/errors.js';
-import { CoreError } from '../ipc/router.js';
+import { CoreError } from '../core/errors.js';
 import { EXIT, Exit } from './common.js';
 import { teamServerAddress } from '../core/team-client.js';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CoreError } from '../ipc/router.js';
+import { CoreError } from './errors.js';
 import type { RunningSandbox, SandboxOptions } from '../sandbox/server.js';
 import { createClientCredentialsTokenSource, type TokenSource } from './auth/token-source.js';
 import { SANDBOX_CLIENT_SECRET, type Profile } from './config/profiles.js';

@@ -1,5 +1,5 @@
 import type { TeamDatabase, TeamStatus } from '../../shared/ipc/contract.js';
-import type { CoreError } from '../ipc/router.js';
+import type { CoreError } from './errors.js';
 import type { SqliteStorage } from './cache/sqlite-storage.js';
 import type { Profile } from './config/profiles.js';
 import type { Logger } from './log.js';

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { contract, isChannel, needsCurrentCaller, roleRefusal, type Channel, type ChannelOutput } from '../../shared/ipc/contract.js';
 import type { Envelope, IpcErrorBody, IpcErrorCode } from '../../shared/ipc/errors.js';
 import { inputProblem } from './input-guard.js';
+import { CoreError } from '../core/errors.js';
 
 /**
  * The one IPC router, shared by the Electron shell (ipcMain.handle) and the browser host
@@ -15,15 +16,8 @@ export type Handlers = {
   [C in Channel]: (input: z.output<(typeof contract)[C]['input']>) => Promise<ChannelOutput<C>>;
 };
 
-/** An error a handler throws on purpose, with a code the renderer understands. */
-export class CoreError extends Error {
-  readonly code: IpcErrorCode;
-  constructor(code: IpcErrorCode, message: string) {
-    super(message);
-    this.name = 'CoreError';
-    this.code = code;
-  }
-}
+/** An error a handler throws on purpose (core/errors.ts; here too for the transport's callers). */
+export { CoreError };
 
 /** Said to a request whose person's session ended since their console connected. */
 export const SESSION_OVER =

@@ -1,6 +1,6 @@
 import type { AppStatus, TeamStatus } from '../../../shared/ipc/contract.js';
 import { currentCaller } from '../../ipc/request-context.js';
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import { approveInSandbox } from '../connection.js';
 import type { CoreContext, HandlersOf, Reachability } from '../context.js';
 import type { SyncService } from '../sync/service.js';

@@ -1,4 +1,4 @@
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import type { CoreContext, HandlersOf } from '../context.js';
 import { stamp } from '../exports/exporter.js';
 import { safeFileName } from '../exports/files.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import { anchorFileOf, AuditAnchorFile } from '../audit/audit-anchor.js';
 import { loadProfiles, pickProfile } from '../config/profiles.js';
 import type { Logger } from '../log.js';

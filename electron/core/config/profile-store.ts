@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { ProfileInput, ProfileSummary } from '../../../shared/ipc/contract.js';
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import { secretNames, type SecretVault } from '../secrets/vault.js';
 import { loadProfiles, Profile, type ProfilesFile } from './profiles.js';
 import { writePrivateFile } from '../data-dir.js';

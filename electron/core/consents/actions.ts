@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { BulkItem } from '../../../shared/ipc/contract.js';
 import type { IpcErrorCode } from '../../../shared/ipc/errors.js';
 import type { Consent, ConsentEvent } from '../../../shared/schemas/consent.js';
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import type { ConsentChangeRequest, ConsentClient } from '../api/consent-client.js';
 import { ApiError } from '../api/errors.js';
 import type { AuditStore } from '../audit/port.js';

@@ -1,5 +1,5 @@
 import type { ConsentDetail } from '../../../shared/ipc/contract.js';
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import type { AuditStore } from '../audit/port.js';
 import type { DataStore } from '../data/port.js';
 import type { EventStore } from '../events/port.js';

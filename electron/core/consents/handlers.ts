@@ -4,7 +4,7 @@ import { exportConsentsToFile, type ConsentExportInput } from '../exports/consen
 import { writeEvidencePack } from '../exports/evidence-pack.js';
 import { stamp } from '../exports/exporter.js';
 import { safeFileName } from '../exports/files.js';
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import type { ConsentActions } from './actions.js';
 import { readConsentDetail } from './detail.js';
 

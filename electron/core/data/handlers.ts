@@ -1,5 +1,5 @@
 import type { Consent } from '../../../shared/schemas/consent.js';
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import type { ReferenceStore } from '../consents/port.js';
 import type { CoreContext, HandlersOf } from '../context.js';
 import { writeDataExport, writeProductsExport } from '../exports/data-export.js';

@@ -27,12 +27,7 @@ export interface Exporter {
   start(spec: ExportSpec): Promise<ExportStarted>;
 }
 
-export function createExporter(deps: {
-  files: FileSink;
-  jobs: JobRegistry;
-  audit: AuditStore;
-  operator: () => string;
-}): Exporter {
+export function createExporter(deps: { files: FileSink; jobs: JobRegistry; audit: AuditStore; operator: () => string }): Exporter {
   return {
     async start(spec) {
       const target = await deps.files.open(spec.name);

@@ -1,5 +1,5 @@
 import type { Job } from '../../../shared/ipc/contract.js';
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import type { ConsentActions } from '../consents/actions.js';
 import { currentCaller } from '../../ipc/request-context.js';
 import type { BulkJob } from './port.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from '../../../shared/ipc/contract.js';
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 
 /**
  * Long work in main — bulk revocation, exports, evidence packs — runs as a job: the request that

@@ -1,7 +1,8 @@
 import type { User, UsersList } from '../../../shared/ipc/contract.js';
 import { roleRefusal } from '../../../shared/ipc/contract.js';
 import { currentRequest } from '../../ipc/request-context.js';
-import { CoreError, SESSION_OVER } from '../../ipc/router.js';
+import { SESSION_OVER } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import type { HandlersOf } from '../context.js';
 import { PASSWORD_MIN } from './password.js';
 import type { People } from './people.js';

@@ -1,6 +1,6 @@
 import { hostname, userInfo } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import type { StoreOpener } from '../store-opener.js';
 import type { SyncEngine } from '../sync/port.js';
 import { runSync, type SyncJob } from '../sync/sync-job.js';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Settings } from '../../../shared/ipc/contract.js';
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import { testConnection } from '../api/connection-test.js';
 import { createClientCredentialsTokenSource, type TokenSource } from '../auth/token-source.js';
 import { profileSummaries, removeProfile, saveProfile } from '../config/profile-store.js';

@@ -1,5 +1,5 @@
 import { dataRecordTotal } from '../../../shared/ipc/contract.js';
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import type { CoreContext, HandlersOf } from '../context.js';
 import type { SyncService } from './service.js';
 

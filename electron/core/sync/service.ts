@@ -1,6 +1,6 @@
 import { dataRecordTotal, type SyncProgress, type SyncSummary } from '../../../shared/ipc/contract.js';
 import type { IpcErrorCode } from '../../../shared/ipc/errors.js';
-import { CoreError } from '../../ipc/router.js';
+import { CoreError } from '../errors.js';
 import { ApiError } from '../api/errors.js';
 import type { CoreContext, Reachability } from '../context.js';
 import type { SyncEngine, SyncRequest } from './port.js';
