@@ -21,6 +21,12 @@ function activeOf(cache: ReturnType<typeof memoryClient>['cache']) {
   return cache.consents.find((c) => c.status === 'ACTIVE' && c.sharingEndDate && Date.parse(c.sharingEndDate) > NOW.getTime())!;
 }
 
+/** Events of one consent, as the intermediary sends them. */
+const eventOf =
+  (consentId: string) =>
+  (type: string, t: string, detail: string | null = null): ConsentEvent =>
+    ({ eventType: type, timestamp: t, consentId, eventDetail: detail }) as ConsentEvent;
+
 describe('Consent detail', () => {
   it('says so, with the way back, when the consent is not in the cache', async () => {
     const { client } = memoryClient(5);
@@ -83,8 +89,7 @@ describe('Consent detail', () => {
   it('shows one timeline: events (webhook failures marked, detail in full), staff actions, filterable by kind', async () => {
     const { client, cache } = memoryClient(10, {}, {});
     const c = activeOf(cache);
-    const event = (type: string, t: string, detail: string | null = null): ConsentEvent =>
-      ({ eventType: type, timestamp: t, consentId: c.consentId, eventDetail: detail }) as ConsentEvent;
+    const event = eventOf(c.consentId);
     cache.events.upsertPage(
       [
         event('GRANTED', '2026-10-01T00:00:00.000Z'),
@@ -111,8 +116,7 @@ describe('Consent detail', () => {
   it('puts the consent’s problems above its facts, worst first, each a click from its evidence', async () => {
     const { client, cache } = memoryClient(10, {}, {});
     const c = activeOf(cache);
-    const event = (type: string, t: string, detail: string | null = null): ConsentEvent =>
-      ({ eventType: type, timestamp: t, consentId: c.consentId, eventDetail: detail }) as ConsentEvent;
+    const event = eventOf(c.consentId);
     cache.events.upsertPage(
       [
         event('GRANTED', '2026-10-01T00:00:00.000Z'),
