@@ -297,6 +297,9 @@ async function querySpecs(core: Awaited<ReturnType<typeof startCore>>): Promise<
       search: sample?.consumerMobile ? `0${sample.consumerMobile.slice(3, 6)} ${sample.consumerMobile.slice(6)}` : '0412',
     },
     'status ACTIVE, one data holder, a word': { statuses: ['ACTIVE'], dataHolderBrandIds: [holder], search: 'budget' },
+    // The consents whose webhook deliveries failed (issue 34): at any time, and in one day ("yesterday").
+    'webhook failures at any time': { webhookFailures: {} },
+    'webhook failures in one day': { webhookFailures: { from: days(1), to: days(0) } },
     // Anywhere (issue 40): a last name inside e-mails, a domain every consent has, a middle run of a mobile.
     'search anywhere: a last name inside e-mails': { search: sample?.consumerEmail?.split('.')[1] ?? 'smith' },
     'search anywhere: a domain (every consent)': { search: 'example.com' },
