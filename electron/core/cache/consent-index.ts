@@ -514,6 +514,23 @@ export class ConsentIndex {
     };
   }
 
+  /** Each consent id's position, made on first use (a consent list filtered by ids from elsewhere: webhook failures). */
+  private positionById: Map<string, number> | undefined;
+
+  /** A byte per position, 1 for the consents with these ids (ids the index does not hold are left out). */
+  hitsOfIds(ids: readonly string[]): Uint8Array {
+    if (!this.positionById) {
+      this.positionById = new Map();
+      for (let i = 0; i < this.size; i++) this.positionById.set(this.ids[i]!, i);
+    }
+    const hits = new Uint8Array(this.size);
+    for (const id of ids) {
+      const i = this.positionById.get(id);
+      if (i !== undefined) hits[i] = 1;
+    }
+    return hits;
+  }
+
   /** The positions a full-text search matched, kept for the same answer (count and window of one keystroke). */
   private readonly hits = new WeakMap<readonly number[], Uint8Array>();
 

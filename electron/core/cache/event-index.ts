@@ -353,6 +353,22 @@ export class EventIndex {
   }
 
   /** How many consents have a webhook failure in the range. */
+  /** The consents with at least one webhook failure in the range, each once (the consent list's filter by failures). */
+  consentIdsWithFailures(filter: EventIndexFilter): string[] {
+    const [a, b] = this.failuresIn(...this.range(filter.fromMs, filter.toMs));
+    const seen = this.scratch().stamp;
+    const stamp = this.nextStamp();
+    const out: string[] = [];
+    for (let i = a; i < b; i++) {
+      const c = this.failures.consent[i]!;
+      if (seen[c] !== stamp) {
+        seen[c] = stamp;
+        out.push(this.consentIds[c]!);
+      }
+    }
+    return out;
+  }
+
   consentsWithFailures(filter: EventIndexFilter): number {
     const [a, b] = this.failuresIn(...this.range(filter.fromMs, filter.toMs));
     const seen = this.scratch().stamp;

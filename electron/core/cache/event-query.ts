@@ -296,6 +296,19 @@ export class EventQuery {
       .all(from, to);
   }
 
+  /**
+   * The consents with a webhook failure in a period, from the in-memory index (milliseconds at a
+   * million events); undefined while it is not current (the consent list asks SQL then).
+   */
+  failedConsentIds(period: { from?: string | undefined; to?: string | undefined }): string[] | undefined {
+    const fast = this.fast({
+      types: WEBHOOK_FAILURES,
+      ...(period.from ? { from: period.from } : {}),
+      ...(period.to ? { to: period.to } : {}),
+    });
+    return fast?.index.consentIdsWithFailures(fast.f);
+  }
+
   /** How many consents had at least one webhook failure in the filter. */
   consentsWithFailures(filter: EventListFilter): number {
     const fast = this.fast(filter);

@@ -77,6 +77,8 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   if (consentsRepo.finishFirstLoad()) opts.onFirstLoadFinished?.();
   const query = new ConsentQuery(db, {
     onIndexError: (e) => opts.onIndexError?.('consents', e),
+    // The events' index knows which consents' deliveries failed when: asked first (made below, used later).
+    failedConsentIds: (period) => eventQuery.failedConsentIds(period),
     ...(opts.useIndexes === false ? { useIndex: false } : {}),
   });
   const eventsRepo = new EventsRepo(db);
