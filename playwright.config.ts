@@ -4,6 +4,9 @@ import { CHROMIUM_FLAGS, resolveChromium } from './test/e2e/chromium.js';
 // End-to-end tests in Chromium (CHROMIUM_PATH, Debian's, or the one in @sparticuz/chromium; no Playwright browser download) against the browser
 // host, started by each test file as a real process on a free port with its own data directory.
 
+/** The journeys: what a person does with the console (search, revoke, extend, bulk, export, data, oversight). */
+const JOURNEYS = /(consents|consent-workflows|oversight|data-products)\.spec\.ts$/;
+
 export default defineConfig({
   testDir: './test/e2e',
   outputDir: './test-results/e2e',
@@ -19,4 +22,13 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  projects: [
+    { name: 'en-US' },
+    // Every journey a second and a third time (issue 34): in a browser whose language is
+    // en-US@posix (Chromium under a C locale: Intl refuses the tag, and it once crashed every
+    // screen), and in de-DE on Pacific/Auckland time (another language's conventions, and days
+    // that start 13 hours before UTC's). A journey fails on any error its page throws (journey.ts).
+    { name: 'en-US@posix', testMatch: JOURNEYS, use: { locale: 'en-US@posix' } },
+    { name: 'de-DE, Pacific/Auckland', testMatch: JOURNEYS, use: { locale: 'de-DE', timezoneId: 'Pacific/Auckland' } },
+  ],
 });

@@ -14,6 +14,7 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'auto',
   consentColumns: [...DEFAULT_CONSENT_COLUMNS],
   navCollapsed: false,
+  timeZone: null,
   savedViews: [],
   teamViews: [],
   syncEveryMinutes: 15,

@@ -25,6 +25,9 @@ export const CONSENT_COLUMN_LABELS: Record<ConsentSortField, string> = {
   version: 'Version',
 };
 
+/** The columns that hold a time (UTC instants): sorted newest first, and also given in the console's zone in exports. */
+export const CONSENT_TIME_COLUMNS: ReadonlySet<ConsentSortField> = new Set(['created', 'sharingEndDate', 'revoked', 'firstDataCollection']);
+
 /** What a new user sees before choosing columns. */
 export const DEFAULT_CONSENT_COLUMNS: readonly ConsentSortField[] = [
   'status',

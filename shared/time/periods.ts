@@ -1,4 +1,5 @@
 import { addDays, endOfMonth, format, isValid, parse, startOfMonth, subMonths } from 'date-fns';
+import { inZone, utcIso } from './zone.js';
 
 /**
  * The periods a person names rather than picks ("yesterday", "last month"), as local calendar days
@@ -18,41 +19,41 @@ export type PeriodPreset = (typeof PERIOD_PRESETS)[number]['key'];
 
 export const isPeriodPreset = (v: string): v is PeriodPreset => PERIOD_PRESETS.some((p) => p.key === v);
 
-const day = (d: Date) => format(d, 'yyyy-MM-dd');
+const day = (d: Date) => format(d, 'yyyy-MM-dd', inZone());
 
-/** The days a preset names, today being `now`'s local day (the console's time zone: the process's, or the browser's). */
+/** The days a preset names, today being `now`'s day in the console's time zone (shared/time/zone.ts). */
 export function presetDays(preset: PeriodPreset, now: Date = new Date()): [from: string, to: string] {
   switch (preset) {
     case 'today':
       return [day(now), day(now)];
     case 'yesterday':
-      return [day(addDays(now, -1)), day(addDays(now, -1))];
+      return [day(addDays(now, -1, inZone())), day(addDays(now, -1, inZone()))];
     case 'last7':
-      return [day(addDays(now, -6)), day(now)];
+      return [day(addDays(now, -6, inZone())), day(now)];
     case 'last30':
-      return [day(addDays(now, -29)), day(now)];
+      return [day(addDays(now, -29, inZone())), day(now)];
     case 'thisMonth':
-      return [day(startOfMonth(now)), day(now)];
+      return [day(startOfMonth(now, inZone())), day(now)];
     case 'lastMonth': {
-      const last = subMonths(now, 1);
-      return [day(startOfMonth(last)), day(endOfMonth(last))];
+      const last = subMonths(now, 1, inZone());
+      return [day(startOfMonth(last, inZone())), day(endOfMonth(last, inZone()))];
     }
   }
 }
 
-const dayStart = (day: string) => parse(day, 'yyyy-MM-dd', new Date());
+const dayStart = (day: string) => parse(day, 'yyyy-MM-dd', new Date(), inZone());
 
 /** Whether a text is a calendar day written yyyy-MM-dd. */
 export const isDay = (v: string | undefined): boolean => !!v && /^\d{4}-\d{2}-\d{2}$/.test(v) && isValid(dayStart(v));
 
 /**
- * Local calendar days (both ends inclusive, either open) as the UTC instants a filter takes:
+ * Calendar days of the console's zone (both ends inclusive, either open) as the UTC instants a filter takes:
  * [the first day's midnight, the midnight after the last day).
  */
 export function instantsOfDays(from: string | undefined, to: string | undefined): { from?: string; to?: string } {
   return {
-    ...(from ? { from: dayStart(from).toISOString() } : {}),
-    ...(to ? { to: addDays(dayStart(to), 1).toISOString() } : {}),
+    ...(from ? { from: utcIso(dayStart(from)) } : {}),
+    ...(to ? { to: utcIso(addDays(dayStart(to), 1, inZone())) } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './journey.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';

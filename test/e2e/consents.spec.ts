@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './journey.js';
 import { pinnedNow, startConsole, type ConsoleProcess } from './console-host.js';
 
 let app: ConsoleProcess;

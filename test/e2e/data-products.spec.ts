@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './journey.js';
 import { RecordSource } from '../../electron/sandbox/records.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import { pinnedNow, startConsole, uatProfile, type ConsoleProcess } from './console-host.js';

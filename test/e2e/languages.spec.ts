@@ -1,4 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './console-host.js';
@@ -147,4 +149,56 @@ test('a screen that throws shows its error panel; the navigation, the status bar
   await expect(panel).toHaveCount(0);
   // The errors the page logged are the screen's own failure, reported by React: nothing else.
   expect(errors.filter((e) => !/Cannot read properties of null/.test(e))).toEqual([]);
+});
+
+test('a time zone pinned in Settings: every time, day and period in it, in a browser on another zone, and kept after a reload', async ({
+  browser,
+}) => {
+  // The browser's zone is UTC; the person works to Sydney's calendar.
+  const context = await browser.newContext({ locale: 'en-AU', timezoneId: 'UTC' });
+  const page = await context.newPage();
+  const errors = watch(page);
+  const shown = async (zone: string) => {
+    // The consents' times, as the list shows them, against the same instants formatted in `zone` here.
+    await page.goto(`${origin()}/#/consents?sort=lastUpdated&dir=desc`);
+    const times = page.getByTestId('table-row').first().locator('time[datetime]');
+    await expect(times.first()).toBeVisible();
+    const pairs = await times.evaluateAll((els) => els.map((e) => [e.getAttribute('datetime')!, e.textContent!] as const));
+    expect(pairs.length).toBeGreaterThan(0);
+    for (const [iso, text] of pairs) expect(text, iso).toBe(format(new TZDate(iso, zone), 'd MMM yyyy, HH:mm'));
+  };
+  try {
+    await page.goto(app.launchUrl);
+    await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+    await shown('UTC');
+    await page.goto(`${origin()}/#/settings`);
+    const select = page.getByRole('textbox', { name: 'Time zone' });
+    await expect(select).toHaveValue('This computer’s (UTC)');
+    await select.click();
+    await select.fill('Sydney');
+    await page.getByRole('option', { name: 'Australia/Sydney' }).click();
+    await expect(select).toHaveValue('Australia/Sydney');
+    await shown('Australia/Sydney');
+
+    // After a reload, still Sydney's: "Last month" on Reports is Sydney's calendar month.
+    await page.reload();
+    await page.goto(`${origin()}/#/reports`);
+    const now = new TZDate(Date.now(), 'Australia/Sydney');
+    const lastMonth = new TZDate(now.getFullYear(), now.getMonth() - 1, 1, 'Australia/Sydney');
+    const lastDay = new TZDate(now.getFullYear(), now.getMonth(), 0, 'Australia/Sydney');
+    await expect(
+      page.getByRole('heading', { name: `Consents, ${format(lastMonth, 'd MMM yyyy')} – ${format(lastDay, 'd MMM yyyy')}` }),
+    ).toBeVisible();
+    await shown('Australia/Sydney');
+
+    // Back to the machine's.
+    await page.goto(`${origin()}/#/settings`);
+    await select.click();
+    await select.fill('This computer');
+    await page.getByRole('option', { name: /This computer’s/ }).click();
+    await shown('UTC');
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
 });

@@ -87,10 +87,12 @@ describe('the events index', () => {
         fc.nat({ max: 8000 }),
         fc.integer({ min: 1, max: 200 }),
         fc.integer({ min: 1, max: 400 }),
-        async (f, offset, limit, days) => {
+        fc.constantFrom('Pacific/Auckland', 'America/Los_Angeles', 'Australia/Sydney', 'Asia/Kathmandu'),
+        async (f, offset, limit, days, zone) => {
           expect(fast.list({ filter: f, offset, limit })).toEqual(sql.list({ filter: f, offset, limit }));
           expect(fast.count(f)).toEqual(sql.count(f));
           expect(fast.days(f, days)).toEqual(sql.days(f, days));
+          expect(fast.days(f, days, zone)).toEqual(sql.days(f, days, zone));
           expect(fast.failuresByMessage(f)).toEqual(sql.failuresByMessage(f));
           expect(fast.failuresByConsent(f, limit)).toEqual(sql.failuresByConsent(f, limit));
           expect(fast.consentsWithFailures(f)).toBe(sql.consentsWithFailures(f));

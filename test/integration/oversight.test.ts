@@ -1,3 +1,6 @@
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+import { strFromU8, unzipSync } from 'fflate';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,6 +174,89 @@ describe('the compliance report and the audit log', () => {
     const exported = JSON.parse(readFileSync((await ok('jobs:list', {})).find((j: any) => j.jobId === job).result.path, 'utf8'));
     expect(exported.verification).toMatchObject({ ok: true });
     expect(exported.rows.map((r: any) => r.seq)).toEqual([...exported.rows.map((r: any) => r.seq)].sort((a, b) => a - b));
+  });
+
+  it('every export names the console’s zone and gives each time in it beside UTC, its file named in that zone (issue 34)', async () => {
+    const zone = 'Pacific/Auckland';
+    const inAuckland = (iso: string) => format(new TZDate(Date.parse(iso), zone), 'yyyy-MM-dd HH:mm:ss');
+    const finished = async (jobId: string) => {
+      await expect.poll(async () => (await ok('jobs:list', {})).find((j: any) => j.jobId === jobId)?.state).toBe('finished');
+      const path: string = (await ok('jobs:list', {})).find((j: any) => j.jobId === jobId).result.path;
+      // Named in Auckland's time, the zone said: "events-2026-11-29T00-40-05-Pacific-Auckland.csv".
+      expect(path).toMatch(/-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-Pacific-Auckland\.(csv|json|zip)$/);
+      return path;
+    };
+    // RFC 4180 as the exports write it: CRLF between records, a field quoted or empty.
+    const csv = (text: string) =>
+      text
+        .replace(/\r\n$/, '')
+        .split('\r\n')
+        .map((line) => [...line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) => (m[1] ?? m[2] ?? '').replace(/""/g, '"')));
+
+    // Events: the UTC column first as before, the zone's last.
+    const events = csv(
+      readFileSync(await finished((await ok('events:export', { filter: {}, format: 'csv', timeZone: zone })).jobId), 'utf8'),
+    );
+    expect(events[0]).toEqual([
+      'Time (UTC)',
+      'Event',
+      'Consent id',
+      'Consumer e-mail',
+      'Data holder',
+      'Detail',
+      'Event id',
+      `Time (${zone})`,
+    ]);
+    expect(events.length).toBeGreaterThan(100);
+    for (const row of events.slice(1, 50)) expect(row[7]).toBe(inAuckland(row[0]!));
+    const eventsJson = JSON.parse(
+      readFileSync(await finished((await ok('events:export', { filter: {}, format: 'json', timeZone: zone })).jobId), 'utf8'),
+    );
+    expect(eventsJson.rows[0]).toMatchObject({ timeZone: zone, localTime: inAuckland(eventsJson.rows[0].timestamp) });
+
+    // The audit log: its hashed columns as before, the zone's time after them all.
+    const audit = csv(
+      readFileSync(await finished((await ok('audit:exportFile', { filter: {}, format: 'csv', timeZone: zone })).jobId), 'utf8'),
+    );
+    expect(audit[0]!.slice(0, 9)).toEqual(['seq', 'at', 'operator', 'action', 'target', 'reason', 'result', 'prevHash', 'hash']);
+    expect(audit[0]!.at(-1)).toBe(`at (${zone})`);
+    for (const row of audit.slice(1)) expect(row.at(-1)).toBe(inAuckland(row[1]!));
+
+    // Consents: each chosen time column again in the zone, last.
+    const consents = csv(
+      readFileSync(
+        await finished(
+          (
+            await ok('consents:export', {
+              filter: {},
+              sort: { field: 'created', direction: 'desc' },
+              columns: ['consentId', 'created', 'status', 'sharingEndDate'],
+              format: 'csv',
+              timeZone: zone,
+            })
+          ).jobId,
+        ),
+        'utf8',
+      ),
+    );
+    expect(consents[0]).toEqual(['Consent id', 'Created', 'Status', 'Sharing end date', `Created (${zone})`, `Sharing end date (${zone})`]);
+    for (const row of consents.slice(1, 30)) {
+      expect(row[4]).toBe(inAuckland(row[1]!));
+      expect(row[5]).toBe(row[3] ? inAuckland(row[3]) : '');
+    }
+
+    // The evidence pack's summary: Auckland's times, each with its UTC instant.
+    const id = consents[1]![0]!;
+    const pack = unzipSync(readFileSync(await finished((await ok('evidence:export', { consentId: id, timeZone: zone })).jobId)));
+    const html = strFromU8(pack['summary.html']!);
+    expect(html).toContain(`Times are in ${zone}, each followed by its UTC instant as stored`);
+    const created = consents[1]![1]!;
+    expect(html).toContain(`<td>${inAuckland(created)} · ${created}</td>`);
+
+    // An unknown zone is refused, saying why; nothing is exported.
+    const refused = await call('events:export', { filter: {}, format: 'csv', timeZone: 'Pacific/Atlantis' });
+    expect(refused.ok).toBe(false);
+    expect(refused.error.message).toMatch(/unknown time zone/);
   });
 });
 

@@ -32,12 +32,12 @@ export function auditHandlers(ctx: Pick<CoreContext, 'stores' | 'exports' | 'clo
     },
     'audit:query': async ({ filter, offset, limit }) => audit.query(filter, offset, limit),
     'audit:options': async () => audit.options(),
-    'audit:exportFile': async ({ filter, format }) =>
+    'audit:exportFile': async ({ filter, format, timeZone }) =>
       ctx.exports.start({
         kind: 'export-audit',
         title: `Export the audit log to ${format.toUpperCase()}`,
-        name: `${safeFileName('audit-log', stamp(ctx.clock()))}.${format}`,
-        write: async (path, job) => writeAuditExport(audit, await audit.verify(), filter, format, path, job.signal),
+        name: `${safeFileName('audit-log', stamp(ctx.clock(), timeZone))}.${format}`,
+        write: async (path, job) => writeAuditExport(audit, await audit.verify(), filter, format, path, job.signal, timeZone),
         target: null,
         describe: (r) =>
           `${r.rows ?? 0} audit entries exported as ${format.toUpperCase()} (sha256 ${r.sha256 ?? '?'}); filter ${JSON.stringify(filter)}`,

@@ -1,5 +1,6 @@
 import type { WebhookSummary } from '../../../shared/ipc/contract.js';
 import type { Db } from './db.js';
+import { dayOfInstant } from '../../../shared/time/zone.js';
 import { BUILD_CHUNK, Interner, turn } from './read-index.js';
 import { candidates, countPerConsent, Growing, groupByKey, stableOrderBy, STEP, summarise, TopK, type Failures } from './event-loops.js';
 
@@ -262,8 +263,8 @@ export class EventIndex {
     return out;
   }
 
-  /** Counts per local calendar day and type, newest day first, at most `days` days. */
-  days(filter: EventIndexFilter, days: number): { day: string; counts: Record<string, number>; total: number }[] {
+  /** Counts per calendar day of `zone` (the machine's when absent) and type, newest day first, at most `days` days. */
+  days(filter: EventIndexFilter, days: number, zone?: string): { day: string; counts: Record<string, number>; total: number }[] {
     const want = this.wanted(filter.types);
     if (!want) return [];
     const [lo, hi] = this.range(filter.fromMs, filter.toMs);
@@ -275,11 +276,9 @@ export class EventIndex {
       const t = this.at[p]!;
       if (t < dayStart) {
         if (out.length >= days) break;
-        // The local midnight starting this event's day (time zones and daylight saving as the OS says).
-        const d = new Date(t);
-        const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-        d.setHours(0, 0, 0, 0);
-        dayStart = d.getTime();
+        // The midnight starting this event's day in the zone (daylight saving as its rules say).
+        const { day, start } = dayOfInstant(t, zone ?? null);
+        dayStart = start;
         current = { day, counts: {}, total: 0 };
         out.push(current);
       }

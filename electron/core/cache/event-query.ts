@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { dayCounts } from '../events/day-counts.js';
+import { dayOfInstant, machineTimeZone } from '../../../shared/time/zone.js';
 import type { WebhookSummary } from '../../../shared/ipc/contract.js';
 import { EventIndex, type ConsentFailures, type EventIndexFilter } from './event-index.js';
 import { CacheVersion, Rebuilder } from './read-index.js';
@@ -177,13 +178,37 @@ export class EventQuery {
   }
 
   /**
-   * Events per local calendar day and type, newest day first (at most `days` days, the newest ones
-   * matching). The machine's time zone is the user's: main runs beside the window.
+   * Events per calendar day and type, newest day first (at most `days` days, the newest ones
+   * matching): days of `timeZone` (the console's), or of the machine's when absent or the same.
    */
-  days(filter: EventListFilter, days: number): { day: string; counts: Record<string, number>; total: number }[] {
+  days(filter: EventListFilter, days: number, timeZone?: string): { day: string; counts: Record<string, number>; total: number }[] {
     const fast = this.fast(filter);
-    if (fast) return fast.index.days(fast.f, days);
+    if (fast) return fast.index.days(fast.f, days, timeZone);
     const w = whereOf(filter);
+    if (timeZone && timeZone !== machineTimeZone()) {
+      // SQLite's calendar is the machine's ('localtime'): another zone's days are cut here, newest
+      // first, reading no further back than the days asked for.
+      const rows: { day: string; type: string; n: number }[] = [];
+      const seen = new Map<string, number>();
+      let dayStart = Infinity;
+      let day = '';
+      let daysSeen = 0;
+      for (const r of this.db
+        .prepare<(string | number)[], { at: number; type: string }>(`SELECT at, event_type AS type FROM events ${w.sql} ORDER BY at DESC`)
+        .iterate(...w.params)) {
+        if (r.at < dayStart) {
+          if (daysSeen++ >= days) break;
+          ({ day, start: dayStart } = dayOfInstant(r.at, timeZone));
+        }
+        const key = `${day} ${r.type}`;
+        const i = seen.get(key);
+        if (i === undefined) {
+          seen.set(key, rows.length);
+          rows.push({ day, type: r.type, n: 1 });
+        } else rows[i]!.n++;
+      }
+      return dayCounts(rows, days);
+    }
     const rows = this.db
       .prepare<(string | number)[], { day: string; type: string; n: number }>(
         `SELECT date(at / 1000, 'unixepoch', 'localtime') AS day, event_type AS type, count(*) AS n

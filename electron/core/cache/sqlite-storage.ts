@@ -214,7 +214,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     // As the consents': reads that SQL answers with a scan wait for the events index while it is being built.
     list: async (input) => (await eventQuery.settled(input.filter), eventQuery.list(input)),
     count: async (filter) => (await eventQuery.settled(filter), eventQuery.count(filter)),
-    days: async (filter, days) => (await eventQuery.settled(filter), eventQuery.days(filter, days)),
+    days: async (filter, days, timeZone) => (await eventQuery.settled(filter), eventQuery.days(filter, days, timeZone)),
     ofTypes: async (types, page, pageSize) => eventsRepo.ofTypes(types, page, pageSize),
     forConsent: async (id, limit) => eventsRepo.forConsent(id, limit),
     failuresByMessage: async (filter, limit) => (await eventQuery.settled(filter), eventQuery.failuresByMessage(filter).slice(0, limit)),

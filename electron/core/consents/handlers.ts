@@ -77,7 +77,7 @@ export function consentHandlers(ctx: ConsentsContext): HandlersOf<ConsentChannel
       ctx.exports.start({
         kind: 'export-consents',
         title: `Export consents to ${input.format.toUpperCase()}`,
-        name: `${safeFileName('consents', stamp(ctx.clock()))}.${input.format}`,
+        name: `${safeFileName('consents', stamp(ctx.clock(), input.timeZone))}.${input.format}`,
         write: (path, job) =>
           exportConsentsToFile(stores.consents, input, path, {
             signal: job.signal,
@@ -86,10 +86,10 @@ export function consentHandlers(ctx: ConsentsContext): HandlersOf<ConsentChannel
         target: null,
         describe: (r) => describeConsentExport(r, input),
       }),
-    'evidence:export': async ({ consentId }) => {
+    'evidence:export': async ({ consentId, timeZone }) => {
       const found = await detail(consentId);
       const generatedAt = ctx.clock().toISOString();
-      const name = `${safeFileName('evidence', consentId, generatedAt.slice(0, 19))}.zip`;
+      const name = `${safeFileName('evidence', consentId, stamp(new Date(generatedAt), timeZone))}.zip`;
       return ctx.exports.start({
         kind: 'evidence-pack',
         title: `Evidence pack of ${consentId}`,
@@ -103,6 +103,7 @@ export function consentHandlers(ctx: ConsentsContext): HandlersOf<ConsentChannel
               generatedBy: ctx.operator(),
               appVersion: ctx.about.appVersion,
               profile: ctx.about.profile,
+              timeZone,
             },
             path,
           ),

@@ -12,14 +12,14 @@ export function eventHandlers(ctx: Pick<CoreContext, 'stores' | 'exports' | 'clo
   return {
     'events:list': async ({ filter, offset, limit }) => ({ rows: await events.list({ filter, offset, limit }) }),
     'events:count': async ({ filter }) => events.count(filter),
-    'events:days': async ({ filter, days }) => events.days(filter, days),
+    'events:days': async ({ filter, days, timeZone }) => events.days(filter, days, timeZone),
     'events:failures': async ({ page, pageSize }) => events.ofTypes(WEBHOOK_FAILURES, page, pageSize),
-    'events:export': async ({ filter, format }) =>
+    'events:export': async ({ filter, format, timeZone }) =>
       ctx.exports.start({
         kind: 'export-events',
         title: `Export events to ${format.toUpperCase()}`,
-        name: `${safeFileName('events', stamp(ctx.clock()))}.${format}`,
-        write: (path, job) => writeEventsExport(events, filter, format, path, job),
+        name: `${safeFileName('events', stamp(ctx.clock(), timeZone))}.${format}`,
+        write: (path, job) => writeEventsExport(events, filter, format, path, job, timeZone),
         target: null,
         describe: (r) =>
           `${r.rows ?? 0} events exported as ${format.toUpperCase()} (sha256 ${r.sha256 ?? '?'}); filter ${JSON.stringify(filter)}`,

@@ -15,8 +15,11 @@ export interface EventStore {
   /** A window of a filtered list, newest first. */
   list(input: { filter: EventFilter; offset: number; limit: number }): Promise<EventListRow[]>;
   count(filter: EventFilter): Promise<{ total: number; types: { type: string; count: number }[] }>;
-  /** Counts per day and type, the last `days` days up to the newest event; days in the serving process's time zone. */
-  days(filter: EventFilter, days: number): Promise<DayCounts[]>;
+  /**
+   * Counts per day and type, the last `days` days up to the newest event: calendar days of
+   * `timeZone` (the console's), or of the serving process's zone when absent.
+   */
+  days(filter: EventFilter, days: number, timeZone?: string): Promise<DayCounts[]>;
   /** The events of some types, a page at a time, newest first. */
   ofTypes(types: readonly string[], page: number, pageSize: number): Promise<ChannelOutput<'events:failures'>>;
   /** One consent's events, newest first, up to `limit` (the consent's timeline). */

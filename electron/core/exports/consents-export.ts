@@ -2,8 +2,9 @@ import { createWriteStream, writeFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { once } from 'node:events';
 import { createHash } from 'node:crypto';
-import type { BulkItem, ConsentFilter, ConsentSort, ConsentSortField, Job } from '../../../shared/ipc/contract.js';
-import { CONSENT_COLUMN_LABELS, consentCellText } from '../../../shared/consents/columns.js';
+import type { BulkItem, ConsentFilter, ConsentRow, ConsentSort, ConsentSortField, Job } from '../../../shared/ipc/contract.js';
+import { CONSENT_COLUMN_LABELS, CONSENT_TIME_COLUMNS, consentCellText } from '../../../shared/consents/columns.js';
+import { machineTimeZone, zonedDateTime } from '../../../shared/time/zone.js';
 import type { ConsentStore } from '../consents/port.js';
 import { csvRows } from './csv.js';
 
@@ -19,6 +20,8 @@ export interface ConsentExportInput {
   sort: ConsentSort;
   columns: readonly ConsentSortField[];
   format: 'csv' | 'json';
+  /** The console's zone (the host's when absent): each time column is given again in it, last, naming it. */
+  timeZone?: string | undefined;
 }
 
 async function write(out: Writable, text: string, hash: ReturnType<typeof createHash>): Promise<number> {
@@ -39,16 +42,26 @@ export async function exportConsents(
   const hash = createHash('sha256');
   let bytes = 0;
   let rows = 0;
-  bytes += await write(out, input.format === 'csv' ? csvRows([input.columns.map((c) => CONSENT_COLUMN_LABELS[c])]) : '[\n', hash);
+  // The chosen columns as before, then the chosen time columns again in the console's zone: last,
+  // so a script that read the columns before issue 34 reads them still.
+  const zone = input.timeZone ?? machineTimeZone();
+  const zoned = input.columns.filter((c) => CONSENT_TIME_COLUMNS.has(c));
+  const zonedCell = (r: ConsentRow, c: ConsentSortField) => (r[c] ? zonedDateTime(String(r[c]), zone) : '');
+  const header = [...input.columns.map((c) => CONSENT_COLUMN_LABELS[c]), ...zoned.map((c) => `${CONSENT_COLUMN_LABELS[c]} (${zone})`)];
+  bytes += await write(out, input.format === 'csv' ? csvRows([header]) : '[\n', hash);
   for (let offset = 0; ; offset += WINDOW) {
     if (opts.signal?.aborted) throw new Error('cancelled');
     const window = await query.list({ filter: input.filter, sort: input.sort, offset, limit: Math.min(WINDOW, total - offset) || 1 });
     if (window.length === 0) break;
     const text =
       input.format === 'csv'
-        ? csvRows(window.map((r) => input.columns.map((c) => consentCellText(r, c))))
+        ? csvRows(window.map((r) => [...input.columns.map((c) => consentCellText(r, c)), ...zoned.map((c) => zonedCell(r, c))]))
         : window
-            .map((r, i) => `${rows + i === 0 ? '' : ',\n'}${JSON.stringify(Object.fromEntries(input.columns.map((c) => [c, r[c]])))}`)
+            .map((r, i) => {
+              const fields = [...input.columns.map((c) => [c, r[c]]), ...(zoned.length ? [['timeZone', zone]] : [])];
+              for (const c of zoned) fields.push([`${c}Local`, r[c] ? zonedCell(r, c) : null]);
+              return `${rows + i === 0 ? '' : ',\n'}${JSON.stringify(Object.fromEntries(fields))}`;
+            })
             .join('');
     bytes += await write(out, text, hash);
     rows += window.length;

@@ -2,11 +2,13 @@ import { escapeHtml } from '../../../shared/text/escape-html.js';
 import { diffVersions, valueText } from '../../../shared/consents/diff.js';
 import { statusSentence } from '../../../shared/consents/status.js';
 import type { EvidenceInput } from './evidence-input.js';
+import { machineTimeZone, zonedDateTime } from '../../../shared/time/zone.js';
 
 /**
  * The evidence pack's readable summary: one self-contained HTML page (no script, no remote
- * resource) that prints well on A4. Every value is escaped. Times are UTC to the millisecond,
- * exactly as stored, so an auditor can match them against the JSON files.
+ * resource) that prints well on A4. Every value is escaped. Each time is given in the console's
+ * zone (named at the top), then in UTC to the millisecond exactly as stored, so an auditor reads the
+ * day it happened and can match it against the JSON files.
  */
 const esc = (v: unknown) => escapeHtml(valueText(v));
 const cell = (v: unknown) => `<td>${v === undefined || v === null || v === '' ? '<span class="none">—</span>' : esc(v)}</td>`;
@@ -20,18 +22,21 @@ function table(headers: string[], rows: unknown[][], empty: string): string {
 
 export function evidenceSummaryHtml(input: EvidenceInput): string {
   const { detail, verification } = input;
+  const zone = input.timeZone ?? machineTimeZone();
+  /** "2026-10-01 11:00:00 · 2026-10-01T00:00:00.000Z": the zone's time, then the stored UTC instant. */
+  const when = (iso: string | null | undefined) => (iso ? `${zonedDateTime(iso, zone)} · ${iso}` : null);
   const c = detail.consent;
   const useCase = detail.useCase ?? c.useCase ?? null;
   const facts: [string, unknown][] = [
     ['Consent id', c.consentId],
-    ['Status', statusSentence(c, new Date(input.generatedAt), (iso) => iso)],
+    ['Status', statusSentence(c, new Date(input.generatedAt), (iso) => `${zonedDateTime(iso, zone).slice(0, 10)} (${zone})`)],
     ['CDR arrangement id', c.cdrArrangementId],
     ['Version', c.version],
-    ['Created', c.created],
-    ['Sharing end date', c.sharingEndDate],
-    ['Revoked', c.revoked],
-    ['First data collection', c.firstDataCollection],
-    ['Last notification sent', c.lastNotificationSentAt],
+    ['Created', when(c.created)],
+    ['Sharing end date', when(c.sharingEndDate)],
+    ['Revoked', when(c.revoked)],
+    ['First data collection', when(c.firstDataCollection)],
+    ['Last notification sent', when(c.lastNotificationSentAt)],
     ['Data holder', `${c.dataHolderName ?? ''} (brand ${c.dataHolderBrandId ?? 'unknown'})`],
     ['Use case', useCase ? `${useCase.name ?? ''} (${useCase.id})` : null],
     ['Access frequency', useCase?.accessFrequency],
@@ -51,7 +56,7 @@ export function evidenceSummaryHtml(input: EvidenceInput): string {
     return [
       i + 1,
       v.version,
-      v.seenAt,
+      when(v.seenAt),
       i === 0 ? 'first version seen' : changes.map((ch) => `${ch.path}: ${valueText(ch.before)} → ${valueText(ch.after)}`).join('; '),
     ];
   });
@@ -69,7 +74,7 @@ export function evidenceSummaryHtml(input: EvidenceInput): string {
   @page { size: A4; margin: 15mm; } @media print { body { margin: 0; } h2 { break-after: avoid; } tr { break-inside: avoid; } }
 </style></head><body>
 <h1>Evidence pack — consent <code>${esc(c.consentId)}</code></h1>
-<p class="meta">Generated ${esc(input.generatedAt)} (UTC) by ${esc(input.generatedBy)} with CDR Console ${esc(input.appVersion)}, profile “${esc(input.profile.name)}” (${esc(input.profile.environment)}). All times are UTC, as stored. Every file of this pack is listed with its SHA-256 in manifest.json.</p>
+<p class="meta">Generated ${esc(when(input.generatedAt))} by ${esc(input.generatedBy)} with CDR Console ${esc(input.appVersion)}, profile “${esc(input.profile.name)}” (${esc(input.profile.environment)}). Times are in ${esc(zone)}, each followed by its UTC instant as stored (as in the JSON files). Every file of this pack is listed with its SHA-256 in manifest.json.</p>
 <h2>The consent</h2>
 <table class="facts"><tbody>${facts.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th>${cell(v)}</tr>`).join('')}</tbody></table>
 <h2>Scopes</h2>
@@ -79,30 +84,30 @@ ${table(
   'No scopes recorded.',
 )}
 <h2>Versions seen (${detail.versions.length})</h2>
-${table(['#', 'Version', 'Seen at', 'What changed'], versionRows, 'No versions cached.')}
+${table(['#', 'Version', `Seen at (${zone} · UTC)`, 'What changed'], versionRows, 'No versions cached.')}
 <h2>Consent events (${detail.events.length})</h2>
 ${table(
-  ['Time', 'Event', 'Detail', 'Event id'],
-  [...detail.events].reverse().map((e) => [e.timestamp, e.eventType, e.eventDetail, e.eventId]),
+  [`Time (${zone} · UTC)`, 'Event', 'Detail', 'Event id'],
+  [...detail.events].reverse().map((e) => [when(e.timestamp), e.eventType, e.eventDetail, e.eventId]),
   'No events cached.',
 )}
 <h2>Staff actions (${detail.audit.length})</h2>
 ${chain}
 ${table(
-  ['#', 'Time', 'Operator', 'Action', 'Reason', 'Result', 'Hash'],
-  detail.audit.map((a) => [a.seq, a.at, a.operator, a.action, a.reason, a.result, a.hash]),
+  ['#', `Time (${zone} · UTC)`, 'Operator', 'Action', 'Reason', 'Result', 'Hash'],
+  detail.audit.map((a) => [a.seq, when(a.at), a.operator, a.action, a.reason, a.result, a.hash]),
   'No staff actions on this consent.',
 )}
 <h2>Retention (deletion and de-identification)</h2>
 ${table(
-  ['Time', 'Action', 'Records', 'Kinds', 'Reason'],
-  detail.retention.map((r) => [r.at, r.action, r.records, r.kinds, r.reason]),
+  [`Time (${zone} · UTC)`, 'Action', 'Records', 'Kinds', 'Reason'],
+  detail.retention.map((r) => [when(r.at), r.action, r.records, r.kinds, r.reason]),
   'Retention has not acted on this consent’s data.',
 )}
 <h2>Data collected (cached now)</h2>
 ${table(
   ['Kind', 'Records', 'Last fetched'],
-  detail.data.map((d) => [d.kind, d.count, d.fetchedAt]),
+  detail.data.map((d) => [d.kind, d.count, when(d.fetchedAt)]),
   'No Data API records of this consent are cached.',
 )}
 </body></html>

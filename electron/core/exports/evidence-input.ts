@@ -9,4 +9,6 @@ export interface EvidenceInput {
   generatedBy: string;
   appVersion: string;
   profile: { id: string; name: string; environment: string };
+  /** The console's zone, the summary's times are read in (beside UTC); the host's when absent. */
+  timeZone?: string | undefined;
 }

@@ -1,3 +1,4 @@
+import { zonedStamp } from '../../../shared/time/zone.js';
 import type { Job } from '../../../shared/ipc/contract.js';
 import type { AuditStore } from '../audit/port.js';
 import type { JobContext, JobRegistry } from '../jobs/jobs.js';
@@ -58,5 +59,9 @@ export function createExporter(deps: { files: FileSink; jobs: JobRegistry; audit
   };
 }
 
-/** A file name's time stamp: now, to the second. */
-export const stamp = (now: Date = new Date()) => now.toISOString().slice(0, 19);
+/**
+ * A file name's time stamp: now, to the second, in the console's zone and naming it
+ * ("2026-11-28T22:40:05 Australia/Sydney"); UTC without a name when the caller gave no zone (the
+ * command line, and the files scripts named before issue 34).
+ */
+export const stamp = (now: Date = new Date(), timeZone?: string) => (timeZone ? zonedStamp(now, timeZone) : now.toISOString().slice(0, 19));

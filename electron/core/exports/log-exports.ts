@@ -7,6 +7,7 @@ import type { AuditStore } from '../audit/port.js';
 import type { EventStore } from '../events/port.js';
 import type { JobContext } from '../jobs/jobs.js';
 import { csvRows } from './csv.js';
+import { machineTimeZone, zonedDateTime } from '../../../shared/time/zone.js';
 
 /**
  * Exports of the event log and the audit log: streamed a window at a time to a file only the user
@@ -75,16 +76,37 @@ export async function streamed<T>(
   }
 }
 
-export async function writeEventsExport(query: EventStore, filter: EventFilter, format: 'csv' | 'json', path: string, ctx: JobContext) {
+/**
+ * The event log (or a filtered part of it). Each time is given in UTC, as stored, and last in
+ * `timeZone` (the console's; the host's when absent), the column naming the zone: a last column, so
+ * a script that read the columns before issue 34 reads them still.
+ */
+export async function writeEventsExport(
+  query: EventStore,
+  filter: EventFilter,
+  format: 'csv' | 'json',
+  path: string,
+  ctx: JobContext,
+  timeZone: string = machineTimeZone(),
+) {
   const total = (await query.count(filter)).total;
   ctx.progress({ total, done: 0 });
   return streamed(
     path,
     format,
-    ['Time (UTC)', 'Event', 'Consent id', 'Consumer e-mail', 'Data holder', 'Detail', 'Event id'],
+    ['Time (UTC)', 'Event', 'Consent id', 'Consumer e-mail', 'Data holder', 'Detail', 'Event id', `Time (${timeZone})`],
     query.windows(filter),
-    (e) => [e.timestamp, e.eventType, e.consentId, e.consumerEmail ?? '', e.dataHolderName ?? '', e.eventDetail ?? '', e.eventId],
-    (e) => e,
+    (e) => [
+      e.timestamp,
+      e.eventType,
+      e.consentId,
+      e.consumerEmail ?? '',
+      e.dataHolderName ?? '',
+      e.eventDetail ?? '',
+      e.eventId,
+      zonedDateTime(e.timestamp, timeZone),
+    ],
+    (e) => ({ ...e, localTime: zonedDateTime(e.timestamp, timeZone), timeZone }),
     { signal: ctx.signal, onRows: (done) => ctx.progress({ done }) },
   );
 }
@@ -106,7 +128,9 @@ const teamCells = (e: AuditRecord) => [
 
 /**
  * The audit log (or a filtered part of it) with the hashes, and the chain's verification at export
- * time. The team store's entries add last columns: the client and the signed-in person.
+ * time. The team store's entries add columns: the client and the signed-in person. The very last
+ * column gives each entry's time in `timeZone` (the console's; the host's when absent), naming it:
+ * not part of the hash, and after every column a script read before issue 34.
  */
 export function writeAuditExport(
   query: AuditStore,
@@ -115,9 +139,10 @@ export function writeAuditExport(
   format: 'csv' | 'json',
   path: string,
   signal?: AbortSignal,
+  timeZone: string = machineTimeZone(),
 ) {
-  // A store whose entries hash their client exports it too (last), so the CSV can be checked again.
-  const header = [...AUDIT_COLUMNS, ...(query.keepsClient ? TEAM_COLUMNS : [])];
+  // A store whose entries hash their client exports it too, so the CSV can be checked again.
+  const header = [...AUDIT_COLUMNS, ...(query.keepsClient ? TEAM_COLUMNS : []), `at (${timeZone})`];
   return streamed(
     path,
     format,
@@ -134,8 +159,9 @@ export function writeAuditExport(
       e.prevHash,
       e.hash,
       ...(query.keepsClient ? teamCells(e) : []),
+      zonedDateTime(e.at, timeZone),
     ],
-    (e) => e,
+    (e) => ({ ...e, localTime: zonedDateTime(e.at, timeZone), timeZone }),
     { ...(signal ? { signal } : {}), trailer: { verification } },
   );
 }

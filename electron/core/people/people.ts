@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Settings } from '../../../shared/ipc/contract.js';
+import { PERSONAL_SETTINGS, PersonalSettings, type Settings } from '../../../shared/ipc/contract.js';
 import type { Caller, Role } from '../../../shared/ipc/roles.js';
 import { runWithRequest, type RequestContext } from '../../ipc/request-context.js';
 import type { AuditEntry, AuditStore } from '../audit/port.js';
@@ -667,13 +667,15 @@ export class People {
     return user;
   }
 
-  /** A person's own view settings (theme, columns, saved views), as they saved them: those still valid. */
+  /** A person's own view settings (PERSONAL_SETTINGS: theme, zone, columns, views, folded sidebar) as they saved them: each one still valid. */
   async viewSettings(userId: string): Promise<Partial<Settings>> {
-    const saved = await this.store.viewSettings(userId);
-    const parsed = Settings.pick({ theme: true, consentColumns: true, savedViews: true })
-      .partial()
-      .safeParse(saved ?? {});
-    return parsed.success ? (stripUndefined(parsed.data) as Partial<Settings>) : {};
+    const saved = (await this.store.viewSettings(userId)) ?? {};
+    const kept: Record<string, unknown> = {};
+    for (const key of PERSONAL_SETTINGS) {
+      const field = PersonalSettings.shape[key].safeParse(saved[key]);
+      if (key in saved && field.success) kept[key] = field.data;
+    }
+    return kept as Partial<Settings>;
   }
 
   async saveViewSettings(userId: string, change: Partial<Settings>): Promise<Partial<Settings>> {

@@ -7,6 +7,7 @@ import { WEBHOOK_FAILURES, type EventRow, type EventStore } from '../events/port
 import { contentId } from '../sync/event-id.js';
 import type { PgDb, Sql, Tx } from './db.js';
 import type { ReadMemo } from './read-memo.js';
+import { machineTimeZone } from '../../../shared/time/zone.js';
 
 /**
  * The intermediary's consent events (part of schema version 1), read as the SQLite adapter reads
@@ -216,9 +217,6 @@ const ROW = 'event_id AS "eventId", consent_id AS "consentId", event_type AS "ev
 const byCountThenType = (a: { type: string; count: number }, b: { type: string; count: number }) =>
   b.count - a.count || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0);
 
-/** The machine's time zone: SQLite's days are the local calendar's ('localtime'). */
-const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-
 /** Rows of an export: this many per window (the SQLite adapter's). */
 const WINDOW = 1000;
 
@@ -323,8 +321,8 @@ export function pgEventStore(db: PgDb, opts: { window?: number; memo?: ReadMemo 
       return { total: types.filter((t) => !chosen || chosen.has(t.type)).reduce((n, t) => n + t.count, 0), types };
     },
 
-    async days(filter, days) {
-      const zone = localZone();
+    async days(filter, days, timeZone) {
+      const zone = timeZone ?? machineTimeZone();
       const p0 = new Params();
       const newest = (await db.one<{ t: string | null }>(`SELECT max(at) AS t FROM events ${whereAll(filter, p0)}`, p0.values))?.t;
       if (!newest) return [];

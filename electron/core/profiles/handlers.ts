@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Settings } from '../../../shared/ipc/contract.js';
+import { PERSONAL_SETTINGS, type Settings } from '../../../shared/ipc/contract.js';
 import { CoreError } from '../errors.js';
 import { testConnection } from '../api/connection-test.js';
 import { createClientCredentialsTokenSource, type TokenSource } from '../auth/token-source.js';
@@ -170,12 +170,13 @@ export function profileHandlers(ctx: ProfilesContext): HandlersOf<ProfileChannel
 }
 
 /** A person's own view: on a team server kept per person (ProfilesContext.personal). */
-const PERSONAL = ['theme', 'consentColumns', 'savedViews', 'navCollapsed'] as const satisfies readonly (keyof Settings)[];
+const PERSONAL = PERSONAL_SETTINGS;
 const PERSONAL_DEFAULTS: Pick<Settings, (typeof PERSONAL)[number]> = {
   theme: DEFAULT_SETTINGS.theme,
   consentColumns: DEFAULT_SETTINGS.consentColumns,
   savedViews: [],
   navCollapsed: DEFAULT_SETTINGS.navCollapsed,
+  timeZone: DEFAULT_SETTINGS.timeZone,
 };
 const pick = <T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<T> =>
   Object.fromEntries(Object.entries(o).filter(([k]) => (keys as readonly string[]).includes(k))) as Partial<T>;

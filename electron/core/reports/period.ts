@@ -1,3 +1,5 @@
+import { canonicalTimeZone, machineTimeZone } from '../../../shared/time/zone.js';
+
 /**
  * A report's period as people read it (issue 34): the local calendar days of the console that asked,
  * in its time zone, beside the UTC instants it is counted on. "October" in Sydney is 1 Oct 00:00 to
@@ -15,14 +17,7 @@ export interface LocalPeriod {
 
 /** The zone asked for when it is a real one, else this host's (UTC when it says none). */
 export function zoneOf(asked: string | undefined): string {
-  if (asked) {
-    try {
-      return new Intl.DateTimeFormat('en-AU', { timeZone: asked }).resolvedOptions().timeZone;
-    } catch {
-      // not a zone this host knows: its own
-    }
-  }
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return canonicalTimeZone(asked) ?? machineTimeZone();
 }
 
 const parts = (iso: string, timeZone: string) => {

@@ -5,6 +5,7 @@ import { IconHelp, IconMoon, IconSun, IconSunMoon } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet } from 'react-router';
 import { useSaveSettings, useSettings } from '../features/settings/settings.js';
+import { consoleTimeZone, pinTimeZone } from '../../../shared/time/zone.js';
 import { useAppStatus } from '../features/status/app-status.js';
 import { loadRoleRules } from '../features/status/can.js';
 import { ENVIRONMENT_LABEL } from '../features/status/environment.js';
@@ -133,6 +134,10 @@ export function AppLayout() {
   const saveSettings = useSaveSettings();
   const [navFolded, setNavFolded] = useState<boolean | undefined>(undefined);
   const collapsed = navFolded ?? settings?.navCollapsed ?? false;
+  // The console's time zone: the one the person pinned, else the machine's. Pinned as this renders,
+  // before the screen below formats a date; a change shows the screen again, in the new zone.
+  pinTimeZone(settings?.timeZone ?? null);
+  const zone = consoleTimeZone();
   const toggleNav = () => {
     setNavFolded(!collapsed);
     saveSettings.mutate({ navCollapsed: !collapsed });
@@ -214,7 +219,7 @@ export function AppLayout() {
             inert meanwhile, so a click meant for the next one cannot land on it (screen-opening.ts). */}
         <div className={classes.screen} inert={opening} aria-busy={opening || undefined} data-opening={opening || undefined}>
           <Suspense fallback={<LoadingState label="Opening the screen…" />}>
-            <Outlet />
+            <Outlet key={zone} />
           </Suspense>
         </div>
       </AppShell.Main>

@@ -1,16 +1,18 @@
 import { format, formatDistanceStrict, isValid, parseISO } from 'date-fns';
-import { machineTimeZone, numberFormat, pluralCategory } from './locale.js';
+import { numberFormat, pluralCategory } from './locale.js';
+import { consoleTimeZone, inZone, zoneGeneration } from '../../../shared/time/zone.js';
 import { glossaryWords } from './glossary.js';
 
 /**
- * Times are stored in UTC (ISO 8601 with milliseconds) and shown in local time; the stored UTC
- * value is always one step away (hover or focus). Unparseable values are shown as they are.
+ * Times are stored in UTC (ISO 8601 with milliseconds) and shown in the console's time zone (the
+ * machine's, or the one pinned in Settings: shared/time/zone.ts); the stored UTC value is always one
+ * step away (hover or focus). Unparseable values are shown as they are.
  */
 export function formatLocalDateTime(iso: string | null | undefined, withSeconds = false): string {
   if (!iso) return '—';
   return remembered(withSeconds ? 'S' : 'M', iso, () => {
     const d = parseISO(iso);
-    return isValid(d) ? format(d, withSeconds ? 'd MMM yyyy, HH:mm:ss' : 'd MMM yyyy, HH:mm') : iso;
+    return isValid(d) ? format(d, withSeconds ? 'd MMM yyyy, HH:mm:ss' : 'd MMM yyyy, HH:mm', inZone()) : iso;
   });
 }
 
@@ -18,7 +20,7 @@ export function formatLocalDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   return remembered('D', iso, () => {
     const d = parseISO(iso);
-    return isValid(d) ? format(d, 'd MMM yyyy') : iso;
+    return isValid(d) ? format(d, 'd MMM yyyy', inZone()) : iso;
   });
 }
 
@@ -27,7 +29,7 @@ export function formatClock(iso: string | null | undefined): string {
   if (!iso) return '—';
   return remembered('C', iso, () => {
     const d = parseISO(iso);
-    return isValid(d) ? format(d, 'HH:mm') : iso;
+    return isValid(d) ? format(d, 'HH:mm', inZone()) : iso;
   });
 }
 
@@ -41,11 +43,17 @@ export function formatUtc(iso: string): string {
 
 /**
  * The times a table shows are formatted again at every render (a keystroke in a search renders
- * the rows twice): the texts are remembered, a few thousand at most. (A change of the machine's
- * time zone while the console runs shows in the texts made after it.)
+ * the rows twice): the texts are remembered, a few thousand at most, and forgotten when the
+ * console's zone changes. (A change of the machine's own zone while the console runs shows in the
+ * texts made after it.)
  */
 const texts = new Map<string, string>();
+let textsZone = zoneGeneration();
 function remembered(kind: string, iso: string, make: () => string): string {
+  if (textsZone !== zoneGeneration()) {
+    texts.clear();
+    textsZone = zoneGeneration();
+  }
   const key = kind + iso;
   let text = texts.get(key);
   if (text === undefined) {
@@ -56,9 +64,9 @@ function remembered(kind: string, iso: string, make: () => string): string {
   return text;
 }
 
-/** The local time zone's name, for labels ("times in Australia/Sydney"). */
+/** The console's time zone's name, for labels ("times in Australia/Sydney") and exports. */
 export function localZone(): string {
-  return machineTimeZone();
+  return consoleTimeZone();
 }
 
 /** How long ago ("just now", "5 minutes ago"); the same text within a second (the offline reason is worked out at every redraw). */

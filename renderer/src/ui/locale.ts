@@ -106,12 +106,3 @@ export function pluralCategory(n: number): Intl.LDMLPluralRule {
   pluralRules ??= new Intl.PluralRules(CONSOLE_LOCALE);
   return pluralRules.select(n);
 }
-
-/** The machine's time zone (IANA name; UTC when the browser does not say). */
-export function machineTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
-}

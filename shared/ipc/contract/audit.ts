@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConsentId, Empty, ExportFormat, Instant, MAX_PAGE_SIZE, type ChannelSchema } from './common.js';
+import { ConsentId, Empty, ExportFormat, Instant, MAX_PAGE_SIZE, TimeZone, type ChannelSchema } from './common.js';
 import { ADMIN, COMPLIANCE, EVERYONE } from '../roles.js';
 import { JobStarted } from './jobs.js';
 
@@ -90,7 +90,8 @@ export const auditChannels = {
   'audit:exportFile': {
     roles: COMPLIANCE,
     action: 'Exporting the audit log',
-    input: z.strictObject({ filter: AuditFilter, format: ExportFormat }),
+    /** `timeZone`: the console's, in which the file is named and its times also given (beside UTC). */
+    input: z.strictObject({ filter: AuditFilter, format: ExportFormat, timeZone: TimeZone.optional() }),
     output: JobStarted,
   },
   'audit:verify': {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Identifier } from '../identifier.js';
+import { canonicalTimeZone } from '../../time/zone.js';
 import type { Permission } from '../roles.js';
 
 /** What every domain of the contract uses: identifiers, reasons, instants, page and bulk limits, export formats. */
@@ -14,6 +15,11 @@ export { MAX_BULK, MAX_PAGE_SIZE } from '../limits.js';
 
 export const Instant = z.iso.datetime({ offset: true });
 /** A time range: from (inclusive) and to (exclusive), either open. */
+/** A time zone by its IANA name ("Australia/Sydney"), one this runtime knows. */
+export const TimeZone = z
+  .string()
+  .max(64)
+  .refine((v) => canonicalTimeZone(v) !== null, { message: 'an unknown time zone (an IANA name such as Australia/Sydney)' });
 export const TimeRange = z.strictObject({ from: Instant.optional(), to: Instant.optional() });
 export type TimeRange = z.infer<typeof TimeRange>;
 

@@ -13,6 +13,7 @@ import {
   Reason,
   SortDirection,
   TimeRange,
+  TimeZone,
   type ChannelSchema,
 } from './common.js';
 import { COMPLIANCE, EVERYONE, SUPPORT } from '../roles.js';
@@ -192,6 +193,8 @@ export const consentsChannels = {
       sort: ConsentSort,
       columns: z.array(ConsentSortField).min(1).max(CONSENT_SORT_FIELDS.length),
       format: ExportFormat,
+      /** The console's zone: the file is named, and its times also given, in it (beside UTC). */
+      timeZone: TimeZone.optional(),
     }),
     output: JobStarted,
   },
@@ -213,7 +216,8 @@ export const consentsChannels = {
   'evidence:export': {
     roles: COMPLIANCE,
     action: 'Exporting an evidence pack',
-    input: z.strictObject({ consentId: ConsentId }),
+    /** `timeZone`: the console's, in which the pack is named and its times also given (beside UTC). */
+    input: z.strictObject({ consentId: ConsentId, timeZone: TimeZone.optional() }),
     output: JobStarted,
   },
   'reference:list': {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConsentId, ExportFormat, Instant, MAX_PAGE_SIZE, type ChannelSchema } from './common.js';
+import { ConsentId, ExportFormat, Instant, MAX_PAGE_SIZE, TimeZone, type ChannelSchema } from './common.js';
 import { COMPLIANCE, EVERYONE } from '../roles.js';
 import { JobStarted } from './jobs.js';
 
@@ -84,13 +84,15 @@ export const eventsChannels = {
   'events:days': {
     roles: EVERYONE,
     action: 'Counting events per day',
-    input: z.strictObject({ filter: EventFilter, days: z.number().int().min(1).max(400) }),
+    /** Days of `timeZone` (the console's; the host's when absent). */
+    input: z.strictObject({ filter: EventFilter, days: z.number().int().min(1).max(400), timeZone: TimeZone.optional() }),
     output: z.array(DayCounts).max(400),
   },
   'events:export': {
     roles: COMPLIANCE,
     action: 'Exporting events',
-    input: z.strictObject({ filter: EventFilter, format: ExportFormat }),
+    /** `timeZone`: the console's, in which the file is named and its times also given (beside UTC). */
+    input: z.strictObject({ filter: EventFilter, format: ExportFormat, timeZone: TimeZone.optional() }),
     output: JobStarted,
   },
   'webhooks:summary': {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Empty, type ChannelSchema } from './common.js';
+import { Empty, TimeZone, type ChannelSchema } from './common.js';
 import { ADMIN, EVERYONE } from '../roles.js';
 import { CONSENT_SORT_FIELDS, ConsentFilter, ConsentSort, ConsentSortField } from './consents.js';
 
@@ -27,6 +27,11 @@ export const Settings = z.strictObject({
   consentColumns: z.array(ConsentSortField).min(1).max(CONSENT_SORT_FIELDS.length),
   /** Whether the list of screens beside the page is folded away (narrow windows), each person's own. */
   navCollapsed: z.boolean(),
+  /**
+   * The time zone every date is read in (days, periods, exports), each person's own: null follows
+   * the machine's (shared/time/zone.ts).
+   */
+  timeZone: TimeZone.nullable(),
   /** The person's own saved views (on a team server, each person's: issue 35). */
   savedViews: z.array(SavedView).max(100),
   /** Views an admin shares with the whole team, shown to everyone beside their own (audited). */
@@ -34,10 +39,21 @@ export const Settings = z.strictObject({
 });
 export type Settings = z.infer<typeof Settings>;
 
+/** The settings that are each person's own view (on a team server kept per person; the rest are the server's). */
+export const PERSONAL_SETTINGS = [
+  'theme',
+  'consentColumns',
+  'savedViews',
+  'navCollapsed',
+  'timeZone',
+] as const satisfies readonly (keyof Settings)[];
+/** What a person saved of their own view, each field checked (one no longer valid is dropped, not the rest). */
+export const PersonalSettings = Settings.pick({ theme: true, consentColumns: true, savedViews: true, navCollapsed: true, timeZone: true });
+
 export const settingsChannels = {
   'settings:get': { roles: EVERYONE, action: 'Reading the settings', input: Empty, output: Settings },
   'settings:set': {
-    // The theme, the consent list's columns, saved views and the folded sidebar: each person's own (on a team server,
+    // The theme, the time zone, the consent list's columns, saved views and the folded sidebar: each person's own (on a team server,
     // kept per person). What the server does for everybody (how often it syncs, whether it fetches
     // Data API records, the approval rule) and the views shared with the team are an admin's.
     roles: EVERYONE,

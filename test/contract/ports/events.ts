@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_FAILURES } from '../../../electron/core/events/port.js';
+import { dayOfInstant } from '../../../shared/time/zone.js';
 import { drain, withStore, type OpenFixture } from '../fixture.js';
 import { sampleWorld, SYNCED_AT } from '../world.js';
 
@@ -46,6 +47,28 @@ export function eventStoreSuite(open: OpenFixture) {
         expect((await storage.events.count({ from, to })).total).toBe(inside.length);
         const days = await storage.events.days({ from, to }, 400);
         expect(days.reduce((n, d) => n + d.total, 0)).toBe(inside.length);
+      }),
+    );
+
+    it(
+      'counts days of the time zone asked for (the console’s), each event on its calendar day there',
+      withStore(open, async ({ storage, load, settled }) => {
+        await load.events(events);
+        await settled();
+        const shapes: string[] = [];
+        for (const zone of ['Pacific/Auckland', 'America/Los_Angeles', 'Australia/Perth', undefined]) {
+          const expected = new Map<string, number>();
+          for (const e of events) {
+            const { day } = dayOfInstant(Date.parse(e.timestamp), zone ?? null);
+            expected.set(day, (expected.get(day) ?? 0) + 1);
+          }
+          const newest = [...expected].sort((a, b) => (a[0] < b[0] ? 1 : -1)).slice(0, 30);
+          const days = await storage.events.days({}, 30, zone);
+          expect(days.map((d) => [d.day, d.total])).toEqual(newest);
+          shapes.push(JSON.stringify(newest));
+        }
+        // Auckland's days and Los Angeles's are not the same days: the zone did something.
+        expect(shapes[0]).not.toBe(shapes[1]);
       }),
     );
 

@@ -8,7 +8,7 @@ import { DayRangeInput } from '../../ui/DayRangeInput.js';
 import { daysOfPeriod, periodOfDays } from '../../ui/days.js';
 import { useDebouncedText } from '../../ui/fields.js';
 import { FilterRow } from '../../ui/FilterRow.js';
-import { formatCount, plural } from '../../ui/format.js';
+import { formatCount, localZone, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { usePagedList } from '../../ui/table/useWindowedList.js';
@@ -122,7 +122,7 @@ export function AuditScreen() {
         exportMenu={{
           channel: 'audit:exportFile',
           label: `Export all ${formatCount(total)} entries of this view`,
-          start: (fmt) => client.auditExportFile({ filter, format: fmt }),
+          start: (fmt) => client.auditExportFile({ filter, format: fmt, timeZone: localZone() }),
         }}
       />
       {!canVerify.allowed ? (

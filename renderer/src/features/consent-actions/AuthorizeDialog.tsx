@@ -4,6 +4,8 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { addDays, addMonths, addYears } from 'date-fns';
+import { instantsOfDays } from '../../../../shared/time/periods.js';
+import { inZone, utcIso } from '../../../../shared/time/zone.js';
 import { useState } from 'react';
 import type { Consent } from '../../../../shared/schemas/consent.js';
 import { useClient } from '../../bridge/ClientContext.js';
@@ -23,23 +25,26 @@ import { ink } from '../../ui/ink.js';
  * complete. In the embedded sandbox, "Simulate consumer approval" plays the consumer.
  */
 const DURATIONS: Record<string, (d: Date) => Date> = {
-  ONE_DAY: (d) => addDays(d, 1),
-  ONE_WEEK: (d) => addDays(d, 7),
-  TWO_WEEKS: (d) => addDays(d, 14),
-  ONE_MONTH: (d) => addMonths(d, 1),
-  THREE_MONTHS: (d) => addMonths(d, 3),
-  SIX_MONTHS: (d) => addMonths(d, 6),
-  NINE_MONTHS: (d) => addMonths(d, 9),
-  ONE_YEAR: (d) => addYears(d, 1),
-  SEVEN_YEARS: (d) => addYears(d, 7),
+  ONE_DAY: (d) => addDays(d, 1, inZone()),
+  ONE_WEEK: (d) => addDays(d, 7, inZone()),
+  TWO_WEEKS: (d) => addDays(d, 14, inZone()),
+  ONE_MONTH: (d) => addMonths(d, 1, inZone()),
+  THREE_MONTHS: (d) => addMonths(d, 3, inZone()),
+  SIX_MONTHS: (d) => addMonths(d, 6, inZone()),
+  NINE_MONTHS: (d) => addMonths(d, 9, inZone()),
+  ONE_YEAR: (d) => addYears(d, 1, inZone()),
+  SEVEN_YEARS: (d) => addYears(d, 7, inZone()),
 };
 
 export function sharingEndChoices(durations: readonly string[] | null | undefined, now: Date, after?: string | null) {
   const floor = after ? Math.max(Date.parse(after), now.getTime()) : now.getTime();
-  return (durations?.length ? durations : Object.keys(DURATIONS))
-    .filter((d) => DURATIONS[d])
-    .map((d) => ({ duration: d, end: DURATIONS[d]!(now) }))
-    .filter((c) => c.end.getTime() > floor);
+  return (
+    (durations?.length ? durations : Object.keys(DURATIONS))
+      .filter((d) => DURATIONS[d])
+      // A plain Date: a zoned one's toISOString names its offset, and instants are sent in UTC.
+      .map((d) => ({ duration: d, end: new Date(DURATIONS[d]!(now).getTime()) }))
+      .filter((c) => c.end.getTime() > floor)
+  );
 }
 
 export function AuthorizeDialog({
@@ -68,7 +73,8 @@ export function AuthorizeDialog({
   const end =
     choice === 'CUSTOM'
       ? custom
-        ? new Date(`${custom}T23:59:59`).toISOString()
+        ? // The last second of the day picked, in the console's zone.
+          utcIso(Date.parse(instantsOfDays(custom, custom).to!) - 1000)
         : null
       : (choices.find((c) => c.duration === choice)?.end.toISOString() ?? null);
 

@@ -6,7 +6,7 @@ import { statusSentence } from '../../../../shared/consents/status.js';
 import { IpcError } from '../../../../shared/ipc/errors.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { useExport } from '../../ui/export.js';
-import { enumText, formatCount, formatLocalDate } from '../../ui/format.js';
+import { enumText, formatCount, formatLocalDate, localZone } from '../../ui/format.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
 import { StatusBadge } from '../../ui/StatusBadge.js';
 import { TableHead } from '../../ui/TableHead.js';
@@ -57,7 +57,7 @@ export function ConsentDetailScreen() {
   const [dialog, setDialog] = useState<Dialog>(params.get('authorize') ? 'authorize' : null);
   // A click while the role or the connection is still being checked opens the dialog once it passes.
   const open = useActionOnceChecked<Exclude<Dialog, null>>({ revoke: can.revoke, update: can.update, authorize: can.authorize }, setDialog);
-  const evidence = useExport(() => client.evidenceExport({ consentId }));
+  const evidence = useExport(() => client.evidenceExport({ consentId, timeZone: localZone() }));
   const refreshData = useMutation({ mutationFn: () => client.syncStart({ consentIds: [consentId] }) });
 
   if (detail.isPending) return <LoadingState label="Reading the consent from the cache…" />;

@@ -11,7 +11,7 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { ColumnChooser } from '../../ui/ColumnChooser.js';
 import { useDebouncedText } from '../../ui/fields.js';
 import { FilterRow } from '../../ui/FilterRow.js';
-import { formatCount, plural } from '../../ui/format.js';
+import { formatCount, localZone, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { SelectionBar } from '../../ui/SelectionBar.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
@@ -234,7 +234,10 @@ export function ConsentsScreen() {
   useEffect(() => {
     exportView.current = { filter, sort: view.sort, columns };
   });
-  const startExport = useCallback((format: 'csv' | 'json') => client.consentsExport({ ...exportView.current, format }), [client]);
+  const startExport = useCallback(
+    (format: 'csv' | 'json') => client.consentsExport({ ...exportView.current, format, timeZone: localZone() }),
+    [client],
+  );
   const exportLabel = `Export all ${formatCount(total)} consents of this view`;
   const exportMenu = useMemo(
     () => ({ channel: 'consents:export' as const, label: exportLabel, start: startExport }),

@@ -1,4 +1,6 @@
 import { addDays, format } from 'date-fns';
+import { inZone } from '../../../../shared/time/zone.js';
+import { CONSENT_TIME_COLUMNS } from '../../../../shared/consents/columns.js';
 import { CONSENT_SORT_FIELDS } from '../../../../shared/ipc/consent-fields.js';
 import type { ConsentFilter, ConsentSort, ConsentSortField, SavedView, TimeRange } from '../../../../shared/ipc/contract.js';
 import { instantsOfDays, isDay, isPeriodPreset, presetDays, type PeriodPreset } from '../../../../shared/time/periods.js';
@@ -62,7 +64,6 @@ export function failuresRange(period: WebhookFailuresPeriod, now: Date = new Dat
 }
 
 export const DEFAULT_SORT: ConsentSort = { field: 'created', direction: 'desc' };
-const DATE_FIELDS: ReadonlySet<ConsentSortField> = new Set(['created', 'sharingEndDate', 'revoked', 'firstDataCollection']);
 
 const list = (v: string | null) =>
   v
@@ -169,8 +170,8 @@ function savedFailures(days: (r: TimeRange | undefined) => DayRange, r: TimeRang
 /** A saved view's filter back into the URL's terms (instants → local days). */
 export function viewFromSaved(saved: SavedView): ConsentView {
   const days = (r: TimeRange | undefined): DayRange => ({
-    ...(r?.from ? { from: format(new Date(r.from), 'yyyy-MM-dd') } : {}),
-    ...(r?.to ? { to: format(addDays(new Date(r.to), -1), 'yyyy-MM-dd') } : {}),
+    ...(r?.from ? { from: format(new Date(r.from), 'yyyy-MM-dd', inZone()) } : {}),
+    ...(r?.to ? { to: format(addDays(new Date(r.to), -1, inZone()), 'yyyy-MM-dd', inZone()) } : {}),
   });
   const f = saved.filter;
   return {
@@ -210,5 +211,5 @@ export function activeFilterCount(v: ConsentView): number {
 /** Clicking the sorted column flips it; another column starts newest first for dates, A→Z otherwise. */
 export function nextSort(current: ConsentSort, field: ConsentSortField): ConsentSort {
   if (current.field === field) return { field, direction: current.direction === 'asc' ? 'desc' : 'asc' };
-  return { field, direction: DATE_FIELDS.has(field) ? 'desc' : 'asc' };
+  return { field, direction: CONSENT_TIME_COLUMNS.has(field) ? 'desc' : 'asc' };
 }

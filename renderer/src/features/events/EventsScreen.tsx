@@ -10,7 +10,7 @@ import { DayRangeInput } from '../../ui/DayRangeInput.js';
 import { daysOfPeriod, fillDays, periodOfDays } from '../../ui/days.js';
 import { useDebouncedText } from '../../ui/fields.js';
 import { FilterRow } from '../../ui/FilterRow.js';
-import { formatCount, plural } from '../../ui/format.js';
+import { formatCount, localZone, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedList } from '../../ui/table/useWindowedList.js';
@@ -92,7 +92,7 @@ export function EventsScreen() {
         exportMenu={{
           channel: 'events:export',
           label: `Export all ${formatCount(total)} events of this view`,
-          start: (format) => client.eventsExport({ filter, format }),
+          start: (format) => client.eventsExport({ filter, format, timeZone: localZone() }),
         }}
       />
       <FilterRow onClear={view.types.length || view.consentId || view.from || view.to ? () => navigate({ search: '' }) : undefined}>

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { EventFilter } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { localZone } from '../../ui/format.js';
 
 /**
  * The event counts the Events and Webhook failures screens read: each kept while the next filter's
@@ -17,12 +18,13 @@ export function useEventsCount(filter: EventFilter) {
   });
 }
 
-/** The events matching the filter, counted per day and type: the newest `days` days that have any. */
+/** The events matching the filter, counted per day (of the console's zone) and type: the newest `days` days that have any. */
 export function useEventsDays(filter: EventFilter, days: number) {
   const client = useClient();
+  const timeZone = localZone();
   return useQuery({
-    queryKey: ['events:days', filter, days],
-    queryFn: () => client.eventsDays({ filter, days }),
+    queryKey: ['events:days', filter, days, timeZone],
+    queryFn: () => client.eventsDays({ filter, days, timeZone }),
     placeholderData: keepPreviousData,
   });
 }

@@ -3,10 +3,11 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { addDays, addWeeks, format, startOfISOWeek } from 'date-fns';
 import { useEffect, useState } from 'react';
 import { dataRecordTotal } from '../../../../shared/ipc/sync-summary.js';
+import { inZone, utcIso } from '../../../../shared/time/zone.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { fillDays } from '../../ui/days.js';
-import { formatAgo, formatCount } from '../../ui/format.js';
+import { formatAgo, formatCount, localZone } from '../../ui/format.js';
 import { Panel } from '../../ui/Panel.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { ErrorState } from '../../ui/states.js';
@@ -81,10 +82,10 @@ export function OverviewScreen() {
   const client = useClient();
   // "Now" is fixed when the screen opens, so each number and its link count the same window.
   const [now] = useState(() => new Date());
-  const today = format(now, 'yyyy-MM-dd');
+  const today = format(now, 'yyyy-MM-dd', inZone());
   const expiring = (days: number): Partial<ConsentView> => ({
     statuses: ['ACTIVE'],
-    sharingEnd: { from: today, to: format(addDays(now, days), 'yyyy-MM-dd') },
+    sharingEnd: { from: today, to: format(addDays(now, days, inZone()), 'yyyy-MM-dd', inZone()) },
   });
   const neverCollected: Partial<ConsentView> = { statuses: ['ACTIVE'], collected: false };
   const all = useQuery({ queryKey: ['consents:count', {}], queryFn: () => client.consentsCount({ filter: {} }) });
@@ -106,16 +107,19 @@ export function OverviewScreen() {
   const trendFrom = since(30 * day);
   const trend = useQuery({
     queryKey: ['events:days', 'webhooks', trendFrom],
-    queryFn: () => client.eventsDays({ filter: { types: [...WEBHOOK_DELIVERIES], from: trendFrom }, days: 31 }),
+    queryFn: () => client.eventsDays({ filter: { types: [...WEBHOOK_DELIVERIES], from: trendFrom }, days: 31, timeZone: localZone() }),
   });
-  const weeksFrom = startOfISOWeek(addWeeks(now, -25));
+  const weeksFrom = startOfISOWeek(addWeeks(now, -25, inZone()), inZone());
   const lifecycle = useQuery({
-    queryKey: ['events:days', 'lifecycle', weeksFrom.toISOString()],
-    queryFn: () => client.eventsDays({ filter: { types: ['GRANTED', 'REVOKED'], from: weeksFrom.toISOString() }, days: 200 }),
+    queryKey: ['events:days', 'lifecycle', utcIso(weeksFrom)],
+    queryFn: () =>
+      client.eventsDays({ filter: { types: ['GRANTED', 'REVOKED'], from: utcIso(weeksFrom) }, days: 200, timeZone: localZone() }),
   });
   const last = useQuery({ queryKey: ['sync:last'], queryFn: () => client.syncLast({}) });
 
-  const trendDays = trend.data?.length ? fillDays(trend.data, { from: format(new Date(trendFrom), 'yyyy-MM-dd'), to: today }) : [];
+  const trendDays = trend.data?.length
+    ? fillDays(trend.data, { from: format(new Date(trendFrom), 'yyyy-MM-dd', inZone()), to: today })
+    : [];
   const trendRows = trendDays.map((d) => {
     const failed = WEBHOOK_FAILURES.reduce((n, t) => n + (d.counts[t] ?? 0), 0);
     const delivered = d.counts.WEBHOOK_SENT ?? 0;
@@ -130,8 +134,8 @@ export function OverviewScreen() {
   const weeks = new Map<string, { week: string; label: string; granted: number; withdrawn: number }>();
   for (let w = 0; w < 26; w++) {
     const start = addWeeks(weeksFrom, w);
-    const key = format(start, 'yyyy-MM-dd');
-    weeks.set(key, { week: key, label: format(start, 'd MMM'), granted: 0, withdrawn: 0 });
+    const key = format(start, 'yyyy-MM-dd', inZone());
+    weeks.set(key, { week: key, label: format(start, 'd MMM', inZone()), granted: 0, withdrawn: 0 });
   }
   for (const d of lifecycle.data ?? []) {
     const w = weeks.get(format(startOfISOWeek(new Date(`${d.day}T00:00:00`)), 'yyyy-MM-dd'));

@@ -1,6 +1,9 @@
 import { Anchor, Button, Menu, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { addDays, addMonths, addQuarters, format, parse, startOfMonth, startOfQuarter } from 'date-fns';
+import { addDays, addMonths, addQuarters, format, startOfMonth, startOfQuarter } from 'date-fns';
+import { instantsOfDays } from '../../../../shared/time/periods.js';
+import { dayText } from '../../ui/days.js';
+import { inZone } from '../../../../shared/time/zone.js';
 import { Link, useSearchParams } from 'react-router';
 import { useClient } from '../../bridge/ClientContext.js';
 import { DayRangeInput } from '../../ui/DayRangeInput.js';
@@ -23,16 +26,15 @@ import { eventsLink } from '../events/index.js';
  * holder; deletions and de-identifications by retention. Each count opens its records; the report
  * exports to CSV and to a printable HTML page.
  */
-const day = (d: Date) => format(d, 'yyyy-MM-dd');
-const dayStart = (d: string) => parse(d, 'yyyy-MM-dd', new Date());
+const day = (d: Date) => format(d, 'yyyy-MM-dd', inZone());
 
 function presets(now: Date) {
-  const month = startOfMonth(now);
-  const quarter = startOfQuarter(now);
+  const month = startOfMonth(now, inZone());
+  const quarter = startOfQuarter(now, inZone());
   return {
-    'last-month': { label: 'Last month', from: day(addMonths(month, -1)), to: day(addDays(month, -1)) },
+    'last-month': { label: 'Last month', from: day(addMonths(month, -1, inZone())), to: day(addDays(month, -1, inZone())) },
     'this-month': { label: 'This month', from: day(month), to: day(now) },
-    'last-quarter': { label: 'Last quarter', from: day(addQuarters(quarter, -1)), to: day(addDays(quarter, -1)) },
+    'last-quarter': { label: 'Last quarter', from: day(addQuarters(quarter, -1, inZone())), to: day(addDays(quarter, -1, inZone())) },
     'this-quarter': { label: 'This quarter', from: day(quarter), to: day(now) },
   } as const;
 }
@@ -43,8 +45,8 @@ export function ReportsScreen() {
   const choices = presets(new Date());
   const fromDay = params.get('from') ?? choices['last-month'].from;
   const toDay = params.get('to') ?? choices['last-month'].to;
-  const from = dayStart(fromDay).toISOString();
-  const to = addDays(dayStart(toDay), 1).toISOString();
+  // The console's calendar days as instants: [the first day's midnight, the midnight after the last).
+  const { from = '', to = '' } = instantsOfDays(fromDay, toDay);
   const report = useQuery({ queryKey: ['reports:compliance', from, to], queryFn: () => client.reportsCompliance({ from, to }) });
   // The file names and heads the period as the screen does: this console's calendar days, in its zone.
   const exportCsv = useExport(() => client.reportsExport({ from, to, format: 'csv', timeZone: localZone() }));
@@ -114,7 +116,7 @@ export function ReportsScreen() {
       ) : (
         <>
           <Panel
-            title={`Consents, ${format(dayStart(fromDay), 'd MMM yyyy')} – ${format(dayStart(toDay), 'd MMM yyyy')}`}
+            title={`Consents, ${dayText(fromDay)} – ${dayText(toDay)}`}
             label="Consents in the period"
             aside={
               <Text size="xs" c="dimmed">

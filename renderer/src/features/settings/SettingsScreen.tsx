@@ -17,6 +17,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ProfileSummary } from '../../../../shared/ipc/contract.js';
+import { knownTimeZones, machineTimeZone } from '../../../../shared/time/zone.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { useSession } from '../../stores/session.js';
 import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
@@ -369,6 +370,28 @@ function ConnectTeamServer() {
   );
 }
 
+/**
+ * The console's time zone: the computer's, or one a person pins (a Perth agent working to Sydney's
+ * calendar, a laptop on UTC). Every date, day, period and export follows it (shared/time/zone.ts).
+ */
+function TimeZoneSelect({ zone, onChange }: { zone: string | null; onChange(zone: string | null): void }) {
+  const machine = machineTimeZone();
+  const [zones] = useState(() => knownTimeZones().filter((z) => z !== machine));
+  return (
+    <ChoiceSelect
+      label="Time zone"
+      description="Dates, days, periods and exports are in this zone. Exports also give each time in UTC."
+      w={420}
+      searchable
+      nothingFoundMessage="No time zone by that name"
+      data={[{ value: MACHINE, label: `This computer’s (${machine})` }, ...zones.map((z) => ({ value: z, label: z.replace(/_/g, ' ') }))]}
+      value={zone ?? MACHINE}
+      onChange={(v) => onChange(v === MACHINE ? null : v)}
+    />
+  );
+}
+const MACHINE = 'machine';
+
 export function SettingsScreen() {
   const client = useClient();
   const settings = useSettings().data;
@@ -454,6 +477,7 @@ export function SettingsScreen() {
               ]}
             />
           </div>
+          <TimeZoneSelect zone={settings?.timeZone ?? null} onChange={(timeZone) => save.mutate({ timeZone })} />
         </Stack>
       </Panel>
       <Panel title="Cache">

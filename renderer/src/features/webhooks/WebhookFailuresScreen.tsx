@@ -1,6 +1,7 @@
 import { Anchor, Badge, Code, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
+import { inZone } from '../../../../shared/time/zone.js';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { visibleText } from '../../../../shared/text/visible.js';
@@ -9,7 +10,7 @@ import { useAfterFirstPaint } from '../../ui/after-paint.js';
 import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { fillDays } from '../../ui/days.js';
 import { Copy } from '../../ui/Copy.js';
-import { enumText, formatCount, plural } from '../../ui/format.js';
+import { enumText, formatCount, formatLocalDateTime, localZone, plural } from '../../ui/format.js';
 import { ListHeader } from '../../ui/ListHeader.js';
 import { Panel } from '../../ui/Panel.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
@@ -32,7 +33,7 @@ const RANGES = [
   { value: 'all', label: 'All' },
 ];
 const DAY = 86_400_000;
-const dayOf = (instant: string) => format(new Date(instant), 'yyyy-MM-dd');
+const dayOf = (instant: string) => format(new Date(instant), 'yyyy-MM-dd', inZone());
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /**
  * "2026-03-05" as "5 Mar" (date-fns' "d MMM", without parsing a date for each of a year of days),
@@ -72,7 +73,10 @@ export function WebhookFailuresScreen() {
   // only when the days read change, not at each render (a year of days).
   const rows = useMemo(() => {
     const filled = days.data?.length
-      ? fillDays(days.data, { ...(from ? { from: dayOf(from) } : {}), to: view.to ? dayOf(view.to) : format(new Date(), 'yyyy-MM-dd') })
+      ? fillDays(days.data, {
+          ...(from ? { from: dayOf(from) } : {}),
+          to: view.to ? dayOf(view.to) : format(new Date(), 'yyyy-MM-dd', inZone()),
+        })
       : [];
     const withYear = filled.length > 0 && filled[0]!.day.slice(0, 4) !== filled.at(-1)!.day.slice(0, 4);
     return filled.map((d) => {
@@ -99,7 +103,7 @@ export function WebhookFailuresScreen() {
         range={
           total === undefined
             ? undefined
-            : `${plural(total, 'failed delivery', 'failed deliveries')} ${from ? `since ${format(new Date(from), 'd MMM yyyy, HH:mm')}` : 'in the cache'}${
+            : `${plural(total, 'failed delivery', 'failed deliveries')} ${from ? `since ${formatLocalDateTime(from)}` : 'in the cache'}${
                 summary.data ? `, ${plural(summary.data.consentsAffected, 'consent')} affected` : ''
               }`
         }
@@ -121,7 +125,7 @@ export function WebhookFailuresScreen() {
         exportMenu={{
           channel: 'events:export',
           label: `Export all ${formatCount(total ?? 0)} failures of this period`,
-          start: (format) => client.eventsExport({ filter, format }),
+          start: (format) => client.eventsExport({ filter, format, timeZone: localZone() }),
         }}
       />
       {summary.error ? <ErrorState title="The webhook failures could not be read" error={summary.error} /> : null}
