@@ -59,8 +59,9 @@ export default defineConfig(({ mode }) => ({
           name: 'node',
           include: ['test/{unit,integration,lint,contract}/**/*.test.ts'],
           environment: 'node',
-          // One real PostgreSQL server for the run (the team store's tests): test/helpers/pg-global.ts.
-          globalSetup: ['test/helpers/pg-global.ts'],
+          // One real PostgreSQL server for the run (the team store's tests): test/helpers/pg-global.ts;
+          // the command line's bundle brought up to date once (test/helpers/cli-command.ts).
+          globalSetup: ['test/helpers/pg-global.ts', 'test/helpers/cli-command.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -45,3 +45,12 @@ export function statusSentence(c: StatusFacts, now: Date, date: (iso: string) =>
       return `${c.status} — a status this console does not know; shown as the intermediary sent it`;
   }
 }
+
+/** A consent as people name it, in toasts and titles: its consumer's e-mail, else their id, else the consent's id. */
+export function consentName(c: {
+  consumerEmail?: string | null | undefined;
+  consumerId?: string | null | undefined;
+  consentId: string;
+}): string {
+  return c.consumerEmail ?? c.consumerId ?? c.consentId;
+}

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { CLI } from '../helpers/cli-command.js';
 import { expect, test } from './journey.js';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -49,7 +50,7 @@ async function signIn(page: Page) {
 
 /** The command line on the same data directory: the cache read by another process. */
 function cli(args: string[]): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/cli.ts'), '--data-dir', app.dataDir, ...args], {
+  return execFileSync(process.execPath, [...CLI, '--data-dir', app.dataDir, ...args], {
     cwd: root,
     encoding: 'utf8',
     env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' },

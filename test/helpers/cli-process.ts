@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI } from './cli-command.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -20,7 +20,7 @@ export interface CliResult {
 export function cliProcess(dataDir: () => string) {
   return (args: string[], input?: string) =>
     new Promise<CliResult>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/cli.ts'), '--data-dir', dataDir(), ...args], {
+      const child = spawn(process.execPath, [...CLI, '--data-dir', dataDir(), ...args], {
         cwd: root,
         env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' },
       });

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3-multiple-ciphers';
+import { CLI } from '../helpers/cli-command.js';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -361,7 +362,7 @@ describe('npm run cli -- audit verify', () => {
   const repo = fileURLToPath(new URL('../../', import.meta.url));
   const cli = (dataDir: string, args: string[]) =>
     new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(repo, 'electron/cli/cli.ts'), '--data-dir', dataDir, ...args], {
+      const child = spawn(process.execPath, [...CLI, '--data-dir', dataDir, ...args], {
         cwd: repo,
         env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' },
       });

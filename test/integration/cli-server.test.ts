@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { CLI } from '../helpers/cli-command.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,11 +41,10 @@ afterAll(() => team?.close());
 
 const cli = (user: string, args: string[], password = `${user} password 1`) =>
   new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'electron/cli/cli.ts'), '--data-dir', tempDir(), '--server', team.origin, '--user', user, ...args],
-      { cwd: root, env: { ...process.env, CDR_CONSOLE_DATA_DIR: '', CDR_CONSOLE_PASSWORD: password } },
-    );
+    const child = spawn(process.execPath, [...CLI, '--data-dir', tempDir(), '--server', team.origin, '--user', user, ...args], {
+      cwd: root,
+      env: { ...process.env, CDR_CONSOLE_DATA_DIR: '', CDR_CONSOLE_PASSWORD: password },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -116,14 +116,10 @@ describe('cli --server', () => {
     expect(wrong.code).toBe(5);
     expect(wrong.err).toContain('The user name or password is wrong.');
     const plain = await new Promise<{ code: number | null; err: string }>((resolve) => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', join(root, 'electron/cli/cli.ts'), '--server', 'http://console.example.com', '--user', 'sam', 'whoami'],
-        {
-          cwd: root,
-          env: { ...process.env, CDR_CONSOLE_DATA_DIR: '', CDR_CONSOLE_PASSWORD: 'x' },
-        },
-      );
+      const child = spawn(process.execPath, [...CLI, '--server', 'http://console.example.com', '--user', 'sam', 'whoami'], {
+        cwd: root,
+        env: { ...process.env, CDR_CONSOLE_DATA_DIR: '', CDR_CONSOLE_PASSWORD: 'x' },
+      });
       let err = '';
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       child.on('close', (code) => resolve({ code, err }));

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { CLI } from '../helpers/cli-command.js';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,9 +13,10 @@ import { tempDir } from '../helpers/temp.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dataDir = tempDir('cdr-usage-');
 
-const run = (script: string, args: string[], input = '') =>
+/** `command`: what follows `node` (a TypeScript script under tsx, or the command line's bundle). */
+const run = (command: readonly string[], args: string[], input = '') =>
   new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
+    const child = spawn(process.execPath, [...command, ...args], {
       cwd: root,
       env: { ...process.env, CDR_CONSOLE_DATA_DIR: '' },
     });
@@ -25,7 +27,8 @@ const run = (script: string, args: string[], input = '') =>
     child.stdin.end(input);
     child.on('close', (code) => resolve({ code, out, err }));
   });
-const cli = (args: string[], input?: string) => run('electron/cli/cli.ts', ['--data-dir', dataDir, ...args], input);
+const tsx = (script: string) => ['--import', 'tsx', join(root, script)];
+const cli = (args: string[], input?: string) => run(CLI, ['--data-dir', dataDir, ...args], input);
 
 /** Exit 2, one line on stderr matching `message`. */
 async function usage(p: Promise<{ code: number | null; err: string }>, message: RegExp) {
@@ -120,34 +123,34 @@ describe('npm run cli: bad usage exits 2 with one line', () => {
 describe('the other command lines', () => {
   it('sandbox: bad values and unknown options exit 2 in one line', async () => {
     await usage(
-      run('electron/sandbox/cli.ts', ['--port', 'abc']),
+      run(tsx('electron/sandbox/cli.ts'), ['--port', 'abc']),
       /^error: option '--port <n>' argument 'abc' is invalid\. expected an integer ≥ 0 \(--help for usage\)$/,
     );
-    await usage(run('electron/sandbox/cli.ts', ['--bogus']), /^error: unknown option '--bogus'/);
-    const help = await run('electron/sandbox/cli.ts', ['--help']);
+    await usage(run(tsx('electron/sandbox/cli.ts'), ['--bogus']), /^error: unknown option '--bogus'/);
+    const help = await run(tsx('electron/sandbox/cli.ts'), ['--help']);
     expect(help.code).toBe(0);
   }, 60_000);
 
   it('serve: an unknown option or a bad value exits 2 in one line', async () => {
-    await usage(run('electron/host/cli.ts', ['--bogus']), /^error: unknown option '--bogus' \(--help for usage\)$/);
+    await usage(run(tsx('electron/host/cli.ts'), ['--bogus']), /^error: unknown option '--bogus' \(--help for usage\)$/);
     await usage(
-      run('electron/host/cli.ts', ['--sandbox-clock', 'yesterday']),
+      run(tsx('electron/host/cli.ts'), ['--sandbox-clock', 'yesterday']),
       /^error: option '--sandbox-clock <iso>' argument 'yesterday' is invalid/,
     );
   }, 60_000);
 
   it('serve: plain HTTP beyond loopback, or a TLS file that cannot be read, exits 2 in one line naming the options', async () => {
     await usage(
-      run('electron/host/cli.ts', ['--host', '0.0.0.0']),
+      run(tsx('electron/host/cli.ts'), ['--host', '0.0.0.0']),
       /^error: --host 0\.0\.0\.0 is beyond this machine: plain HTTP there is refused; give --tls-cert FILE and --tls-key FILE \(HTTPS\), or --trust-proxy and --public-url https:\/\/… .* \(--help for usage\)$/,
     );
     await usage(
-      run('electron/host/cli.ts', ['--host', '192.168.1.20', '--trust-proxy']),
+      run(tsx('electron/host/cli.ts'), ['--host', '192.168.1.20', '--trust-proxy']),
       /^error: --trust-proxy needs --public-url https:/,
     );
     const missing = join(dataDir, 'missing-cert.pem');
     await usage(
-      run('electron/host/cli.ts', ['--host', '192.168.1.20', '--tls-cert', missing, '--tls-key', missing]),
+      run(tsx('electron/host/cli.ts'), ['--host', '192.168.1.20', '--tls-cert', missing, '--tls-key', missing]),
       new RegExp(`^error: --tls-cert ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be read: no such file`),
     );
   }, 60_000);
@@ -156,10 +159,10 @@ describe('the other command lines', () => {
     const product = JSON.stringify({ productId: 'p1', name: 'BOM', productCategory: 'TRANS_AND_SAVINGS_ACCOUNTS' });
     const file = join(dataDir, 'bom.json');
     writeFileSync(file, `\uFEFF${product}`);
-    const fromFile = await run('electron/cli/normalize.ts', [file]);
+    const fromFile = await run(tsx('electron/cli/normalize.ts'), [file]);
     expect(fromFile.code, fromFile.err).toBe(0);
     expect(JSON.parse(fromFile.out).data.productId).toBe('p1');
-    const fromStdin = await run('electron/cli/normalize.ts', ['-'], `\uFEFF${product}`);
+    const fromStdin = await run(tsx('electron/cli/normalize.ts'), ['-'], `\uFEFF${product}`);
     expect(fromStdin.code, fromStdin.err).toBe(0);
     expect(JSON.parse(fromStdin.out).data.name).toBe('BOM');
   }, 60_000);
@@ -167,7 +170,7 @@ describe('the other command lines', () => {
   it('normalize: a 100,000-deep product fails with a clear error, not a stack overflow', async () => {
     const file = join(dataDir, 'deep.json');
     writeFileSync(file, `{"productId":"p1","fees":[${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}]}`);
-    const r = await run('electron/cli/normalize.ts', [file]);
+    const r = await run(tsx('electron/cli/normalize.ts'), [file]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/deep\.json: fees\[0\](\.a)+: nested more than 64 levels deep; refused\n$/);
     expect(r.err).not.toMatch(/call stack/);

@@ -43,6 +43,29 @@ function Panel({ line = false }: { line?: boolean }) {
 }
 
 describe('ChartPanel', () => {
+  it('hides a series from its legend entry and shows it again; one always stays', async () => {
+    render(<Panel />);
+    const chart = await screen.findByRole('img', { name: 'Deliveries per day, chart' });
+    const legend = screen.getByRole('group', { name: 'Deliveries per day: series shown' });
+    const delivered = within(legend).getByRole('button', { name: 'Delivered' });
+    const failed = within(legend).getByRole('button', { name: 'Failed' });
+    expect(delivered).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(delivered);
+    expect(delivered).toHaveAttribute('aria-pressed', 'false');
+    expect(delivered).toHaveAttribute('title', 'Show Delivered');
+    // What is drawn and read out is the series shown.
+    expect(chart).toHaveAccessibleDescription(expect.stringMatching(/^Stacked bars of Failed, 3 points/));
+    chart.focus();
+    await userEvent.keyboard('{End}');
+    expect(screen.getByText('3 Nov: Failed 3')).toBeInTheDocument();
+    // The last one shown cannot be hidden: the chart would be empty.
+    await userEvent.click(failed);
+    expect(failed).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(delivered);
+    expect(delivered).toHaveAttribute('aria-pressed', 'true');
+    expect(chart).toHaveAccessibleDescription(expect.stringMatching(/^Stacked bars of Delivered, Failed,/));
+  });
+
   it('shows the chart as a named image with a description, and reads its points from the keyboard', async () => {
     render(<Panel />);
     const chart = await screen.findByRole('img', { name: 'Deliveries per day, chart' });

@@ -89,7 +89,7 @@ describe('an admin', () => {
     expect(within(table).getAllByRole('row')).toHaveLength(5);
     expect(row('alice')).toHaveTextContent('Alice Admin (you)');
     expect(within(row('alice')).getByRole('combobox', { name: 'Role of alice' })).toHaveValue('Admin');
-    expect(row('alice')).toHaveTextContent('password');
+    expect(row('alice')).toHaveTextContent('Password');
     expect(row('alice')).toHaveTextContent('active');
     expect(row('alice')).toHaveTextContent('20 Nov 2026');
     expect(row('bob')).toHaveTextContent('never');
@@ -97,7 +97,7 @@ describe('an admin', () => {
     expect(
       within(row('cleo')).getByTitle(/^Too many wrong passwords from 203\.0\.113\.9 until \d\d:\d\d: .* elsewhere it is not\.$/),
     ).toHaveTextContent(/^locked until/);
-    expect(row('dora')).toHaveTextContent('single sign-on');
+    expect(row('dora')).toHaveTextContent('Single sign-on');
     expect(row('dora')).toHaveTextContent('disabled');
     expect(within(row('dora')).getByRole('button', { name: 'Enable dora' })).toBeEnabled();
     // Single sign-on: the role comes from her groups at every sign-in, and it says so.
@@ -163,7 +163,7 @@ describe('an admin', () => {
     expect(await screen.findByText('User added')).toBeInTheDocument();
     expect(t.added[1]).toEqual({ name: 'erin', displayName: 'Cleo Again', role: 'support', password: null });
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add a user' })).not.toBeInTheDocument());
-    expect(await screen.findByTestId('user-erin')).toHaveTextContent('single sign-on');
+    expect(await screen.findByTestId('user-erin')).toHaveTextContent('Single sign-on');
   });
 
   it('changes a role after confirming, and is told when the server refuses (the last admin)', async () => {

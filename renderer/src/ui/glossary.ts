@@ -225,13 +225,49 @@ export const CONCEPTS: readonly Term[] = [
   },
 ];
 
+/** A team server's roles, as the Users screen, the audit log and the help name them. */
+export const ROLE_TERMS: readonly Term[] = [
+  { value: 'viewer', words: 'Viewer', meaning: 'Sees every screen and the cached data; no exports of customer data, no actions.' },
+  {
+    value: 'compliance',
+    words: 'Compliance',
+    meaning: 'As a viewer, plus exports, evidence packs, compliance reports and the audit log’s check.',
+  },
+  {
+    value: 'support',
+    words: 'Support',
+    meaning: 'As a viewer, plus revoking (one or in bulk), updating, extending, creating and authorising consents.',
+  },
+  { value: 'admin', words: 'Admin', meaning: 'Everything, plus people, profiles and credentials, the sync schedule and the cache.' },
+];
+
+/** How a person signed in to a team server. */
+export const SIGN_IN_TERMS: readonly Term[] = [
+  { value: 'password', words: 'Password', meaning: 'Signed in with a user name and password the team server keeps (hashed).' },
+  {
+    value: 'oidc',
+    words: 'Single sign-on',
+    meaning: 'Signed in through the organisation’s OpenID provider; the role comes from its groups.',
+  },
+];
+
 export const GLOSSARY_GROUPS: readonly { title: string; terms: readonly Term[] }[] = [
   { title: 'Consent statuses', terms: STATUS_TERMS },
   { title: 'Consent events', terms: EVENT_TERMS },
   { title: 'Collection and after', terms: OTHER_TERMS },
   { title: 'Banking product categories', terms: PRODUCT_CATEGORIES },
   { title: 'Words of the Consumer Data Right', terms: CONCEPTS },
+  { title: 'People on a team server', terms: [...ROLE_TERMS, ...SIGN_IN_TERMS] },
 ];
+
+const ROLES = new Map(ROLE_TERMS.map((t) => [t.value, t]));
+const SIGN_INS = new Map(SIGN_IN_TERMS.map((t) => [t.value, t]));
+
+/** A role in words ("Compliance"); an unknown one as it is. */
+export const roleText = (role: string): string => ROLES.get(role)?.words ?? role;
+
+/** How a person signed in, in words ("Single sign-on"); an unknown way as it is. */
+export const signInText = (method: string): string => SIGN_INS.get(method)?.words ?? method;
 
 const EVENTS = new Map(EVENT_TERMS.map((t) => [t.value, t]));
 const STATUSES = new Map(STATUS_TERMS.map((t) => [t.value, t]));

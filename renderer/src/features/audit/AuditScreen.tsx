@@ -18,7 +18,7 @@ import { useCan } from '../status/can.js';
 import { Time } from '../../ui/Time.js';
 import { useQueryParams } from '../../ui/url.js';
 import { clientText } from '../../ui/client-text.js';
-import { auditActionText } from '../../ui/glossary.js';
+import { auditActionText, roleText, signInText } from '../../ui/glossary.js';
 
 /**
  * The staff action log: who did what to which consent, why, with what result — newest first,
@@ -80,7 +80,7 @@ const SIGNED_IN: Column<Row> = {
   cell: (r) =>
     r.person ? (
       <span title={`User id ${r.person.userId}`}>
-        {r.person.role} · {r.person.method === 'oidc' ? 'single sign-on' : r.person.method}
+        {roleText(r.person.role)} · {signInText(r.person.method)}
       </span>
     ) : (
       <span aria-label="none">—</span>

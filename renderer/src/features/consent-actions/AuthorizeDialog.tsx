@@ -13,6 +13,7 @@ import { Copy } from '../../ui/Copy.js';
 import { DialogFooter } from '../../ui/DialogFooter.js';
 import { bindText, MONOSPACE_INPUT } from '../../ui/fields.js';
 import { enumText, formatLocalDateTime } from '../../ui/format.js';
+import { consentName } from '../../../../shared/consents/status.js';
 import { Time } from '../../ui/Time.js';
 import { useAppStatus } from '../status/app-status.js';
 import { ink } from '../../ui/ink.js';
@@ -99,7 +100,7 @@ export function AuthorizeDialog({
       notifications.show({
         color: 'teal',
         title: extension ? 'Consent extended' : 'Consent authorised',
-        message: `${updated.status ?? ''} — sharing now ends ${formatLocalDateTime(updated.sharingEndDate)}.`,
+        message: `${consentName(consent)}: ${enumText(updated.status ?? 'ACTIVE').toLowerCase()}, sharing now ends ${formatLocalDateTime(updated.sharingEndDate)}.`,
       });
     },
   });

@@ -8,9 +8,14 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { DialogFooter } from '../../ui/DialogFooter.js';
 import { useAppStatus } from '../status/app-status.js';
 import { StatusBadge } from '../../ui/StatusBadge.js';
+import { enumText } from '../../ui/format.js';
+import { consentName } from '../../../../shared/consents/status.js';
 import { Time } from '../../ui/Time.js';
 import { ProductionConfirm } from './fields.js';
 import { emptyReason, ReasonInput, reasonProblem, reasonText } from './ReasonInput.js';
+
+/** A status in words, as a sentence reads it ("revoked"). */
+const statusWords = (status: string | null | undefined) => (status ? enumText(status).toLowerCase() : 'unknown');
 
 /**
  * Revoking one consent: its key facts, a mandatory reason, and — in a production profile — the
@@ -35,7 +40,7 @@ export function RevokeDialog({ consent, opened, onClose }: { consent: Consent; o
           color: 'teal',
           title: 'Consent revoked',
           // Named as people know it (its consumer's e-mail), its state in words.
-          message: `${consent.consumerEmail ?? consent.consumerId ?? consent.consentId}: the consent is now ${(r.consent.status ?? 'REVOKED').toLowerCase()}.`,
+          message: `${consentName(consent)}: the consent is now ${statusWords(r.consent.status ?? 'REVOKED')}.`,
         });
         close();
       }
@@ -71,7 +76,7 @@ export function RevokeDialog({ consent, opened, onClose }: { consent: Consent; o
         <Stack gap="sm">
           <Alert color="orange" title="Already revoked" role="alert">
             {revoke.data!.revokedBy.operator} revoked this consent at <Time iso={revoke.data!.revokedBy.at} />. Nothing was sent to the
-            intermediary again; the consent is now shown as <strong>{revoke.data!.consent.status ?? 'unknown'}</strong>. Your attempt is in
+            intermediary again; the consent is now shown as <strong>{statusWords(revoke.data!.consent.status)}</strong>. Your attempt is in
             the audit log.
           </Alert>
           <DialogFooter action="Close" onAction={close} />
@@ -81,7 +86,7 @@ export function RevokeDialog({ consent, opened, onClose }: { consent: Consent; o
           <Alert color="orange" title="Already inactive at the data holder" role="alert">
             The intermediary answered 422: no authorised consent exists at the data holder for this arrangement, so there was nothing to
             revoke. The cache was refreshed from the intermediary; the consent is now shown as{' '}
-            <strong>{revoke.data!.consent.status ?? 'unknown'}</strong>. Your attempt is in the audit log.
+            <strong>{statusWords(revoke.data!.consent.status)}</strong>. Your attempt is in the audit log.
           </Alert>
           <DialogFooter action="Close" onAction={close} />
         </Stack>

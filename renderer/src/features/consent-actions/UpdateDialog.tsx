@@ -7,6 +7,7 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { DialogFooter } from '../../ui/DialogFooter.js';
 import { bindText } from '../../ui/fields.js';
 import { DirectMarketingSwitch, PostUsageActionSelect } from './fields.js';
+import { consentName } from '../../../../shared/consents/status.js';
 
 /**
  * Changing what the API lets a recipient change on a consent: external id, post-usage action,
@@ -31,7 +32,11 @@ export function UpdateDialog({ consent, opened, onClose }: { consent: Consent; o
     mutationFn: () => client.consentsUpdate({ consentId: consent.consentId, change, ...(reason.trim() ? { reason: reason.trim() } : {}) }),
     onSuccess: (updated) => {
       void queries.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('consents:') });
-      notifications.show({ color: 'teal', title: 'Consent updated', message: `Now at version ${updated.version ?? '?'}.` });
+      notifications.show({
+        color: 'teal',
+        title: 'Consent updated',
+        message: `${consentName(consent)}: now at version ${updated.version ?? '?'}.`,
+      });
       onClose();
     },
     onError: () => void queries.invalidateQueries({ queryKey: ['app:status'] }),

@@ -1,6 +1,8 @@
 import { Group, Modal, PasswordInput, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { Role, User, UsersList } from '../../../../shared/ipc/contract.js';
+import { ROLES } from '../../../../shared/ipc/roles.js';
+import { roleText } from '../../ui/glossary.js';
 import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DialogFooter } from '../../ui/DialogFooter.js';
@@ -14,7 +16,8 @@ export const ROLE_CHOICES: { value: Role; label: string }[] = [
   { value: 'support', label: 'Support — as viewer, plus revoking, updating and creating consents' },
   { value: 'admin', label: 'Admin — everything, plus users, profiles and settings' },
 ];
-export const ROLE_NAME: Record<Role, string> = { viewer: 'Viewer', compliance: 'Compliance', support: 'Support', admin: 'Admin' };
+/** Each role in words (the glossary's). */
+export const ROLE_NAME = Object.fromEntries(ROLES.map((r) => [r, roleText(r)])) as Record<Role, string>;
 
 type Rules = NonNullable<UsersList['rules']>;
 

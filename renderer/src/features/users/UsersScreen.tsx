@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Role, User } from '../../../../shared/ipc/contract.js';
 import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
 import { formatClock, formatCount } from '../../ui/format.js';
+import { signInText } from '../../ui/glossary.js';
 import { Panel } from '../../ui/Panel.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
@@ -168,7 +169,7 @@ export function UsersScreen() {
                         </Text>
                       ) : null}
                     </Table.Td>
-                    <Table.Td>{u.method === 'oidc' ? 'single sign-on' : 'password'}</Table.Td>
+                    <Table.Td>{signInText(u.method)}</Table.Td>
                     <Table.Td>
                       <UserState user={u} />
                     </Table.Td>

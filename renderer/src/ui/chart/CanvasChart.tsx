@@ -1,4 +1,13 @@
-import { ColorSwatch, Group, parseThemeColor, Text, useComputedColorScheme, useMantineTheme, VisuallyHidden } from '@mantine/core';
+import {
+  ColorSwatch,
+  Group,
+  parseThemeColor,
+  Text,
+  UnstyledButton,
+  useComputedColorScheme,
+  useMantineTheme,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -77,7 +86,21 @@ export default function CanvasChart({ kind, label, h, data, dataKey, series, typ
     ),
     series: series.map((s) => ({ name: s.name, label: s.label ?? s.name, color: s.color, darkColor: s.darkColor })),
   });
-  const model = useMemo(() => JSON.parse(key) as Model, [key]);
+  const all = useMemo(() => JSON.parse(key) as Model, [key]);
+  // A legend's entry hides its series and shows it again (at least one stays shown); the chart, its
+  // scale, its tooltip and what the keyboard reads then count the series shown.
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const model = useMemo(() => {
+    if (!all.series.some((s) => hidden.has(s.name))) return all;
+    const shown = all.series.map((s) => !hidden.has(s.name));
+    return { ...all, series: all.series.filter((_, i) => shown[i]), values: all.values.filter((_, i) => shown[i]) };
+  }, [all, hidden]);
+  const toggle = (name: string) =>
+    setHidden((was) => {
+      const next = new Set(was);
+      if (!next.delete(name)) next.add(name);
+      return next.size < all.series.length ? next : was;
+    });
   const { labels, values } = model;
   const colourOf = (s: ChartSeries) => parseThemeColor({ color: scheme === 'dark' ? (s.darkColor ?? s.color) : s.color, theme }).value;
   const integers = kind === 'bar';
@@ -314,13 +337,26 @@ export default function CanvasChart({ kind, label, h, data, dataKey, series, typ
   return (
     <div>
       {withLegend ? (
-        <Group gap="sm" mb={4} justify="flex-end" style={{ rowGap: 2 }}>
-          {model.series.map((s) => (
-            <Group key={s.name} gap={4} wrap="nowrap">
-              <ColorSwatch size={10} color={colourOf(s)} withShadow={false} />
-              <Text size="xs">{s.label}</Text>
-            </Group>
-          ))}
+        <Group gap={6} mb={4} justify="flex-end" style={{ rowGap: 2 }} role="group" aria-label={`${label}: series shown`}>
+          {all.series.map((s) => {
+            const shown = !hidden.has(s.name);
+            return (
+              <UnstyledButton
+                key={s.name}
+                className={classes.legendItem}
+                aria-pressed={shown}
+                title={shown ? `Hide ${s.label}` : `Show ${s.label}`}
+                onClick={() => toggle(s.name)}
+              >
+                <Group gap={4} wrap="nowrap">
+                  <ColorSwatch size={10} color={colourOf(s)} withShadow={false} style={{ opacity: shown ? 1 : 0.25 }} />
+                  <Text size="xs" {...(shown ? {} : { td: 'line-through', c: 'dimmed' })}>
+                    {s.label}
+                  </Text>
+                </Group>
+              </UnstyledButton>
+            );
+          })}
         </Group>
       ) : null}
       <div
