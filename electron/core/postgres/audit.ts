@@ -33,38 +33,6 @@ import type { PgDb, Sql, Tx } from './db.js';
  * `chain` separates the team's own chain ('team') from solo logs imported into it (each its own
  * chain, verifiable as it was written, marked with where it came from).
  */
-export const AUDIT_SCHEMA = `
-CREATE TABLE audit_log (
-  chain     text NOT NULL DEFAULT 'team',
-  seq       bigint NOT NULL,
-  at        text NOT NULL,
-  operator  text NOT NULL,
-  action    text NOT NULL,
-  target    text,
-  reason    text,
-  result    text NOT NULL,
-  prev_hash text NOT NULL,
-  hash      text NOT NULL,
-  client    text,
-  PRIMARY KEY (chain, seq)
-);
-CREATE INDEX audit_log_by_target ON audit_log (target, chain, seq);
-CREATE INDEX audit_log_by_at ON audit_log (at);
-CREATE TABLE audit_chains (
-  chain       text PRIMARY KEY,
-  origin      text NOT NULL,
-  imported_at timestamptz NOT NULL DEFAULT now(),
-  entries     bigint NOT NULL,
-  head_hash   text NOT NULL
-);
-CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  RAISE EXCEPTION 'the audit log is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
-END $$;
-CREATE TRIGGER audit_log_no_update BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
-CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
-`;
-
 /** The advisory lock an append holds until its transaction ends ("cdr-audit"). */
 export const AUDIT_LOCK = 0x63646175;
 

@@ -20,10 +20,9 @@ import { gramsText, likeAnywhere, searchVector, startQuery } from './consents-se
  * (consents-search.ts: FTS5's tokens, so a search finds what the SQLite cache finds).
  *
  * Every sort of the list has two indexes, one per direction: NULLs sort last in both (as in the
- * SQLite adapter), which one index read backwards cannot give.
+ * SQLite adapter), which one index read backwards cannot give. The schema is the migrations'
+ * (migrations/): a new sort needs a migration that creates its two indexes.
  */
-const col = (name: string, expr: string, type = 'text COLLATE "C"') => `${name} ${type} GENERATED ALWAYS AS (${expr}) STORED`;
-
 /** The list's sorts: the SQL each sorts on (the consent id breaks ties). */
 const SORT_COLUMNS: Record<ConsentSortField, string> = {
   created: 'created',
@@ -44,73 +43,6 @@ const SORT_COLUMNS: Record<ConsentSortField, string> = {
   consentId: 'consent_id',
   version: 'version',
 };
-
-const sortIndexes = Object.entries(SORT_COLUMNS)
-  .filter(([field]) => field !== 'consentId')
-  .map(([field, expr]) => {
-    const name = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-    return (
-      `CREATE INDEX consents_sort_${name}_asc ON consents ((${expr}) ASC NULLS LAST, consent_id ASC);\n` +
-      `CREATE INDEX consents_sort_${name}_desc ON consents ((${expr}) DESC NULLS LAST, consent_id DESC);`
-    );
-  })
-  .join('\n');
-
-export const CONSENTS_SCHEMA = `
-CREATE TABLE consents (
-  consent_id   text COLLATE "C" PRIMARY KEY,
-  payload      jsonb NOT NULL,
-  payload_hash text NOT NULL,
-  synced_at    text NOT NULL,
-  search       tsvector NOT NULL,
-  ${col('status', "payload->>'status'")},
-  ${col('consumer_email', "payload->>'consumerEmail'")},
-  ${col('data_holder_name', "payload->>'dataHolderName'")},
-  ${col('data_holder_brand_id', "payload->>'dataHolderBrandId'")},
-  ${col('use_case_id', "payload->'useCase'->>'id'")},
-  ${col('use_case_name', "payload->'useCase'->>'name'")},
-  ${col('created', "payload->>'created'")},
-  ${col('sharing_end_date', "payload->>'sharingEndDate'")},
-  ${col('revoked', "payload->>'revoked'")},
-  ${col('version', "CASE WHEN jsonb_typeof(payload->'version') = 'number' AND payload->>'version' ~ '^-?[0-9]{1,9}$' THEN (payload->>'version')::integer END", 'integer')},
-  ${col('cdr_arrangement_id', "payload->>'cdrArrangementId'")},
-  ${col('consumer_id', "payload->>'consumerId'")},
-  ${col('consumer_mobile', "payload->>'consumerMobileNumber'")},
-  ${col('external_id', "payload->>'externalId'")},
-  ${col('post_usage_action', "payload->>'postUsageAction'")},
-  ${col('access_frequency', "payload->'useCase'->>'accessFrequency'")},
-  ${col('direct_marketing', "CASE WHEN jsonb_typeof(payload->'directMarketingAllowed') = 'boolean' THEN (payload->'directMarketingAllowed')::boolean END", 'boolean')},
-  ${col('first_data_collection', "payload->>'firstDataCollection'")}
-) WITH (toast_tuple_target = 1024);
-ALTER TABLE consents ALTER COLUMN search SET STORAGE MAIN;
-${sortIndexes}
-CREATE INDEX consents_by_holder_id ON consents (data_holder_brand_id);
-CREATE INDEX consents_by_use_case_id ON consents (use_case_id);
-CREATE INDEX consents_search ON consents USING gin (search);
-CREATE TABLE consent_versions (
-  consent_id text COLLATE "C" NOT NULL,
-  version    integer,
-  hash       text COLLATE "C" NOT NULL,
-  payload    jsonb NOT NULL,
-  seen_at    text COLLATE "C" NOT NULL,
-  PRIMARY KEY (consent_id, hash)
-);
-CREATE TABLE use_cases (
-  id        text COLLATE "C" PRIMARY KEY,
-  payload   jsonb NOT NULL,
-  combined  jsonb,
-  synced_at text NOT NULL,
-  ord       integer NOT NULL,
-  ${col('name', "payload->>'name'")}
-);
-CREATE TABLE data_holders (
-  data_holder_brand_id text COLLATE "C" PRIMARY KEY,
-  brand_name           text COLLATE "C",
-  logo_uri             text,
-  synced_at            text NOT NULL,
-  ord                  integer NOT NULL
-);
-`;
 
 const ROW_COLUMNS = `consent_id AS "consentId", status, consumer_email AS "consumerEmail", consumer_mobile AS "consumerMobile",
   consumer_id AS "consumerId", data_holder_name AS "dataHolderName", data_holder_brand_id AS "dataHolderBrandId",

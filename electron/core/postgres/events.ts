@@ -28,23 +28,6 @@ import { machineTimeZone } from '../../../shared/time/zone.js';
  * `events_by_time` (which carries the type), reports' counts of `events_by_type` (which carries the
  * consent, for the failures per consent).
  */
-export const EVENTS_SCHEMA = `
-CREATE TABLE events (
-  seq          bigint GENERATED ALWAYS AS IDENTITY,
-  event_id     text PRIMARY KEY,
-  consent_id   text NOT NULL,
-  event_type   text NOT NULL,
-  at           timestamptz NOT NULL,
-  event_detail text,
-  detail_key   text,
-  payload      jsonb NOT NULL
-);
-CREATE INDEX events_by_time ON events (at, seq) INCLUDE (event_type);
-CREATE INDEX events_by_type ON events (event_type, at, seq) INCLUDE (consent_id);
-CREATE INDEX events_by_consent ON events (consent_id, at, seq);
-CREATE INDEX events_failures ON events (detail_key, at, seq) INCLUDE (consent_id, event_type) WHERE detail_key IS NOT NULL;
-`;
-
 const FAILURE_TYPES: readonly string[] = WEBHOOK_FAILURES;
 
 /** A failure's group key (maskMessage); null for events that are not webhook failures. */

@@ -15,27 +15,6 @@ import { jobOfRow, type ApprovalColumns } from '../jobs/job-row.js';
  * A holder not heard from for JOB_CLAIM_STALE_MS (hung, or cut off while its connection lingers)
  * has that connection ended by the server that takes the job over.
  */
-export const JOBS_SCHEMA = `
-CREATE TABLE action_jobs (
-  job_id   text PRIMARY KEY,
-  kind     text NOT NULL,
-  created  text NOT NULL,
-  operator text NOT NULL,
-  reason   text NOT NULL,
-  owner    text,
-  owner_seen timestamptz
-);
-CREATE TABLE action_job_items (
-  job_id     text NOT NULL REFERENCES action_jobs (job_id),
-  seq        integer NOT NULL,
-  consent_id text NOT NULL,
-  status     text NOT NULL DEFAULT 'pending',
-  detail     text,
-  PRIMARY KEY (job_id, seq)
-);
-CREATE INDEX action_job_items_pending ON action_job_items (job_id) WHERE status = 'pending';
-`;
-
 const ITEMS = 'SELECT seq, consent_id AS "consentId", status, detail FROM action_job_items WHERE job_id = $1 ORDER BY seq';
 
 /** A job's holder not heard from for this long is gone (hung, or cut off): another server may take the job. */

@@ -1,13 +1,11 @@
 import type { PgDb, Tx } from './db.js';
-import { AUDIT_SCHEMA } from './audit.js';
-import type { Consent } from '../../../shared/schemas/consent.js';
-import { CONSENTS_SCHEMA } from './consents.js';
-import { gramsText } from './consents-search.js';
-import { DATA_SCHEMA } from './data.js';
-import { EVENTS_SCHEMA } from './events.js';
-import { JOBS_SCHEMA } from './jobs.js';
-import { PEOPLE_SCHEMA } from './people.js';
-import { SYNC_SCHEMA } from './sync-state.js';
+import { migration as m1 } from './migrations/01-team-store.js';
+import { migration as m2 } from './migrations/02-bulk-item-sent-at.js';
+import { migration as m3 } from './migrations/03-people.js';
+import { migration as m4 } from './migrations/04-sign-in-attempts.js';
+import { migration as m5 } from './migrations/05-audit-keyed.js';
+import { migration as m6 } from './migrations/06-user-settings.js';
+import { migration as m7 } from './migrations/07-consent-grams.js';
 
 /**
  * The team store's schema, versioned. Migrations run when a server starts, all pending ones in one
@@ -21,91 +19,8 @@ export interface Migration {
   up: string | ((tx: Tx) => Promise<void>);
 }
 
-export const PG_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'the team store: consents, events, reference, data, audit, jobs, sync state',
-    up: [CONSENTS_SCHEMA, EVENTS_SCHEMA, DATA_SCHEMA, AUDIT_SCHEMA, JOBS_SCHEMA, SYNC_SCHEMA].join('\n'),
-  },
-  {
-    version: 2,
-    name: 'bulk revocation items record when their DELETE was about to be sent (never sent twice across a kill)',
-    up: 'ALTER TABLE action_job_items ADD COLUMN sent_at text',
-  },
-  {
-    version: 3,
-    name: "people: the team's users and sessions; audit entries name the person, their role and how they signed in; bulk revocations await a second person's approval",
-    up: PEOPLE_SCHEMA,
-  },
-  // From here on each migration is its own SQL, written once and never changed (a test holds them).
-  {
-    version: 4,
-    name: 'sign-in attempts per user name and source address, with locks that grow (a wrong password from one place no longer locks the person out everywhere)',
-    up: `
-DROP TABLE sign_in_attempts;
-CREATE TABLE sign_in_attempts (
-  name_key     text NOT NULL,
-  address      text NOT NULL,
-  failures     integer NOT NULL,
-  locks        integer NOT NULL DEFAULT 0,
-  locked_until text,
-  PRIMARY KEY (name_key, address)
-);
-CREATE INDEX sign_in_attempts_locked ON sign_in_attempts (locked_until) WHERE locked_until IS NOT NULL;
-`,
-  },
-  {
-    version: 5,
-    name: "the audit log keyed: each entry's HMAC-SHA-256 under a key the database never holds, and which key",
-    up: `
-ALTER TABLE audit_log ADD COLUMN mac text, ADD COLUMN key_id text;
-CREATE INDEX audit_log_keyed ON audit_log (chain, seq) WHERE mac IS NOT NULL;
-`,
-  },
-  {
-    version: 6,
-    name: "each person's own view on a team server: theme, the consent list's columns, saved views",
-    up: `
-CREATE TABLE user_settings (
-  user_id    text PRIMARY KEY REFERENCES users (id),
-  settings   jsonb NOT NULL,
-  updated_at text NOT NULL
-);
-`,
-  },
-  {
-    version: 7,
-    name: 'consent search finds any part of an identifier: the searched fields, folded, in a grams column under a pg_trgm index',
-    up: async (tx) => {
-      await tx.query('ALTER TABLE consents ADD COLUMN grams text');
-      // The consents already stored, a thousand at a time (gramsText folds as SQLite's trigram index does).
-      let after = '';
-      for (;;) {
-        const rows = await tx.query<{ id: string; payload: Consent }>(
-          'SELECT consent_id AS id, payload FROM consents WHERE consent_id > $1 ORDER BY consent_id LIMIT 1000',
-          [after],
-        );
-        if (!rows.length) break;
-        await tx.query(
-          `UPDATE consents SET grams = x.grams FROM jsonb_to_recordset($1::jsonb) AS x(id text, grams text) WHERE consent_id = x.id`,
-          [JSON.stringify(rows.map((r) => ({ id: r.id, grams: gramsText(r.payload) })))],
-        );
-        after = rows[rows.length - 1]!.id;
-      }
-      await tx.query('ALTER TABLE consents ALTER COLUMN grams SET NOT NULL');
-      // pg_trgm ships with PostgreSQL (contrib) and is a trusted extension: the database's owner may
-      // create it. Where it is missing or refused, the search still answers (a scan), only slower.
-      await tx.query('SAVEPOINT trigram');
-      try {
-        await tx.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
-        await tx.query('CREATE INDEX consents_grams ON consents USING gin (grams gin_trgm_ops)');
-        await tx.query('RELEASE SAVEPOINT trigram');
-      } catch {
-        await tx.query('ROLLBACK TO SAVEPOINT trigram');
-      }
-    },
-  },
-];
+/** One file per migration in migrations/, each frozen once shipped (test/unit/migrations-frozen.test.ts): a change is a new migration. */
+export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
 

@@ -1,10 +1,11 @@
 import type pg from 'pg';
 import { DEFAULT_BATCH, type BatchLimits } from '../sync/batch.js';
 import type { SyncEntity, SyncStore, SyncWrites } from '../sync/sync-store.js';
-import { CONSENTS_SCHEMA, storeConsents, storeDataHolders, storeUseCases } from './consents.js';
+import { storeConsents, storeDataHolders, storeUseCases } from './consents.js';
 import { storeData } from './data.js';
 import { clientTx, type PgDb, type Sql, type Tx } from './db.js';
-import { EVENTS_SCHEMA, storeEvents } from './events.js';
+import { storeEvents } from './events.js';
+import { migration as teamStore } from './migrations/01-team-store.js';
 
 /**
  * The sync's store on the team's PostgreSQL: the same batches as on SQLite (a transaction kept
@@ -37,9 +38,9 @@ interface DeferrableIndex {
   sql: string;
 }
 
-/** The non-unique indexes the schema creates on the consents and the events, by name. */
+/** The non-unique indexes the schema creates on the consents and the events (its first migration's), by name. */
 export const DEFERRABLE_INDEXES: ReadonlyMap<string, DeferrableIndex> = new Map(
-  [...[CONSENTS_SCHEMA, EVENTS_SCHEMA].join('\n').matchAll(/^CREATE INDEX (\w+) ON (\w+) [^;]*;/gm)]
+  [...String(teamStore.up).matchAll(/^CREATE INDEX (\w+) ON (\w+) [^;]*;/gm)]
     .filter((m) => (DEFERRABLE_TABLES as readonly string[]).includes(m[2]!))
     .map((m) => [m[1]!, { name: m[1]!, table: m[2]!, sql: m[0] }]),
 );
