@@ -1,5 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './journey.js';
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
@@ -233,9 +235,17 @@ test('CSV export holds every row of the filtered view', async ({ page }) => {
   const csv = readFileSync(await (await download).path(), 'utf8')
     .trimEnd()
     .split('\r\n');
-  expect(csv[0]).toBe('"Status","Consumer e-mail","Data holder","Use case","Created","Sharing end date"');
+  // The chosen columns, then their times again in the console's zone (the browser's here), named.
+  const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  expect(csv[0]).toBe(
+    `"Status","Consumer e-mail","Data holder","Use case","Created","Sharing end date","Created (${zone})","Sharing end date (${zone})"`,
+  );
   expect(csv).toHaveLength(count + 1);
   expect(csv.slice(1).every((l) => l.startsWith('"EXPIRED",'))).toBe(true);
+  for (const line of csv.slice(1, 20)) {
+    const cells = [...line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) => m[1] ?? m[2] ?? '');
+    expect(cells[6], line).toBe(format(new TZDate(Date.parse(cells[4]!), zone), 'yyyy-MM-dd HH:mm:ss'));
+  }
   await expect(page.getByText(/rows ready/)).toBeVisible();
 });
 

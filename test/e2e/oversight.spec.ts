@@ -1,4 +1,6 @@
 import type { Page } from '@playwright/test';
+import { tz } from '@date-fns/tz';
+import { addDays, format, startOfDay } from 'date-fns';
 import { CLI } from '../helpers/cli-command.js';
 import { expect, test } from './journey.js';
 import { execFileSync } from 'node:child_process';
@@ -232,15 +234,14 @@ test('a second intermediary added in Settings, tested, switched to — its secre
 
 test('a compliance report counts what the intermediary says happened in the period', async ({ page, request }) => {
   await signIn(page);
-  // The period: the 60 days before the sandbox's clock, in this machine's local days (the browser's too).
-  const last = new Date(CLOCK);
-  last.setDate(last.getDate() - 1);
-  const first = new Date(last);
-  first.setDate(first.getDate() - 59);
-  const day = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-  const from = new Date(`${day(first)}T00:00:00`);
-  const to = new Date(`${day(last)}T00:00:00`);
-  to.setDate(to.getDate() + 1);
+  // The period: the 60 days before the sandbox's clock, in the console's days: the browser's zone,
+  // which is not this machine's in the de-DE/Pacific/Auckland run.
+  const zone = { in: tz(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)) };
+  const last = addDays(startOfDay(new Date(CLOCK), zone), -1, zone);
+  const first = addDays(last, -59, zone);
+  const day = (d: Date) => format(d, 'yyyy-MM-dd', zone);
+  const from = first;
+  const to = addDays(last, 1, zone);
 
   // The truth, from the sandbox's own API.
   const token = await request.post(`${app.sandboxUrl}/oauth2/token`, {
