@@ -111,7 +111,7 @@ export default tseslint.config(
     // The domains (handlers, services, ports) and the exports know no storage engine (ARCHITECTURE.md).
     files: [
       'electron/core/{app,audit,consents,data,events,jobs,profiles,reports,exports}/**/*.ts',
-      'electron/core/sync/{port,service,handlers}.ts',
+      'electron/core/sync/**/*.ts',
       'electron/core/{context,storage,connection}.ts',
     ],
     rules: { 'no-restricted-imports': restrict(electronModule, rendererFolder, storageEngine) },

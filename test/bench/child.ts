@@ -15,9 +15,11 @@ import { DATA_KINDS, DataClient, type DataKind } from '../../electron/core/api/d
 import { createClientCredentialsTokenSource } from '../../electron/core/auth/token-source.js';
 import { SYNC_RETRY } from '../../electron/core/sync/sync-job.js';
 import { WEBHOOK_DELIVERIES, WEBHOOK_FAILURES } from '../../electron/core/cache/event-query.js';
-import { BatchWriter, DEFAULT_BATCH } from '../../electron/core/sync/batch.js';
+import { DEFAULT_BATCH } from '../../electron/core/sync/batch.js';
+import { BatchWriter } from '../../electron/core/cache/batch-writer.js';
 import { contentId } from '../../electron/core/sync/consent-sync.js';
-import { runSyncJob, type SyncJob } from '../../electron/core/sync/sync-job.js';
+import type { SyncJob } from '../../electron/core/sync/sync-job.js';
+import { runSyncJob } from '../../electron/core/cache/sqlite-sync-store.js';
 import { CheckpointThread, WorkerThread } from '../../electron/core/worker/host.js';
 import { normalizeRecord } from '../../shared/banking/index.js';
 import type { JsonObject } from '../../shared/banking/values.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../electron/core/cache/database.js';
 import { cacheFileOf, resetCache, startCore, type Core } from '../../electron/core/console-core.js';
-import { runSyncJob } from '../../electron/core/sync/sync-job.js';
+import { runSyncJob } from '../../electron/core/cache/sqlite-sync-store.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import { ipcClient } from '../helpers/ipc.js';
 import { openRemoteCache, writeRemoteProfile } from '../helpers/remote.js';

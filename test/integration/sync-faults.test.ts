@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../electron/core/cache/database.js';
-import { runSyncJob } from '../../electron/core/sync/sync-job.js';
+import { runSyncJob } from '../../electron/core/cache/sqlite-sync-store.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import type { SyncSummary } from '../../shared/ipc/contract.js';
 import { tempDir } from '../helpers/temp.js';

@@ -1,5 +1,7 @@
 import type { SyncSummary } from '../../../shared/ipc/contract.js';
-import { BatchWriter, DEFAULT_BATCH, type BatchLimits, type Checkpointer } from '../sync/batch.js';
+import { DEFAULT_BATCH, type BatchLimits, type Checkpointer } from '../sync/batch.js';
+import { BatchWriter } from './batch-writer.js';
+import { runSync, type SyncJob, type SyncJobHooks } from '../sync/sync-job.js';
 import { syncConsents, type SyncDeps } from '../sync/consent-sync.js';
 import { syncData, type DataSyncDeps, type DataSyncSummary } from '../sync/data-sync.js';
 import { contentId } from '../sync/event-id.js';
@@ -74,4 +76,14 @@ export function syncConsentsToSqlite({ db, batch, checkpointer, onPageStored, ..
 /** The Data API sync into a SQLite cache. */
 export function syncDataToSqlite({ db, ...deps }: Omit<DataSyncDeps, 'store'> & { db: Db }): Promise<DataSyncSummary> {
   return syncData({ ...deps, store: sqliteSyncStore(db) });
+}
+
+/** A sync job on a SQLite cache (the worker's connection, or a test's). */
+export function runSyncJob(job: SyncJob, db: Db, hooks: SyncJobHooks): Promise<SyncSummary> {
+  const store = sqliteSyncStore(db, {
+    ...(job.batch ? { batch: job.batch } : {}),
+    ...(hooks.checkpointer ? { checkpointer: hooks.checkpointer } : {}),
+    onCommit: (entity, n) => entity !== 'data' && hooks.onStored(entity, n),
+  });
+  return runSync(job, store, hooks);
 }

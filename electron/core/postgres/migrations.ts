@@ -1,4 +1,5 @@
-import type { PgDb, Tx } from './db.js';
+import type { PgDb } from './db.js';
+import type { Migration } from './migration.js';
 import { migration as m1 } from './migrations/01-team-store.js';
 import { migration as m2 } from './migrations/02-bulk-item-sent-at.js';
 import { migration as m3 } from './migrations/03-people.js';
@@ -7,17 +8,7 @@ import { migration as m5 } from './migrations/05-audit-keyed.js';
 import { migration as m6 } from './migrations/06-user-settings.js';
 import { migration as m7 } from './migrations/07-consent-grams.js';
 
-/**
- * The team store's schema, versioned. Migrations run when a server starts, all pending ones in one
- * transaction under an advisory lock (two servers starting together migrate once); a database whose
- * schema is newer than this code is refused, never downgraded. `cdr_schema` records each version
- * applied, when, and by which code.
- */
-export interface Migration {
-  version: number;
-  name: string;
-  up: string | ((tx: Tx) => Promise<void>);
-}
+export type { Migration } from './migration.js';
 
 /** One file per migration in migrations/, each frozen once shipped (test/unit/migrations-frozen.test.ts): a change is a new migration. */
 export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7];

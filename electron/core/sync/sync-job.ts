@@ -4,8 +4,6 @@ import { DataClient } from '../api/data-client.js';
 import { ApiError, type ApiErrorKind } from '../api/errors.js';
 import type { RetryPolicy } from '../api/retry.js';
 import { createClientCredentialsTokenSource, type TokenSourceOptions } from '../auth/token-source.js';
-import type { Db } from '../cache/db.js';
-import { sqliteSyncStore } from '../cache/sqlite-sync-store.js';
 import type { BatchLimits, Checkpointer } from './batch.js';
 import { emptySyncSummary, syncConsents } from './consent-sync.js';
 import { syncData } from './data-sync.js';
@@ -47,16 +45,6 @@ export interface SyncJobHooks {
   onStored(entity: StoredEntity, count: number): void;
   /** Copies a large WAL into the database on another thread (see batch.ts). */
   checkpointer?: Checkpointer;
-}
-
-/** A sync job on a SQLite cache (the worker's connection, or a test's). */
-export function runSyncJob(job: SyncJob, db: Db, hooks: SyncJobHooks): Promise<SyncSummary> {
-  const store = sqliteSyncStore(db, {
-    ...(job.batch ? { batch: job.batch } : {}),
-    ...(hooks.checkpointer ? { checkpointer: hooks.checkpointer } : {}),
-    onCommit: (entity, n) => entity !== 'data' && hooks.onStored(entity, n),
-  });
-  return runSync(job, store, hooks);
 }
 
 /** A sync job on any store (sync-store.ts); the store tells `hooks.onStored` of its commits itself. */

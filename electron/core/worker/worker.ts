@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { checkIntegrity, keyPragmas, openCache, type Db } from '../cache/database.js';
-import { runSyncJob, type SyncJob } from '../sync/sync-job.js';
+import type { SyncJob } from '../sync/sync-job.js';
+import { runSyncJob } from '../cache/sqlite-sync-store.js';
 import { CheckpointThread } from './host.js';
 
 /**

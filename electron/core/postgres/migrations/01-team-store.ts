@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.js';
+import type { Migration } from '../migration.js';
 
 /**
  * 1: the team store: consents, events, reference, data, audit, jobs, sync state

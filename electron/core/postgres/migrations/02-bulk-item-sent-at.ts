@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.js';
+import type { Migration } from '../migration.js';
 
 /**
  * 2: bulk revocation items record when their DELETE was about to be sent (never sent twice across a kill)

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.js';
+import type { Migration } from '../migration.js';
 
 /**
  * 3: people: the team's users and sessions; audit entries name the person, their role and how they signed in; bulk revocations await a second person's approval

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.js';
+import type { Migration } from '../migration.js';
 
 /**
  * 4: sign-in attempts per user name and source address, with locks that grow (a wrong password from one place no longer locks the person out everywhere)

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.js';
+import type { Migration } from '../migration.js';
 
 /**
  * 5: the audit log keyed: each entry's HMAC-SHA-256 under a key the database never holds, and which key

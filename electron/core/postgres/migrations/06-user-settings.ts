@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.js';
+import type { Migration } from '../migration.js';
 
 /**
  * 6: each person's own view on a team server: theme, the consent list's columns, saved views

@@ -1,6 +1,6 @@
 import type { Consent } from '../../../../shared/schemas/consent.js';
 import { gramsText } from '../consents-search.js';
-import type { Migration } from '../migrations.js';
+import type { Migration } from '../migration.js';
 
 /**
  * 7: consent search finds any part of an identifier: the searched fields, folded, in a grams column under a pg_trgm index
