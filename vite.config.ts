@@ -48,10 +48,6 @@ export default defineConfig(({ mode }) => ({
     },
   },
   test: {
-    // Two test files at a time, also on a 2-core machine (vitest's default there is one): most of
-    // the integration files wait on child processes, servers and the network, not on a core. The
-    // whole run took 757 s one file at a time and 366 s two at a time on the 2-core CI machine.
-    maxWorkers: 2,
     projects: [
       {
         extends: true,

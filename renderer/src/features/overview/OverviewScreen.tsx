@@ -199,13 +199,14 @@ export function OverviewScreen() {
             label="Webhook failures, 24 hours"
             value={f24.data?.total}
             to={eventsLink('/webhook-failures', { from: since(day) }, '1')}
-            tone="red"
+            // Red only when something failed: a red 0 read as an alarm.
+            {...(f24.data?.total ? { tone: 'red' } : {})}
           />
           <StatTile
             label="Webhook failures, 7 days"
             value={f7.data?.total}
             to={eventsLink('/webhook-failures', { from: since(7 * day) }, '7')}
-            tone="red"
+            {...(f7.data?.total ? { tone: 'red' } : {})}
           />
         </SimpleGrid>
       </section>
