@@ -13,7 +13,7 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   // Two test files at a time: each starts its own console on free ports with its own data
   // directory, so they share nothing. On the 2-core CI machine the suite (80 tests, the journeys in
-  // three languages) took 656 s one file at a time and 474 s two at a time.
+  // three languages) took 656 s one file at a time and 478 s two at a time.
   workers: 2,
   timeout: 60_000,
   expect: { timeout: 15_000 },
