@@ -27,15 +27,14 @@ const origin = () => new URL(app.launchUrl).origin;
 
 async function scan(page: Page, name: string) {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
-          .slice(0, 3)
-          .map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`)
-          .join(' | ')}`,
-    );
+  // Every violation, whatever its impact (issue 34: 0 violations on every screen).
+  const bad = result.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .slice(0, 3)
+        .map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`)
+        .join(' | ')}`,
+  );
   expect(bad, `axe on ${name}`).toEqual([]);
 }
 
@@ -49,7 +48,7 @@ async function look(page: Page, name: string) {
   }
 }
 
-test('every screen, in light and dark, readable and with no serious accessibility violation', async ({ page }) => {
+test('every screen, in light and dark, readable and with no accessibility violation', async ({ page }) => {
   test.setTimeout(240_000); // about forty axe scans
   await page.goto(app.launchUrl);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
@@ -135,7 +134,7 @@ test('every screen, in light and dark, readable and with no serious accessibilit
   }
 });
 
-test('the data browser and products screens with data, in light and dark, with no serious accessibility violation', async ({ page }) => {
+test('the data browser and products screens with data, in light and dark, with no accessibility violation', async ({ page }) => {
   test.setTimeout(240_000);
   await page.goto(app.launchUrl);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();

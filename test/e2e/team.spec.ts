@@ -199,7 +199,7 @@ test('the sign-in page: a wrong password says so without saying which half; an a
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
 });
 
-test('every screen of a team server, as an admin: no serious axe violation in light or dark; at 1024, 1440 and 1920 px the status bar keeps the sync, the team and the person', async ({
+test('every screen of a team server, as an admin: no axe violation in light or dark; at 1024, 1440 and 1920 px the status bar keeps the sync, the team and the person', async ({
   page,
 }) => {
   test.setTimeout(300_000);
@@ -247,7 +247,8 @@ test('every screen of a team server, as an admin: no serious axe violation in li
         await page.screenshot({ path: `test-results/screenshots/team-${name}-${width}-${scheme}.png` });
         if (width !== 1440) continue;
         const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-        const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        // Every violation, whatever its impact (issue 34: 0 violations on every screen).
+        const bad = axe.violations;
         expect(
           bad.map(
             (v) =>
