@@ -1,4 +1,4 @@
-import { tz } from '@date-fns/tz';
+import { tz, tzOffset } from '@date-fns/tz';
 import { format, startOfDay } from 'date-fns';
 
 /**
@@ -16,13 +16,25 @@ import { format, startOfDay } from 'date-fns';
 let pinned: string | null = null;
 let generation = 0;
 
-/** The machine's zone (an IANA name; UTC when the runtime does not say). */
+let machine: { zone: string; at: number } | undefined;
+
+/**
+ * The machine's zone (an IANA name; UTC when the runtime does not say). Asked of Intl at most once
+ * a minute: making the formatter that says it costs far more than the calls that need it (every
+ * row of an export, every day of a chart), and a machine's zone seldom changes while it runs.
+ */
 export function machineTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
+  const now = Date.now();
+  if (!machine || now - machine.at > 60_000) {
+    let zone = 'UTC';
+    try {
+      zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    } catch {
+      // UTC
+    }
+    machine = { zone, at: now };
   }
+  return machine.zone;
 }
 
 /** Whether `name` is a time zone this runtime knows ("Australia/Sydney", "UTC"); its canonical name, else null. */
@@ -110,12 +122,33 @@ export function dayOfInstant(ms: number, zone: string | null): { day: string; st
 }
 
 /**
+ * Offsets from UTC (minutes) of the zones asked for, per quarter of an hour: every zone's offset is
+ * a whole number of quarter hours and changes only on a quarter hour (UTC), so one look-up serves
+ * all the instants of that quarter. An export of a million events asks Intl a few thousand times.
+ */
+const offsets = new Map<string, Map<number, number>>();
+function offsetMinutes(ms: number, zone: string): number {
+  let byQuarter = offsets.get(zone);
+  if (!byQuarter) offsets.set(zone, (byQuarter = new Map()));
+  const quarter = Math.floor(ms / 900_000);
+  let offset = byQuarter.get(quarter);
+  if (offset === undefined) {
+    if (byQuarter.size >= 200_000) byQuarter.clear();
+    offset = tzOffset(zone, new Date(ms));
+    byQuarter.set(quarter, offset);
+  }
+  return offset;
+}
+
+/**
  * A time as a person reads it in an export, in `zone`: "2026-10-01 00:00:00" (seconds; the column
  * or the line names the zone, and the UTC instant stands beside it). Unparseable values stay as they are.
  */
 export function zonedDateTime(iso: string, zone: string): string {
   const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : format(ms, 'yyyy-MM-dd HH:mm:ss', inZone(zone));
+  if (Number.isNaN(ms)) return iso;
+  const d = new Date(ms + offsetMinutes(ms, zone) * 60_000);
+  return `${String(d.getUTCFullYear()).padStart(4, '0')}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
 
 /** An export's file-name stamp in `zone`, to the second, the zone named: "2026-11-28T22:40:05 Australia/Sydney". */

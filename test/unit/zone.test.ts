@@ -9,6 +9,7 @@ import {
   knownTimeZones,
   machineTimeZone,
   pinTimeZone,
+  zonedDateTime,
   zoneGeneration,
 } from '../../shared/time/zone.js';
 
@@ -60,6 +61,34 @@ describe('the console’s time zone', () => {
     // Auckland is a day ahead of the UTC date late in the UTC day; Los Angeles a day behind early on.
     expect(dayOfInstant(Date.parse('2026-11-27T12:00:00Z'), 'Pacific/Auckland').day).toBe('2026-11-28');
     expect(dayOfInstant(Date.parse('2026-11-27T03:00:00Z'), 'America/Los_Angeles').day).toBe('2026-11-26');
+  });
+
+  it('writes an export’s times in the zone, through the hour Sydney repeats and in a zone a quarter hour off', () => {
+    // 5 April 2026, 3 a.m. in Sydney becomes 2 a.m.: 02:59:59 (+11), then 02:00:00 again (+10).
+    expect(zonedDateTime('2026-04-04T15:59:59.999Z', 'Australia/Sydney')).toBe('2026-04-05 02:59:59');
+    expect(zonedDateTime('2026-04-04T16:00:00.000Z', 'Australia/Sydney')).toBe('2026-04-05 02:00:00');
+    expect(zonedDateTime('2026-10-03T15:59:59Z', 'Australia/Sydney')).toBe('2026-10-04 01:59:59');
+    expect(zonedDateTime('2026-10-03T16:00:00Z', 'Australia/Sydney')).toBe('2026-10-04 03:00:00');
+    expect(zonedDateTime('2026-11-27T18:20:00Z', 'Asia/Kathmandu')).toBe('2026-11-28 00:05:00');
+    expect(zonedDateTime('2026-11-27T18:20:00Z', 'UTC')).toBe('2026-11-27 18:20:00');
+    expect(zonedDateTime('not a time', 'UTC')).toBe('not a time');
+    // Every quarter hour of a year in Sydney and in Los Angeles, against Intl's own answer.
+    for (const zone of ['Australia/Sydney', 'America/Los_Angeles']) {
+      const intl = new Intl.DateTimeFormat('en-CA', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      });
+      for (let ms = Date.parse('2026-01-01T00:07:31Z'); ms < Date.parse('2027-01-01T00:00:00Z'); ms += 900_000 * 7) {
+        const p = Object.fromEntries(intl.formatToParts(ms).map((x) => [x.type, x.value]));
+        expect(zonedDateTime(new Date(ms).toISOString(), zone)).toBe(`${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`);
+      }
+    }
   });
 
   it('names “yesterday” and “last month” by the pinned zone’s calendar, as the instants a filter takes', () => {
