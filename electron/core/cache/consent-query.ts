@@ -256,9 +256,9 @@ export class ConsentQuery {
    * The in-memory index if it is current (else SQL answers, and the index is rebuilt in the
    * background). `quick`: a read SQL answers at once (quickInSql) asks for no build of its own.
    */
-  private fast(quick = false): ConsentIndex | undefined {
+  private readIndex(quick = false): ConsentIndex | undefined {
     if (!this.useIndex) return undefined;
-    return quick ? this.index.peek() : this.index.current();
+    return quick ? this.index.ifCurrent() : this.index.current();
   }
 
   /** A full-text query's rowids (words at a word's start, consents_fts). */
@@ -416,13 +416,13 @@ export class ConsentQuery {
    * started one whose first slice held up the first screen's reads).
    */
   total(): number {
-    const index = this.useIndex ? this.index.peek() : undefined;
+    const index = this.useIndex ? this.index.ifCurrent() : undefined;
     return index?.size ?? this.db.prepare<[], number>('SELECT count(*) FROM consents').pluck().get()!;
   }
 
   /** Whether the next read is answered by the in-memory index (else by SQL). */
   indexed(): boolean {
-    return this.fast() !== undefined;
+    return this.readIndex() !== undefined;
   }
 
   close(): void {
@@ -431,7 +431,7 @@ export class ConsentQuery {
 
   /** One window of rows (offset, limit) of the filtered, sorted list. */
   list(input: { filter: ConsentFilter; sort: ConsentSort; offset: number; limit: number }): ConsentRow[] {
-    const index = this.fast(quickInSql(input));
+    const index = this.readIndex(quickInSql(input));
     if (index) {
       return index
         .window(input.filter, this.matchOf(input.filter, index), input.sort, input.offset, input.limit)
@@ -449,7 +449,7 @@ export class ConsentQuery {
 
   /** How many consents match, and how many of each status match the rest of the filter (the status chips). */
   count(filter: ConsentFilter): ConsentCountOutput {
-    const index = this.fast(quickInSql({ filter }));
+    const index = this.readIndex(quickInSql({ filter }));
     if (index) return index.count(filter, this.matchOf(filter, index));
     const where = whereOf(filter, { without: 'statuses', scanSearch: this.manyMatches(filter) });
     const byStatus = this.db
@@ -465,7 +465,7 @@ export class ConsentQuery {
 
   /** The values each filter offers, with how many consents have each. */
   options(): ConsentOptionsOutput {
-    const index = this.fast();
+    const index = this.readIndex();
     if (index) return index.options();
     // One pass over the table, counted in memory: four GROUP BYs sorted 100,000 rows each (850 ms
     // at 100k, warm; 1.7 s cold, holding up every other read).
@@ -481,7 +481,7 @@ export class ConsentQuery {
 
   /** The ids of every match, in list order, up to `limit` (bulk actions on "all matching"). */
   ids(filter: ConsentFilter, sort: ConsentSort, limit: number): string[] {
-    const index = this.fast();
+    const index = this.readIndex();
     if (index) return index.window(filter, this.matchOf(filter, index), sort, 0, limit).map((i) => index.ids[i]!);
     return this.tieredInSql(filter, 0, limit, (tier, o, l) => {
       const where = whereOf(filter, { tier });

@@ -96,7 +96,7 @@ export class EventQuery {
   }
 
   /** The in-memory index, for filters it serves (one consent's events are a small index range in SQL). */
-  private fast(filter: EventListFilter): { index: EventIndex; f: EventIndexFilter } | undefined {
+  private indexFor(filter: EventListFilter): { index: EventIndex; f: EventIndexFilter } | undefined {
     if (!this.useIndex || filter.consentId) return undefined;
     const index = this.index.current();
     if (!index) return undefined;
@@ -134,15 +134,15 @@ export class EventQuery {
   }
 
   list(input: { filter: EventListFilter; offset: number; limit: number }): EventListRow[] {
-    const fast = this.fast(input.filter);
-    if (fast) {
-      const positions = fast.index.window(fast.f, input.offset, input.limit);
-      const rowids = positions.map((p) => fast.index.rowidAt(p));
+    const indexed = this.indexFor(input.filter);
+    if (indexed) {
+      const positions = indexed.index.window(indexed.f, input.offset, input.limit);
+      const rowids = positions.map((p) => indexed.index.rowidAt(p));
       const byRowid = new Map(this.byRowids.all(JSON.stringify(rowids)).map((r) => [r.r, r]));
       if (byRowid.size === rowids.length)
         return positions.map((p, i) => {
           const { eventId, eventDetail } = byRowid.get(rowids[i]!)!;
-          const { consentId, eventType, at, consumerEmail, dataHolderName } = fast.index.shownAt(p);
+          const { consentId, eventType, at, consumerEmail, dataHolderName } = indexed.index.shownAt(p);
           return toListRow({ eventId, consentId, eventType, at, eventDetail, consumerEmail, dataHolderName });
         });
     }
@@ -159,9 +159,9 @@ export class EventQuery {
 
   /** How many events match, and how many of each type match the rest of the filter (the type chips). */
   count(filter: EventListFilter): { total: number; types: { type: string; count: number }[] } {
-    const fast = this.fast(filter);
-    const types = fast
-      ? [...fast.index.typeCounts(fast.f)].map(([type, count]) => ({ type, count })).sort(byCountThenType)
+    const indexed = this.indexFor(filter);
+    const types = indexed
+      ? [...indexed.index.typeCounts(indexed.f)].map(([type, count]) => ({ type, count })).sort(byCountThenType)
       : this.countSql(filter);
     const chosen = filter.types?.length ? new Set(filter.types) : undefined;
     return { total: types.filter((t) => !chosen || chosen.has(t.type)).reduce((n, t) => n + t.count, 0), types };
@@ -182,8 +182,8 @@ export class EventQuery {
    * matching): days of `timeZone` (the console's), or of the machine's when absent or the same.
    */
   days(filter: EventListFilter, days: number, timeZone?: string): { day: string; counts: Record<string, number>; total: number }[] {
-    const fast = this.fast(filter);
-    if (fast) return fast.index.days(fast.f, days, timeZone);
+    const indexed = this.indexFor(filter);
+    if (indexed) return indexed.index.days(indexed.f, days, timeZone);
     const w = whereOf(filter);
     if (timeZone && timeZone !== machineTimeZone()) {
       // SQLite's calendar is the machine's ('localtime'): another zone's days are cut here, newest
@@ -220,10 +220,10 @@ export class EventQuery {
 
   /** Webhook failures grouped by the target's masked response: count, first and last seen, consents affected. */
   failuresByMessage(filter: EventListFilter): WebhookSummary['byMessage'] {
-    const fast = this.fast(filter);
-    if (fast)
-      return fast.index
-        .failureGroups(fast.f)
+    const indexed = this.indexFor(filter);
+    if (indexed)
+      return indexed.index
+        .failureGroups(indexed.f)
         .sort((a, b) => b.count - a.count || b.last - a.last)
         .map((g) => ({
           key: g.key,
@@ -280,10 +280,10 @@ export class EventQuery {
 
   /** Consents with webhook failures: those that reached the retry maximum first, then by count. */
   failuresByConsent(filter: EventListFilter, limit: number): WebhookSummary['byConsent'] {
-    const fast = this.fast(filter);
-    if (fast) {
-      return fast.index
-        .failuresByConsent(fast.f, 'WEBHOOK_MAX_RETRIES_REACHED', limit)
+    const indexed = this.indexFor(filter);
+    if (indexed) {
+      return indexed.index
+        .failuresByConsent(indexed.f, 'WEBHOOK_MAX_RETRIES_REACHED', limit)
         .map(({ last, ...t }) => ({ ...t, lastAt: new Date(last).toISOString() }));
     }
     const w = whereOf({ ...filter, types: WEBHOOK_FAILURES }, 'e');
@@ -300,10 +300,10 @@ export class EventQuery {
 
   /** Data collections (DATA_COLLECTION_COMPLETED) in [from, to) per data holder, most first (the compliance report). */
   collectionsByHolder(from: number, to: number): { dataHolderName: string; count: number }[] {
-    const fast = this.fast({ from: new Date(from).toISOString(), to: new Date(to).toISOString() });
-    if (fast) {
+    const indexed = this.indexFor({ from: new Date(from).toISOString(), to: new Date(to).toISOString() });
+    if (indexed) {
       const by = new Map<string, number>();
-      for (const [name, n] of fast.index.perHolder('DATA_COLLECTION_COMPLETED', fast.f)) {
+      for (const [name, n] of indexed.index.perHolder('DATA_COLLECTION_COMPLETED', indexed.f)) {
         const label = name ?? 'Unknown data holder';
         by.set(label, (by.get(label) ?? 0) + n);
       }
@@ -326,18 +326,18 @@ export class EventQuery {
    * million events); undefined while it is not current (the consent list asks SQL then).
    */
   failedConsentIds(period: { from?: string | undefined; to?: string | undefined }): string[] | undefined {
-    const fast = this.fast({
+    const indexed = this.indexFor({
       types: WEBHOOK_FAILURES,
       ...(period.from ? { from: period.from } : {}),
       ...(period.to ? { to: period.to } : {}),
     });
-    return fast?.index.consentIdsWithFailures(fast.f);
+    return indexed?.index.consentIdsWithFailures(indexed.f);
   }
 
   /** How many consents had at least one webhook failure in the filter. */
   consentsWithFailures(filter: EventListFilter): number {
-    const fast = this.fast(filter);
-    if (fast) return fast.index.consentsWithFailures(fast.f);
+    const indexed = this.indexFor(filter);
+    if (indexed) return indexed.index.consentsWithFailures(indexed.f);
     const w = whereOf({ ...filter, types: WEBHOOK_FAILURES });
     return this.db
       .prepare<(string | number)[], { n: number }>(`SELECT count(DISTINCT consent_id) AS n FROM events ${w.sql}`)

@@ -116,7 +116,7 @@ export class Rebuilder<T> {
    * The index if it matches the cache as it is now, without asking for one (no build is started or
    * scheduled): for reads SQL answers at once anyway (the status bar's total).
    */
-  peek(): T | undefined {
+  ifCurrent(): T | undefined {
     if (!this.index) return undefined;
     return this.index.version === this.version.now() ? this.index.value : undefined;
   }

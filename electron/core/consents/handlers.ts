@@ -48,7 +48,7 @@ export function consentHandlers(ctx: ConsentsContext): HandlersOf<ConsentChannel
   const detail = (consentId: string) => readConsentDetail(stores, consentId);
 
   /** Runs an action; its outcome also tells whether the intermediary is reachable. */
-  async function act<T>(run: () => Promise<T>): Promise<T> {
+  async function reportingReach<T>(run: () => Promise<T>): Promise<T> {
     try {
       const result = await run();
       ctx.link.online = true;
@@ -119,17 +119,17 @@ export function consentHandlers(ctx: ConsentsContext): HandlersOf<ConsentChannel
       ]);
       return { useCases, combinedUseCases, dataHolders };
     },
-    'consents:create': async (input) => act(() => actions.create(input)),
-    'consents:revoke': async ({ consentId, reason }) => act(() => actions.revoke(consentId, reason)),
-    'consents:update': async ({ consentId, change, reason }) => act(() => actions.update(consentId, change, reason)),
+    'consents:create': async (input) => reportingReach(() => actions.create(input)),
+    'consents:revoke': async ({ consentId, reason }) => reportingReach(() => actions.revoke(consentId, reason)),
+    'consents:update': async ({ consentId, change, reason }) => reportingReach(() => actions.update(consentId, change, reason)),
     'authorization:start': async ({ consentId, redirectUri, sharingEndDate }) =>
-      act(() =>
+      reportingReach(() =>
         actions.startAuthorization(consentId, {
           redirectUri: redirectUri ?? ctx.redirectUri,
           ...(sharingEndDate ? { sharingEndDate } : {}),
         }),
       ),
     'authorization:decode': async ({ response, consentId }) => actions.decodeResponse(response, consentId),
-    'authorization:complete': async ({ consentId, response }) => act(() => actions.completeAuthorization(consentId, response)),
+    'authorization:complete': async ({ consentId, response }) => reportingReach(() => actions.completeAuthorization(consentId, response)),
   };
 }
