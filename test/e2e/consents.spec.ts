@@ -49,7 +49,9 @@ test('the console shows the sandbox consents from the cache, sorts and scrolls t
     'Created',
     'Sharing end date',
   ]);
-  await expect(rows(page).first().locator('td').nth(1)).toHaveText(/ACTIVE|REVOKED|EXPIRED|REQUESTED/);
+  // The status in words, the API's value on hover.
+  await expect(rows(page).first().locator('td').nth(1)).toHaveText(/^(Active|Revoked|Expired|Requested)$/);
+  await expect(rows(page).first().locator('td').nth(1).locator('span')).toHaveAttribute('title', /^(ACTIVE|REVOKED|EXPIRED|REQUESTED)$/);
   // Virtualised: all 250 are one list, but only what fits (plus overscan) is in the page.
   await expect(page.getByRole('grid', { name: 'Consents' })).toHaveAttribute('aria-rowcount', '251');
   expect(await rows(page).count()).toBeLessThan(100);
@@ -127,7 +129,7 @@ test('opened at the consent list, the console asks once for its count and first 
   await page.goto(`${app.launchUrl}#/consents?status=ACTIVE`);
   await expect(rows(page).first()).toBeVisible();
   await expect(page.getByTestId('consent-range')).toHaveText(/^[\d,]+ of 250 cached consents match this view$/);
-  await expect(page.getByRole('group', { name: 'Status' }).getByRole('checkbox', { name: /^ACTIVE/ })).toBeChecked();
+  await expect(page.getByRole('group', { name: 'Status' }).getByRole('checkbox', { name: /^Active:/ })).toBeChecked();
   // The first reads (app/first-reads.ts) went into the query cache under the screen's own keys.
   expect(asked.filter((c) => c === 'consents:count')).toHaveLength(1);
   expect(asked.filter((c) => c === 'consents:list')).toHaveLength(1);

@@ -61,7 +61,7 @@ test('every screen, in light and dark, readable and with no accessibility violat
   await look(page, 'consents');
 
   await page.getByRole('button', { name: /^Filters/ }).click();
-  await page.locator('label', { hasText: /^REVOKED \d/ }).click(); // the chip's label: its checkbox is visually hidden
+  await page.locator('label', { hasText: /^Revoked \d/ }).click(); // the chip's label: its checkbox is visually hidden
   await expect(page.getByTestId('consent-range')).toHaveText(/of 150 cached consents match this view/);
   await look(page, 'consents-filtered');
 

@@ -109,7 +109,7 @@ test('Revoke clicked the moment a consent appears, before the role rules are in:
   await signIn(page);
   await page.goto(`${origin()}/#/consents?status=ACTIVE&sort=created.asc`);
   const row = page.getByTestId('table-row').nth(5);
-  await expect(row).toContainText('ACTIVE');
+  await expect(row.locator('[title="ACTIVE"]')).toHaveText('Active');
   const id = (await row.getAttribute('data-row-id'))!;
   await page.goto(`${origin()}/#/consents/${id}`);
   await expect(page.getByLabel('Revoke… — unavailable: Checking what your role may do…')).toBeVisible();

@@ -154,10 +154,10 @@ describe('Consents screen', () => {
     renderRoute(`/consents?holder=${holder}`, client);
     const atHolder = cache.consents.filter((c) => c.dataHolderBrandId === holder);
     const active = atHolder.filter((c) => c.status === 'ACTIVE').length;
-    const chip = await screen.findByRole('checkbox', { name: `ACTIVE: ${active} consents` });
+    const chip = await screen.findByRole('checkbox', { name: `Active: ${active} consents` });
     await userEvent.click(chip);
     await waitFor(() => expect(range()).toBe(`${active} of 200 cached consents match this view`));
-    await waitFor(() => expect(new Set(columnText(1))).toEqual(new Set(['ACTIVE'])));
+    await waitFor(() => expect(new Set(columnText(1))).toEqual(new Set(['Active'])));
   });
 
   it('finds the consents whose webhook deliveries failed yesterday in three actions, and keeps "yesterday" in the URL', async () => {

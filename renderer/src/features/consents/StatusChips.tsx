@@ -2,6 +2,7 @@ import { Chip, Group, Text } from '@mantine/core';
 import type { ConsentCountOutput } from '../../../../shared/ipc/contract.js';
 import { CountChip } from '../../ui/CountChip.js';
 import { STATUS_COLOURS } from '../../ui/StatusBadge.js';
+import { statusTerm } from '../../ui/glossary.js';
 import type { ConsentView } from './view.js';
 
 /** Status chips, each with how many consents it would show given the other filters. */
@@ -28,7 +29,7 @@ export function StatusChips({
           <CountChip
             key={s}
             value={s}
-            label={s}
+            label={statusTerm(s)?.words ?? s}
             count={counts ? countOf(s) : undefined}
             noun="consents"
             color={STATUS_COLOURS[s] ?? 'dark'}
