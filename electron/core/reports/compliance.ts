@@ -1,7 +1,8 @@
 import { escapeHtml } from '../../../shared/text/escape-html.js';
 import type { ComplianceReport } from '../../../shared/ipc/contract.js';
 import type { ReportStore } from './port.js';
-import { localDateTime, type LocalPeriod } from './period.js';
+import type { LocalPeriod } from './period.js';
+import { zonedDateTime } from '../../../shared/time/zone.js';
 
 /**
  * The counts a data recipient needs for its CDR reports and record keeping (rules 9.3 and 9.4) for
@@ -98,11 +99,11 @@ export function complianceCsvRows(r: ComplianceReport, period: LocalPeriod): str
   return [
     ['Period', period.text],
     ['Time zone', z],
-    [`Period from (${z})`, localDateTime(r.from, z)],
-    [`Period to (${z}, exclusive)`, localDateTime(r.to, z)],
+    [`Period from (${z})`, zonedDateTime(r.from, z)],
+    [`Period to (${z}, exclusive)`, zonedDateTime(r.to, z)],
     ['Period from (UTC)', r.from],
     ['Period to (UTC, exclusive)', r.to],
-    [`Generated (${z})`, localDateTime(r.generatedAt, z)],
+    [`Generated (${z})`, zonedDateTime(r.generatedAt, z)],
     ['Generated (UTC)', r.generatedAt],
     [],
     ['Measure', 'Count', 'Note'],
@@ -138,7 +139,7 @@ export function complianceHtml(
   @page { size: A4; margin: 15mm; } @media print { body { margin: 0; } }
 </style></head><body>
 <h1>CDR compliance report: ${esc(period.text)}</h1>
-<p class="meta">Period ${esc(period.text)}, in ${esc(z)}: from ${esc(localDateTime(r.from, z))} to ${esc(localDateTime(r.to, z))} there (end exclusive), that is ${esc(r.from)} to ${esc(r.to)} UTC. Generated ${esc(localDateTime(r.generatedAt, z))} (${esc(z)}) by ${esc(meta.operator)}, profile “${esc(meta.profile)}”, CDR Console ${esc(meta.appVersion)}. Counts come from the console’s cache (the intermediary’s consent events, as of the last sync) and its audit log.</p>
+<p class="meta">Period ${esc(period.text)}, in ${esc(z)}: from ${esc(zonedDateTime(r.from, z))} to ${esc(zonedDateTime(r.to, z))} there (end exclusive), that is ${esc(r.from)} to ${esc(r.to)} UTC. Generated ${esc(zonedDateTime(r.generatedAt, z))} (${esc(z)}) by ${esc(meta.operator)}, profile “${esc(meta.profile)}”, CDR Console ${esc(meta.appVersion)}. Counts come from the console’s cache (the intermediary’s consent events, as of the last sync) and its audit log.</p>
 <h2>Consents</h2>
 <table><thead><tr><th>Measure</th><th>Count</th><th>Note</th></tr></thead><tbody>${rows(r.counts.map((c) => [c.label, String(c.count), c.note ?? '']))}</tbody></table>
 <h2>Data collections per data holder</h2>

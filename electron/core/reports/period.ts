@@ -1,4 +1,4 @@
-import { canonicalTimeZone, machineTimeZone } from '../../../shared/time/zone.js';
+import { canonicalTimeZone, machineTimeZone, zonedDateTime } from '../../../shared/time/zone.js';
 
 /**
  * A report's period as people read it (issue 34): the local calendar days of the console that asked,
@@ -20,38 +20,20 @@ export function zoneOf(asked: string | undefined): string {
   return canonicalTimeZone(asked) ?? machineTimeZone();
 }
 
-const parts = (iso: string, timeZone: string) => {
-  const f = new Intl.DateTimeFormat('en-AU', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  });
-  const p = Object.fromEntries(f.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
-  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}:${p.second}` };
-};
-
-/** "2026-10-01 00:00:00" in the zone. */
-export function localDateTime(iso: string, timeZone: string): string {
-  const p = parts(iso, timeZone);
-  return `${p.date} ${p.time}`;
-}
+/** The zone's calendar day of an instant (YYYY-MM-DD): the day of its local time (shared/time/zone.ts). */
+const dayOf = (iso: string, timeZone: string) => zonedDateTime(iso, timeZone).slice(0, 10);
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** "1 Oct 2026", as the console's screens write a day (date-fns' "d MMM yyyy"). */
 const dayText = (iso: string, timeZone: string) => {
-  const [y, m, d] = parts(iso, timeZone).date.split('-').map(Number) as [number, number, number];
+  const [y, m, d] = dayOf(iso, timeZone).split('-').map(Number) as [number, number, number];
   return `${d} ${MONTHS[m - 1]} ${y}`;
 };
 
 export function localPeriod(from: string, to: string, timeZone: string): LocalPeriod {
   const last = new Date(Date.parse(to) - 1).toISOString();
-  const firstDay = parts(from, timeZone).date;
-  const lastDay = parts(last, timeZone).date;
+  const firstDay = dayOf(from, timeZone);
+  const lastDay = dayOf(last, timeZone);
   const text = firstDay === lastDay ? dayText(from, timeZone) : `${dayText(from, timeZone)} – ${dayText(last, timeZone)}`;
   return { timeZone, firstDay, lastDay, text };
 }
