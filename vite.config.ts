@@ -56,8 +56,9 @@ export default defineConfig(({ mode }) => ({
           include: ['test/{unit,integration,lint,contract}/**/*.test.ts'],
           environment: 'node',
           // One real PostgreSQL server for the run (the team store's tests): test/helpers/pg-global.ts;
-          // the command line's bundle brought up to date once (test/helpers/cli-command.ts).
-          globalSetup: ['test/helpers/pg-global.ts', 'test/helpers/cli-command.ts'],
+          // the command line's bundle brought up to date once (test/helpers/cli-command.ts); the scripts
+          // the tests start as processes bundled once (test/helpers/ts-child.ts).
+          globalSetup: ['test/helpers/pg-global.ts', 'test/helpers/cli-command.ts', 'test/helpers/ts-child.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childScript, type ChildScript } from './ts-child.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A script of test/helpers/ the tests run as a process (its name there). */
+type HelperScript<T = ChildScript> = T extends `test/helpers/${infer S}` ? S : never;
 
 /** A TypeScript helper (test/helpers/…) run as a process of its own, its output read line by line. */
 export interface LineChild {
@@ -17,9 +20,9 @@ export interface LineChild {
   exited: Promise<string>;
 }
 
-/** Spawns `node --import tsx test/helpers/SCRIPT ARGS…` in the repository, stderr passed through; `children` tracks the live ones. */
-export function spawnLines(script: string, args: readonly string[], children?: Set<ChildProcess>): LineChild {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/helpers', script), ...args], {
+/** Spawns `node` on the bundle of test/helpers/SCRIPT (test/helpers/ts-child.ts) with ARGS… in the repository, stderr passed through; `children` tracks the live ones. */
+export function spawnLines(script: HelperScript, args: readonly string[], children?: Set<ChildProcess>): LineChild {
+  const child = spawn(process.execPath, [childScript(`test/helpers/${script}`), ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

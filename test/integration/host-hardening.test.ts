@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { childScript } from '../helpers/ts-child.js';
 import { WebSocket } from 'ws';
 import { websocketTransport } from '../../renderer/src/bridge/websocket-transport.js';
 import { frame, rawUpgrade, type RawConnection } from '../helpers/raw-ws.js';
@@ -45,14 +46,10 @@ beforeAll(async () => {
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>CDR Console</title>');
   // 2,000 audit entries: each audit:export answer is about 0.9 MB, as in the report. A client that
   // does not read is closed after 2 s without progress (30 s by default).
-  child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'test/helpers/host-child.ts'), join(base, 'data'), staticDir, '2000', '2000'],
-    {
-      cwd: root,
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
+  child = spawn(process.execPath, [childScript('test/helpers/host-child.ts'), join(base, 'data'), staticDir, '2000', '2000'], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   child.on('exit', (code, signal) => (exited = `exited with ${code ?? signal}`));
   const ready = new Promise<{ port: number; token: string }>((resolve, reject) => {
     child.once('exit', () => reject(new Error('the host child exited before it was ready')));

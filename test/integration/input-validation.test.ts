@@ -4,6 +4,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { childScript, type ChildScript } from '../helpers/ts-child.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
@@ -13,7 +14,7 @@ import { tempDir } from '../helpers/temp.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dataDir = tempDir('cdr-usage-');
 
-/** `command`: what follows `node` (a TypeScript script under tsx, or the command line's bundle). */
+/** `command`: what follows `node` (a bundled script, test/helpers/ts-child.ts, or the command line's bundle). */
 const run = (command: readonly string[], args: string[], input = '') =>
   new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
     const child = spawn(process.execPath, [...command, ...args], {
@@ -27,7 +28,7 @@ const run = (command: readonly string[], args: string[], input = '') =>
     child.stdin.end(input);
     child.on('close', (code) => resolve({ code, out, err }));
   });
-const tsx = (script: string) => ['--import', 'tsx', join(root, script)];
+const tsx = (script: ChildScript) => [childScript(script)];
 const cli = (args: string[], input?: string) => run(CLI, ['--data-dir', dataDir, ...args], input);
 
 /** Exit 2, one line on stderr matching `message`. */

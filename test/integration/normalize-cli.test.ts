@@ -3,13 +3,14 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { childScript } from '../helpers/ts-child.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** The `normalize` command as analysts run it: a real process, real files, stdin, exit codes. */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 function normalize(args: string[], stdin?: string) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/normalize.ts'), ...args], {
+  const r = spawnSync(process.execPath, [childScript('electron/cli/normalize.ts'), ...args], {
     cwd: root,
     input: stdin ?? '',
     encoding: 'utf8',

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { childScript } from '../helpers/ts-child.js';
 import { unsupportedNodeMessage } from '../../electron/runtime/node-guard.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -15,11 +16,10 @@ describe('the runtime', () => {
   });
 
   it('never aborts through 24 cycles of sync worker threads and checkpoint helpers started and stopped', () => {
-    const run = spawnSync(
-      process.execPath,
-      ['--expose-gc', '--import', 'tsx', 'test/helpers/worker-cycles.ts', '24', tempDir('cdr-cycles-')],
-      { encoding: 'utf8', timeout: 240_000 },
-    );
+    const run = spawnSync(process.execPath, ['--expose-gc', childScript('test/helpers/worker-cycles.ts'), '24', tempDir('cdr-cycles-')], {
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
     const said = `${run.stdout}\n${run.stderr}`;
     // An abort ends the child with a signal (SIGABRT, SIGSEGV) and prints V8's or Node's assertion.
     expect(run.signal, said).toBeNull();

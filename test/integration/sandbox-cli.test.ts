@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { childScript } from '../helpers/ts-child.js';
 
 /** `npm run sandbox` as a user runs it: a real process that says where it listens and stops cleanly. */
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const cli = ['--import', 'tsx', join(root, 'electron/sandbox/cli.ts')];
+const cli = [childScript('electron/sandbox/cli.ts')];
 
 describe('npm run sandbox', () => {
   it('prints its URL when ready, serves, and exits 0 on SIGTERM', async () => {

@@ -6,6 +6,7 @@ import { openCache, type Db } from '../../electron/core/cache/database.js';
 import { createKeyFileCipher } from '../../electron/core/secrets/cipher.js';
 import { SecretVault, secretNames } from '../../electron/core/secrets/vault.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
+import { childScript } from '../helpers/ts-child.js';
 import { tempDir } from '../helpers/temp.js';
 import { expectEqualToTruth, readTruth, type Truth } from '../helpers/truth.js';
 import { writeRemoteProfile } from '../helpers/remote.js';
@@ -34,14 +35,10 @@ function profileDir(): string {
 
 /** Runs the child; kills it at its `killAtLine`th progress report (a page stored, about), or lets it finish. */
 function run(dataDir: string, killAtLine: number | null, full: boolean) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'test/helpers/sync-child.ts'), dataDir, 'remote', ...(full ? ['full'] : [])],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, [childScript('test/helpers/sync-child.ts'), dataDir, 'remote', ...(full ? ['full'] : [])], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise<{ outcome: string; lines: number; done: string | null }>((resolve) => {
     let lines = 0;
     let done: string | null = null;

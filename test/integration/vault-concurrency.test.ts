@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { childScript } from '../helpers/ts-child.js';
 import { createKeyFileCipher } from '../../electron/core/secrets/cipher.js';
 import { SecretVault } from '../../electron/core/secrets/vault.js';
 import { tempDir } from '../helpers/temp.js';
@@ -14,7 +15,7 @@ import { tempDir } from '../helpers/temp.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = (dataDir: string, name: string) =>
   new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/vault-child.ts'), dataDir, name], { cwd: root });
+    const child = spawn(process.execPath, [childScript('test/helpers/vault-child.ts'), dataDir, name], { cwd: root });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

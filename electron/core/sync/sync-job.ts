@@ -26,6 +26,8 @@ export interface SyncJob {
   reconcileEveryMs?: number;
   pageSize?: number;
   batch?: BatchLimits;
+  /** The waits between retries, where they differ from SYNC_RETRY's (the fault tests: the same retries, shorter waits). */
+  retry?: Partial<RetryPolicy>;
 }
 
 /**
@@ -56,11 +58,12 @@ export async function runSync(
   // Every retry (token included) is counted for the summary.
   let retries = 0;
   const onRetry = () => void retries++;
+  const retry = { ...SYNC_RETRY, ...job.retry };
   const tokens = createClientCredentialsTokenSource({ ...job.tokens, onRetry });
   const dataSync = (consentIds?: string[]) =>
     syncData({
       store,
-      client: new DataClient({ baseUrl: job.dataApiBaseUrl, tokens, retry: SYNC_RETRY, onRetry }),
+      client: new DataClient({ baseUrl: job.dataApiBaseUrl, tokens, retry, onRetry }),
       ...(job.pageSize ? { pageSize: job.pageSize } : {}),
       signal: hooks.signal,
       onProgress: hooks.onProgress,
@@ -88,7 +91,7 @@ export async function runSync(
   }
   const summary = await syncConsents({
     store,
-    client: new ConsentClient({ baseUrl: job.consentApiBaseUrl, tokens, retry: SYNC_RETRY, onRetry }),
+    client: new ConsentClient({ baseUrl: job.consentApiBaseUrl, tokens, retry, onRetry }),
     onProgress: hooks.onProgress,
     onPageStored: hooks.onStored,
     signal: hooks.signal,
