@@ -110,7 +110,7 @@ export default tseslint.config(
   {
     // The domains (handlers, services, ports) and the exports know no storage engine (ARCHITECTURE.md).
     files: [
-      'electron/core/{app,audit,consents,data,events,jobs,profiles,reports,exports}/**/*.ts',
+      'electron/core/{app,audit,complaints,consents,data,events,jobs,profiles,query,reports,exports}/**/*.ts',
       'electron/core/sync/**/*.ts',
       'electron/core/{context,storage,connection}.ts',
     ],

@@ -38,5 +38,23 @@ export function announcingStorage(stores: Storage, bus: EventBus): Storage {
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { ...stores, actions, audit };
+  // A complaint recorded or changed: the register and the audit log (nothing when nothing was written).
+  const complaints: Storage['complaints'] = {
+    ...stores.complaints,
+    record: async (complaint, auditOf) => {
+      const recorded = await stores.complaints.record(complaint, auditOf);
+      announce('complaints', 1);
+      announce('audit', 1);
+      return recorded;
+    },
+    update: async (...args) => {
+      const r = await stores.complaints.update(...args);
+      if (r.outcome === 'updated') {
+        announce('complaints', 1);
+        announce('audit', 1);
+      }
+      return r;
+    },
+  };
+  return { ...stores, actions, audit, complaints };
 }

@@ -26,6 +26,7 @@ import { describeOperator, OperatorStore, personAsOperator } from './operator.js
 import { userHandlers } from './people/handlers.js';
 import { profileHandlers } from './profiles/handlers.js';
 import { reportHandlers } from './reports/handlers.js';
+import { complaintHandlers } from './complaints/handlers.js';
 import { createKeyFileCipher } from './secrets/cipher.js';
 import { SecretVault } from './secrets/vault.js';
 import { SettingsStore } from './settings.js';
@@ -153,6 +154,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       ...userHandlers({ ...(opts.people ? { people: opts.people } : {}), operator }),
       ...auditHandlers(ctx),
       ...reportHandlers({ ...ctx, about: { profile: profile.name, appVersion: opts.appVersion } }),
+      ...complaintHandlers({ ...ctx, complaints: stores.complaints }),
       ...jobHandlers(jobsContext),
       ...syncHandlers({ ...ctx, sync: syncService, syncDataByDefault: () => settings.get().syncData }),
       ...profileHandlers({

@@ -1,4 +1,5 @@
 import type { AuditStore } from './audit/port.js';
+import type { ComplaintStore } from './complaints/port.js';
 import type { ActionStore, ConsentStore, ReferenceStore } from './consents/port.js';
 import type { DataStore } from './data/port.js';
 import type { EventStore } from './events/port.js';
@@ -23,4 +24,5 @@ export interface Storage {
   audit: AuditStore;
   reports: ReportStore;
   syncState: SyncStateStore;
+  complaints: ComplaintStore;
 }

@@ -17,6 +17,7 @@ const READERS: Record<CacheChanged['entity'], readonly string[]> = {
   reference: ['reference:', 'consents:get', 'consents:options'],
   data: ['data:', 'products:', 'consents:get'],
   audit: ['audit:', 'consents:get'],
+  complaints: ['complaints:'],
 };
 const THROTTLE_MS = 400;
 

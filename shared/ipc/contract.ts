@@ -13,6 +13,7 @@ import { reportsChannels } from './contract/reports.js';
 import { ProfileSwitched, profilesChannels } from './contract/profiles.js';
 import { dataChannels } from './contract/data.js';
 import { usersChannels } from './contract/users.js';
+import { complaintsChannels } from './contract/complaints.js';
 import { refusalFor } from './roles.js';
 /**
  * The IPC contract: for every channel, the zod schema of its input and its output; for every
@@ -35,6 +36,7 @@ export * from './contract/reports.js';
 export * from './contract/profiles.js';
 export * from './contract/data.js';
 export * from './contract/users.js';
+export * from './contract/complaints.js';
 export * from './roles.js';
 
 /** Every channel, assembled from the domains' own parts (contract/<domain>.ts). */
@@ -50,6 +52,7 @@ export const contract = {
   ...profilesChannels,
   ...dataChannels,
   ...usersChannels,
+  ...complaintsChannels,
 } as const satisfies Record<string, ChannelSchema>;
 
 /** A channel's name: `area:verb`. */

@@ -15,6 +15,8 @@ export const IPC_ERROR_CODES = [
   'CACHE',
   'INTERNAL',
   'TRANSPORT',
+  /** What the call would change was changed by someone else since the caller read it (a complaint edited in two consoles). */
+  'CONFLICT',
 ] as const;
 type IpcErrorCode = (typeof IPC_ERROR_CODES)[number];
 type IpcErrorBody = { code: IpcErrorCode; message: string; path?: string | undefined };

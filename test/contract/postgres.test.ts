@@ -15,6 +15,7 @@ import { eventStoreSuite } from './ports/events.js';
 import { bulkJobStoreSuite } from './ports/jobs.js';
 import { reportStoreSuite } from './ports/reports.js';
 import { syncStateStoreSuite } from './ports/sync-state.js';
+import { complaintStoreSuite } from './ports/complaints.js';
 
 /**
  * The storage contract suites on the PostgreSQL adapter: a real PostgreSQL server (the run's, see
@@ -71,6 +72,7 @@ describe('PostgreSQL adapter', () => {
   reportStoreSuite(openPostgres);
   bulkJobStoreSuite(openPostgres);
   syncStateStoreSuite(openPostgres);
+  complaintStoreSuite(openPostgres);
 });
 
 // The stores whose aggregate reads a team server shares: the same contract, answers shared until a change.

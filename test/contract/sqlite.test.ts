@@ -13,6 +13,7 @@ import { eventStoreSuite } from './ports/events.js';
 import { bulkJobStoreSuite } from './ports/jobs.js';
 import { reportStoreSuite } from './ports/reports.js';
 import { syncStateStoreSuite } from './ports/sync-state.js';
+import { complaintStoreSuite } from './ports/complaints.js';
 
 /**
  * The storage contract suites on the SQLite adapter: a real SQLite database (in memory, the same
@@ -49,4 +50,5 @@ describe('SQLite adapter', () => {
   reportStoreSuite(openSqlite);
   bulkJobStoreSuite(openSqlite);
   syncStateStoreSuite(openSqlite);
+  complaintStoreSuite(openSqlite);
 });

@@ -127,7 +127,18 @@ test('every screen, in light and dark, readable and with no accessibility violat
   await page.keyboard.press('Escape');
   await expect(help).toBeHidden();
 
-  for (const screen of ['events', 'webhook-failures', 'use-cases', 'data', 'products', 'audit', 'reports', 'users', 'settings']) {
+  for (const screen of [
+    'events',
+    'webhook-failures',
+    'use-cases',
+    'data',
+    'products',
+    'audit',
+    'complaints',
+    'reports',
+    'users',
+    'settings',
+  ]) {
     await page.goto(`${origin()}/#/${screen}`);
     await expect(page.getByRole('heading', { level: 2 })).toBeVisible();
     await look(page, screen);

@@ -42,6 +42,18 @@ const profile = {
   scopes: ['consents:read'],
 };
 
+const complaint = {
+  receivedOn: '2026-01-02',
+  channel: 'phone',
+  category: 'privacy',
+  description: 'A complaint',
+  consentId: 'c',
+  consumerId: null,
+  outcome: null,
+  resolvedOn: null,
+  referredTo: null,
+};
+
 /** A valid input of every channel: the fuzz replaces, in turn, each of its parts. */
 const BASE: Record<Channel, unknown> = {
   'app:status': {},
@@ -117,6 +129,10 @@ const BASE: Record<Channel, unknown> = {
   'users:list': {},
   'users:add': { name: 'fuzz', displayName: 'Fuzz Fuzzer', role: 'viewer', password: 'a long enough password' },
   'users:update': { id: 'u_none', role: 'viewer' },
+  'complaints:list': { consentId: 'c', status: 'open', receivedFrom: '2026-01-01', offset: 0, limit: 10 },
+  'complaints:record': complaint,
+  'complaints:update': { ...complaint, id: '0b6b1a52-3c1e-4c55-9a0e-0d3f1c2b4a11', version: 1 },
+  'complaints:export': { category: 'privacy', format: 'csv' },
 };
 
 /**

@@ -20,6 +20,8 @@ import type { Db } from './db.js';
 import { EventQuery } from './event-query.js';
 import { EventsRepo, ReferenceRepo } from './events-repo.js';
 import { applyRetention, retentionLog } from './retention.js';
+import { sqliteQueryRunner } from './query-runner.js';
+import { complaintStore } from '../complaints/store.js';
 
 /**
  * The SQLite adapter: every storage port of the core (storage.ts) over one better-sqlite3
@@ -272,6 +274,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     audit: auditStore,
     reports,
     syncState,
+    complaints: complaintStore(sqliteQueryRunner(db, audit)),
     indexesReady: () => Promise.all([query.ready(), eventQuery.ready()]).then(() => undefined),
     releaseMemory: () => void db.pragma('shrink_memory'),
     close() {

@@ -98,6 +98,7 @@ export function consentHandlers(ctx: ConsentsContext): HandlersOf<ConsentChannel
           writeEvidencePack(
             {
               detail: found,
+              complaints: [...(await stores.complaints.list({ consentId }, 0, 1000)).rows].reverse(),
               verification: await stores.audit.verify(),
               generatedAt,
               generatedBy: ctx.operator(),

@@ -1,3 +1,4 @@
+import { CATEGORY_TEXT, CHANNEL_TEXT, OUTCOME_TEXT, complaintReference } from '../../../shared/complaints/complaints.js';
 import { escapeHtml } from '../../../shared/text/escape-html.js';
 import { diffVersions, valueText } from '../../../shared/consents/diff.js';
 import { statusSentence } from '../../../shared/consents/status.js';
@@ -103,6 +104,22 @@ ${table(
   [`Time (${zone} · UTC)`, 'Action', 'Records', 'Kinds', 'Reason'],
   detail.retention.map((r) => [when(r.at), r.action, r.records, r.kinds, r.reason]),
   'Retention has not acted on this consent’s data.',
+)}
+<h2>Complaints (${input.complaints.length})</h2>
+${table(
+  ['Reference', 'Received on', 'Channel', 'Category', 'What it is about', 'Outcome', 'Resolved on', 'Referred to', 'Recorded by'],
+  input.complaints.map((c) => [
+    complaintReference(c.number),
+    c.receivedOn,
+    CHANNEL_TEXT[c.channel],
+    CATEGORY_TEXT[c.category],
+    c.description,
+    c.outcome ? OUTCOME_TEXT[c.outcome] : 'Open',
+    c.resolvedOn,
+    c.referredTo,
+    c.createdBy,
+  ]),
+  'No complaint about this consent is in the register.',
 )}
 <h2>Data collected (cached now)</h2>
 ${table(

@@ -40,6 +40,7 @@ export function evidenceFiles(input: EvidenceInput): Map<string, Uint8Array> {
   add('audit-verification.json', json({ ...input.verification, verifiedAt: input.generatedAt }));
   add('retention.json', json(detail.retention));
   add('data-collections.json', json(detail.data));
+  add('complaints.json', json(input.complaints));
   return files;
 }
 

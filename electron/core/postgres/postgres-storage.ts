@@ -1,3 +1,5 @@
+import { complaintStore } from '../complaints/store.js';
+import { pgQueryRunner } from './query-runner.js';
 import { randomUUID } from 'node:crypto';
 import type { AuditAnchorFile } from '../audit/audit-anchor.js';
 import type { AuditEntry } from '../audit/port.js';
@@ -118,6 +120,12 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
       : audit,
     reports: shared(pgReportStore(db), ['eventsByType', 'audited', 'staffActions', 'retention', 'collectionsByHolder'], 'reports'),
     syncState: pgSyncStateStore(db),
+    complaints: complaintStore(
+      pgQueryRunner(db, audited, () => {
+        memo?.invalidate();
+        anchor?.schedule();
+      }),
+    ),
     flush: async () => anchor?.flush(),
   };
 }

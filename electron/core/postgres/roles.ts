@@ -70,6 +70,8 @@ export async function prepareAppRole(ownerUrl: string, password?: string): Promi
       await tx.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${quoteIdent(role)}`);
       await tx.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${quoteIdent(role)}`);
       await tx.query(`REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM ${quoteIdent(role)}`);
+      // The complaints register is kept (rule 9.3): a complaint is changed, never deleted.
+      await tx.query(`REVOKE DELETE, TRUNCATE ON complaints FROM ${quoteIdent(role)}`);
       // Imported solo logs are recorded by the owner (cli team import-audit): the server may only
       // read them, so it can neither make one up nor hide one (issue 35).
       await tx.query(`REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON audit_chains FROM ${quoteIdent(role)}`);

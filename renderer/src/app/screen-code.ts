@@ -20,6 +20,7 @@ export const LOADERS = {
   '/products/compare': () => import('../features/products/CompareScreen.js').then((m) => m.CompareScreen),
   '/products/:recordId': () => import('../features/products/ProductDetailScreen.js').then((m) => m.ProductDetailScreen),
   '/audit': () => import('../features/audit/AuditScreen.js').then((m) => m.AuditScreen),
+  '/complaints': () => import('../features/complaints/ComplaintsScreen.js').then((m) => m.ComplaintsScreen),
   '/reports': () => import('../features/reports/ReportsScreen.js').then((m) => m.ReportsScreen),
   '/users': () => import('../features/users/UsersScreen.js').then((m) => m.UsersScreen),
   '/settings': () => import('../features/settings/SettingsScreen.js').then((m) => m.SettingsScreen),

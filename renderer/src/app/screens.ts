@@ -24,6 +24,11 @@ export const SCREENS: readonly ScreenInfo[] = [
   { path: '/products', label: 'Products', purpose: 'Banking products and account fees and rates in the normalised Data API 2.0.0 form.' },
   { path: '/audit', label: 'Audit', purpose: 'The hash-chained log of what operators did, with verification and export.' },
   {
+    path: '/complaints',
+    label: 'Complaints',
+    purpose: 'The complaints register (CDR rule 9.3): what consumers complained about, against which consent, and how it ended.',
+  },
+  {
     path: '/reports',
     label: 'Compliance reports',
     purpose: 'Counts for the CDR reports and records (rules 9.3, 9.4) for a period, with their records and an export.',

@@ -38,8 +38,10 @@ export function ListHeader({
         <Text size="sm" c="dimmed" aria-live="polite" data-testid={rangeId}>
           {line}
         </Text>
-        {actions}
-        {exporter}
+        <Group gap="xs">
+          {actions}
+          {exporter}
+        </Group>
       </Group>
     );
   return (

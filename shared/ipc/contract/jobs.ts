@@ -16,6 +16,7 @@ export const JobKind = z.enum([
   'data-sync',
   'export-data',
   'export-products',
+  'export-complaints',
 ]);
 /** `awaiting-approval`: a bulk revocation held for a second person's approval (a team server). */
 export const JobState = z.enum(['awaiting-approval', 'running', 'paused', 'interrupted', 'cancelled', 'finished', 'failed']);

@@ -19,13 +19,14 @@ import { Facts } from './Facts.js';
 import { Health } from './Health.js';
 import { Timeline } from './Timeline.js';
 import { VersionHistory } from './VersionHistory.js';
+import { ComplaintsList } from '../complaints/ComplaintsList.js';
 
 /**
  * One consent's whole story, from the cache: every field, the status in words, its versions with
  * what changed, one timeline of events, staff actions and retention, its cached data — and what
  * can be done to it (online only): revoke, update, extend or authorise, and the evidence pack.
  */
-type Tab = 'overview' | 'versions' | 'timeline' | 'data';
+type Tab = 'overview' | 'versions' | 'timeline' | 'data' | 'complaints';
 type Dialog = 'revoke' | 'update' | 'authorize' | null;
 
 export function ConsentDetailScreen() {
@@ -181,7 +182,11 @@ export function ConsentDetailScreen() {
           <Tabs.Tab value="timeline">Timeline ({formatCount(d.events.length + d.audit.length + d.retention.length)})</Tabs.Tab>
           <Tabs.Tab value="versions">Versions ({d.versions.length})</Tabs.Tab>
           <Tabs.Tab value="data">Cached data ({formatCount(d.data.reduce((n, k) => n + k.count, 0))})</Tabs.Tab>
+          <Tabs.Tab value="complaints">Complaints</Tabs.Tab>
         </Tabs.List>
+        <Tabs.Panel value="complaints" pt="sm">
+          <ComplaintsList filter={{ consentId }} about={{ consentId, consumerId: d.consent.consumerId ?? null }} />
+        </Tabs.Panel>
         <Tabs.Panel value="overview" pt="sm">
           <Stack gap="md">
             <Health detail={d} onSee={setTab} />

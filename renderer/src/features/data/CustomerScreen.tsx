@@ -1,3 +1,4 @@
+import { ComplaintsList } from '../complaints/ComplaintsList.js';
 import { Anchor, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
@@ -162,6 +163,13 @@ export function CustomerScreen() {
             The newest {formatCount(rows.length)} of {formatCount(total)} are listed.
           </Text>
         ) : null}
+      </Panel>
+      <Panel
+        title="Complaints"
+        label="The customer’s complaints"
+        description="The complaints register’s records of this consumer (CDR rule 9.3)."
+      >
+        <ComplaintsList filter={{ consumerId }} about={{ consumerId }} />
       </Panel>
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         <Panel title="Accounts" label="The customer’s accounts" description="At every data holder, as last fetched.">

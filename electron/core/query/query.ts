@@ -1,0 +1,79 @@
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type CompiledQuery,
+} from 'kysely';
+import type { AuditEntry, AuditRecord } from '../audit/port.js';
+import type { Schema } from './schema.js';
+
+/**
+ * One typed query layer for both engines (issue 37): a store is written once with Kysely's builder
+ * (typed by schema.ts), and each adapter runs what it compiles to on its own connection — SQLite's
+ * synchronous driver in its transactions, PostgreSQL's pool with its health watch and its audit
+ * chain's lock. Kysely here only builds and compiles: it holds no connection (its DummyDriver), so
+ * the adapters keep their transactions, errors and change notices as they are.
+ */
+export type Engine = 'sqlite' | 'postgres';
+
+export type Queries = Kysely<Schema>;
+
+const builders = new Map<Engine, Queries>();
+
+/** The query builder for an engine's SQL: queries built with it are compiled, never run, by Kysely. */
+export function queriesFor(engine: Engine): Queries {
+  let q = builders.get(engine);
+  if (!q) {
+    q = new Kysely<Schema>({
+      dialect:
+        engine === 'sqlite'
+          ? {
+              createAdapter: () => new SqliteAdapter(),
+              createDriver: () => new DummyDriver(),
+              createIntrospector: (db) => new SqliteIntrospector(db),
+              createQueryCompiler: () => new SqliteQueryCompiler(),
+            }
+          : {
+              createAdapter: () => new PostgresAdapter(),
+              createDriver: () => new DummyDriver(),
+              createIntrospector: (db) => new PostgresIntrospector(db),
+              createQueryCompiler: () => new PostgresQueryCompiler(),
+            },
+    });
+    builders.set(engine, q);
+  }
+  return q;
+}
+
+/** Something Kysely can compile: a built query. */
+export interface Compilable<R> {
+  compile(): CompiledQuery<R>;
+}
+
+/**
+ * What an adapter gives a store written over the query layer: the builder of its engine, reads,
+ * and writes that land with their audit entry in one transaction.
+ */
+export interface QueryRunner {
+  readonly engine: Engine;
+  readonly q: Queries;
+  /** The rows a query returns. */
+  all<R>(query: Compilable<R>): Promise<R[]>;
+  /**
+   * Runs `query` (a write, RETURNING what it wrote) and, when `audit` makes an entry of its rows,
+   * appends it to the audit log: both or neither. Rows that make no entry (nothing was written)
+   * append nothing.
+   */
+  audited<R>(query: Compilable<R>, audit: (rows: R[]) => AuditEntry | null): Promise<{ rows: R[]; record: AuditRecord | null }>;
+}
+
+/** Whether an error is a unique constraint's refusal, in either engine's words. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
