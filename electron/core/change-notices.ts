@@ -56,5 +56,24 @@ export function announcingStorage(stores: Storage, bus: EventBus): Storage {
       return r;
     },
   };
-  return { ...stores, actions, audit, complaints };
+  // Alerts: each write announces the alerts (the bell, the list); the audited ones the audit log too.
+  const AUDITED = new Set(['addRule', 'removeRule', 'silence', 'open', 'resolve', 'acknowledge']);
+  const WRITES = new Set([...AUDITED, 'touch', 'notified']);
+  const alerts = new Proxy(stores.alerts, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      const fn = (value as (...args: unknown[]) => Promise<unknown>).bind(target);
+      if (typeof prop !== 'string' || !WRITES.has(prop)) return fn;
+      return async (...args: unknown[]) => {
+        const done = await fn(...args);
+        if (done) {
+          announce('alerts', 1);
+          if (AUDITED.has(prop)) announce('audit', 1);
+        }
+        return done;
+      };
+    },
+  });
+  return { ...stores, actions, audit, complaints, alerts };
 }

@@ -27,6 +27,8 @@ import { userHandlers } from './people/handlers.js';
 import { profileHandlers } from './profiles/handlers.js';
 import { reportHandlers } from './reports/handlers.js';
 import { complaintHandlers } from './complaints/handlers.js';
+import { alertHandlers } from './alerts/handlers.js';
+import { AlertService } from './alerts/service.js';
 import { createKeyFileCipher } from './secrets/cipher.js';
 import { SecretVault } from './secrets/vault.js';
 import { SettingsStore } from './settings.js';
@@ -111,6 +113,29 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const syncService = new SyncService({ ...ctx, engine, link, damage, storeFailure: (e) => cache.storeFailure(e) });
   const about = { appVersion: opts.appVersion, profile: { id: profile.id, name: profile.name, environment: profile.environment } };
   const jobsContext = { ...ctx, actions, link, approvalOver: () => settings.get().bulkApprovalOver };
+  // Alert rules at work (issue 38): after every sync that ends, and every five minutes.
+  const alerts = new AlertService({
+    store: stores.alerts,
+    clock: ctx.clock,
+    log: opts.log,
+    signals: {
+      events: async (types, from) => (await stores.events.count({ types: [...types], from })).total,
+      expiring: async (from, to) => (await stores.consents.count({ statuses: ['ACTIVE'], sharingEnd: { from, to } })).total,
+      lastSync: () => syncService.lastSummary(),
+      audit: async () => {
+        const v = await stores.audit.verify();
+        return v.ok ? { ok: true } : { ok: false, problem: v.problem, brokenAt: v.brokenAt };
+      },
+    },
+    // The notification centre reads the alerts themselves (announced by the store); e-mail and webhooks come next.
+    deliver: async () => undefined,
+  });
+  const evaluateAlerts = () =>
+    outsideRequest(() => void alerts.evaluateAll().catch((e: Error) => opts.log.error(`alerts: evaluation failed: ${e.message}`)));
+  const unwatchSyncs = bus.subscribe((event, payload) => {
+    if (event === 'sync:progress' && (payload as { state: string }).state !== 'running') evaluateAlerts();
+  });
+  if (opts.host !== 'cli') outsideRequest(() => alerts.start(5 * 60_000));
   await registerInterruptedBulkJobs(jobsContext);
 
   // Scheduled sync, every N minutes as Settings say (the host's option until the user chose), with or
@@ -155,6 +180,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       ...auditHandlers(ctx),
       ...reportHandlers({ ...ctx, about: { profile: profile.name, appVersion: opts.appVersion } }),
       ...complaintHandlers({ ...ctx, complaints: stores.complaints }),
+      ...alertHandlers({ ...ctx, alerts: stores.alerts, service: alerts }),
       ...jobHandlers(jobsContext),
       ...syncHandlers({ ...ctx, sync: syncService, syncDataByDefault: () => settings.get().syncData }),
       ...profileHandlers({
@@ -209,6 +235,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     },
     async close() {
       if (schedule) clearInterval(schedule);
+      alerts.stop();
+      unwatchSyncs();
       unwatchTeam?.();
       await jobs.close();
       await syncService.stop();

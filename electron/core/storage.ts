@@ -1,5 +1,6 @@
 import type { AuditStore } from './audit/port.js';
 import type { ComplaintStore } from './complaints/port.js';
+import type { AlertStore } from './alerts/port.js';
 import type { ActionStore, ConsentStore, ReferenceStore } from './consents/port.js';
 import type { DataStore } from './data/port.js';
 import type { EventStore } from './events/port.js';
@@ -25,4 +26,5 @@ export interface Storage {
   reports: ReportStore;
   syncState: SyncStateStore;
   complaints: ComplaintStore;
+  alerts: AlertStore;
 }

@@ -18,6 +18,7 @@ const READERS: Record<CacheChanged['entity'], readonly string[]> = {
   data: ['data:', 'products:', 'consents:get'],
   audit: ['audit:', 'consents:get'],
   complaints: ['complaints:'],
+  alerts: ['alerts:'],
 };
 const THROTTLE_MS = 400;
 

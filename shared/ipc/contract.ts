@@ -14,6 +14,7 @@ import { ProfileSwitched, profilesChannels } from './contract/profiles.js';
 import { dataChannels } from './contract/data.js';
 import { usersChannels } from './contract/users.js';
 import { complaintsChannels } from './contract/complaints.js';
+import { alertsChannels } from './contract/alerts.js';
 import { refusalFor } from './roles.js';
 /**
  * The IPC contract: for every channel, the zod schema of its input and its output; for every
@@ -37,6 +38,7 @@ export * from './contract/profiles.js';
 export * from './contract/data.js';
 export * from './contract/users.js';
 export * from './contract/complaints.js';
+export * from './contract/alerts.js';
 export * from './roles.js';
 
 /** Every channel, assembled from the domains' own parts (contract/<domain>.ts). */
@@ -53,6 +55,7 @@ export const contract = {
   ...dataChannels,
   ...usersChannels,
   ...complaintsChannels,
+  ...alertsChannels,
 } as const satisfies Record<string, ChannelSchema>;
 
 /** A channel's name: `area:verb`. */

@@ -16,6 +16,7 @@ import { bulkJobStoreSuite } from './ports/jobs.js';
 import { reportStoreSuite } from './ports/reports.js';
 import { syncStateStoreSuite } from './ports/sync-state.js';
 import { complaintStoreSuite } from './ports/complaints.js';
+import { alertStoreSuite } from './ports/alerts.js';
 
 /**
  * The storage contract suites on the PostgreSQL adapter: a real PostgreSQL server (the run's, see
@@ -73,6 +74,7 @@ describe('PostgreSQL adapter', () => {
   bulkJobStoreSuite(openPostgres);
   syncStateStoreSuite(openPostgres);
   complaintStoreSuite(openPostgres);
+  alertStoreSuite(openPostgres);
 });
 
 // The stores whose aggregate reads a team server shares: the same contract, answers shared until a change.

@@ -14,6 +14,7 @@ import { bulkJobStoreSuite } from './ports/jobs.js';
 import { reportStoreSuite } from './ports/reports.js';
 import { syncStateStoreSuite } from './ports/sync-state.js';
 import { complaintStoreSuite } from './ports/complaints.js';
+import { alertStoreSuite } from './ports/alerts.js';
 
 /**
  * The storage contract suites on the SQLite adapter: a real SQLite database (in memory, the same
@@ -51,4 +52,5 @@ describe('SQLite adapter', () => {
   bulkJobStoreSuite(openSqlite);
   syncStateStoreSuite(openSqlite);
   complaintStoreSuite(openSqlite);
+  alertStoreSuite(openSqlite);
 });

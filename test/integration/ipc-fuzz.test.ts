@@ -133,6 +133,13 @@ const BASE: Record<Channel, unknown> = {
   'complaints:record': complaint,
   'complaints:update': { ...complaint, id: '0b6b1a52-3c1e-4c55-9a0e-0d3f1c2b4a11', version: 1 },
   'complaints:export': { category: 'privacy', format: 'csv' },
+  'alerts:list': { limit: 10 },
+  'alerts:acknowledge': { id: 'alert-1' },
+  'alerts:rules': {},
+  'alerts:addRule': { kind: 'webhook-failures', params: { windowMinutes: 60, atLeast: 5 }, enabled: true },
+  'alerts:removeRule': { id: 'rule-1' },
+  'alerts:silence': { id: 'rule-1', minutes: 60, reason: 'maintenance' },
+  'alerts:evaluate': {},
 };
 
 /**

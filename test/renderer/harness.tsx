@@ -1,3 +1,5 @@
+import { alertHandlers } from '../../electron/core/alerts/handlers.js';
+import { AlertService } from '../../electron/core/alerts/service.js';
 import { MantineProvider } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { Notifications } from '@mantine/notifications';
@@ -156,6 +158,18 @@ export function memoryClient(
       'sync:last': async () => null,
       'operator:get': async () => ({ account: 'tester', displayName: 'Tess Tester' }),
       'sync:start': async () => emptySyncSummary(),
+      // The alerts on the same store (the bell, Settings → Alerts), evaluated by the real service.
+      ...alertHandlers({
+        ...ctx,
+        alerts: stores.alerts,
+        service: new AlertService({
+          store: stores.alerts,
+          clock: ctx.clock,
+          log: { info() {}, error() {} },
+          signals: { events: async () => 0, expiring: async () => 0, lastSync: async () => null, audit: async () => ({ ok: true }) },
+          deliver: async () => undefined,
+        }),
+      }),
       ...overrides,
     }),
   });

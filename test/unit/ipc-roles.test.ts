@@ -57,10 +57,15 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
       'products:get',
       'products:versions',
       'products:export',
+      'complaints:list',
+      'alerts:list',
+      'alerts:acknowledge',
+      'alerts:rules',
     ],
   },
   {
-    group: 'exports of customer data, evidence packs, the audit log checked and exported, the compliance report exported',
+    group:
+      'exports of customer data, evidence packs, the audit log checked and exported, the compliance report and the complaints register exported, alert rules managed',
     roles: ['compliance', 'admin'],
     channels: [
       'consents:export',
@@ -72,6 +77,10 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
       'audit:verify',
       'audit:checkpoint',
       'reports:export',
+      'complaints:export',
+      'alerts:addRule',
+      'alerts:removeRule',
+      'alerts:evaluate',
     ],
   },
   {
@@ -90,9 +99,9 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
     ],
   },
   {
-    group: 'following jobs: pause, resume, cancel, export the results',
+    group: 'following jobs: pause, resume, cancel, export the results; recording and changing complaints; silencing an alert rule',
     roles: ['compliance', 'support', 'admin'],
-    channels: ['jobs:control', 'jobs:export'],
+    channels: ['jobs:control', 'jobs:export', 'complaints:record', 'complaints:update', 'alerts:silence'],
   },
   {
     group: 'connection profiles and credentials, the operator, the cache, the users',

@@ -22,6 +22,7 @@ import { EventsRepo, ReferenceRepo } from './events-repo.js';
 import { applyRetention, retentionLog } from './retention.js';
 import { sqliteQueryRunner } from './query-runner.js';
 import { complaintStore } from '../complaints/store.js';
+import { alertStore } from '../alerts/store.js';
 
 /**
  * The SQLite adapter: every storage port of the core (storage.ts) over one better-sqlite3
@@ -258,6 +259,8 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   };
 
   const reports = sqliteReportStore(db, eventQuery);
+  // The stores written once over the typed query layer (query/query.ts).
+  const runner = sqliteQueryRunner(db, audit);
 
   const syncState: SyncStateStore = {
     get: async (key) => state.get(key),
@@ -274,7 +277,8 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     audit: auditStore,
     reports,
     syncState,
-    complaints: complaintStore(sqliteQueryRunner(db, audit)),
+    complaints: complaintStore(runner),
+    alerts: alertStore(runner),
     indexesReady: () => Promise.all([query.ready(), eventQuery.ready()]).then(() => undefined),
     releaseMemory: () => void db.pragma('shrink_memory'),
     close() {

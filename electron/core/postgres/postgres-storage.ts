@@ -1,4 +1,5 @@
 import { complaintStore } from '../complaints/store.js';
+import { alertStore } from '../alerts/store.js';
 import { pgQueryRunner } from './query-runner.js';
 import { randomUUID } from 'node:crypto';
 import type { AuditAnchorFile } from '../audit/audit-anchor.js';
@@ -96,6 +97,11 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
   const shared = <S extends object, K extends keyof S>(store: S, names: readonly K[], prefix: string): S =>
     memo ? memoized(store, names, memo, prefix) : store;
   const audit = pgAuditStore(db, now, anchor, opts.auditKeys);
+  // The stores written once over the typed query layer (query/query.ts).
+  const runner = pgQueryRunner(db, audited, () => {
+    memo?.invalidate();
+    anchor?.schedule();
+  });
   return {
     db,
     consents: shared(pgConsentStore(db), ['count', 'options', 'total'], 'consents'),
@@ -120,12 +126,8 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
       : audit,
     reports: shared(pgReportStore(db), ['eventsByType', 'audited', 'staffActions', 'retention', 'collectionsByHolder'], 'reports'),
     syncState: pgSyncStateStore(db),
-    complaints: complaintStore(
-      pgQueryRunner(db, audited, () => {
-        memo?.invalidate();
-        anchor?.schedule();
-      }),
-    ),
+    complaints: complaintStore(runner),
+    alerts: alertStore(runner),
     flush: async () => anchor?.flush(),
   };
 }

@@ -16,6 +16,7 @@ import classes from './AppLayout.module.css';
 import { preloadScreen } from './screen-code.js';
 import { useScreenOpening } from './screen-opening.js';
 import { SCREENS } from './screens.js';
+import { AlertsBell } from '../features/alerts/AlertsBell.js';
 
 /**
  * Header, navigation, the routed screen and the status bar. The environment is unmistakable: a
@@ -182,6 +183,7 @@ export function AppLayout() {
                 <IconHelp size={18} aria-hidden />
               </ActionIcon>
             </Tooltip>
+            <AlertsBell />
             <ThemeToggle />
           </Group>
         </Group>

@@ -32,6 +32,7 @@ import { useCan } from '../status/can.js';
 import { Unavailable } from '../../ui/Unavailable.js';
 import { ENVIRONMENT_LABEL } from '../status/environment.js';
 import { ProfileForm } from './ProfileForm.js';
+import { AlertRules } from '../alerts/AlertRules.js';
 import { useSaveSettings, useSettings } from './settings.js';
 
 /**
@@ -480,6 +481,7 @@ export function SettingsScreen() {
           <TimeZoneSelect zone={settings?.timeZone ?? null} onChange={(timeZone) => save.mutate({ timeZone })} />
         </Stack>
       </Panel>
+      <AlertRules />
       <Panel title="Cache">
         {team ? (
           <Text size="sm" mb="xs" id="team-store-note">

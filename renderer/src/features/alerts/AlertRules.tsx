@@ -1,0 +1,253 @@
+import { Button, Group, NumberInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { ALERT_KINDS, KIND_PARAMS, KIND_TEXT, paramsOf, type AlertKind, type AlertParams } from '../../../../shared/alerts/alerts.js';
+import type { AlertRuleView } from '../../../../shared/ipc/contract.js';
+import { useClient } from '../../bridge/ClientContext.js';
+import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
+import { Panel } from '../../ui/Panel.js';
+import { ErrorState } from '../../ui/states.js';
+import { TableHead } from '../../ui/TableHead.js';
+import { Time } from '../../ui/Time.js';
+import { Unavailable } from '../../ui/Unavailable.js';
+import { useCan } from '../status/can.js';
+import { ALERTS_KEY } from './AlertsBell.js';
+
+const RULES_KEY = 'alerts:rules';
+const SILENCES = [
+  { value: '60', label: 'for 1 hour' },
+  { value: '240', label: 'for 4 hours' },
+  { value: '1440', label: 'for 1 day' },
+  { value: '10080', label: 'for 7 days' },
+];
+
+/**
+ * Settings → Alerts (issue 38): the rules the console evaluates after every sync and every five
+ * minutes. Compliance and admins add and remove them; staff silence one for a while, with a reason.
+ */
+export function AlertRules() {
+  const client = useClient();
+  const queries = useQueryClient();
+  const rules = useQuery({ queryKey: [RULES_KEY], queryFn: () => client.alertsRules({}) });
+  const canManage = useCan('alerts:addRule');
+  const canSilence = useCan('alerts:silence');
+  const changed = () => {
+    void queries.invalidateQueries({ queryKey: [RULES_KEY] });
+    void queries.invalidateQueries({ queryKey: [ALERTS_KEY] });
+  };
+  const remove = useMutation({ mutationFn: (id: string) => client.alertsRemoveRule({ id }), onSuccess: changed });
+  const evaluate = useMutation({ mutationFn: () => client.alertsEvaluate({}), onSuccess: changed });
+  return (
+    <Panel
+      title="Alerts"
+      description="Rules the console checks after every sync and every five minutes; what fires shows under the bell, and is in the audit log."
+      aside={
+        <Unavailable label="Check the rules now" reason={canManage.reason}>
+          <Button size="xs" variant="default" onClick={() => evaluate.mutate()} loading={evaluate.isPending} disabled={!canManage.allowed}>
+            Check the rules now
+          </Button>
+        </Unavailable>
+      }
+    >
+      <span id="alerts" />
+      {rules.error ? <ErrorState title="The alert rules could not be read" error={rules.error} /> : null}
+      {evaluate.data ? (
+        <Text size="sm" role="status" mb="xs">
+          {evaluate.data.length === 0
+            ? 'No rule to check.'
+            : `Checked ${evaluate.data.length} rule${evaluate.data.length === 1 ? '' : 's'}: ${evaluate.data.filter((t) => t.outcome === 'opened').length} started firing, ${evaluate.data.filter((t) => t.outcome === 'resolved').length} resolved.`}
+        </Text>
+      ) : null}
+      {rules.data?.length ? (
+        <Table fz="sm" withTableBorder aria-label="Alert rules" mb="sm">
+          <TableHead columns={['Rule', 'Added', 'Silence', 'Actions']} />
+          <Table.Tbody>
+            {rules.data.map((r) => (
+              <RuleRow
+                key={r.id}
+                rule={r}
+                canSilence={canSilence.allowed}
+                canRemove={canManage.allowed}
+                onRemove={() => remove.mutate(r.id)}
+                onChanged={changed}
+              />
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : rules.data ? (
+        <Text size="sm" c="dimmed" mb="sm">
+          No alert rule yet.
+        </Text>
+      ) : null}
+      {canManage.allowed ? (
+        <AddRule onAdded={changed} />
+      ) : (
+        <Text size="sm" c="dimmed">
+          {canManage.reason}
+        </Text>
+      )}
+    </Panel>
+  );
+}
+
+function RuleRow({
+  rule: r,
+  canSilence,
+  canRemove,
+  onRemove,
+  onChanged,
+}: {
+  rule: AlertRuleView;
+  canSilence: boolean;
+  canRemove: boolean;
+  onRemove(): void;
+  onChanged(): void;
+}) {
+  const client = useClient();
+  const [minutes, setMinutes] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const silence = useMutation({
+    mutationFn: (input: { minutes: number | null; reason: string | null }) => client.alertsSilence({ id: r.id, ...input }),
+    onSuccess: () => {
+      setMinutes(null);
+      setReason('');
+      onChanged();
+    },
+  });
+  return (
+    <Table.Tr>
+      <Table.Td>{r.text}</Table.Td>
+      <Table.Td>
+        <Time iso={r.createdAt} dateOnly /> by {r.createdBy}
+      </Table.Td>
+      <Table.Td>
+        {r.silenced ? (
+          <Stack gap={2}>
+            <Text size="sm">
+              Until <Time iso={r.silencedUntil} />: {r.silenceReason} ({r.silencedBy})
+            </Text>
+            <Button
+              size="compact-xs"
+              variant="default"
+              disabled={!canSilence}
+              onClick={() => silence.mutate({ minutes: null, reason: null })}
+            >
+              Lift the silence
+            </Button>
+          </Stack>
+        ) : (
+          <Group gap={4} wrap="nowrap" align="flex-end">
+            <Select
+              size="xs"
+              w={120}
+              aria-label={`Silence ${r.text}`}
+              placeholder="Silence…"
+              data={SILENCES}
+              value={minutes}
+              onChange={setMinutes}
+              disabled={!canSilence}
+            />
+            {minutes ? (
+              <>
+                <TextInput
+                  size="xs"
+                  w={180}
+                  aria-label="Why it is silenced"
+                  placeholder="Why (kept in the audit log)"
+                  value={reason}
+                  onChange={(e) => setReason(e.currentTarget.value)}
+                />
+                <Button
+                  size="compact-sm"
+                  disabled={!reason.trim()}
+                  onClick={() => silence.mutate({ minutes: Number(minutes), reason: reason.trim() })}
+                >
+                  Silence
+                </Button>
+              </>
+            ) : null}
+          </Group>
+        )}
+        {silence.error ? (
+          <Text size="xs" c="red">
+            {silence.error.message}
+          </Text>
+        ) : null}
+      </Table.Td>
+      <Table.Td>
+        <Button
+          size="compact-xs"
+          color="red"
+          variant="subtle"
+          disabled={!canRemove}
+          onClick={onRemove}
+          aria-label={`Remove the rule: ${r.text}`}
+        >
+          Remove
+        </Button>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function AddRule({ onAdded }: { onAdded(): void }) {
+  const client = useClient();
+  const [kind, setKind] = useState<AlertKind>('webhook-failures');
+  const [values, setValues] = useState<AlertParams>({});
+  const specs = Object.entries(KIND_PARAMS[kind]) as [keyof AlertParams, { min: number; max: number; default: number; label: string }][];
+  const checked = paramsOf(kind, values);
+  const add = useMutation({
+    mutationFn: () => client.alertsAddRule({ kind, params: checked.params ?? {}, enabled: true }),
+    onSuccess: () => {
+      setValues({});
+      onAdded();
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (checked.problem === null) add.mutate();
+  };
+  return (
+    <form onSubmit={submit} aria-label="Add an alert rule">
+      <Group align="flex-end" gap="xs">
+        <ChoiceSelect
+          label="Alert when"
+          size="xs"
+          w={320}
+          data={ALERT_KINDS.map((value) => ({ value, label: KIND_TEXT[value] }))}
+          value={kind}
+          onChange={(k) => {
+            setKind(k);
+            setValues({});
+          }}
+        />
+        {specs.map(([key, spec]) => (
+          <NumberInput
+            key={key}
+            label={spec.label}
+            size="xs"
+            w={200}
+            min={spec.min}
+            max={spec.max}
+            allowDecimal={false}
+            value={values[key] ?? spec.default}
+            onChange={(v) => setValues((old) => ({ ...old, [key]: typeof v === 'number' ? v : Number(v) }))}
+          />
+        ))}
+        <Button size="xs" type="submit" loading={add.isPending} disabled={checked.problem !== null}>
+          Add rule
+        </Button>
+      </Group>
+      {checked.problem ? (
+        <Text size="xs" c="red" mt={4}>
+          {checked.problem}
+        </Text>
+      ) : null}
+      {add.error ? (
+        <Text size="xs" c="red" mt={4}>
+          {add.error.message}
+        </Text>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { ALERT_KINDS } from '../../alerts/alerts.js';
+import { COMPLIANCE, EVERYONE, STAFF } from '../roles.js';
+import { Empty, type ChannelSchema } from './common.js';
+
+/** Alert rules and the alerts they raise (issue 38; shared/alerts/alerts.ts holds their words and limits). */
+
+const Count = z.number().int();
+export const AlertParams = z.strictObject({
+  windowMinutes: Count.optional(),
+  atLeast: Count.optional(),
+  ratePercent: Count.optional(),
+  withinDays: Count.optional(),
+  hours: Count.optional(),
+});
+
+export const AlertRule = z.object({
+  id: z.string(),
+  kind: z.enum(ALERT_KINDS),
+  params: AlertParams,
+  enabled: z.boolean(),
+  /** The rule in a line ("Webhook deliveries failing: 5 or more in 1 hour, or 20% of deliveries"). */
+  text: z.string(),
+  silencedUntil: z.string().nullable(),
+  silenceReason: z.string().nullable(),
+  silencedBy: z.string().nullable(),
+  /** Whether the silence holds now. */
+  silenced: z.boolean(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+});
+export type AlertRuleView = z.infer<typeof AlertRule>;
+
+export const Alert = z.object({
+  id: z.string(),
+  ruleId: z.string(),
+  /** The rule's kind in words, and the rule in a line. */
+  title: z.string(),
+  rule: z.string(),
+  state: z.enum(['firing', 'resolved']),
+  summary: z.string(),
+  firstAt: z.string(),
+  lastAt: z.string(),
+  resolvedAt: z.string().nullable(),
+  acknowledgedBy: z.string().nullable(),
+  acknowledgedAt: z.string().nullable(),
+  /** Whether its rule is silenced now (its messages held back). */
+  silenced: z.boolean(),
+});
+export type AlertView = z.infer<typeof Alert>;
+
+export const alertsChannels = {
+  'alerts:list': {
+    roles: EVERYONE,
+    action: 'Reading alerts',
+    input: z.strictObject({ limit: z.number().int().min(1).max(500).default(100) }),
+    /** `attention`: firing alerts nobody has acknowledged (the bell's count). */
+    output: z.object({ alerts: z.array(Alert), attention: Count }),
+  },
+  'alerts:acknowledge': {
+    roles: EVERYONE,
+    action: 'Acknowledging an alert',
+    changes: true,
+    input: z.strictObject({ id: z.string().max(100) }),
+    output: Alert,
+  },
+  'alerts:rules': { roles: EVERYONE, action: 'Reading alert rules', input: Empty, output: z.array(AlertRule) },
+  'alerts:addRule': {
+    roles: COMPLIANCE,
+    action: 'Adding an alert rule',
+    input: z.strictObject({ kind: z.enum(ALERT_KINDS), params: AlertParams.default({}), enabled: z.boolean().default(true) }),
+    output: AlertRule,
+  },
+  'alerts:removeRule': {
+    roles: COMPLIANCE,
+    action: 'Removing an alert rule',
+    input: z.strictObject({ id: z.string().max(100) }),
+    output: z.object({ removed: z.boolean() }),
+  },
+  'alerts:silence': {
+    roles: STAFF,
+    action: 'Silencing an alert rule',
+    /** `minutes` null lifts the silence. */
+    input: z.strictObject({
+      id: z.string().max(100),
+      minutes: z.number().int().min(5).max(43_200).nullable(),
+      reason: z.string().trim().max(500).nullable(),
+    }),
+    output: AlertRule,
+  },
+  'alerts:evaluate': {
+    roles: COMPLIANCE,
+    action: 'Evaluating the alert rules',
+    input: Empty,
+    /** What each rule's evaluation did to its alert. */
+    output: z.array(
+      z.object({
+        ruleId: z.string(),
+        outcome: z.enum(['opened', 'repeated', 'updated', 'resolved', 'none']),
+        summary: z.string().nullable(),
+      }),
+    ),
+  },
+} as const satisfies Record<string, ChannelSchema>;

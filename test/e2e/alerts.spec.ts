@@ -1,0 +1,75 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './journey.js';
+import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './console-host.js';
+
+/**
+ * Alerts as a compliance officer meets them (issue 38): a rule added in Settings, checked at once,
+ * the bell counting what fires, the notification centre saying what and since when, an
+ * acknowledgement, and a silence with its reason — each view readable in light and dark, axe-clean.
+ */
+let app: ConsoleProcess;
+test.beforeAll(async () => {
+  app = await startConsole(['--sandbox-seed', '23', '--sandbox-consents', '80', '--sandbox-clock', pinnedNow()], {
+    setup: knownOperator('Alma Alerts'),
+  });
+});
+test.afterAll(async () => app?.stop());
+
+async function look(page: Page, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: `test-results/screenshots/${name}-${scheme}.png` });
+    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(
+      result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`),
+      `axe on ${name} (${scheme})`,
+    ).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test('add a rule in Settings, see it fire under the bell, acknowledge it, silence the rule with a reason', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(app.launchUrl);
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Alerts: none needs attention' })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
+  const panel = page.getByRole('region', { name: 'Alerts' });
+  await expect(panel.getByText('No alert rule yet.')).toBeVisible();
+  await panel.getByRole('combobox', { name: 'Alert when' }).click();
+  await page.getByRole('option', { name: 'Consents expiring soon (daily digest)' }).click();
+  await panel.getByRole('textbox', { name: 'Sharing ends within (days)' }).fill('90');
+  await panel.getByRole('button', { name: 'Add rule' }).click();
+  const rules = panel.getByRole('table', { name: 'Alert rules' });
+  await expect(rules).toContainText('Consents whose sharing ends within 90 days (once a day)');
+  await panel.getByRole('button', { name: 'Check the rules now' }).click();
+  await expect(panel.getByRole('status')).toHaveText('Checked 1 rule: 1 started firing, 0 resolved.');
+  await look(page, 'settings-alerts');
+
+  const bell = page.getByRole('button', { name: 'Alerts: 1 firing, not acknowledged' });
+  await expect(bell).toBeVisible();
+  await bell.click();
+  const centre = page.getByRole('dialog', { name: 'Alerts' });
+  const item = centre.getByRole('listitem', { name: 'Consents expiring soon (daily digest): firing' });
+  await expect(item).toContainText(/\d+ active consents? ends? sharing within 90 days/);
+  await look(page, 'alerts-centre');
+  await item.getByRole('button', { name: 'Acknowledge: Consents expiring soon (daily digest)' }).click();
+  await expect(item).toContainText('Acknowledged by');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('button', { name: 'Alerts: none needs attention' })).toBeVisible();
+
+  // Silenced for a day, with why.
+  await rules.getByRole('combobox', { name: /^Silence / }).click();
+  await page.getByRole('option', { name: 'for 1 day' }).click();
+  await rules.getByRole('textbox', { name: 'Why it is silenced' }).fill('renewal campaign running');
+  await rules.getByRole('button', { name: 'Silence', exact: true }).click();
+  await expect(rules).toContainText(/Until .*: renewal campaign running/);
+  await page.goto(`${new URL(app.launchUrl).origin}/#/audit`);
+  const log = page.getByTestId('table-scroll');
+  for (const words of ['Added an alert rule', 'An alert fired', 'Acknowledged an alert', 'Silenced an alert rule'])
+    await expect(log.getByText(words)).toBeVisible();
+});
