@@ -29,6 +29,7 @@ import { reportHandlers } from './reports/handlers.js';
 import { complaintHandlers } from './complaints/handlers.js';
 import { alertHandlers } from './alerts/handlers.js';
 import { AlertService } from './alerts/service.js';
+import { createDeliverer, readDelivery, writeDelivery } from './alerts/delivery.js';
 import { createKeyFileCipher } from './secrets/cipher.js';
 import { SecretVault } from './secrets/vault.js';
 import { SettingsStore } from './settings.js';
@@ -110,9 +111,23 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     consentApiBaseUrl: connection.baseUrl,
     dataApiBaseUrl: connection.dataApiBaseUrl,
   });
-  const syncService = new SyncService({ ...ctx, engine, link, damage, storeFailure: (e) => cache.storeFailure(e) });
+  const syncService = new SyncService({
+    ...ctx,
+    engine,
+    link,
+    damage,
+    storeFailure: (e) => cache.storeFailure(e),
+    // Every sync that ends (well or not, its summary stored) has the alert rules checked.
+    ended: () => evaluateAlerts(),
+  });
   const about = { appVersion: opts.appVersion, profile: { id: profile.id, name: profile.name, environment: profile.environment } };
   const jobsContext = { ...ctx, actions, link, approvalOver: () => settings.get().bulkApprovalOver };
+  // Where alerts go (issue 38): the addresses in the data directory, the secrets in the vault.
+  const deliverer = createDeliverer({
+    config: () => readDelivery(opts.dataDir),
+    secret: (name) => vault.get(name),
+    audit: (entry) => stores.audit.append(entry),
+  });
   // Alert rules at work (issue 38): after every sync that ends, and every five minutes.
   const alerts = new AlertService({
     store: stores.alerts,
@@ -127,14 +142,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         return v.ok ? { ok: true } : { ok: false, problem: v.problem, brokenAt: v.brokenAt };
       },
     },
-    // The notification centre reads the alerts themselves (announced by the store); e-mail and webhooks come next.
-    deliver: async () => undefined,
+    // The notification centre reads the alerts themselves (announced by the store); e-mail and the webhook here.
+    deliver: (message) => deliverer.deliver(message),
   });
   const evaluateAlerts = () =>
     outsideRequest(() => void alerts.evaluateAll().catch((e: Error) => opts.log.error(`alerts: evaluation failed: ${e.message}`)));
-  const unwatchSyncs = bus.subscribe((event, payload) => {
-    if (event === 'sync:progress' && (payload as { state: string }).state !== 'running') evaluateAlerts();
-  });
   if (opts.host !== 'cli') outsideRequest(() => alerts.start(5 * 60_000));
   await registerInterruptedBulkJobs(jobsContext);
 
@@ -180,7 +192,18 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       ...auditHandlers(ctx),
       ...reportHandlers({ ...ctx, about: { profile: profile.name, appVersion: opts.appVersion } }),
       ...complaintHandlers({ ...ctx, complaints: stores.complaints }),
-      ...alertHandlers({ ...ctx, alerts: stores.alerts, service: alerts }),
+      ...alertHandlers({
+        ...ctx,
+        alerts: stores.alerts,
+        service: alerts,
+        delivery: {
+          read: () => readDelivery(opts.dataDir),
+          write: (config) => writeDelivery(opts.dataDir, config),
+          secrets: vault,
+          deliverer,
+          audit: (entry) => stores.audit.append(entry),
+        },
+      }),
       ...jobHandlers(jobsContext),
       ...syncHandlers({ ...ctx, sync: syncService, syncDataByDefault: () => settings.get().syncData }),
       ...profileHandlers({
@@ -236,7 +259,6 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     async close() {
       if (schedule) clearInterval(schedule);
       alerts.stop();
-      unwatchSyncs();
       unwatchTeam?.();
       await jobs.close();
       await syncService.stop();

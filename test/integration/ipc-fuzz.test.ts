@@ -140,6 +140,13 @@ const BASE: Record<Channel, unknown> = {
   'alerts:removeRule': { id: 'rule-1' },
   'alerts:silence': { id: 'rule-1', minutes: 60, reason: 'maintenance' },
   'alerts:evaluate': {},
+  'alerts:delivery': {},
+  'alerts:setDelivery': {
+    email: { smtpUrl: 'smtp://mail.example:25', from: 'console@example.com', to: ['ops@example.com'] },
+    webhook: { url: 'https://hooks.example/cdr', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+    consoleUrl: 'https://console.example',
+  },
+  'alerts:testDelivery': { way: 'email' },
 };
 
 /**

@@ -1,5 +1,6 @@
 import { alertHandlers } from '../../electron/core/alerts/handlers.js';
 import { AlertService } from '../../electron/core/alerts/service.js';
+import { NO_DELIVERY } from '../../electron/core/alerts/delivery.js';
 import { MantineProvider } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { Notifications } from '@mantine/notifications';
@@ -169,6 +170,13 @@ export function memoryClient(
           signals: { events: async () => 0, expiring: async () => 0, lastSync: async () => null, audit: async () => ({ ok: true }) },
           deliver: async () => undefined,
         }),
+        delivery: {
+          read: () => NO_DELIVERY,
+          write: () => undefined,
+          secrets: { has: () => false, set: () => undefined, delete: () => undefined },
+          deliverer: { deliver: async () => undefined, test: async () => ({ ok: false, detail: 'No e-mail is set up.' }) },
+          audit: async () => undefined,
+        },
       }),
       ...overrides,
     }),

@@ -61,6 +61,7 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
       'alerts:list',
       'alerts:acknowledge',
       'alerts:rules',
+      'alerts:delivery',
     ],
   },
   {
@@ -81,6 +82,7 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
       'alerts:addRule',
       'alerts:removeRule',
       'alerts:evaluate',
+      'alerts:testDelivery',
     ],
   },
   {
@@ -115,6 +117,7 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
       'users:list',
       'users:add',
       'users:update',
+      'alerts:setDelivery',
     ],
   },
 ];

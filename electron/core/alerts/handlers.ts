@@ -5,13 +5,32 @@ import type { CoreContext, HandlersOf } from '../context.js';
 import { CoreError } from '../errors.js';
 import type { Alert, AlertRule, AlertStore } from './port.js';
 import type { AlertService } from './service.js';
+import type { AuditEntry } from '../audit/port.js';
+import { SMTP_PASSWORD, WEBHOOK_SECRET, splitSmtpUrl, type Deliverer, type DeliveryConfig } from './delivery.js';
 
 type AlertChannels =
-  'alerts:list' | 'alerts:acknowledge' | 'alerts:rules' | 'alerts:addRule' | 'alerts:removeRule' | 'alerts:silence' | 'alerts:evaluate';
+  | 'alerts:list'
+  | 'alerts:acknowledge'
+  | 'alerts:rules'
+  | 'alerts:addRule'
+  | 'alerts:removeRule'
+  | 'alerts:silence'
+  | 'alerts:evaluate'
+  | 'alerts:delivery'
+  | 'alerts:setDelivery'
+  | 'alerts:testDelivery';
 
 export interface AlertsContext extends Pick<CoreContext, 'clock' | 'operator'> {
   alerts: AlertStore;
   service: AlertService;
+  /** Where alerts go: the addresses (a file of the data directory), the secrets (the vault), the deliverer. */
+  delivery: {
+    read(): DeliveryConfig;
+    write(config: DeliveryConfig): void;
+    secrets: { has(name: string): boolean; set(name: string, value: string): void; delete(name: string): void };
+    deliverer: Deliverer;
+    audit(entry: AuditEntry): Promise<unknown>;
+  };
 }
 
 /** The alerts domain (issue 38): the rules (compliance and admins manage them), the alerts they raise (everyone sees and acknowledges), silences. */
@@ -88,6 +107,52 @@ export function alertHandlers(ctx: AlertsContext): HandlersOf<AlertChannels> {
       if (!done) throw new CoreError('NOT_FOUND', 'There is no such alert rule.');
       return ruleView(done, now());
     },
+    'alerts:delivery': async () => deliveryView(ctx),
+    'alerts:setDelivery': async (input) => {
+      const d = ctx.delivery;
+      const config = { ...d.read() };
+      const changed: string[] = [];
+      if (input.email !== undefined) {
+        if (input.email === null) {
+          config.email = null;
+          d.secrets.delete(SMTP_PASSWORD);
+          changed.push('e-mail off');
+        } else {
+          const { url, password } = splitSmtpUrl(input.email.smtpUrl);
+          config.email = { smtpUrl: url, from: input.email.from, to: input.email.to };
+          if (password !== null) d.secrets.set(SMTP_PASSWORD, password);
+          changed.push(
+            `e-mail from ${input.email.from} to ${input.email.to.join(', ')} through ${url}${password !== null ? ' (password kept in the vault)' : ''}`,
+          );
+        }
+      }
+      if (input.webhook !== undefined) {
+        if (input.webhook === null) {
+          config.webhook = null;
+          d.secrets.delete(WEBHOOK_SECRET);
+          changed.push('webhook off');
+        } else {
+          config.webhook = { url: input.webhook.url };
+          if (input.webhook.secret === null) d.secrets.delete(WEBHOOK_SECRET);
+          else if (input.webhook.secret !== undefined) d.secrets.set(WEBHOOK_SECRET, input.webhook.secret);
+          changed.push(`webhook to ${input.webhook.url}${input.webhook.secret ? ' (signing secret kept in the vault)' : ''}`);
+        }
+      }
+      if (input.consoleUrl !== undefined) {
+        config.consoleUrl = input.consoleUrl;
+        changed.push(`links to ${input.consoleUrl ?? 'nowhere'}`);
+      }
+      d.write(config);
+      await d.audit({
+        operator: ctx.operator(),
+        action: 'alert:delivery-set',
+        target: null,
+        reason: null,
+        result: changed.join('; ') || 'nothing changed',
+      });
+      return deliveryView(ctx);
+    },
+    'alerts:testDelivery': async ({ way }) => ctx.delivery.deliverer.test(way),
     'alerts:evaluate': async () => {
       const rules = (await store.rules()).filter((r) => r.enabled);
       const out = [];
@@ -97,6 +162,15 @@ export function alertHandlers(ctx: AlertsContext): HandlersOf<AlertChannels> {
       }
       return out;
     },
+  };
+}
+
+function deliveryView(ctx: AlertsContext) {
+  const c = ctx.delivery.read();
+  return {
+    email: c.email ? { ...c.email, hasPassword: ctx.delivery.secrets.has(SMTP_PASSWORD) } : null,
+    webhook: c.webhook ? { ...c.webhook, hasSecret: ctx.delivery.secrets.has(WEBHOOK_SECRET) } : null,
+    consoleUrl: c.consoleUrl,
   };
 }
 

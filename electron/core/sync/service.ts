@@ -38,6 +38,8 @@ export interface SyncServiceDeps extends Pick<CoreContext, 'stores' | 'bus' | 'l
    * in words), or undefined for any other failure.
    */
   storeFailure?: (error: unknown) => { damage: true } | { problem: string } | undefined;
+  /** Told when a sync has ended, well or not, once its summary is stored (the alert rules read it). */
+  ended?: () => void;
 }
 
 /**
@@ -81,6 +83,7 @@ export class SyncService {
     if (this.blocked) throw new CoreError('CACHE', this.blocked);
     this.running = this.run(request, onProgress).finally(() => {
       this.running = undefined;
+      this.deps.ended?.();
     });
     return this.running;
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ALERT_KINDS } from '../../alerts/alerts.js';
-import { COMPLIANCE, EVERYONE, STAFF } from '../roles.js';
+import { ADMIN, COMPLIANCE, EVERYONE, STAFF } from '../roles.js';
 import { Empty, type ChannelSchema } from './common.js';
 
 /** Alert rules and the alerts they raise (issue 38; shared/alerts/alerts.ts holds their words and limits). */
@@ -49,6 +49,17 @@ export const Alert = z.object({
 });
 export type AlertView = z.infer<typeof Alert>;
 
+/** Where alerts go besides the notification centre (the secrets never come back: only whether one is kept). */
+export const AlertDelivery = z.object({
+  email: z.object({ smtpUrl: z.string(), from: z.string(), to: z.array(z.string()), hasPassword: z.boolean() }).nullable(),
+  webhook: z.object({ url: z.string(), hasSecret: z.boolean() }).nullable(),
+  consoleUrl: z.string().nullable(),
+});
+export type AlertDelivery = z.infer<typeof AlertDelivery>;
+
+const Address = z.email().max(254);
+const HttpUrl = z.url({ protocol: /^https?$/ }).max(2000);
+
 export const alertsChannels = {
   'alerts:list': {
     roles: EVERYONE,
@@ -87,6 +98,38 @@ export const alertsChannels = {
       reason: z.string().trim().max(500).nullable(),
     }),
     output: AlertRule,
+  },
+  'alerts:delivery': { roles: EVERYONE, action: 'Reading where alerts go', input: Empty, output: AlertDelivery },
+  'alerts:setDelivery': {
+    roles: ADMIN,
+    action: 'Changing where alerts go',
+    input: z.strictObject({
+      /** `smtpUrl`: smtp:// or smtps://, a password in it is moved to the vault; null turns e-mail off. */
+      email: z
+        .strictObject({ smtpUrl: z.url({ protocol: /^smtps?$/ }).max(2000), from: Address, to: z.array(Address).min(1).max(20) })
+        .nullable()
+        .optional(),
+      /** `secret`: the Standard Webhooks signing secret (whsec_…); absent keeps the one kept, null removes it. */
+      webhook: z
+        .strictObject({
+          url: HttpUrl,
+          secret: z
+            .string()
+            .regex(/^whsec_[A-Za-z0-9+/=]{16,200}$/)
+            .nullable()
+            .optional(),
+        })
+        .nullable()
+        .optional(),
+      consoleUrl: HttpUrl.nullable().optional(),
+    }),
+    output: AlertDelivery,
+  },
+  'alerts:testDelivery': {
+    roles: COMPLIANCE,
+    action: 'Sending a test alert',
+    input: z.strictObject({ way: z.enum(['email', 'webhook']) }),
+    output: z.object({ ok: z.boolean(), detail: z.string() }),
   },
   'alerts:evaluate': {
     roles: COMPLIANCE,

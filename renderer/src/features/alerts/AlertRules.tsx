@@ -2,7 +2,7 @@ import { Button, Group, NumberInput, Select, Stack, Table, Text, TextInput } fro
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ALERT_KINDS, KIND_PARAMS, KIND_TEXT, paramsOf, type AlertKind, type AlertParams } from '../../../../shared/alerts/alerts.js';
-import type { AlertRuleView } from '../../../../shared/ipc/contract.js';
+import type { AlertDelivery, AlertRuleView } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
 import { Panel } from '../../ui/Panel.js';
@@ -86,6 +86,7 @@ export function AlertRules() {
           {canManage.reason}
         </Text>
       )}
+      <AlertDeliveryForm />
     </Panel>
   );
 }
@@ -248,6 +249,169 @@ function AddRule({ onAdded }: { onAdded(): void }) {
           {add.error.message}
         </Text>
       ) : null}
+    </form>
+  );
+}
+
+/**
+ * Where alerts go besides the bell (an admin's): e-mail through an SMTP server (its password kept
+ * in the vault, never shown again), a webhook signed the Standard Webhooks way, and the console's
+ * address for the messages' links; a test each way (compliance and admins).
+ */
+export function AlertDeliveryForm() {
+  const client = useClient();
+  const delivery = useQuery({ queryKey: ['alerts:delivery'], queryFn: () => client.alertsDelivery({}) });
+  const canSet = useCan('alerts:setDelivery');
+  const canTest = useCan('alerts:testDelivery');
+  const d = delivery.data;
+  if (!d) return delivery.error ? <ErrorState title="Where alerts go could not be read" error={delivery.error} /> : null;
+  return <DeliveryFields key={JSON.stringify(d)} current={d} canSet={canSet.allowed} setReason={canSet.reason} canTest={canTest.allowed} />;
+}
+
+function DeliveryFields({
+  current,
+  canSet,
+  setReason,
+  canTest,
+}: {
+  current: AlertDelivery;
+  canSet: boolean;
+  setReason: string | null;
+  canTest: boolean;
+}) {
+  const client = useClient();
+  const queries = useQueryClient();
+  const [smtpUrl, setSmtpUrl] = useState(current.email?.smtpUrl ?? '');
+  const [from, setFrom] = useState(current.email?.from ?? '');
+  const [to, setTo] = useState(current.email?.to.join(', ') ?? '');
+  const [hook, setHook] = useState(current.webhook?.url ?? '');
+  const [secret, setSecret] = useState('');
+  const [consoleUrl, setConsoleUrl] = useState(current.consoleUrl ?? '');
+  const save = useMutation({
+    mutationFn: () =>
+      client.alertsSetDelivery({
+        email: smtpUrl.trim()
+          ? {
+              smtpUrl: smtpUrl.trim(),
+              from: from.trim(),
+              to: to
+                .split(/[,\s]+/)
+                .map((a) => a.trim())
+                .filter(Boolean),
+            }
+          : null,
+        webhook: hook.trim() ? { url: hook.trim(), ...(secret.trim() ? { secret: secret.trim() } : {}) } : null,
+        consoleUrl: consoleUrl.trim() || null,
+      }),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: ['alerts:delivery'] }),
+  });
+  const test = useMutation({ mutationFn: (way: 'email' | 'webhook') => client.alertsTestDelivery({ way }) });
+  return (
+    <form
+      aria-label="Where alerts go"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <Stack gap="xs" mt="md">
+        <Text fw={600} size="sm">
+          Where alerts go, besides the bell
+        </Text>
+        <Group grow align="flex-start">
+          <TextInput
+            size="xs"
+            label="SMTP server"
+            description={
+              current.email?.hasPassword
+                ? 'A password is kept in the vault.'
+                : 'smtp://user:password@host:587 (the password goes to the vault)'
+            }
+            value={smtpUrl}
+            onChange={(e) => setSmtpUrl(e.currentTarget.value)}
+            disabled={!canSet}
+          />
+          <TextInput
+            size="xs"
+            label="From"
+            description="The sender’s address"
+            value={from}
+            onChange={(e) => setFrom(e.currentTarget.value)}
+            disabled={!canSet}
+          />
+          <TextInput
+            size="xs"
+            label="To"
+            description="Addresses, separated by commas"
+            value={to}
+            onChange={(e) => setTo(e.currentTarget.value)}
+            disabled={!canSet}
+          />
+        </Group>
+        <Group grow align="flex-start">
+          <TextInput
+            size="xs"
+            label="Webhook URL"
+            description="A JSON POST, Slack-compatible"
+            value={hook}
+            onChange={(e) => setHook(e.currentTarget.value)}
+            disabled={!canSet}
+          />
+          <TextInput
+            size="xs"
+            label="Signing secret"
+            description={current.webhook?.hasSecret ? 'One is kept; type a new one to replace it.' : 'whsec_… (Standard Webhooks)'}
+            value={secret}
+            onChange={(e) => setSecret(e.currentTarget.value)}
+            disabled={!canSet}
+            autoComplete="off"
+          />
+          <TextInput
+            size="xs"
+            label="The console’s address, for links"
+            description="So a message links to the screen concerned"
+            value={consoleUrl}
+            onChange={(e) => setConsoleUrl(e.currentTarget.value)}
+            disabled={!canSet}
+          />
+        </Group>
+        <Group gap="xs">
+          <Unavailable label="Save where alerts go" reason={setReason}>
+            <Button size="xs" type="submit" loading={save.isPending} disabled={!canSet}>
+              Save where alerts go
+            </Button>
+          </Unavailable>
+          <Button
+            size="xs"
+            variant="default"
+            disabled={!canTest || !current.email}
+            loading={test.isPending && test.variables === 'email'}
+            onClick={() => test.mutate('email')}
+          >
+            Send a test e-mail
+          </Button>
+          <Button
+            size="xs"
+            variant="default"
+            disabled={!canTest || !current.webhook}
+            loading={test.isPending && test.variables === 'webhook'}
+            onClick={() => test.mutate('webhook')}
+          >
+            Send a test webhook
+          </Button>
+        </Group>
+        {save.error ? (
+          <Text size="xs" c="red">
+            {save.error.message}
+          </Text>
+        ) : null}
+        {test.data ? (
+          <Text size="xs" role="status" {...(test.data.ok ? {} : { c: 'red' })}>
+            {test.data.ok ? 'Sent: ' : 'Not sent: '}
+            {test.data.detail}
+          </Text>
+        ) : null}
+      </Stack>
     </form>
   );
 }
