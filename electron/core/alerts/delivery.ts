@@ -2,7 +2,6 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
-import type { AlertDelivery } from '../../../shared/ipc/contract.js';
 import { escapeHtml } from '../../../shared/text/escape-html.js';
 import type { AuditEntry } from '../audit/port.js';
 import type { AlertMessage } from './service.js';
