@@ -1,14 +1,4 @@
-import {
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  type CompiledQuery,
-} from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { AuditEntry, AuditRecord } from '../audit/port.js';
 import type { Schema } from './schema.js';
 
@@ -23,28 +13,44 @@ export type Engine = 'sqlite' | 'postgres';
 
 export type Queries = Kysely<Schema>;
 
-const builders = new Map<Engine, Queries>();
+const builders = new Map<Engine, Promise<Queries>>();
 
-/** The query builder for an engine's SQL: queries built with it are compiled, never run, by Kysely. */
-export function queriesFor(engine: Engine): Queries {
+/**
+ * The query builder for an engine's SQL: queries built with it are compiled, never run, by Kysely.
+ * Kysely is loaded at the first query, not with the core (some 400 modules: every process that
+ * opens a store, and every test file, paid ~0.3 s for it before a complaint or an alert was read).
+ */
+export function queriesFor(engine: Engine): Promise<Queries> {
   let q = builders.get(engine);
   if (!q) {
-    q = new Kysely<Schema>({
-      dialect:
-        engine === 'sqlite'
-          ? {
-              createAdapter: () => new SqliteAdapter(),
-              createDriver: () => new DummyDriver(),
-              createIntrospector: (db) => new SqliteIntrospector(db),
-              createQueryCompiler: () => new SqliteQueryCompiler(),
-            }
-          : {
-              createAdapter: () => new PostgresAdapter(),
-              createDriver: () => new DummyDriver(),
-              createIntrospector: (db) => new PostgresIntrospector(db),
-              createQueryCompiler: () => new PostgresQueryCompiler(),
-            },
-    });
+    q = import('kysely').then(
+      ({
+        DummyDriver,
+        Kysely,
+        PostgresAdapter,
+        PostgresIntrospector,
+        PostgresQueryCompiler,
+        SqliteAdapter,
+        SqliteIntrospector,
+        SqliteQueryCompiler,
+      }) =>
+        new Kysely<Schema>({
+          dialect:
+            engine === 'sqlite'
+              ? {
+                  createAdapter: () => new SqliteAdapter(),
+                  createDriver: () => new DummyDriver(),
+                  createIntrospector: (db) => new SqliteIntrospector(db),
+                  createQueryCompiler: () => new SqliteQueryCompiler(),
+                }
+              : {
+                  createAdapter: () => new PostgresAdapter(),
+                  createDriver: () => new DummyDriver(),
+                  createIntrospector: (db) => new PostgresIntrospector(db),
+                  createQueryCompiler: () => new PostgresQueryCompiler(),
+                },
+        }),
+    );
     builders.set(engine, q);
   }
   return q;
@@ -61,7 +67,8 @@ export interface Compilable<R> {
  */
 export interface QueryRunner {
   readonly engine: Engine;
-  readonly q: Queries;
+  /** The builder of its engine's SQL (loaded at the first call). */
+  queries(): Promise<Queries>;
   /** The rows a query returns. */
   all<R>(query: Compilable<R>): Promise<R[]>;
   /**
