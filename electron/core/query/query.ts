@@ -1,4 +1,14 @@
-import type { CompiledQuery, Kysely } from 'kysely';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type CompiledQuery,
+} from 'kysely';
 import type { AuditEntry, AuditRecord } from '../audit/port.js';
 import type { Schema } from './schema.js';
 
@@ -17,39 +27,30 @@ const builders = new Map<Engine, Promise<Queries>>();
 
 /**
  * The query builder for an engine's SQL: queries built with it are compiled, never run, by Kysely.
- * Kysely is loaded at the first query, not with the core (some 400 modules: every process that
- * opens a store, and every test file, paid ~0.3 s for it before a complaint or an alert was read).
+ * Kysely is loaded with the core, not at the first query: loaded late (a first alert check after a
+ * sync), its ~0.3 s of module loading held a team server's or a host's event loop while consoles
+ * were opening, and their first reads waited behind it.
  */
 export function queriesFor(engine: Engine): Promise<Queries> {
   let q = builders.get(engine);
   if (!q) {
-    q = import('kysely').then(
-      ({
-        DummyDriver,
-        Kysely,
-        PostgresAdapter,
-        PostgresIntrospector,
-        PostgresQueryCompiler,
-        SqliteAdapter,
-        SqliteIntrospector,
-        SqliteQueryCompiler,
-      }) =>
-        new Kysely<Schema>({
-          dialect:
-            engine === 'sqlite'
-              ? {
-                  createAdapter: () => new SqliteAdapter(),
-                  createDriver: () => new DummyDriver(),
-                  createIntrospector: (db) => new SqliteIntrospector(db),
-                  createQueryCompiler: () => new SqliteQueryCompiler(),
-                }
-              : {
-                  createAdapter: () => new PostgresAdapter(),
-                  createDriver: () => new DummyDriver(),
-                  createIntrospector: (db) => new PostgresIntrospector(db),
-                  createQueryCompiler: () => new PostgresQueryCompiler(),
-                },
-        }),
+    q = Promise.resolve(
+      new Kysely<Schema>({
+        dialect:
+          engine === 'sqlite'
+            ? {
+                createAdapter: () => new SqliteAdapter(),
+                createDriver: () => new DummyDriver(),
+                createIntrospector: (db) => new SqliteIntrospector(db),
+                createQueryCompiler: () => new SqliteQueryCompiler(),
+              }
+            : {
+                createAdapter: () => new PostgresAdapter(),
+                createDriver: () => new DummyDriver(),
+                createIntrospector: (db) => new PostgresIntrospector(db),
+                createQueryCompiler: () => new PostgresQueryCompiler(),
+              },
+      }),
     );
     builders.set(engine, q);
   }
