@@ -13,6 +13,7 @@ import { addProfileCommands } from './profiles.js';
 import { addTeamCommands } from './team.js';
 import { addUserCommands } from './users.js';
 import { addDataCommands } from './data.js';
+import { addAlertCommands } from './alerts.js';
 import {
   AuditCheckpoint,
   CONSENT_SORT_FIELDS,
@@ -99,6 +100,7 @@ export function buildProgram(): Command {
   addTeamCommands(program);
   addUserCommands(program);
   addDataCommands(program);
+  addAlertCommands(program);
 
   program
     .command('sync')

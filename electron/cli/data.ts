@@ -1,9 +1,8 @@
 import { Option, type Command } from 'commander';
-import type { Channel, ChannelInput, ChannelOutput } from '../../shared/ipc/contract.js';
-import { CoreError } from '../core/errors.js';
 import { csvRows } from '../core/exports/csv.js';
-import { EXIT, Exit, identifier, table, withCore } from './common.js';
-import { remoteOf, withRemote } from './remote.js';
+import { EXIT, Exit, identifier, table } from './common.js';
+import { withChannels, type Call } from './channels.js';
+import type { ChannelOutput } from '../../shared/ipc/contract.js';
 
 /**
  * `cli data KIND` — the cached Data API records for analysts and scripts, through the contract's
@@ -26,21 +25,6 @@ const KINDS = {
 } as const;
 type KindName = keyof typeof KINDS;
 type Kind = (typeof KINDS)[KindName];
-
-/** What a command calls: the core's router on this machine, or the team server's. */
-type Call = <C extends Channel>(channel: C, input: ChannelInput<C>) => Promise<ChannelOutput<C>>;
-
-async function withChannels<T>(program: Command, run: (call: Call) => Promise<T>): Promise<T> {
-  const remote = remoteOf(program);
-  if (remote) return withRemote(remote, (c) => run((channel, input) => c.call(channel, input)));
-  return withCore(program, (core) =>
-    run(async (channel, input) => {
-      const r = await core.router.handle(channel, input, true);
-      if (!r.ok) throw new CoreError(r.error.code, r.error.message);
-      return r.value as never;
-    }),
-  );
-}
 
 const PAGE = 500;
 

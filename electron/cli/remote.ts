@@ -171,4 +171,9 @@ export const REMOTE_COMMANDS = new Set([
   'audit checkpoint',
   'audit export',
   'data',
+  'alerts list',
+  'alerts add',
+  'alerts remove',
+  'alerts test',
+  'complaints',
 ]);

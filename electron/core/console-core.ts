@@ -55,11 +55,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   mkdirSync(profileDir, { recursive: true, mode: 0o700 });
   restrictToOwner(opts.dataDir); // owner-only, whatever the umask or an earlier version left (see data-dir.ts)
   const connection = await openConnection({ ...opts, profile, profileDir, vault });
-  const damage = { problem: null as string | null };
-  let cache: Awaited<ReturnType<typeof sqliteStoreOpener>>;
+  const storeDamage = { problem: null as string | null };
+  // The store opened for the profile: its SQLite cache, or a team server's PostgreSQL store.
+  let opened: Awaited<ReturnType<typeof sqliteStoreOpener>>;
   try {
-    const onDamage = (problem: { message: string }) => void (damage.problem = problem.message);
-    cache = await (opts.store ?? sqliteStoreOpener)({
+    const onDamage = (problem: { message: string }) => void (storeDamage.problem = problem.message);
+    opened = await (opts.store ?? sqliteStoreOpener)({
       dataDir: opts.dataDir,
       profile,
       vault,
@@ -73,11 +74,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   }
   const bus = new EventBus();
   // Every write through the stores announces what it changed (change-notices.ts).
-  const stores = announcingStorage(cache.storage, bus);
+  const stores = announcingStorage(opened.storage, bus);
   // A team server's database going away and coming back: every console's status bar says so at once,
   // and the schedule waits for it (the sync that stopped resumes at the first tick after).
   let databaseAway = false;
-  const unwatchTeam = cache.team?.watch?.((database) => {
+  const unwatchTeam = opened.team?.watch?.((database) => {
     databaseAway = database.state === 'unreachable';
     bus.emit('team:database', database);
   });
@@ -96,7 +97,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     operator,
     log: opts.log,
   };
-  const link: Reachability = { online: false };
+  const intermediary: Reachability = { online: false };
   const settings = new SettingsStore(opts.dataDir, profile.embedded ? { syncData: true } : {});
   const client = new ConsentClient({ baseUrl: connection.baseUrl, tokens: connection.tokens });
   const actions = new ConsentActions({
@@ -106,7 +107,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     audit: stores.audit,
     operator: acting,
   });
-  const engine = cache.engine({
+  const engine = opened.engine({
     tokens: connection.tokenOptions,
     consentApiBaseUrl: connection.baseUrl,
     dataApiBaseUrl: connection.dataApiBaseUrl,
@@ -114,14 +115,14 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const syncService = new SyncService({
     ...ctx,
     engine,
-    link,
-    damage,
-    storeFailure: (e) => cache.storeFailure(e),
+    intermediary,
+    storeDamage,
+    storeFailure: (e) => opened.storeFailure(e),
     // Every sync that ends (well or not, its summary stored) has the alert rules checked.
     ended: () => evaluateAlerts(),
   });
   const about = { appVersion: opts.appVersion, profile: { id: profile.id, name: profile.name, environment: profile.environment } };
-  const jobsContext = { ...ctx, actions, link, approvalOver: () => settings.get().bulkApprovalOver };
+  const jobsContext = { ...ctx, actions, intermediary, approvalOver: () => settings.get().bulkApprovalOver };
   // Where alerts go (issue 38): the addresses in the data directory, the secrets in the vault.
   const deliverer = createDeliverer({
     config: () => readDelivery(opts.dataDir),
@@ -168,14 +169,14 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   const router = createRouter({
     onInternalError: (channel, error) => opts.log.error(`IPC ${channel} failed`, error),
-    mapError: (error) => cache.mapError(error),
+    mapError: (error) => opened.mapError(error),
     handlers: {
       ...appHandlers({
         ...ctx,
         sync: syncService,
-        link,
+        intermediary,
         sandboxUrl: connection.sandbox?.url,
-        team: cache.team,
+        team: opened.team,
         connectTeam: opts.connectTeam,
         dataDir: opts.dataDir,
         about: {
@@ -185,7 +186,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
           keyStorage: { kind: vault.cipher.kind, description: vault.cipher.description },
         },
       }),
-      ...consentHandlers({ ...ctx, actions, link, about, redirectUri: profile.redirectUri ?? EMBEDDED_REDIRECT_URI }),
+      ...consentHandlers({ ...ctx, actions, intermediary, about, redirectUri: profile.redirectUri ?? EMBEDDED_REDIRECT_URI }),
       ...eventHandlers(ctx),
       ...dataHandlers(ctx),
       ...userHandlers({ ...(opts.people ? { people: opts.people } : {}), operator }),
@@ -213,10 +214,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         settings,
         operators,
         current: { profile, tokens: connection.tokens, baseUrl: connection.baseUrl, tokenUrl: connection.tokenUrl },
-        link,
+        intermediary,
         clientSecret: opts.clientSecret,
         reopen: opts.reopen,
-        team: cache.team !== undefined,
+        team: opened.team !== undefined,
         onScheduleChange: reschedule,
         ...(opts.people ? { personal: opts.people } : {}),
       }),
@@ -242,7 +243,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       return r.value as SyncSummary;
     },
     get cache() {
-      const sqlite = cache.sqlite;
+      const sqlite = opened.sqlite;
       if (!sqlite) throw new Error('This core keeps no SQLite cache (a team server stores in PostgreSQL).');
       return { ...sqlite.sqlite, releaseMemory: sqlite.releaseMemory, indexesReady: sqlite.indexesReady };
     },
@@ -263,7 +264,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       await jobs.close();
       await syncService.stop();
       await engine.close();
-      await cache.close();
+      await opened.close();
       await connection.sandbox?.close();
     },
   };

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect, test } from './journey.js';
+import { look } from './look.js';
 import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './console-host.js';
 
 /**
@@ -18,21 +17,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => app?.stop());
 
 const origin = () => new URL(app.launchUrl).origin;
-
-async function look(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${scheme}.png` });
-    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    expect(
-      result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`),
-      `axe on ${name} (${scheme})`,
-    ).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 test('record a complaint from its consent, resolve and refer it, find it in the register and the audit trail', async ({ page }) => {
   test.setTimeout(120_000);

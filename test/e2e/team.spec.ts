@@ -48,7 +48,7 @@ test('two consoles on two team servers of one store: a revoke in one is REVOKED 
     const b = await two.newPage();
     await signIn(a);
     await signInAs(b, new URL(second.launchUrl).origin, 'vera');
-    await expect(b.getByTestId('status-user')).toHaveText('Signed in as Vera Viewer · viewer');
+    await expect(b.getByTestId('status-user')).toHaveText('Signed in as Vera Viewer · Viewer');
     await expect(b.getByText(/team server$/)).toBeVisible();
     for (const page of [a, b]) {
       await expect(page.getByTestId('status-team')).toHaveText('Team: 2 servers');

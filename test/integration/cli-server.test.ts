@@ -168,7 +168,7 @@ describe('the desktop connecting to a team server', () => {
         keyStorage: { kind: 'key-file', description: '' },
       },
       sync: {} as never,
-      link: { online: true },
+      intermediary: { online: true },
       sandboxUrl: undefined,
       connectTeam: (url) => opened.push(url.origin),
       dataDir: dir,

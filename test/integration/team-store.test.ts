@@ -372,7 +372,7 @@ describe('team bulk jobs', () => {
       refreshEvents: false,
     });
     const jobs = new JobRegistry(() => undefined);
-    const ctx = { bus: new EventBus(), jobs, actions, link: { online: true } } as unknown as JobsContext;
+    const ctx = { bus: new EventBus(), jobs, actions, intermediary: { online: true } } as unknown as JobsContext;
     return { actions, jobs, handlers: jobHandlers(ctx) };
   };
 

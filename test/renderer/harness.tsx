@@ -129,7 +129,7 @@ export function memoryClient(
   const consentReads = consentHandlers({
     ...ctx,
     actions: {} as ConsentActions,
-    link: { online: true },
+    intermediary: { online: true },
     about: { appVersion: '9.9.9', profile: { id: 'sandbox', name: 'Embedded sandbox', environment: 'sandbox' } },
     redirectUri: 'https://recipient.test.invalid/callback',
   });

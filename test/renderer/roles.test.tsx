@@ -42,7 +42,7 @@ describe('the status bar', () => {
   it('says who is signed in, and their role', async () => {
     useSession.setState({ connection: 'connected', syncProgress: null });
     renderWithClient(<StatusBar />, memoryClient(3, {}, { user: person('compliance', 'Cleo Compliance') }).client);
-    expect(await screen.findByTestId('status-user')).toHaveTextContent('Signed in as Cleo Compliance · compliance');
+    expect(await screen.findByTestId('status-user')).toHaveTextContent('Signed in as Cleo Compliance · Compliance');
   });
 
   it('says nothing of the kind without sign-in (solo mode)', async () => {

@@ -39,7 +39,7 @@ describe('the status bar of a signed-in person', () => {
     fetchMock.mockResolvedValue(json(200, { signedOut: true }));
     useSession.setState({ connection: 'connected', syncProgress: null });
     renderWithClient(<StatusBar />, memoryClient(1, {}, { user: alice }).client);
-    expect(await screen.findByTestId('status-user')).toHaveTextContent('Signed in as Alice Admin · admin');
+    expect(await screen.findByTestId('status-user')).toHaveTextContent('Signed in as Alice Admin · Admin');
     await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: item }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/signin?signed-out'));

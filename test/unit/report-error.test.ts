@@ -19,7 +19,7 @@ function handlers() {
       keyStorage: { kind: 'key-file', description: '' },
     },
     sync: {} as never,
-    link: { online: true },
+    intermediary: { online: true },
     sandboxUrl: undefined,
   });
   return { report: h['app:reportError'], lines };

@@ -1,7 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTransport } from 'nodemailer';
 import { escapeHtml } from '../../../shared/text/escape-html.js';
 import type { AuditEntry } from '../audit/port.js';
 import type { AlertMessage } from './service.js';
@@ -112,6 +111,8 @@ export function createDeliverer(deps: {
     const password = deps.secret(SMTP_PASSWORD);
     const url = new URL(c.smtpUrl);
     if (password) url.password = encodeURIComponent(password);
+    // Loaded when an e-mail goes, not with the core (nodemailer is some 150 ms of modules).
+    const { createTransport } = await import('nodemailer');
     const transport = createTransport(url.toString());
     try {
       const text = messageText(message, deps.config().consoleUrl);

@@ -42,11 +42,14 @@ export class AlertService {
   private running: Promise<Transition[]> | null = null;
   private again = false;
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** Stopped for good (the core is closing): a sync's end no longer evaluates against a store being closed. */
+  private stopped = false;
 
   constructor(private readonly deps: AlertServiceDeps) {}
 
   /** Evaluates every rule; a call while one runs runs once more after it (a sync's end during a scheduled run is not lost). */
   evaluateAll(): Promise<Transition[]> {
+    if (this.stopped) return Promise.resolve([]);
     if (this.running) {
       this.again = true;
       return this.running;
@@ -125,14 +128,16 @@ export class AlertService {
 
   /** Evaluates every `everyMs` while the core runs (a failed run is logged; the next one tries again). */
   start(everyMs: number): void {
-    this.stop();
+    if (this.timer) clearInterval(this.timer);
     this.timer = setInterval(() => {
       void this.evaluateAll().catch((e: Error) => this.deps.log.error(`alerts: evaluation failed: ${e.message}`));
     }, everyMs);
     this.timer.unref?.();
   }
 
+  /** Stops for good: no schedule, and no evaluation asked for later (the core is closing). */
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }

@@ -5,12 +5,15 @@ import type { Alert, AlertRule, AlertStore } from './port.js';
 
 /** The alerts' store, written once for SQLite and PostgreSQL over the typed query layer (query/query.ts). */
 export function alertStore(db: QueryRunner): AlertStore {
-  const { q } = db;
-  const ruleById = async (id: string) => (await db.all(q.selectFrom('alert_rules').selectAll().where('id', '=', id)))[0];
+  const ruleById = async (id: string) => {
+    const q = await db.queries();
+    return (await db.all(q.selectFrom('alert_rules').selectAll().where('id', '=', id)))[0];
+  };
   const first = <R>(rows: R[]) => rows[0];
 
   return {
     async rules() {
+      const q = await db.queries();
       return (await db.all(q.selectFrom('alert_rules').selectAll().orderBy('created_at').orderBy('id'))).map(ruleOf);
     },
     async rule(id) {
@@ -18,6 +21,7 @@ export function alertStore(db: QueryRunner): AlertStore {
       return r && ruleOf(r);
     },
     async addRule(rule, audit) {
+      const q = await db.queries();
       const { rows } = await db.audited(
         q
           .insertInto('alert_rules')
@@ -42,6 +46,7 @@ export function alertStore(db: QueryRunner): AlertStore {
     async removeRule(id, audit) {
       const rule = await ruleById(id);
       if (!rule) return false;
+      const q = await db.queries();
       await db.all(q.deleteFrom('alerts').where('rule_id', '=', id));
       const { rows } = await db.audited(q.deleteFrom('alert_rules').where('id', '=', id).returningAll(), (rows) =>
         rows[0] ? audit(ruleOf(rows[0])) : null,
@@ -49,6 +54,7 @@ export function alertStore(db: QueryRunner): AlertStore {
       return rows.length > 0;
     },
     async silence(id, until, reason, by, at, audit) {
+      const q = await db.queries();
       const { rows } = await db.audited(
         q
           .updateTable('alert_rules')
@@ -66,10 +72,12 @@ export function alertStore(db: QueryRunner): AlertStore {
       return rows[0] && ruleOf(rows[0]);
     },
     async firing(ruleId) {
+      const q = await db.queries();
       const a = first(await db.all(q.selectFrom('alerts').selectAll().where('rule_id', '=', ruleId).where('state', '=', 'firing')));
       return a && alertOf(a);
     },
     async open(alert, audit) {
+      const q = await db.queries();
       try {
         const { rows } = await db.audited(q.insertInto('alerts').values(rowOf(alert)).returningAll(), () => audit);
         return alertOf(rows[0]!);
@@ -80,6 +88,7 @@ export function alertStore(db: QueryRunner): AlertStore {
       }
     },
     async touch(alert, summary, at, notify) {
+      const q = await db.queries();
       let query = q
         .updateTable('alerts')
         .set({ summary, last_at: at, ...(notify ? { notified_at: at } : {}) })
@@ -92,6 +101,7 @@ export function alertStore(db: QueryRunner): AlertStore {
       return a && alertOf(a);
     },
     async notified(alert, at) {
+      const q = await db.queries();
       const a = first(
         await db.all(
           q.updateTable('alerts').set({ notified_at: at }).where('id', '=', alert.id).where('notified_at', 'is', null).returningAll(),
@@ -100,6 +110,7 @@ export function alertStore(db: QueryRunner): AlertStore {
       return a && alertOf(a);
     },
     async resolve(alert, at, audit) {
+      const q = await db.queries();
       const { rows } = await db.audited(
         q
           .updateTable('alerts')
@@ -112,6 +123,7 @@ export function alertStore(db: QueryRunner): AlertStore {
       return rows[0] && alertOf(rows[0]);
     },
     async acknowledge(id, by, at, audit) {
+      const q = await db.queries();
       const { rows } = await db.audited(
         q
           .updateTable('alerts')
@@ -124,6 +136,7 @@ export function alertStore(db: QueryRunner): AlertStore {
       return rows[0] && alertOf(rows[0]);
     },
     async list(limit) {
+      const q = await db.queries();
       return (
         await db.all(
           q

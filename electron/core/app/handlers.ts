@@ -9,7 +9,7 @@ import { probeTeamServer, teamServerAddress, writeTeamClient } from '../team-cli
 export interface AppContext extends Pick<CoreContext, 'stores' | 'log'> {
   about: Pick<AppStatus, 'appVersion' | 'host' | 'profile' | 'keyStorage'>;
   sync: SyncService;
-  link: Reachability;
+  intermediary: Reachability;
   /** The embedded sandbox's address, when the profile is the embedded one. */
   sandboxUrl: string | undefined;
   /** A team server's team (store-opener.ts). */
@@ -45,7 +45,7 @@ export function appHandlers(ctx: AppContext): HandlersOf<'app:status' | 'sandbox
         ...known,
         ...(caller ? { user: { userId: caller.userId, displayName: caller.displayName, role: caller.role, method: caller.method } } : {}),
         lastSyncError: ctx.sync.lastError,
-        online: ctx.link.online,
+        online: ctx.intermediary.online,
         syncing: ctx.sync.syncing,
         ...(team ? { team } : {}),
       };

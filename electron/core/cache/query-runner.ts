@@ -19,7 +19,7 @@ export function sqliteQueryRunner(db: Db, audit: AuditLog): QueryRunner {
   };
   return {
     engine: 'sqlite',
-    q: queriesFor('sqlite'),
+    queries: () => queriesFor('sqlite'),
     all: async (query) => run(query),
     audited: async <R>(query: Compilable<R>, auditOf: (rows: R[]) => AuditEntry | null) =>
       db.transaction(() => {

@@ -1,6 +1,6 @@
 import type { Complaint, ComplaintFilter } from '../../../shared/ipc/contract.js';
 import type { ComplaintFields } from '../../../shared/complaints/complaints.js';
-import { isUniqueViolation, type QueryRunner } from '../query/query.js';
+import { isUniqueViolation, type Queries, type QueryRunner } from '../query/query.js';
 import type { ComplaintsTable } from '../query/schema.js';
 import type { ComplaintStore, NewComplaint } from './port.js';
 
@@ -10,9 +10,7 @@ import type { ComplaintStore, NewComplaint } from './port.js';
  * with its audit entry in one transaction. The storage contract suites run it on both engines.
  */
 export function complaintStore(db: QueryRunner): ComplaintStore {
-  const { q } = db;
-
-  const filtered = (f: ComplaintFilter) => {
+  const filtered = (q: Queries, f: ComplaintFilter) => {
     let query = q.selectFrom('complaints');
     if (f.consentId !== undefined) query = query.where('consent_id', '=', f.consentId);
     if (f.consumerId !== undefined) query = query.where('consumer_id', '=', f.consumerId);
@@ -24,13 +22,17 @@ export function complaintStore(db: QueryRunner): ComplaintStore {
     return query;
   };
 
-  const byId = async (id: string) => (await db.all(q.selectFrom('complaints').selectAll().where('id', '=', id)))[0];
+  const byId = async (id: string) => {
+    const q = await db.queries();
+    return (await db.all(q.selectFrom('complaints').selectAll().where('id', '=', id)))[0];
+  };
 
   return {
     async list(filter, offset, limit) {
+      const q = await db.queries();
       const [rows, count] = await Promise.all([
-        db.all(filtered(filter).selectAll().orderBy('received_on', 'desc').orderBy('number', 'desc').offset(offset).limit(limit)),
-        db.all(filtered(filter).select((eb) => eb.fn.countAll<number>().as('n'))),
+        db.all(filtered(q, filter).selectAll().orderBy('received_on', 'desc').orderBy('number', 'desc').offset(offset).limit(limit)),
+        db.all(filtered(q, filter).select((eb) => eb.fn.countAll<number>().as('n'))),
       ]);
       return { rows: rows.map(complaintOf), total: Number(count[0]?.n ?? 0) };
     },
@@ -41,6 +43,7 @@ export function complaintStore(db: QueryRunner): ComplaintStore {
     },
 
     async record(c: NewComplaint, audit) {
+      const q = await db.queries();
       // The next number in the register; two servers numbering at once: the second tries again.
       for (let attempt = 0; ; attempt++) {
         const insert = q
@@ -71,6 +74,7 @@ export function complaintStore(db: QueryRunner): ComplaintStore {
       if (!before) return { outcome: 'missing' };
       if (before.version !== version) return { outcome: 'conflict', current: complaintOf(before) };
       const was = complaintOf(before);
+      const q = await db.queries();
       const { rows } = await db.audited(
         q
           .updateTable('complaints')

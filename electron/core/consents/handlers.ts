@@ -32,7 +32,7 @@ export function describeConsentExport(r: NonNullable<Job['result']>, input: Cons
 
 export interface ConsentsContext extends Pick<CoreContext, 'stores' | 'bus' | 'exports' | 'operator' | 'clock'> {
   actions: ConsentActions;
-  link: Reachability;
+  intermediary: Reachability;
   /** What the evidence pack says about where it comes from. */
   about: { appVersion: string; profile: { id: string; name: string; environment: string } };
   /** Where the consumer is sent back after authorising, when the renderer names none. */
@@ -51,11 +51,11 @@ export function consentHandlers(ctx: ConsentsContext): HandlersOf<ConsentChannel
   async function reportingReach<T>(run: () => Promise<T>): Promise<T> {
     try {
       const result = await run();
-      ctx.link.online = true;
+      ctx.intermediary.online = true;
       // What it stored was announced by the store (change-notices.ts).
       return result;
     } catch (error) {
-      if (error instanceof CoreError && error.code === 'OFFLINE') ctx.link.online = false;
+      if (error instanceof CoreError && error.code === 'OFFLINE') ctx.intermediary.online = false;
       throw error;
     }
   }

@@ -12,7 +12,7 @@ type JobChannels = 'jobs:list' | 'jobs:items' | 'jobs:export' | 'jobs:control' |
 
 export interface JobsContext extends Pick<CoreContext, 'bus' | 'jobs' | 'exports'> {
   actions: ConsentActions;
-  link: Reachability;
+  intermediary: Reachability;
   /** Settings' bulkApprovalOver: a signed-in person's bulk revocation of more consents waits for a second person. */
   approvalOver?: () => number;
 }
@@ -38,7 +38,7 @@ function bulkRevokeRun(ctx: JobsContext, jobId: string) {
     });
     const counts = await report();
     if (counts.pending && !job.signal.aborted) {
-      ctx.link.online = false;
+      ctx.intermediary.online = false;
       throw new Error(
         `The intermediary could not be reached: ${counts.pending} consents are still pending. Resume the job when it is back.`,
       );

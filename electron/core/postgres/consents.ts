@@ -147,7 +147,7 @@ const LIST_COLUMNS = `consent_id, status, consumer_email, consumer_mobile, consu
  * chooses the plan: an answer out of date makes a read slower, never different.
  */
 class FewMatches {
-  private readonly known = new Map<string, { few: boolean; at: number }>();
+  private readonly known = new Map<string, { fewer: boolean; at: number }>();
   constructor(
     private readonly db: Sql,
     private readonly below: number,
@@ -158,17 +158,17 @@ class FewMatches {
     const now = Date.now();
     const key = `${tier}\n${text}`;
     const hit = this.known.get(key);
-    if (hit && now - hit.at < 60_000) return hit.few;
+    if (hit && now - hit.at < 60_000) return hit.fewer;
     const probe = whereOf({ search: text }, { tier });
     const n = probe.params.length;
     const found = await this.db.one<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM consents ${probe.sql} LIMIT $${n + 1}) m`, [
       ...probe.params,
       this.below,
     ]);
-    const few = found!.n < this.below;
+    const fewer = found!.n < this.below;
     if (this.known.size >= 100) this.known.delete(this.known.keys().next().value!);
-    this.known.set(key, { few, at: now });
-    return few;
+    this.known.set(key, { fewer, at: now });
+    return fewer;
   }
 }
 
@@ -176,10 +176,10 @@ class FewMatches {
 async function sourceOf(
   filter: ConsentFilter,
   where: Where,
-  few: FewMatches,
+  fewMatches: FewMatches,
   tier: Tier,
 ): Promise<{ with: string; from: string; where: string }> {
-  if (filter.search && parseSearch(filter.search) && (await few.of(filter.search, tier)))
+  if (filter.search && parseSearch(filter.search) && (await fewMatches.of(filter.search, tier)))
     return { with: `WITH matches AS MATERIALIZED (SELECT ${LIST_COLUMNS} FROM consents ${where.sql})`, from: 'matches', where: '' };
   return { with: '', from: 'consents', where: where.sql };
 }
@@ -191,12 +191,12 @@ function orderOf(sort: ConsentSort): string {
 
 /** `fewMatches`: see FEW_MATCHES (0: a search is always answered along the sort's index; the tests try both ways). */
 export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): ConsentStore {
-  const few = new FewMatches(db, opts.fewMatches ?? FEW_MATCHES);
+  const fewMatches = new FewMatches(db, opts.fewMatches ?? FEW_MATCHES);
 
   /** One group's window (or all matches' when the search is not tiered). */
   async function window(filter: ConsentFilter, sort: ConsentSort, offset: number, limit: number, tier: Tier): Promise<ConsentRow[]> {
     const where = whereOf(filter, { tier });
-    const src = await sourceOf(filter, where, few, tier);
+    const src = await sourceOf(filter, where, fewMatches, tier);
     const n = where.params.length;
     if (offset >= SKIP_BY_KEY && src.from === 'consents') {
       // Deep in the list: the offset is walked on the sort's index (the sort key and the id: an
@@ -292,7 +292,7 @@ export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): Co
     async ids(filter, sort, limit) {
       const ids = await tiered(filter, 0, limit, async (tier, o, l) => {
         const where = whereOf(filter, { tier });
-        const src = await sourceOf(filter, where, few, tier);
+        const src = await sourceOf(filter, where, fewMatches, tier);
         const n = where.params.length;
         return db.query<{ id: string }>(
           `${src.with} SELECT consent_id AS id FROM ${src.from} ${src.where} ${orderOf(sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,

@@ -11,7 +11,7 @@ import type { PgDb, Tx } from './db.js';
 export function pgQueryRunner(db: PgDb, audited: (tx: Tx, entry: AuditEntry) => Promise<AuditRecord>, committed: () => void): QueryRunner {
   return {
     engine: 'postgres',
-    q: queriesFor('postgres'),
+    queries: () => queriesFor('postgres'),
     all: async <R>(query: Compilable<R>) => {
       const { sql, parameters } = query.compile();
       return (await db.query(sql, parameters)) as R[];

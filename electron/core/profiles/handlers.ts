@@ -31,7 +31,7 @@ export interface ProfilesContext extends Pick<CoreContext, 'log' | 'stores' | 'o
   operators: OperatorStore;
   /** The profile this console has open, and how it reaches its intermediary. */
   current: { profile: Profile; tokens: TokenSource; baseUrl: string; tokenUrl: string };
-  link: Reachability;
+  intermediary: Reachability;
   /** A secret for a non-embedded profile whose vault has none (this run's environment). */
   clientSecret?: string | undefined;
   /** Reopens the console on another profile or a new cache; absent where the host cannot (the command line). */
@@ -155,7 +155,7 @@ export function profileHandlers(ctx: ProfilesContext): HandlersOf<ProfileChannel
         return testConnection(otherTokens, other.consentApiBaseUrl!, other.tokenUrl!);
       }
       const result = await testConnection(ctx.current.tokens, ctx.current.baseUrl, ctx.current.tokenUrl);
-      ctx.link.online = result.ok;
+      ctx.intermediary.online = result.ok;
       return result;
     },
     'operator:get': async () => ctx.operators.get(),

@@ -23,28 +23,35 @@ export type Engine = 'sqlite' | 'postgres';
 
 export type Queries = Kysely<Schema>;
 
-const builders = new Map<Engine, Queries>();
+const builders = new Map<Engine, Promise<Queries>>();
 
-/** The query builder for an engine's SQL: queries built with it are compiled, never run, by Kysely. */
-export function queriesFor(engine: Engine): Queries {
+/**
+ * The query builder for an engine's SQL: queries built with it are compiled, never run, by Kysely.
+ * Kysely is loaded with the core, not at the first query: loaded late (a first alert check after a
+ * sync), its ~0.3 s of module loading held a team server's or a host's event loop while consoles
+ * were opening, and their first reads waited behind it.
+ */
+export function queriesFor(engine: Engine): Promise<Queries> {
   let q = builders.get(engine);
   if (!q) {
-    q = new Kysely<Schema>({
-      dialect:
-        engine === 'sqlite'
-          ? {
-              createAdapter: () => new SqliteAdapter(),
-              createDriver: () => new DummyDriver(),
-              createIntrospector: (db) => new SqliteIntrospector(db),
-              createQueryCompiler: () => new SqliteQueryCompiler(),
-            }
-          : {
-              createAdapter: () => new PostgresAdapter(),
-              createDriver: () => new DummyDriver(),
-              createIntrospector: (db) => new PostgresIntrospector(db),
-              createQueryCompiler: () => new PostgresQueryCompiler(),
-            },
-    });
+    q = Promise.resolve(
+      new Kysely<Schema>({
+        dialect:
+          engine === 'sqlite'
+            ? {
+                createAdapter: () => new SqliteAdapter(),
+                createDriver: () => new DummyDriver(),
+                createIntrospector: (db) => new SqliteIntrospector(db),
+                createQueryCompiler: () => new SqliteQueryCompiler(),
+              }
+            : {
+                createAdapter: () => new PostgresAdapter(),
+                createDriver: () => new DummyDriver(),
+                createIntrospector: (db) => new PostgresIntrospector(db),
+                createQueryCompiler: () => new PostgresQueryCompiler(),
+              },
+      }),
+    );
     builders.set(engine, q);
   }
   return q;
@@ -61,7 +68,8 @@ export interface Compilable<R> {
  */
 export interface QueryRunner {
   readonly engine: Engine;
-  readonly q: Queries;
+  /** The builder of its engine's SQL (loaded at the first call). */
+  queries(): Promise<Queries>;
   /** The rows a query returns. */
   all<R>(query: Compilable<R>): Promise<R[]>;
   /**

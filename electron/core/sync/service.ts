@@ -29,9 +29,9 @@ export function errorCodeFor(error: unknown): IpcErrorCode {
 
 export interface SyncServiceDeps extends Pick<CoreContext, 'stores' | 'bus' | 'log' | 'operator'> {
   engine: SyncEngine;
-  link: Reachability;
+  intermediary: Reachability;
   /** Set when the store is found damaged: no sync starts until it is repaired, and the status says why. */
-  damage: { problem: string | null };
+  storeDamage: { problem: string | null };
   /**
    * Whether a failure is the store's, read by the adapter that knows its engine: damage (thrown on
    * as it is, so the router's guard gives the recovery path), a problem writing it (a full disk…,
@@ -60,12 +60,12 @@ export class SyncService {
 
   /** Why the last sync failed, or why none can start (a damaged store); null when all is well. */
   get lastError(): string | null {
-    return this.deps.damage.problem ?? this.error;
+    return this.deps.storeDamage.problem ?? this.error;
   }
 
   /** Why no sync can start now (a damaged store), or null. */
   get blocked(): string | null {
-    return this.deps.damage.problem;
+    return this.deps.storeDamage.problem;
   }
 
   lastSyncAt(): Promise<string | null> {
@@ -120,7 +120,7 @@ export class SyncService {
       });
       signal.addEventListener('abort', () => run.cancel(String((signal.reason as Error)?.message)));
       const summary = await run.result;
-      this.deps.link.online = true;
+      this.deps.intermediary.online = true;
       if (request.consentIds) return summary;
       // Ended consents lose their CDR data now (deleted or de-identified, by their post-usage action).
       const retained = await stores.data.applyRetention('retention (automatic)');
@@ -156,7 +156,7 @@ export class SyncService {
         bus.emit('sync:progress', { ...last, total: null, state: 'failed', message: store.problem });
         throw new CoreError('CACHE', `Sync failed: ${store.problem}`);
       }
-      this.deps.link.online = !(error instanceof ApiError && error.kind === 'Network');
+      this.deps.intermediary.online = !(error instanceof ApiError && error.kind === 'Network');
       this.error = error instanceof Error ? error.message : String(error);
       log.error('sync failed', error);
       throw new CoreError(errorCodeFor(error), `Sync failed: ${this.error}`);

@@ -16,7 +16,6 @@ import classes from './AppLayout.module.css';
 import { preloadScreen } from './screen-code.js';
 import { useScreenOpening } from './screen-opening.js';
 import { SCREENS } from './screens.js';
-import { AlertsBell } from '../features/alerts/AlertsBell.js';
 
 /**
  * Header, navigation, the routed screen and the status bar. The environment is unmistakable: a
@@ -36,6 +35,8 @@ const ENVIRONMENT_BAR = {
  */
 const StatusBar = lazy(() => import('../features/status/StatusBar.js').then((m) => ({ default: m.StatusBar })));
 const CommandPalette = lazy(() => import('../features/palette/CommandPalette.js').then((m) => ({ default: m.CommandPalette })));
+// The bell loads with the shell's deferred parts: the first screen's reads go first (issue 21's order).
+const AlertsBell = lazy(() => import('../features/alerts/AlertsBell.js').then((m) => ({ default: m.AlertsBell })));
 const OperatorPrompt = lazy(() => import('../features/operator/OperatorPrompt.js').then((m) => ({ default: m.OperatorPrompt })));
 const HelpDialog = lazy(() => import('../features/help/HelpDialog.js').then((m) => ({ default: m.HelpDialog })));
 const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
@@ -183,7 +184,7 @@ export function AppLayout() {
                 <IconHelp size={18} aria-hidden />
               </ActionIcon>
             </Tooltip>
-            <AlertsBell />
+            <Suspense fallback={null}>{painted ? <AlertsBell /> : null}</Suspense>
             <ThemeToggle />
           </Group>
         </Group>

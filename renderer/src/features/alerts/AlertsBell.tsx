@@ -1,7 +1,7 @@
-import { ActionIcon, Badge, Button, Drawer, Group, Indicator, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Drawer, Group, Indicator, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { AlertView } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
@@ -30,6 +30,7 @@ export function AlertsBell() {
     enabled: painted || opened,
   });
   const attention = list.data?.attention ?? 0;
+  useDesktopNotifications(list.data?.alerts);
   const label = attention ? `Alerts: ${attention} firing, not acknowledged` : 'Alerts: none needs attention';
   return (
     <>
@@ -41,6 +42,7 @@ export function AlertsBell() {
         </Indicator>
       </Tooltip>
       <Drawer opened={opened} onClose={() => setOpened(false)} position="right" size="md" title="Alerts">
+        <DesktopSwitch />
         {list.error ? <ErrorState title="The alerts could not be read" error={list.error} /> : null}
         {list.data && list.data.alerts.length === 0 ? (
           <EmptyState title="No alert">
@@ -127,5 +129,52 @@ function AlertItem({ alert: a }: { alert: AlertView }) {
         ) : null}
       </Stack>
     </li>
+  );
+}
+
+/** Whether this person asked for desktop notifications on this computer (kept by the browser). */
+const DESKTOP_KEY = 'cdr-console.alerts.desktop';
+const desktopSupported = () => typeof Notification !== 'undefined';
+const desktopWanted = () => desktopSupported() && Notification.permission === 'granted' && localStorage.getItem(DESKTOP_KEY) === 'on';
+
+/**
+ * The desktop's own notifications (the Notification API: the operating system's, in the desktop
+ * app and in a browser that allows them): one per alert that starts firing while the console is
+ * open, never for the ones already firing when it opened.
+ */
+function useDesktopNotifications(alerts: readonly AlertView[] | undefined) {
+  const seen = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    if (!alerts) return;
+    const firing = alerts.filter((a) => a.state === 'firing' && !a.acknowledgedAt && !a.silenced);
+    const before = seen.current;
+    seen.current = new Set(firing.map((a) => a.id));
+    if (!before || !desktopWanted()) return;
+    for (const a of firing) if (!before.has(a.id)) new Notification(`CDR Console: ${a.title}`, { body: a.summary, tag: a.id });
+  }, [alerts]);
+}
+
+function DesktopSwitch() {
+  const [on, setOn] = useState(desktopWanted);
+  const [refused, setRefused] = useState(false);
+  if (!desktopSupported()) return null;
+  const toggle = async (want: boolean) => {
+    if (want && Notification.permission !== 'granted' && (await Notification.requestPermission()) !== 'granted') {
+      setRefused(true);
+      return;
+    }
+    localStorage.setItem(DESKTOP_KEY, want ? 'on' : 'off');
+    setRefused(false);
+    setOn(want);
+  };
+  return (
+    <Stack gap={2} mb="sm">
+      <Switch label="Also tell me on this computer’s desktop" checked={on} onChange={(e) => void toggle(e.currentTarget.checked)} />
+      {refused ? (
+        <Text size="xs" c="dimmed">
+          The browser did not allow notifications: allow them for this address in its site settings, then try again.
+        </Text>
+      ) : null}
+    </Stack>
   );
 }

@@ -1,3 +1,4 @@
+import { roleText } from '../../ui/glossary.js';
 import { Button, Group, Menu, Popover, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconChevronUp } from '@tabler/icons-react';
 import { notifications } from '@mantine/notifications';
@@ -279,7 +280,7 @@ export function StatusBar() {
       </Group>
       {s?.user ? (
         <Text size="xs" truncate="end" data-testid="status-user" style={KEEPS_WIDTH}>
-          Signed in as <strong>{s.user.displayName}</strong> · {s.user.role}
+          Signed in as <strong>{s.user.displayName}</strong> · <span title={s.user.role}>{roleText(s.user.role)}</span>
         </Text>
       ) : null}
       {s?.user ? <SignOutMenu /> : null}
