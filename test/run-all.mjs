@@ -3,6 +3,7 @@
 // `N passed, N failed` for CI.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
 
 // The suite runs on the Node the console supports (electron/runtime/node-guard.ts): on an older
 // one the SQLite driver crashes the test workers, so say it once instead.
@@ -85,6 +86,11 @@ if (v) {
   results.failed += v.numFailedTests;
   results.skipped += v.numPendingTests + v.numTodoTests;
   lines.push(`vitest: ${v.numPassedTests} passed, ${v.numFailedTests} failed in ${vitest.seconds} s`);
+  // The failed tests by name, here in the summary: a CI record often keeps only the last lines.
+  const failedNames = v.testResults.flatMap((f) =>
+    (f.assertionResults ?? []).filter((a) => a.status === 'failed').map((a) => `${relative(process.cwd(), f.name)} › ${a.fullName}`),
+  );
+  named(failedNames);
 }
 if (!v || (vitest.code !== 0 && v.numFailedTests === 0)) {
   results.failed++;
@@ -104,6 +110,7 @@ if (build.code !== 0) {
     results.failed += failed;
     results.skipped += p.stats.skipped;
     lines.push(`playwright: ${p.stats.expected} passed, ${failed} failed in ${e2e.seconds} s`);
+    named(failedSpecs(p.suites ?? []));
   }
   if (!p || (e2e.code !== 0 && p.stats.unexpected + p.stats.flaky === 0)) {
     results.failed++;
@@ -119,6 +126,24 @@ if (build.code !== 0) {
   smoke('bench smoke', 'bench', 'test-results/bench-smoke.json');
   // The team store's benchmark (PostgreSQL), likewise at its smallest.
   smoke('team bench smoke', 'bench:team', 'test-results/bench-team-smoke.json');
+}
+
+/** Up to ten failed tests' names under the count they belong to. */
+function named(names) {
+  for (const name of names.slice(0, 10)) lines.push(`  ✘ ${name}`);
+  if (names.length > 10) lines.push(`  … and ${names.length - 10} more`);
+}
+
+/** Playwright's JSON report: every spec that did not pass (or passed only on a retry), with its project. */
+function failedSpecs(suites) {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? []).flatMap((spec) =>
+      (spec.tests ?? [])
+        .filter((t) => t.status === 'unexpected' || t.status === 'flaky')
+        .map((t) => `${spec.file} › ${spec.title} [${t.projectName}]${t.status === 'flaky' ? ' (passed on retry)' : ''}`),
+    ),
+    ...failedSpecs(suite.suites ?? []),
+  ]);
 }
 
 /** A benchmark's smoke run: it must end well and write every figure it measures (none is judged). */

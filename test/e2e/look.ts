@@ -14,7 +14,13 @@ export async function look(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: `test-results/screenshots/${name}-${scheme}.png` });
     const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     expect(
-      result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`),
+      result.violations.map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+            .slice(0, 3)
+            .map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`)
+            .join(' | ')}`,
+      ),
       `axe on ${name} (${scheme})`,
     ).toEqual([]);
   }
