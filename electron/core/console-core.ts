@@ -26,6 +26,8 @@ import { describeOperator, OperatorStore, personAsOperator } from './operator.js
 import { userHandlers } from './people/handlers.js';
 import { profileHandlers } from './profiles/handlers.js';
 import { reportHandlers } from './reports/handlers.js';
+import { rule94Handlers } from './reports/rule94/handlers.js';
+import { Rule94Service } from './reports/rule94/service.js';
 import { complaintHandlers } from './complaints/handlers.js';
 import { alertHandlers } from './alerts/handlers.js';
 import { AlertService } from './alerts/service.js';
@@ -90,7 +92,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const files = opts.files ?? folderSink(join(opts.dataDir, 'exports'));
   const ctx: CoreContext = {
     stores,
-    clock: () => new Date(),
+    clock: opts.clock ?? (() => new Date()),
     bus,
     jobs,
     exports: createExporter({ files, jobs, audit: stores.audit, operator }),
@@ -129,6 +131,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     secret: (name) => vault.get(name),
     audit: (entry) => stores.audit.append(entry),
   });
+  // The rule 9.4 reports (issue 38): the last ended half-year's made at start (the catch-up after a
+  // restart) and with every alert check, once across a team; the reminder rule fires until signed off.
+  const rule94 = new Rule94Service({ stores, clock: ctx.clock });
   // Alert rules at work (issue 38): after every sync that ends, and every five minutes.
   const alerts = new AlertService({
     store: stores.alerts,
@@ -142,13 +147,17 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         const v = await stores.audit.verify();
         return v.ok ? { ok: true } : { ok: false, problem: v.problem, brokenAt: v.brokenAt };
       },
+      reportAwaiting: () => rule94.awaiting(),
     },
     // The notification centre reads the alerts themselves (announced by the store); e-mail and the webhook here.
     deliver: (message) => deliverer.deliver(message),
   });
   const evaluateAlerts = () =>
     outsideRequest(() => void alerts.evaluateAll().catch((e: Error) => opts.log.error(`alerts: evaluation failed: ${e.message}`)));
-  if (opts.host !== 'cli') outsideRequest(() => alerts.start(5 * 60_000));
+  if (opts.host !== 'cli') {
+    outsideRequest(() => alerts.start(5 * 60_000));
+    outsideRequest(() => void rule94.catchUp().catch((e: Error) => opts.log.error(`rule 9.4 report: making it failed: ${e.message}`)));
+  }
   await registerInterruptedBulkJobs(jobsContext);
 
   // Scheduled sync, every N minutes as Settings say (the host's option until the user chose), with or
@@ -193,6 +202,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       ...auditHandlers(ctx),
       ...reportHandlers({ ...ctx, about: { profile: profile.name, appVersion: opts.appVersion } }),
       ...complaintHandlers({ ...ctx, complaints: stores.complaints }),
+      ...rule94Handlers({ ...ctx, rule94: stores.rule94, service: rule94, about: { profile: profile.name, appVersion: opts.appVersion } }),
       ...alertHandlers({
         ...ctx,
         alerts: stores.alerts,

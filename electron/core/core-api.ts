@@ -58,6 +58,11 @@ export interface CoreOptions {
   people?: People;
   /** Where exported files go: a save dialog (Electron), a download (browser host); a folder of the data directory by default. */
   files?: FileSink;
+  /**
+   * The core's clock (the system's by default): what "now" is for reports, alerts, audit times and
+   * exports. Tests give another to start a console on a given day (the rule 9.4 report's catch-up).
+   */
+  clock?: () => Date;
   log: Logger;
 }
 

@@ -1,6 +1,7 @@
 import type { AuditStore } from './audit/port.js';
 import type { ComplaintStore } from './complaints/port.js';
 import type { AlertStore } from './alerts/port.js';
+import type { Rule94Store } from './reports/rule94/port.js';
 import type { ActionStore, ConsentStore, ReferenceStore } from './consents/port.js';
 import type { DataStore } from './data/port.js';
 import type { EventStore } from './events/port.js';
@@ -27,4 +28,5 @@ export interface Storage {
   syncState: SyncStateStore;
   complaints: ComplaintStore;
   alerts: AlertStore;
+  rule94: Rule94Store;
 }

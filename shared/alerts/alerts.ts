@@ -9,6 +9,7 @@ export const ALERT_KINDS = [
   'withdrawal-spike',
   'sync-stale',
   'audit-chain',
+  'report-unsigned',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -33,6 +34,7 @@ export const KIND_TEXT: Record<AlertKind, string> = {
   'withdrawal-spike': 'Consumer withdrawals spiking',
   'sync-stale': 'Sync stale or failing',
   'audit-chain': 'Audit chain failing verification',
+  'report-unsigned': 'Rule 9.4 report waiting for sign-off',
 };
 
 /** The parameters each kind needs, with their bounds; a kind's defaults are a new rule's. */
@@ -53,6 +55,7 @@ export const KIND_PARAMS: Record<AlertKind, { [K in keyof AlertParams]?: { min: 
   },
   'sync-stale': { hours: { min: 1, max: 720, default: 6, label: 'No good sync for (hours)' } },
   'audit-chain': {},
+  'report-unsigned': {},
 };
 
 /** The kind's parameters, each within its bounds: the defaults for what is missing; null with a reason when one is out of bounds. */
@@ -89,6 +92,8 @@ export function ruleText(kind: AlertKind, p: AlertParams): string {
       return `${KIND_TEXT[kind]}: no good sync for ${p.hours} hour${p.hours === 1 ? '' : 's'}, or the last one failed`;
     case 'audit-chain':
       return KIND_TEXT[kind];
+    case 'report-unsigned':
+      return `${KIND_TEXT[kind]} (once a day, until its due day)`;
   }
 }
 

@@ -14,6 +14,7 @@ import { ProfileSwitched, profilesChannels } from './contract/profiles.js';
 import { dataChannels } from './contract/data.js';
 import { usersChannels } from './contract/users.js';
 import { complaintsChannels } from './contract/complaints.js';
+import { rule94Channels } from './contract/rule94.js';
 import { alertsChannels } from './contract/alerts.js';
 import { refusalFor } from './roles.js';
 /**
@@ -38,6 +39,7 @@ export * from './contract/profiles.js';
 export * from './contract/data.js';
 export * from './contract/users.js';
 export * from './contract/complaints.js';
+export * from './contract/rule94.js';
 export * from './contract/alerts.js';
 export * from './roles.js';
 
@@ -55,6 +57,7 @@ export const contract = {
   ...dataChannels,
   ...usersChannels,
   ...complaintsChannels,
+  ...rule94Channels,
   ...alertsChannels,
 } as const satisfies Record<string, ChannelSchema>;
 

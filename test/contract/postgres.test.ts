@@ -17,6 +17,7 @@ import { reportStoreSuite } from './ports/reports.js';
 import { syncStateStoreSuite } from './ports/sync-state.js';
 import { complaintStoreSuite } from './ports/complaints.js';
 import { alertStoreSuite } from './ports/alerts.js';
+import { rule94StoreSuite } from './ports/rule94.js';
 
 /**
  * The storage contract suites on the PostgreSQL adapter: a real PostgreSQL server (the run's, see
@@ -75,6 +76,7 @@ describe('PostgreSQL adapter', () => {
   syncStateStoreSuite(openPostgres);
   complaintStoreSuite(openPostgres);
   alertStoreSuite(openPostgres);
+  rule94StoreSuite(openPostgres);
 });
 
 // The stores whose aggregate reads a team server shares: the same contract, answers shared until a change.

@@ -15,6 +15,7 @@ import { reportStoreSuite } from './ports/reports.js';
 import { syncStateStoreSuite } from './ports/sync-state.js';
 import { complaintStoreSuite } from './ports/complaints.js';
 import { alertStoreSuite } from './ports/alerts.js';
+import { rule94StoreSuite } from './ports/rule94.js';
 
 /**
  * The storage contract suites on the SQLite adapter: a real SQLite database (in memory, the same
@@ -53,4 +54,5 @@ describe('SQLite adapter', () => {
   syncStateStoreSuite(openSqlite);
   complaintStoreSuite(openSqlite);
   alertStoreSuite(openSqlite);
+  rule94StoreSuite(openSqlite);
 });

@@ -167,7 +167,13 @@ export function memoryClient(
           store: stores.alerts,
           clock: ctx.clock,
           log: { info() {}, error() {} },
-          signals: { events: async () => 0, expiring: async () => 0, lastSync: async () => null, audit: async () => ({ ok: true }) },
+          signals: {
+            events: async () => 0,
+            expiring: async () => 0,
+            lastSync: async () => null,
+            audit: async () => ({ ok: true }),
+            reportAwaiting: async () => ({ firing: false, summary: 'The rule 9.4 report is signed off' }),
+          },
           deliver: async () => undefined,
         }),
         delivery: {

@@ -17,6 +17,8 @@ import type { AlertKind, AlertParams } from '../../shared/alerts/alerts.js';
 function world() {
   const db = openCache(':memory:');
   const storage = sqliteStorage(db);
+  // These tests are about the rules they add: the rule 9.4 reminder every store starts with is left out.
+  db.prepare("DELETE FROM alert_rules WHERE id = 'rule94-reminder'").run();
   let now = Date.parse('2026-11-20T00:00:00.000Z');
   const counts = new Map<string, number>();
   const signals: Signals = {
@@ -24,6 +26,7 @@ function world() {
     expiring: async () => counts.get('expiring') ?? 0,
     lastSync: async () => null,
     audit: async () => ({ ok: true }),
+    reportAwaiting: async () => ({ firing: (counts.get('report') ?? 0) > 0, summary: 'The rule 9.4 report waits for sign-off' }),
   };
   const messages: AlertMessage[] = [];
   const service = new AlertService({
@@ -51,6 +54,25 @@ function world() {
 }
 
 describe('alert rules at work', () => {
+  it('reminds of the rule 9.4 report once a day while it waits for sign-off, and resolves when it is signed', async () => {
+    const w = world();
+    await w.addRule('report-unsigned', {});
+    w.set('report', 1);
+    expect((await w.service.evaluateAll()).map((t) => t.kind)).toEqual(['opened']);
+    w.advance(5 * 60); // five hours: a 4-hour rule would repeat, the reminder waits for its day
+    expect((await w.service.evaluateAll()).map((t) => t.kind)).toEqual(['updated']);
+    w.advance(19 * 60);
+    expect((await w.service.evaluateAll()).map((t) => t.kind)).toEqual(['repeated']);
+    w.set('report', 0); // signed off
+    expect((await w.service.evaluateAll()).map((t) => t.kind)).toEqual(['resolved']);
+    expect(w.told()).toEqual([
+      'firing: The rule 9.4 report waits for sign-off',
+      'repeat: The rule 9.4 report waits for sign-off',
+      'resolved: The rule 9.4 report waits for sign-off',
+    ]);
+    w.close();
+  });
+
   it('tells a burst once, repeats after its interval, tells the resolution once, and audits each change', async () => {
     const w = world();
     await w.addRule('webhook-failures', { windowMinutes: 60, atLeast: 5, ratePercent: 50 });
@@ -169,7 +191,13 @@ describe('alert rules at work', () => {
     w.set('WEBHOOK_MAX_RETRIES_REACHED', 2);
     const other = new AlertService({
       store: w.storage.alerts,
-      signals: { events: async () => 2, expiring: async () => 0, lastSync: async () => null, audit: async () => ({ ok: true }) },
+      signals: {
+        events: async () => 2,
+        expiring: async () => 0,
+        lastSync: async () => null,
+        audit: async () => ({ ok: true }),
+        reportAwaiting: async () => ({ firing: false, summary: 'signed' }),
+      },
       clock: () => new Date('2026-11-20T00:00:00.000Z'),
       log: { info() {}, error() {} },
       deliver: async () => {

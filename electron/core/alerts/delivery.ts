@@ -61,6 +61,8 @@ function screenOf(message: AlertMessage): string {
       return '/overview';
     case 'audit-chain':
       return '/audit';
+    case 'report-unsigned':
+      return '/reports/rule94';
   }
 }
 

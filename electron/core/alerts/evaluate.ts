@@ -13,6 +13,8 @@ export interface Signals {
   lastSync(): Promise<SyncSummary | null>;
   /** The audit chain's verification. */
   audit(): Promise<{ ok: true } | { ok: false; problem: string; brokenAt: number }>;
+  /** The last ended half-year's rule 9.4 report waiting for sign-off, within its 30 days (made first if it is not). */
+  reportAwaiting(): Promise<Finding>;
 }
 
 /** What a rule found: firing (with what, in words) or not. */
@@ -78,5 +80,7 @@ export async function evaluate(rule: AlertRule, signals: Signals, now: Date): Pr
         ? { firing: false, summary: 'The audit chain verifies' }
         : { firing: true, summary: `The audit chain is broken at entry ${v.brokenAt}: ${v.problem}` };
     }
+    case 'report-unsigned':
+      return signals.reportAwaiting();
   }
 }

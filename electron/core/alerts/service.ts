@@ -29,7 +29,7 @@ export interface AlertServiceDeps {
 }
 
 /** How long after its last message a firing alert is told again: a daily digest for expiring consents. */
-const repeatMs = (kind: AlertKind) => (kind === 'expiring-consents' ? 24 : REPEAT_HOURS) * 3_600_000;
+const repeatMs = (kind: AlertKind) => (kind === 'expiring-consents' || kind === 'report-unsigned' ? 24 : REPEAT_HOURS) * 3_600_000;
 
 /**
  * The alert rules at work (issue 38): each enabled rule evaluated after every sync and on a schedule;

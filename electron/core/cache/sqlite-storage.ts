@@ -23,6 +23,7 @@ import { applyRetention, retentionLog } from './retention.js';
 import { sqliteQueryRunner } from './query-runner.js';
 import { complaintStore } from '../complaints/store.js';
 import { alertStore } from '../alerts/store.js';
+import { rule94Store } from '../reports/rule94/store.js';
 
 /**
  * The SQLite adapter: every storage port of the core (storage.ts) over one better-sqlite3
@@ -279,6 +280,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     syncState,
     complaints: complaintStore(runner),
     alerts: alertStore(runner),
+    rule94: rule94Store(runner),
     indexesReady: () => Promise.all([query.ready(), eventQuery.ready()]).then(() => undefined),
     releaseMemory: () => void db.pragma('shrink_memory'),
     close() {

@@ -1,5 +1,6 @@
 import { complaintStore } from '../complaints/store.js';
 import { alertStore } from '../alerts/store.js';
+import { rule94Store } from '../reports/rule94/store.js';
 import { pgQueryRunner } from './query-runner.js';
 import { randomUUID } from 'node:crypto';
 import type { AuditAnchorFile } from '../audit/audit-anchor.js';
@@ -128,6 +129,7 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
     syncState: pgSyncStateStore(db),
     complaints: complaintStore(runner),
     alerts: alertStore(runner),
+    rule94: rule94Store(runner),
     flush: async () => anchor?.flush(),
   };
 }

@@ -5,7 +5,8 @@
  * text (YYYY-MM-DD), instants ISO 8601 text in UTC (PostgreSQL's timestamptz reads back as that too).
  *
  * Tables move here from the hand-written SQL of cache/ and postgres/ as they are rewritten; today:
- * the complaints register (issue 38).
+ * the complaints register, the alerts and the rule 9.4 reports (issue 38), and the consents' common
+ * columns for reading.
  */
 export interface ComplaintsTable {
   id: string;
@@ -61,8 +62,42 @@ export interface AlertsTable {
   acknowledged_at: string | null;
 }
 
+/**
+ * A rule 9.4 report (issue 38), one per half-year ("2026-H2", the key: made once across a team).
+ * Its figures and answers as JSON text; a signed one is archived (the engines' triggers refuse to
+ * change or delete it) with the SHA-256 of what was signed.
+ */
+export interface Rule94ReportsTable {
+  period: string;
+  state: string;
+  figures: string;
+  answers: string;
+  made_at: string;
+  made_by: string;
+  counted_at: string;
+  signed_by: string | null;
+  signed_at: string | null;
+  sha256: string | null;
+  version: number;
+}
+
+/**
+ * The consents as the typed layer reads them: the columns both engines keep alike (SQLite's
+ * columns, PostgreSQL's generated from the payload). Written only by the sync's hand-tuned paths.
+ */
+export interface ConsentsTable {
+  consent_id: string;
+  status: string | null;
+  consumer_id: string | null;
+  created: string | null;
+  sharing_end_date: string | null;
+  revoked: string | null;
+}
+
 export interface Schema {
   complaints: ComplaintsTable;
   alert_rules: AlertRulesTable;
   alerts: AlertsTable;
+  rule94_reports: Rule94ReportsTable;
+  consents: ConsentsTable;
 }

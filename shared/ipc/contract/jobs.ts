@@ -17,6 +17,7 @@ export const JobKind = z.enum([
   'export-data',
   'export-products',
   'export-complaints',
+  'export-rule94',
 ]);
 /** `awaiting-approval`: a bulk revocation held for a second person's approval (a team server). */
 export const JobState = z.enum(['awaiting-approval', 'running', 'paused', 'interrupted', 'cancelled', 'finished', 'failed']);
