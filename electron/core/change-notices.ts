@@ -38,23 +38,22 @@ export function announcingStorage(stores: Storage, bus: EventBus): Storage {
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  // A complaint recorded or changed: the register and the audit log (nothing when nothing was written).
-  const complaints: Storage['complaints'] = {
-    ...stores.complaints,
-    record: async (complaint, auditOf) => {
-      const recorded = await stores.complaints.record(complaint, auditOf);
-      announce('complaints', 1);
-      announce('audit', 1);
-      return recorded;
-    },
-    update: async (...args) => {
-      const r = await stores.complaints.update(...args);
-      if (r.outcome === 'updated') {
-        announce('complaints', 1);
+  /** A store's write that, when it wrote (`wrote` of its result), changed `entity` and appended to the audit log. */
+  const audited =
+    <A extends unknown[], R>(entity: CacheChanged['entity'], write: (...args: A) => Promise<R>, wrote: (r: R) => boolean) =>
+    async (...args: A): Promise<R> => {
+      const r = await write(...args);
+      if (wrote(r)) {
+        announce(entity, 1);
         announce('audit', 1);
       }
       return r;
-    },
+    };
+  // A complaint recorded or changed: the register and the audit log (nothing when nothing was written).
+  const complaints: Storage['complaints'] = {
+    ...stores.complaints,
+    record: audited('complaints', stores.complaints.record.bind(stores.complaints), () => true),
+    update: audited('complaints', stores.complaints.update.bind(stores.complaints), (r) => r.outcome === 'updated'),
   };
   // Alerts: each write announces the alerts (the bell, the list); the audited ones the audit log too.
   const AUDITED = new Set(['addRule', 'removeRule', 'silence', 'open', 'resolve', 'acknowledge']);
@@ -75,5 +74,12 @@ export function announcingStorage(stores: Storage, bus: EventBus): Storage {
       };
     },
   });
-  return { ...stores, actions, audit, complaints, alerts };
+  // A rule 9.4 report made, answered, counted again or signed off: the reports and the audit log.
+  const rule94: Storage['rule94'] = {
+    ...stores.rule94,
+    make: audited('rule94', stores.rule94.make.bind(stores.rule94), (made) => made !== null),
+    change: audited('rule94', stores.rule94.change.bind(stores.rule94), (r) => r.outcome === 'changed'),
+    signOff: audited('rule94', stores.rule94.signOff.bind(stores.rule94), (r) => r.outcome === 'changed'),
+  };
+  return { ...stores, actions, audit, complaints, alerts, rule94 };
 }

@@ -19,6 +19,7 @@ const READERS: Record<CacheChanged['entity'], readonly string[]> = {
   audit: ['audit:', 'consents:get'],
   complaints: ['complaints:'],
   alerts: ['alerts:'],
+  rule94: ['biannual:'],
 };
 const THROTTLE_MS = 400;
 

@@ -147,13 +147,13 @@ const BASE: Record<Channel, unknown> = {
     consoleUrl: 'https://console.example',
   },
   'alerts:testDelivery': { way: 'email' },
-  'rule94:list': {},
-  'rule94:get': { period: '2026-H1' },
-  'rule94:prepare': { period: '2026-H1' },
-  'rule94:answer': { period: '2026-H1', version: 1, answers: { entityName: 'Acme', otherMatters: 'None' } },
-  'rule94:recount': { period: '2026-H1', version: 1 },
-  'rule94:signOff': { period: '2026-H1', version: 1 },
-  'rule94:export': { period: '2026-H1', format: 'html' },
+  'biannual:list': {},
+  'biannual:get': { period: '2026-H1' },
+  'biannual:prepare': { period: '2026-H1' },
+  'biannual:answer': { period: '2026-H1', version: 1, answers: { entityName: 'Acme', otherMatters: 'None' } },
+  'biannual:recount': { period: '2026-H1', version: 1 },
+  'biannual:signOff': { period: '2026-H1', version: 1 },
+  'biannual:export': { period: '2026-H1', format: 'html' },
 };
 
 /**

@@ -67,15 +67,15 @@ afterAll(async () => host?.close());
 
 describe('the rule 9.4 report', () => {
   it('before the half-year ends, only the one before is made (at start); after a restart on 1 July the missed one is', async () => {
-    await expect.poll(async () => (await ok('rule94:list', {})).reports.map((r: any) => r.period)).toEqual(['2025-H2']);
-    expect((await ok('rule94:list', {})).current).toEqual({ period: '2026-H1', text: '1 Jan 2026 – 30 Jun 2026', dueOn: '2026-07-30' });
-    expect((await refused('rule94:prepare', { period: '2026-H1' })).message).toMatch(/has not ended/);
+    await expect.poll(async () => (await ok('biannual:list', {})).reports.map((r: any) => r.period)).toEqual(['2025-H2']);
+    expect((await ok('biannual:list', {})).current).toEqual({ period: '2026-H1', text: '1 Jan 2026 – 30 Jun 2026', dueOn: '2026-07-30' });
+    expect((await refused('biannual:prepare', { period: '2026-H1' })).message).toMatch(/has not ended/);
 
     await host.close();
     now = AFTER_END;
     host = await start();
-    await expect.poll(async () => (await ok('rule94:list', {})).reports.map((r: any) => r.period)).toEqual(['2026-H1', '2025-H2']);
-    const made = await ok('rule94:get', { period: '2026-H1' });
+    await expect.poll(async () => (await ok('biannual:list', {})).reports.map((r: any) => r.period)).toEqual(['2026-H1', '2025-H2']);
+    const made = await ok('biannual:get', { period: '2026-H1' });
     expect(made).toMatchObject({
       state: 'draft',
       madeBy: 'CDR Console (reports)',
@@ -110,7 +110,7 @@ describe('the rule 9.4 report', () => {
         )
         .map((c) => c.consumerId),
     ).size;
-    const r = await ok('rule94:get', { period: '2026-H1' });
+    const r = await ok('biannual:get', { period: '2026-H1' });
     expect(count('GRANTED') + count('REVOKED')).toBeGreaterThan(0); // the sandbox had activity in the half-year
     expect({
       served: figure(r, 'consumers-served'),
@@ -146,37 +146,37 @@ describe('the rule 9.4 report', () => {
   });
 
   it('is signed off only once answered, at the version read; archived with its hash in the audit log, it changes no more', async () => {
-    const r = await ok('rule94:get', { period: '2026-H1' });
-    const early = await refused('rule94:signOff', { period: '2026-H1', version: r.version });
+    const r = await ok('biannual:get', { period: '2026-H1' });
+    const early = await refused('biannual:signOff', { period: '2026-H1', version: r.version });
     expect(early.code).toBe('INVALID_INPUT');
     expect(early.message).toBe(
       'It cannot be signed off yet: Accredited person’s name is not answered. Accreditation number is not answered. CDR complaints received outside this register is not answered.',
     );
-    const answered = await ok('rule94:answer', {
+    const answered = await ok('biannual:answer', {
       period: '2026-H1',
       version: r.version,
       answers: { entityName: ' Acme Data Pty Ltd ', accreditationNumber: 'ADRBNK000123', complaintsElsewhere: 'None', otherMatters: '' },
     });
     expect(answered.answers).toEqual({ entityName: 'Acme Data Pty Ltd', accreditationNumber: 'ADRBNK000123', complaintsElsewhere: 'None' });
-    expect((await refused('rule94:answer', { period: '2026-H1', version: r.version, answers: {} })).code).toBe('CONFLICT');
+    expect((await refused('biannual:answer', { period: '2026-H1', version: r.version, answers: {} })).code).toBe('CONFLICT');
 
-    const signed = await ok('rule94:signOff', { period: '2026-H1', version: answered.version });
+    const signed = await ok('biannual:signOff', { period: '2026-H1', version: answered.version });
     expect(signed).toMatchObject({ state: 'signed', intact: true, signedAt: AFTER_END.toISOString() });
     expect(signed.sha256).toMatch(/^[0-9a-f]{64}$/);
     const audit = (await ok('audit:query', { filter: { action: 'rule94:signoff' }, offset: 0, limit: 10 })).rows;
     expect(audit.map((e: any) => e.result)).toEqual([
       `Rule 9.4 report for 1 Jan 2026 – 30 Jun 2026 signed off and archived: sha256 ${signed.sha256}`,
     ]);
-    const again = await refused('rule94:answer', { period: '2026-H1', version: signed.version, answers: {} });
+    const again = await refused('biannual:answer', { period: '2026-H1', version: signed.version, answers: {} });
     expect(again).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/signed off by .* it is archived and cannot change/) });
-    expect((await refused('rule94:recount', { period: '2026-H1', version: signed.version })).code).toBe('CONFLICT');
-    expect((await refused('rule94:signOff', { period: '2026-H1', version: signed.version })).code).toBe('CONFLICT');
+    expect((await refused('biannual:recount', { period: '2026-H1', version: signed.version })).code).toBe('CONFLICT');
+    expect((await refused('biannual:signOff', { period: '2026-H1', version: signed.version })).code).toBe('CONFLICT');
   });
 
   it('exports the signed report as printable HTML and as CSV, its figures, answers and hash in each', async () => {
-    const signed = await ok('rule94:get', { period: '2026-H1' });
+    const signed = await ok('biannual:get', { period: '2026-H1' });
     for (const format of ['html', 'csv'] as const) {
-      const { jobId } = await ok('rule94:export', { period: '2026-H1', format });
+      const { jobId } = await ok('biannual:export', { period: '2026-H1', format });
       await expect.poll(async () => (await ok('jobs:list', {})).find((j: any) => j.jobId === jobId)?.state).toBe('finished');
       const path = (await ok('jobs:list', {})).find((j: any) => j.jobId === jobId).result.path;
       expect(path).toMatch(new RegExp(`cdr-rule-9\\.4-report-2026-H1-signed\\.${format}$`));
@@ -202,17 +202,17 @@ describe('the rule 9.4 report', () => {
       title: 'Rule 9.4 report waiting for sign-off',
       summary: 'The rule 9.4 report for 1 Jul 2026 – 31 Dec 2026 waits for sign-off: due 2027-01-30 (28 days left)',
     });
-    expect((await ok('rule94:get', { period: '2026-H2' })).madeBy).toBe('CDR Console (reports)');
-    const draft = await ok('rule94:answer', {
+    expect((await ok('biannual:get', { period: '2026-H2' })).madeBy).toBe('CDR Console (reports)');
+    const draft = await ok('biannual:answer', {
       period: '2026-H2',
       version: 1,
       answers: { entityName: 'Acme Data Pty Ltd', accreditationNumber: 'ADRBNK000123', complaintsElsewhere: 'None' },
     });
-    await ok('rule94:signOff', { period: '2026-H2', version: draft.version });
+    await ok('biannual:signOff', { period: '2026-H2', version: draft.version });
     await ok('alerts:evaluate', {});
     expect((await reminders()).map((a: any) => a.state)).toEqual(['resolved']);
     // An older half-year the schedule never made is prepared by hand.
-    expect(await ok('rule94:prepare', { period: '2025-H1' })).toMatchObject({
+    expect(await ok('biannual:prepare', { period: '2025-H1' })).toMatchObject({
       state: 'draft',
       madeBy: expect.not.stringMatching(/CDR Console/),
     });

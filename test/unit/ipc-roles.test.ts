@@ -62,11 +62,13 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
       'alerts:acknowledge',
       'alerts:rules',
       'alerts:delivery',
+      'biannual:list',
+      'biannual:get',
     ],
   },
   {
     group:
-      'exports of customer data, evidence packs, the audit log checked and exported, the compliance report and the complaints register exported, alert rules managed',
+      'exports of customer data, evidence packs, the audit log checked and exported, the compliance report and the complaints register exported, alert rules managed, the rule 9.4 report prepared, answered, counted again, signed off and exported',
     roles: ['compliance', 'admin'],
     channels: [
       'consents:export',
@@ -83,6 +85,11 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
       'alerts:removeRule',
       'alerts:evaluate',
       'alerts:testDelivery',
+      'biannual:prepare',
+      'biannual:answer',
+      'biannual:recount',
+      'biannual:signOff',
+      'biannual:export',
     ],
   },
   {

@@ -35,6 +35,7 @@ export function createAppRouter() {
         { index: true, element: <Navigate to="/overview" replace /> },
         { path: 'consents/:consentId', element: screen('/consents/:consentId'), errorElement: <ScreenError path="/consents/:consentId" /> },
         { path: 'data/customer', element: screen('/data/customer'), errorElement: <ScreenError path="/data/customer" /> },
+        { path: 'reports/rule94', element: screen('/reports/rule94'), errorElement: <ScreenError path="/reports/rule94" /> },
         { path: 'products/compare', element: screen('/products/compare'), errorElement: <ScreenError path="/products/compare" /> },
         { path: 'products/:recordId', element: screen('/products/:recordId'), errorElement: <ScreenError path="/products/:recordId" /> },
         ...SCREENS.map((s) => ({

@@ -22,6 +22,7 @@ export const LOADERS = {
   '/audit': () => import('../features/audit/AuditScreen.js').then((m) => m.AuditScreen),
   '/complaints': () => import('../features/complaints/ComplaintsScreen.js').then((m) => m.ComplaintsScreen),
   '/reports': () => import('../features/reports/ReportsScreen.js').then((m) => m.ReportsScreen),
+  '/reports/rule94': () => import('../features/reports/Rule94Screen.js').then((m) => m.Rule94Screen),
   '/users': () => import('../features/users/UsersScreen.js').then((m) => m.UsersScreen),
   '/settings': () => import('../features/settings/SettingsScreen.js').then((m) => m.SettingsScreen),
 } satisfies Record<string, Loader>;
@@ -61,11 +62,13 @@ export function preloadScreen(hash: string): Promise<void> {
           ? '/consents/:consentId'
           : parts[0] === 'data' && parts[1] === 'customer'
             ? '/data/customer'
-            : parts[0] === 'products'
-              ? parts[1] === 'compare'
-                ? '/products/compare'
-                : '/products/:recordId'
-              : undefined;
+            : parts[0] === 'reports' && parts[1] === 'rule94'
+              ? '/reports/rule94'
+              : parts[0] === 'products'
+                ? parts[1] === 'compare'
+                  ? '/products/compare'
+                  : '/products/:recordId'
+                : undefined;
   return path && path in LOADERS
     ? load(path).then(
         () => undefined,

@@ -64,7 +64,7 @@ export type Rule94Report = z.infer<typeof Rule94Report>;
 const Versioned = { period: HalfYearId, version: z.number().int().positive() };
 
 export const rule94Channels = {
-  'rule94:list': {
+  'biannual:list': {
     roles: EVERYONE,
     action: 'Reading the rule 9.4 reports',
     input: z.strictObject({}).default({}),
@@ -74,38 +74,38 @@ export const rule94Channels = {
       current: z.object({ period: HalfYearId, text: z.string(), dueOn: z.string() }),
     }),
   },
-  'rule94:get': {
+  'biannual:get': {
     roles: EVERYONE,
     action: 'Reading a rule 9.4 report',
     input: z.strictObject({ period: HalfYearId }),
     output: Rule94Report,
   },
-  'rule94:prepare': {
+  'biannual:prepare': {
     roles: COMPLIANCE,
     action: 'Preparing a rule 9.4 report',
     /** An ended half-year whose report was not made (the console was not in use then): made now. */
     input: z.strictObject({ period: HalfYearId }),
     output: Rule94Report,
   },
-  'rule94:answer': {
+  'biannual:answer': {
     roles: COMPLIANCE,
     action: 'Answering a rule 9.4 report',
     input: z.strictObject({ ...Versioned, answers: Rule94Answers }),
     output: Rule94Report,
   },
-  'rule94:recount': {
+  'biannual:recount': {
     roles: COMPLIANCE,
     action: 'Counting a rule 9.4 report again',
     input: z.strictObject(Versioned),
     output: Rule94Report,
   },
-  'rule94:signOff': {
+  'biannual:signOff': {
     roles: COMPLIANCE,
     action: 'Signing off a rule 9.4 report',
     input: z.strictObject(Versioned),
     output: Rule94Report,
   },
-  'rule94:export': {
+  'biannual:export': {
     roles: COMPLIANCE,
     action: 'Exporting a rule 9.4 report',
     input: z.strictObject({ period: HalfYearId, format: z.enum(['csv', 'html']) }),

@@ -9,7 +9,7 @@ import { reportView, type Rule94Service } from './service.js';
 import type { Rule94Store } from './port.js';
 
 type Rule94Channels =
-  'rule94:list' | 'rule94:get' | 'rule94:prepare' | 'rule94:answer' | 'rule94:recount' | 'rule94:signOff' | 'rule94:export';
+  'biannual:list' | 'biannual:get' | 'biannual:prepare' | 'biannual:answer' | 'biannual:recount' | 'biannual:signOff' | 'biannual:export';
 
 export interface Rule94Context extends Pick<CoreContext, 'exports' | 'clock' | 'operator'> {
   rule94: Rule94Store;
@@ -27,7 +27,7 @@ export function rule94Handlers(ctx: Rule94Context): HandlersOf<Rule94Channels> {
     return r;
   };
   return {
-    'rule94:list': async () => {
+    'biannual:list': async () => {
       const current = halfYearOf(ctx.clock());
       const reports = (await ctx.rule94.list()).map((r) => {
         const { figures: _f, answers: _a, ...rest } = reportView(r);
@@ -35,12 +35,12 @@ export function rule94Handlers(ctx: Rule94Context): HandlersOf<Rule94Channels> {
       });
       return { reports, current: { period: current.id, text: current.text, dueOn: current.dueOn } };
     },
-    'rule94:get': async ({ period }) => reportView(await stored(period)),
-    'rule94:prepare': async ({ period }) => reportView(await ctx.service.prepare(period, ctx.operator())),
-    'rule94:answer': async ({ period, version, answers }) => reportView(await ctx.service.answer(period, version, answers, ctx.operator())),
-    'rule94:recount': async ({ period, version }) => reportView(await ctx.service.recount(period, version, ctx.operator())),
-    'rule94:signOff': async ({ period, version }) => reportView(await ctx.service.signOff(period, version, ctx.operator())),
-    'rule94:export': async ({ period, format }) => {
+    'biannual:get': async ({ period }) => reportView(await stored(period)),
+    'biannual:prepare': async ({ period }) => reportView(await ctx.service.prepare(period, ctx.operator())),
+    'biannual:answer': async ({ period, version, answers }) => reportView(await ctx.service.answer(period, version, answers, ctx.operator())),
+    'biannual:recount': async ({ period, version }) => reportView(await ctx.service.recount(period, version, ctx.operator())),
+    'biannual:signOff': async ({ period, version }) => reportView(await ctx.service.signOff(period, version, ctx.operator())),
+    'biannual:export': async ({ period, format }) => {
       const r = reportView(await stored(period));
       const meta = { ...ctx.about, exportedBy: ctx.operator(), exportedAt: ctx.clock().toISOString() };
       return ctx.exports.start({

@@ -1,4 +1,4 @@
-import { Anchor, Button, Menu, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Menu, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { addDays, addMonths, addQuarters, format, startOfMonth, startOfQuarter } from 'date-fns';
 import { instantsOfDays } from '../../../../shared/time/periods.js';
@@ -18,6 +18,7 @@ import { ErrorState, LoadingState } from '../../ui/states.js';
 import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 import { eventsLink } from '../events/index.js';
+import { CountsTable } from './CountsTable.js';
 
 /**
  * Compliance reports: for a chosen period (local calendar days), the counts a data recipient needs
@@ -66,25 +67,30 @@ export function ReportsScreen() {
         description="Counts for the CDR reports and records (rules 9.3 and 9.4), from the cache and the audit log, for the days chosen (local time, both days included)."
         wrap
         actions={
-          !canExport.allowed ? (
-            <Unavailable label="Export the report" reason={canExport.reason}>
-              <Button size="xs" variant="default" disabled>
-                Export
-              </Button>
-            </Unavailable>
-          ) : (
-            <Menu position="bottom-end">
-              <Menu.Target>
-                <Button size="xs" variant="default" loading={exportCsv.busy || exportHtml.busy}>
+          <Group gap="xs">
+            <Button size="xs" variant="default" component={Link} to="/reports/rule94">
+              Rule 9.4 reports
+            </Button>
+            {!canExport.allowed ? (
+              <Unavailable label="Export the report" reason={canExport.reason}>
+                <Button size="xs" variant="default" disabled>
                   Export
                 </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item onClick={() => void exportCsv.run('csv')}>CSV (spreadsheets)</Menu.Item>
-                <Menu.Item onClick={() => void exportHtml.run('csv')}>Printable report (HTML)</Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-          )
+              </Unavailable>
+            ) : (
+              <Menu position="bottom-end">
+                <Menu.Target>
+                  <Button size="xs" variant="default" loading={exportCsv.busy || exportHtml.busy}>
+                    Export
+                  </Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item onClick={() => void exportCsv.run('csv')}>CSV (spreadsheets)</Menu.Item>
+                  <Menu.Item onClick={() => void exportHtml.run('csv')}>Printable report (HTML)</Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            )}
+          </Group>
         }
       />
       <FilterRow>
@@ -124,32 +130,18 @@ export function ReportsScreen() {
               </Text>
             }
           >
-            <Table fz="sm" withTableBorder aria-label="Compliance counts">
-              <TableHead columns={['Measure', ['Count', 110], 'Note']} />
-              <Table.Tbody>
-                {report.data.counts.map((c) => (
-                  <Table.Tr key={c.key} data-testid={`report-${c.key}`}>
-                    <Table.Td fw={c.label.startsWith('—') ? 400 : 600} pl={c.label.startsWith('—') ? 'lg' : 'xs'}>
-                      {c.label.replace(/^— /, '')}
-                    </Table.Td>
-                    <Table.Td>
-                      <Anchor
-                        component={Link}
-                        to={linkOf(c.records)}
-                        aria-label={`${c.label.replace(/^— /, '')}: ${formatCount(c.count)} — open the records`}
-                      >
-                        {formatCount(c.count)}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="xs" c="dimmed">
-                        {c.note ?? ''}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            <CountsTable
+              label="Compliance counts"
+              columns={['Measure', 'Count', 'Note']}
+              rows={report.data.counts.map((c) => ({
+                key: c.key,
+                label: c.label,
+                count: c.count,
+                to: linkOf(c.records),
+                note: c.note ?? '',
+              }))}
+              testId={(key) => `report-${key}`}
+            />
           </Panel>
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
             <Panel title="Data collections per data holder" label="Collections per data holder">

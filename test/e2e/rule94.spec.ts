@@ -1,0 +1,80 @@
+import { expect, test } from './journey.js';
+import { look } from './look.js';
+import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './console-host.js';
+import { lastEndedHalfYear } from '../../shared/reports/rule94.js';
+
+/**
+ * The rule 9.4 report as a compliance officer meets it (issue 38): the console made the last ended
+ * half-year's report when it started; from the Compliance reports screen the officer opens it,
+ * follows a figure to its records, is refused sign-off while a required answer is missing, answers,
+ * signs off, and finds the report archived with its hash, in the audit log too — each view readable
+ * in light and dark with no accessibility violation.
+ */
+let app: ConsoleProcess;
+test.beforeAll(async () => {
+  app = await startConsole(['--sandbox-seed', '14', '--sandbox-consents', '60', '--sandbox-clock', pinnedNow()], {
+    setup: knownOperator('Rhea Reporter'),
+  });
+});
+test.afterAll(async () => app?.stop());
+
+const origin = () => new URL(app.launchUrl).origin;
+
+test('open the half-year’s report, follow a figure, answer, sign off, and find it archived with its hash', async ({ page }) => {
+  test.setTimeout(150_000);
+  const h = lastEndedHalfYear(new Date());
+  await page.goto(app.launchUrl);
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await page.goto(`${origin()}/#/reports`);
+  await page.getByRole('link', { name: 'Rule 9.4 reports' }).click();
+  await expect(page.getByRole('heading', { name: 'Rule 9.4 reports' })).toBeVisible();
+  const reports = page.getByRole('table', { name: 'Rule 9.4 reports' });
+  await expect(reports.getByRole('row', { name: new RegExp(h.text) })).toContainText('Draft');
+  const report = page.getByRole('region', { name: 'The report' });
+  await expect(report.getByRole('heading', { name: `Rule 9.4 report, ${h.text}` })).toBeVisible();
+  await expect(report).toContainText(`Due on ${h.dueOn}`);
+  await expect(report).toContainText('by CDR Console (reports)');
+  const figures = page.getByRole('table', { name: 'Figures of the rule 9.4 report' });
+  await expect(figures.getByRole('row', { name: /CDR consumers served/ })).toContainText(/Distinct consumer ids/);
+  await look(page, 'rule94-draft');
+
+  // A figure opens its records for the half-year.
+  await figures.getByRole('link', { name: /^Consents given: [\d,]+ — open the records$/ }).click();
+  await expect(page.getByRole('heading', { name: 'Events', level: 2 })).toBeVisible();
+  await expect(page).toHaveURL(/types=GRANTED/);
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Rule 9.4 reports' })).toBeVisible();
+
+  // Sign-off waits for the required answers.
+  await page.getByRole('button', { name: 'Sign off…' }).click();
+  const dialog = page.getByRole('dialog', { name: `Sign off the report for ${h.text}?` });
+  await expect(dialog.getByRole('alert')).toContainText('Accreditation number is not answered.');
+  await expect(dialog.getByRole('button', { name: 'Sign off and archive' })).toBeDisabled();
+  await look(page, 'rule94-signoff-refused');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  const answers = page.getByRole('region', { name: 'Answers' });
+  await answers.getByRole('textbox', { name: 'Accredited person’s name' }).fill('Acme Data Pty Ltd');
+  await answers.getByRole('textbox', { name: 'Accreditation number' }).fill('ADRBNK000123');
+  await answers.getByRole('textbox', { name: 'CDR complaints received outside this register' }).fill('None');
+  await answers.getByRole('button', { name: 'Save answers' }).click();
+  await expect(page.getByText(`The report for ${h.text} keeps your answers.`)).toBeVisible();
+
+  await page.getByRole('button', { name: 'Sign off…' }).click();
+  await expect(dialog.getByRole('alert')).toBeHidden();
+  await look(page, 'rule94-signoff');
+  await dialog.getByRole('button', { name: 'Sign off and archive' }).click();
+  await expect(dialog).toBeHidden();
+  const signed = page.getByTestId('rule94-signed');
+  await expect(signed).toContainText('by Rhea Reporter');
+  const sha = (await signed.locator('code').textContent())!;
+  expect(sha).toMatch(/^[0-9a-f]{64}$/);
+  await expect(reports.getByRole('row', { name: new RegExp(h.text) })).toContainText('Signed off');
+  await expect(answers.getByRole('textbox', { name: 'Accreditation number' })).toHaveAttribute('readonly', '');
+  await expect(page.getByRole('button', { name: 'Sign off…' })).toHaveCount(0);
+  await look(page, 'rule94-signed');
+
+  // The audit log holds the same hash.
+  await page.goto(`${origin()}/#/audit`);
+  await expect(page.getByText(`signed off and archived: sha256 ${sha}`)).toBeVisible();
+});
