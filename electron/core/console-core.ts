@@ -133,7 +133,14 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
   // The rule 9.4 reports (issue 38): the last ended half-year's made at start (the catch-up after a
   // restart) and with every alert check, once across a team; the reminder rule fires until signed off.
-  const rule94 = new Rule94Service({ stores, clock: ctx.clock });
+  const rule94 = new Rule94Service({
+    stores,
+    clock: ctx.clock,
+    syncedAt: async () => {
+      const last = await syncService.lastSummary();
+      return last && !last.failures.some((f) => f.phase === 'consents' || f.phase === 'events') ? last.finishedAt : null;
+    },
+  });
   // Alert rules at work (issue 38): after every sync that ends, and every five minutes.
   const alerts = new AlertService({
     store: stores.alerts,

@@ -13,7 +13,8 @@ const at = (iso: string | null | undefined): number | null => (iso ? Date.parse(
 /**
  * The rule 9.4 report (issue 38) through the router, on a real SQLite cache synced from the embedded
  * sandbox. The console runs on 30 June 2026 at 23:30 in Sydney, stops, and starts again on 1 July:
- * the half-year's report it missed is made at that start. Its figures are counted again here,
+ * the half-year's report it missed is made at its first sync (never from a cache last synced before
+ * the half-year ended). Its figures are counted again here,
  * independently, from the sandbox's own records (a World of the same seed) and the complaints
  * recorded; it is answered, refused sign-off while a required answer is missing, signed off and
  * archived with its hash in the audit log, exported, and reminded of by alert until signed.
@@ -66,7 +67,7 @@ beforeAll(async () => {
 afterAll(async () => host?.close());
 
 describe('the rule 9.4 report', () => {
-  it('before the half-year ends, only the one before is made (at start); after a restart on 1 July the missed one is', async () => {
+  it('before the half-year ends, only the one before is made; after a restart on 1 July the missed one is, once synced', async () => {
     await expect.poll(async () => (await ok('biannual:list', {})).reports.map((r: any) => r.period)).toEqual(['2025-H2']);
     expect((await ok('biannual:list', {})).current).toEqual({ period: '2026-H1', text: '1 Jan 2026 – 30 Jun 2026', dueOn: '2026-07-30' });
     expect((await refused('biannual:prepare', { period: '2026-H1' })).message).toMatch(/has not ended/);
@@ -74,6 +75,10 @@ describe('the rule 9.4 report', () => {
     await host.close();
     now = AFTER_END;
     host = await start();
+    // The cache was last synced before the half-year ended: the report waits for a sync.
+    await ok('alerts:evaluate', {});
+    expect((await ok('biannual:list', {})).reports.map((r: any) => r.period)).toEqual(['2025-H2']);
+    await host.core().sync();
     await expect.poll(async () => (await ok('biannual:list', {})).reports.map((r: any) => r.period)).toEqual(['2026-H1', '2025-H2']);
     const made = await ok('biannual:get', { period: '2026-H1' });
     expect(made).toMatchObject({
@@ -192,9 +197,17 @@ describe('the rule 9.4 report', () => {
   it('the reminder fires while the last half-year’s report waits for sign-off, within its 30 days, and resolves once it is signed', async () => {
     const reminders = async () => (await ok('alerts:list', {})).alerts.filter((a: any) => a.ruleId === 'rule94-reminder');
     await ok('alerts:evaluate', {});
-    expect(await reminders()).toEqual([]); // 2026-H1's is signed
-    // 2 January 2027 in Sydney: the next check makes 2026-H2's report and reminds of it.
+    // 2026-H1's reminder fired on 1 July, before its report was signed; it is signed now.
+    expect((await reminders()).map((a: any) => a.state)).toEqual(['resolved']);
+    // 2 January 2027 in Sydney: reminded at once; the report is made at the next sync.
     now = new Date('2027-01-01T23:00:00.000Z');
+    await ok('alerts:evaluate', {});
+    expect((await reminders())[0]).toMatchObject({
+      state: 'firing',
+      summary:
+        'The rule 9.4 report for 1 Jul 2026 – 31 Dec 2026 waits for a sync before it is made, then for sign-off: due 2027-01-30 (28 days left)',
+    });
+    await host.core().sync();
     await ok('alerts:evaluate', {});
     const [firing] = await reminders();
     expect(firing).toMatchObject({
@@ -210,7 +223,7 @@ describe('the rule 9.4 report', () => {
     });
     await ok('biannual:signOff', { period: '2026-H2', version: draft.version });
     await ok('alerts:evaluate', {});
-    expect((await reminders()).map((a: any) => a.state)).toEqual(['resolved']);
+    expect((await reminders()).map((a: any) => a.state)).toEqual(['resolved', 'resolved']);
     // An older half-year the schedule never made is prepared by hand.
     expect(await ok('biannual:prepare', { period: '2025-H1' })).toMatchObject({
       state: 'draft',

@@ -27,7 +27,7 @@ export function errorCodeFor(error: unknown): IpcErrorCode {
   }
 }
 
-export interface SyncServiceDeps extends Pick<CoreContext, 'stores' | 'bus' | 'log' | 'operator'> {
+export interface SyncServiceDeps extends Pick<CoreContext, 'stores' | 'bus' | 'log' | 'operator' | 'clock'> {
   engine: SyncEngine;
   intermediary: Reachability;
   /** Set when the store is found damaged: no sync starts until it is repaired, and the status says why. */
@@ -127,6 +127,9 @@ export class SyncService {
       summary.retention = retained.map(({ consentId, action, records }) => ({ consentId, action, records }));
       if (summary.retention.length) bus.emit('cache:changed', { entity: 'data', count: summary.retention.length });
       this.error = summary.failures.length ? summary.failures.map((f) => `${f.phase}: ${f.reason}`).join('; ') : null;
+      // Ended by the core's clock, which every other time it keeps follows (the job's thread reads the
+      // machine's: the same moment, unless a test runs the core on another day).
+      summary.finishedAt = this.deps.clock().toISOString();
       // What the overview shows as "last sync of each part": kept with the store, so it survives a restart.
       await stores.syncState.set(LAST_SUMMARY_KEY, JSON.stringify(summary));
       const c = summary.consents;

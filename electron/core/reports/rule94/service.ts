@@ -214,6 +214,12 @@ export function reportView(r: StoredRule94): Rule94Report {
 export interface Rule94Deps {
   stores: { reports: ReportStore; rule94: Rule94Store };
   clock: () => Date;
+  /**
+   * When the last sync that stored the consents and events whole finished (ISO; null: none yet).
+   * The schedule makes a half-year's report only from a cache synced after it ended: a console opened
+   * for the first time, or after months closed, would otherwise count from what it had.
+   */
+  syncedAt(): Promise<string | null>;
 }
 
 /**
@@ -225,10 +231,16 @@ export interface Rule94Deps {
 export class Rule94Service {
   constructor(private readonly deps: Rule94Deps) {}
 
-  /** Makes the last ended half-year's report if it is not made yet; what it is now. */
-  async catchUp(): Promise<StoredRule94> {
+  /**
+   * The last ended half-year's report, made now if it is not yet and the cache was synced since the
+   * half-year ended; null while it waits for that sync.
+   */
+  async catchUp(): Promise<StoredRule94 | null> {
     const h = lastEndedHalfYear(this.deps.clock());
-    return (await this.deps.stores.rule94.get(h.id)) ?? this.make(h, REPORTS_OPERATOR);
+    const made = await this.deps.stores.rule94.get(h.id);
+    if (made) return made;
+    const synced = await this.deps.syncedAt();
+    return synced !== null && Date.parse(synced) >= Date.parse(h.to) ? this.make(h, REPORTS_OPERATOR) : null;
   }
 
   /** Makes a half-year's report (counted now) unless made already: the one stored either way. */
@@ -314,6 +326,17 @@ export class Rule94Service {
   async awaiting(): Promise<{ firing: boolean; summary: string }> {
     const now = this.deps.clock();
     const r = await this.catchUp();
+    if (!r) {
+      const h = lastEndedHalfYear(now);
+      const left = daysLeft(h, now);
+      // Not made yet (no sync since the half-year ended): reminded all the same within its days.
+      return left < 0
+        ? { firing: false, summary: `The rule 9.4 report for ${h.text} was due on ${h.dueOn}: no longer reminded` }
+        : {
+            firing: true,
+            summary: `The rule 9.4 report for ${h.text} waits for a sync before it is made, then for sign-off: due ${h.dueOn} (${left === 0 ? 'today' : `${left} day${left === 1 ? '' : 's'} left`})`,
+          };
+    }
     const h = halfYear(r.period)!;
     if (r.state === 'signed')
       return { firing: false, summary: `The rule 9.4 report for ${h.text} was signed off by ${r.signedBy} at ${r.signedAt}` };
