@@ -44,6 +44,9 @@ export function knownOperator(name = 'Erin End-to-End') {
   return (dataDir: string) => writeFileSync(join(dataDir, 'operator.json'), JSON.stringify({ displayName: name }));
 }
 
+/** How long a started console may live at most (a leaked one is killed then). */
+const LIFETIME_MS = 30 * 60_000;
+
 export async function startConsole(args: string[] = [], opts: ConsoleOptions = {}): Promise<ConsoleProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cdr-e2e-'));
   opts.setup?.(dataDir);
@@ -56,7 +59,14 @@ export async function startConsole(args: string[] = [], opts: ConsoleOptions = {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  const killer = setTimeout(() => child.kill('SIGKILL'), 5 * 60_000);
+  // A safety net for a console a crashed test left running, not a time limit: a test file's tests share
+  // their console, and the a11y walks' file runs past five minutes on a busy 2-core machine — its
+  // console was killed mid-walk at 5 minutes, and the walk's next step waited for a host that was gone.
+  const killer = setTimeout(() => {
+    process.stderr.write(`console host ${dataDir}: still running after ${LIFETIME_MS / 60_000} minutes, killed\n`);
+    child.kill('SIGKILL');
+  }, LIFETIME_MS);
+  killer.unref();
   let out = '';
   const launchUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`console did not start in 30 s:\n${out}`)), 30_000);
@@ -74,12 +84,18 @@ export async function startConsole(args: string[] = [], opts: ConsoleOptions = {
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`console exited with ${code}:\n${out}`)));
   });
+  // A console that ends before its test stops it says so, with its last words, in the test's output.
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`console host ${dataDir} exited by itself (${signal ?? `code ${code}`}):\n${out.slice(-2000)}\n`);
+  });
   return {
     launchUrl,
     dataDir,
     sandboxUrl: /embedded sandbox at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1],
     output: () => out,
     async stop() {
+      stopping = true;
       clearTimeout(killer);
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

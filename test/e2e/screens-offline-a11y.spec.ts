@@ -26,7 +26,7 @@ test.afterAll(async () => {
 const origin = () => new URL(app.launchUrl).origin;
 
 test('the overview, consents and a consent, in light and dark, readable and with no accessibility violation', async ({ page }) => {
-  test.setTimeout(150_000); // sixteen axe scans
+  test.setTimeout(240_000); // sixteen axe scans
   await page.goto(app.launchUrl);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   await look(page, 'overview');
@@ -66,7 +66,7 @@ test('the overview, consents and a consent, in light and dark, readable and with
 });
 
 test('the dialogs, the command palette and the help, in light and dark, readable and with no accessibility violation', async ({ page }) => {
-  test.setTimeout(150_000); // fourteen axe scans
+  test.setTimeout(240_000); // fourteen axe scans
   await page.goto(app.launchUrl);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   await page.goto(`${origin()}/#/consents?status=ACTIVE`);
@@ -111,7 +111,7 @@ test('the dialogs, the command palette and the help, in light and dark, readable
 });
 
 test('every other screen, in light and dark, readable and with no accessibility violation', async ({ page }) => {
-  test.setTimeout(150_000); // twenty axe scans
+  test.setTimeout(240_000); // twenty axe scans
   await page.goto(app.launchUrl);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   for (const screen of [
@@ -148,7 +148,7 @@ test.describe.serial('with the customer data synced', () => {
   test('the data browser with data: synced, by data holder, one customer, in light and dark, with no accessibility violation', async ({
     page,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     await page.goto(app.launchUrl);
     await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
     // Synced from the Data screen first.
@@ -171,7 +171,7 @@ test.describe.serial('with the customer data synced', () => {
   });
 
   test('the data browser with data: each kind of record, in light and dark, with no accessibility violation', async ({ page }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(240_000);
     await page.goto(app.launchUrl); // the launch address signs this page in
     await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
     await page.goto(`${origin()}/#/data`);
@@ -211,7 +211,7 @@ test.describe.serial('with the customer data synced', () => {
   });
 
   test('the products screens, in light and dark, with no accessibility violation', async ({ page }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     await page.goto(app.launchUrl); // the launch address signs this page in
     await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
     await page.goto(`${origin()}/#/products`);
