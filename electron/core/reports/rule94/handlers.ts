@@ -37,7 +37,8 @@ export function rule94Handlers(ctx: Rule94Context): HandlersOf<Rule94Channels> {
     },
     'biannual:get': async ({ period }) => reportView(await stored(period)),
     'biannual:prepare': async ({ period }) => reportView(await ctx.service.prepare(period, ctx.operator())),
-    'biannual:answer': async ({ period, version, answers }) => reportView(await ctx.service.answer(period, version, answers, ctx.operator())),
+    'biannual:answer': async ({ period, version, answers }) =>
+      reportView(await ctx.service.answer(period, version, answers, ctx.operator())),
     'biannual:recount': async ({ period, version }) => reportView(await ctx.service.recount(period, version, ctx.operator())),
     'biannual:signOff': async ({ period, version }) => reportView(await ctx.service.signOff(period, version, ctx.operator())),
     'biannual:export': async ({ period, format }) => {

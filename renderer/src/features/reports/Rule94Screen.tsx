@@ -14,6 +14,7 @@ import {
   type Answers,
 } from '../../../../shared/reports/rule94.js';
 import { useClient } from '../../bridge/ClientContext.js';
+import { dayText } from '../../ui/days.js';
 import { DialogFooter } from '../../ui/DialogFooter.js';
 import { useExport } from '../../ui/export.js';
 import { Panel } from '../../ui/Panel.js';
@@ -85,28 +86,30 @@ export function Rule94Screen() {
           <Panel
             title="Half-years"
             label="Reports by half-year"
-            description={next ? `This half-year, ${next.text}: its report is made on the day after, and due on ${next.dueOn}.` : undefined}
+            description={
+              next ? `This half-year, ${next.text}: its report is made on the day after, and due on ${dayText(next.dueOn)}.` : undefined
+            }
           >
             {list.data.reports.length ? (
               <Table fz="sm" withTableBorder highlightOnHover aria-label="Rule 9.4 reports">
                 <TableHead columns={['Half-year', 'State', 'Due']} />
                 <Table.Tbody>
                   {list.data.reports.map((r) => (
-                    <Table.Tr key={r.period} {...(r.period === chosen ? { bg: 'var(--mantine-primary-color-light)' } : {})}>
+                    <Table.Tr key={r.period}>
                       <Table.Td>
-                        <Anchor
-                          component={Link}
-                          to={`?period=${r.period}`}
-                          size="sm"
-                          aria-current={r.period === chosen ? 'page' : undefined}
-                        >
-                          {r.text}
-                        </Anchor>
+                        {/* The one shown: its name in bold, not a link to itself. */}
+                        {r.period === chosen ? (
+                          <Text size="sm" fw={700} aria-current="true">
+                            {r.text}
+                          </Text>
+                        ) : (
+                          <Anchor component={Link} to={`?period=${r.period}`} size="sm">
+                            {r.text}
+                          </Anchor>
+                        )}
                       </Table.Td>
-                      <Table.Td>
-                        <StateBadge report={r} />
-                      </Table.Td>
-                      <Table.Td>{r.dueOn}</Table.Td>
+                      <Table.Td>{stateText(r)}</Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{dayText(r.dueOn)}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
@@ -131,20 +134,20 @@ export function Rule94Screen() {
   );
 }
 
+/** A report's state in words: the list's, and the badge's. */
+const stateText = (r: Pick<Rule94Report, 'state' | 'intact'>) =>
+  r.state === 'draft' ? 'Draft' : r.intact ? 'Signed off' : 'Changed since signed';
+
 function StateBadge({ report }: { report: Pick<Rule94Report, 'state' | 'intact'> }) {
-  if (report.state === 'draft')
+  if (report.state === 'signed' && !report.intact)
     return (
-      <Badge variant="light" color="yellow" c="var(--mantine-color-text)">
-        Draft
+      <Badge variant="filled" color="red">
+        {stateText(report)}
       </Badge>
     );
-  return report.intact ? (
-    <Badge variant="light" color="teal" c="var(--mantine-color-text)">
-      Signed off
-    </Badge>
-  ) : (
-    <Badge variant="filled" color="red">
-      Changed since signed
+  return (
+    <Badge variant="light" color={report.state === 'draft' ? 'yellow' : 'teal'} c="var(--mantine-color-text)">
+      {stateText(report)}
     </Badge>
   );
 }
@@ -271,7 +274,8 @@ function ReportDetail({ report: r }: { report: Rule94Report }) {
       >
         <Stack gap={4}>
           <Text size="sm">
-            Due on <strong>{r.dueOn}</strong>. Made <Time iso={r.madeAt} /> by {r.madeBy}; figures counted <Time iso={r.countedAt} />.
+            Due on <strong>{dayText(r.dueOn)}</strong>. Made <Time iso={r.madeAt} /> by {r.madeBy}; figures counted{' '}
+            <Time iso={r.countedAt} />.
           </Text>
           {r.state === 'signed' ? (
             <Text size="sm" data-testid="rule94-signed">
