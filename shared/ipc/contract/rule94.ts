@@ -66,7 +66,7 @@ const Versioned = { period: HalfYearId, version: z.number().int().positive() };
 export const rule94Channels = {
   'biannual:list': {
     roles: EVERYONE,
-    action: 'Reading the rule 9.4 reports',
+    action: 'Reading the half-yearly CDR reports',
     input: z.strictObject({}).default({}),
     output: z.object({
       reports: z.array(Rule94Report.omit({ figures: true, answers: true })),
@@ -76,38 +76,38 @@ export const rule94Channels = {
   },
   'biannual:get': {
     roles: EVERYONE,
-    action: 'Reading a rule 9.4 report',
+    action: 'Reading a half-yearly CDR report',
     input: z.strictObject({ period: HalfYearId }),
     output: Rule94Report,
   },
   'biannual:prepare': {
     roles: COMPLIANCE,
-    action: 'Preparing a rule 9.4 report',
+    action: 'Preparing a half-yearly CDR report',
     /** An ended half-year whose report was not made (the console was not in use then): made now. */
     input: z.strictObject({ period: HalfYearId }),
     output: Rule94Report,
   },
   'biannual:answer': {
     roles: COMPLIANCE,
-    action: 'Answering a rule 9.4 report',
+    action: 'Answering a half-yearly CDR report',
     input: z.strictObject({ ...Versioned, answers: Rule94Answers }),
     output: Rule94Report,
   },
   'biannual:recount': {
     roles: COMPLIANCE,
-    action: 'Counting a rule 9.4 report again',
+    action: 'Counting a half-yearly CDR report again',
     input: z.strictObject(Versioned),
     output: Rule94Report,
   },
   'biannual:signOff': {
     roles: COMPLIANCE,
-    action: 'Signing off a rule 9.4 report',
+    action: 'Signing off a half-yearly CDR report',
     input: z.strictObject(Versioned),
     output: Rule94Report,
   },
   'biannual:export': {
     roles: COMPLIANCE,
-    action: 'Exporting a rule 9.4 report',
+    action: 'Exporting a half-yearly CDR report',
     input: z.strictObject({ period: HalfYearId, format: z.enum(['csv', 'html']) }),
     output: JobStarted,
   },
