@@ -76,6 +76,10 @@ test('open the half-year’s report, follow a figure, answer, sign off, and find
   await expect(page.getByRole('button', { name: 'Sign off…' })).toHaveCount(0);
   await look(page, 'rule94-signed');
 
+  // A half-year with no report (a link kept from elsewhere) says so, and how one comes to be.
+  await page.goto(`${origin()}/#/reports/rule94?period=2019-H1`);
+  await expect(page.getByText('No report for 1 Jan 2019 – 30 Jun 2019')).toBeVisible();
+
   // The audit log holds the same hash.
   await page.goto(`${origin()}/#/audit`);
   await expect(page.getByText(`signed off and archived: sha256 ${sha}`)).toBeVisible();

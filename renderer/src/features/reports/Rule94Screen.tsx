@@ -122,7 +122,12 @@ export function Rule94Screen() {
           </Panel>
           <div style={{ gridColumn: 'span 2' }}>
             {report.error ? <ErrorState title="The report could not be read" error={report.error} /> : null}
-            {report.data ? (
+            {chosen && !list.data.reports.some((r) => r.period === chosen) ? (
+              <EmptyState title={`No report for ${halfYear(chosen)?.text ?? chosen}`}>
+                A half-year’s report is made on the first day after it ends, once the cache has been synced since; an earlier one can be
+                prepared above.
+              </EmptyState>
+            ) : report.data ? (
               <ReportDetail report={report.data} />
             ) : chosen && !report.error ? (
               <LoadingState label="Reading the report…" />
