@@ -26,14 +26,18 @@ function world() {
     expiring: async () => counts.get('expiring') ?? 0,
     lastSync: async () => null,
     audit: async () => ({ ok: true }),
-    reportAwaiting: async () => ({ firing: (counts.get('report') ?? 0) > 0, summary: 'The rule 9.4 report waits for sign-off' }),
+    reportAwaiting: async () => {
+      if (counts.get('report') === -1) throw new Error('the report could not be counted: database is locked');
+      return { firing: (counts.get('report') ?? 0) > 0, summary: 'The rule 9.4 report waits for sign-off' };
+    },
   };
   const messages: AlertMessage[] = [];
+  const errors: string[] = [];
   const service = new AlertService({
     store: storage.alerts,
     signals,
     clock: () => new Date(now),
-    log: { info() {}, error() {} },
+    log: { info() {}, error: (message: string) => void errors.push(message) },
     deliver: async (m) => void messages.push(m),
   });
   const addRule = (kind: AlertKind, params: AlertParams): Promise<AlertRule> =>
@@ -47,6 +51,7 @@ function world() {
     service,
     addRule,
     told,
+    errors,
     set: (type: string, n: number) => counts.set(type, n),
     advance: (minutes: number) => void (now += minutes * 60_000),
     close: () => db.close(),
@@ -54,6 +59,26 @@ function world() {
 }
 
 describe('alert rules at work', () => {
+  it('a rule that cannot be checked is logged and said, and the other rules are still checked', async () => {
+    const w = world();
+    const reminder = await w.addRule('report-unsigned', {});
+    await w.addRule('max-retries', { windowMinutes: 60, atLeast: 1 });
+    w.set('report', -1);
+    w.set('WEBHOOK_MAX_RETRIES_REACHED', 2);
+    const done = await w.service.evaluateAll();
+    expect(done).toHaveLength(2);
+    expect(done).toEqual(
+      expect.arrayContaining([
+        { kind: 'failed', reason: 'the report could not be counted: database is locked' },
+        expect.objectContaining({ kind: 'opened' }),
+      ]),
+    );
+    expect(w.errors).toEqual([
+      `alerts: the rule "Rule 9.4 report waiting for sign-off" (${reminder.id}) could not be checked: the report could not be counted: database is locked`,
+    ]);
+    w.close();
+  });
+
   it('reminds of the rule 9.4 report once a day while it waits for sign-off, and resolves when it is signed', async () => {
     const w = world();
     await w.addRule('report-unsigned', {});

@@ -157,8 +157,12 @@ export function alertHandlers(ctx: AlertsContext): HandlersOf<AlertChannels> {
       const rules = (await store.rules()).filter((r) => r.enabled);
       const out = [];
       for (const rule of rules) {
-        const t = await ctx.service.evaluateRule(rule);
-        out.push({ ruleId: rule.id, outcome: t.kind, summary: t.kind === 'none' ? null : t.alert.summary });
+        const t = await ctx.service.evaluateOrSay(rule);
+        out.push({
+          ruleId: rule.id,
+          outcome: t.kind,
+          summary: t.kind === 'none' ? null : t.kind === 'failed' ? `Could not be checked: ${t.reason}` : t.alert.summary,
+        });
       }
       return out;
     },

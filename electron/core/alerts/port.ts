@@ -35,7 +35,9 @@ export type Transition =
   | { kind: 'repeated'; alert: Alert }
   | { kind: 'updated'; alert: Alert }
   | { kind: 'resolved'; alert: Alert }
-  | { kind: 'none' };
+  | { kind: 'none' }
+  /** The rule could not be checked (its signal failed): the others still are. */
+  | { kind: 'failed'; reason: string };
 
 /**
  * The alerts domain's storage port (issue 38), written once for both engines (store.ts, over the

@@ -59,7 +59,7 @@ export class AlertService {
         const out: Transition[] = [];
         do {
           this.again = false;
-          for (const rule of await this.deps.store.rules()) if (rule.enabled) out.push(await this.evaluateRule(rule));
+          for (const rule of await this.deps.store.rules()) if (rule.enabled) out.push(await this.evaluateOrSay(rule));
         } while (this.again);
         return out;
       } finally {
@@ -67,6 +67,20 @@ export class AlertService {
       }
     })();
     return this.running;
+  }
+
+  /**
+   * Evaluates one rule; a rule that cannot be checked (its signal failed: the store, the audit
+   * chain's read, a report that could not be counted) is logged and said, and the others are still checked.
+   */
+  async evaluateOrSay(rule: AlertRule): Promise<Transition> {
+    try {
+      return await this.evaluateRule(rule);
+    } catch (e) {
+      const reason = (e as Error).message;
+      this.deps.log.error(`alerts: the rule "${KIND_TEXT[rule.kind]}" (${rule.id}) could not be checked: ${reason}`);
+      return { kind: 'failed', reason };
+    }
   }
 
   /** Evaluates one rule and makes its alert follow (open, repeat, resolve), telling what changed. */

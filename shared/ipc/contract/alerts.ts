@@ -139,7 +139,8 @@ export const alertsChannels = {
     output: z.array(
       z.object({
         ruleId: z.string(),
-        outcome: z.enum(['opened', 'repeated', 'updated', 'resolved', 'none']),
+        /** `failed`: the rule could not be checked (its summary says why); the others were. */
+        outcome: z.enum(['opened', 'repeated', 'updated', 'resolved', 'none', 'failed']),
         summary: z.string().nullable(),
       }),
     ),

@@ -25,6 +25,12 @@ const SILENCES = [
  * Settings → Alerts (issue 38): the rules the console evaluates after every sync and every five
  * minutes. Compliance and admins add and remove them; staff silence one for a while, with a reason.
  */
+/** "; 1 could not be checked: …" when a rule's check failed (the others were checked). */
+const failedText = (done: readonly { outcome: string; summary: string | null }[]) => {
+  const failed = done.filter((t) => t.outcome === 'failed');
+  return failed.length ? `; ${failed.length} could not be checked: ${failed.map((t) => t.summary ?? '').join('; ')}` : '';
+};
+
 export function AlertRules() {
   const client = useClient();
   const queries = useQueryClient();
@@ -55,7 +61,7 @@ export function AlertRules() {
         <Text size="sm" role="status" mb="xs">
           {evaluate.data.length === 0
             ? 'No rule to check.'
-            : `Checked ${evaluate.data.length} rule${evaluate.data.length === 1 ? '' : 's'}: ${evaluate.data.filter((t) => t.outcome === 'opened').length} started firing, ${evaluate.data.filter((t) => t.outcome === 'resolved').length} resolved.`}
+            : `Checked ${evaluate.data.length} rule${evaluate.data.length === 1 ? '' : 's'}: ${evaluate.data.filter((t) => t.outcome === 'opened').length} started firing, ${evaluate.data.filter((t) => t.outcome === 'resolved').length} resolved${failedText(evaluate.data)}.`}
         </Text>
       ) : null}
       {rules.data?.length ? (
