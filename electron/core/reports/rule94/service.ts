@@ -325,26 +325,17 @@ export class Rule94Service {
   /** The reminder's finding: the last ended half-year's report waiting for sign-off, within its 30 days. */
   async awaiting(): Promise<{ firing: boolean; summary: string }> {
     const now = this.deps.clock();
+    const h = lastEndedHalfYear(now);
+    // Not made yet (no sync since the half-year ended): reminded all the same within its days.
     const r = await this.catchUp();
-    if (!r) {
-      const h = lastEndedHalfYear(now);
-      const left = daysLeft(h, now);
-      // Not made yet (no sync since the half-year ended): reminded all the same within its days.
-      return left < 0
-        ? { firing: false, summary: `The rule 9.4 report for ${h.text} was due on ${h.dueOn}: no longer reminded` }
-        : {
-            firing: true,
-            summary: `The rule 9.4 report for ${h.text} waits for a sync before it is made, then for sign-off: due ${h.dueOn} (${left === 0 ? 'today' : `${left} day${left === 1 ? '' : 's'} left`})`,
-          };
-    }
-    const h = halfYear(r.period)!;
-    if (r.state === 'signed')
+    if (r?.state === 'signed')
       return { firing: false, summary: `The rule 9.4 report for ${h.text} was signed off by ${r.signedBy} at ${r.signedAt}` };
     const left = daysLeft(h, now);
     if (left < 0) return { firing: false, summary: `The rule 9.4 report for ${h.text} was due on ${h.dueOn}: no longer reminded` };
+    const waits = r ? 'waits for sign-off' : 'waits for a sync before it is made, then for sign-off';
     return {
       firing: true,
-      summary: `The rule 9.4 report for ${h.text} waits for sign-off: due ${h.dueOn} (${left === 0 ? 'today' : `${left} day${left === 1 ? '' : 's'} left`})`,
+      summary: `The rule 9.4 report for ${h.text} ${waits}: due ${h.dueOn} (${left === 0 ? 'today' : `${left} day${left === 1 ? '' : 's'} left`})`,
     };
   }
 
