@@ -74,6 +74,8 @@ test('open the half-year’s report, follow a figure, answer, sign off, and find
   await expect(reports.getByRole('row', { name: new RegExp(h.text) })).toContainText('Signed off');
   await expect(answers.getByRole('textbox', { name: 'Accreditation number' })).toHaveAttribute('readonly', '');
   await expect(page.getByRole('button', { name: 'Sign off…' })).toHaveCount(0);
+  // The toast saying so fades out first: caught mid-fade, its half-transparent text fails contrast.
+  await expect(page.getByText(/is archived \(SHA-256/)).toBeHidden({ timeout: 15_000 });
   await look(page, 'rule94-signed');
 
   // A half-year with no report (a link kept from elsewhere) says so, and how one comes to be.
