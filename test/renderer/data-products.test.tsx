@@ -316,68 +316,73 @@ describe('recurrence in words', () => {
   ])('%j → %s', (recurrence, words) => expect(recurrenceText(recurrence)).toBe(words));
 });
 
+/** A consent's account (with every kind of fee), its balance and three transactions, two of them at Woolworths. */
+function seedTransactions(repo: ReturnType<typeof setup>['repo'], consentId: string) {
+  const adatree = { consentId };
+  repo.upsertPage(
+    'accounts',
+    [
+      {
+        accountId: 'acc-1',
+        displayName: 'Everyday',
+        maskedNumber: 'xxxx1234',
+        productCategory: 'TRANS_AND_SAVINGS_ACCOUNTS',
+        adatree,
+        fees: EVERYTHING.fees,
+      },
+    ],
+    '2026-11-01T00:00:00.000Z',
+  );
+  repo.upsertPage(
+    'balances',
+    [{ accountId: 'acc-1', currentBalance: '100.00', availableBalance: '100.00', adatree }],
+    '2026-11-01T00:00:00.000Z',
+  );
+  repo.upsertPage(
+    'transactions',
+    [
+      {
+        accountId: 'acc-1',
+        transactionId: 't1',
+        status: 'POSTED',
+        type: 'PAYMENT',
+        description: 'WOOLWORTHS NEWTOWN',
+        amount: '-20.00',
+        postingDateTime: '2026-10-30T00:00:00Z',
+        executionDateTime: '2026-10-30T00:00:00Z',
+        adatree,
+      },
+      {
+        accountId: 'acc-1',
+        transactionId: 't2',
+        status: 'POSTED',
+        type: 'PAYMENT',
+        description: 'COLES BONDI',
+        amount: '-5.50',
+        postingDateTime: '2026-10-31T00:00:00Z',
+        executionDateTime: '2026-10-31T00:00:00Z',
+        adatree,
+      },
+      {
+        accountId: 'acc-1',
+        transactionId: 't3',
+        status: 'PENDING',
+        type: 'PAYMENT',
+        description: 'WOOLWORTHS METRO',
+        amount: '-3.00',
+        executionDateTime: '2026-11-01T00:00:00Z',
+        adatree,
+      },
+    ],
+    '2026-11-01T00:00:00.000Z',
+  );
+}
+
 describe('data browser', () => {
   it('a consent’s transactions, searched in their descriptions, with the balance after each; the raw payload one click away', async () => {
     const { client, repo, cache } = setup();
     const consentId = cache.consents.find((c) => c.status === 'ACTIVE')!.consentId;
-    const adatree = { consentId };
-    repo.upsertPage(
-      'accounts',
-      [
-        {
-          accountId: 'acc-1',
-          displayName: 'Everyday',
-          maskedNumber: 'xxxx1234',
-          productCategory: 'TRANS_AND_SAVINGS_ACCOUNTS',
-          adatree,
-          fees: EVERYTHING.fees,
-        },
-      ],
-      '2026-11-01T00:00:00.000Z',
-    );
-    repo.upsertPage(
-      'balances',
-      [{ accountId: 'acc-1', currentBalance: '100.00', availableBalance: '100.00', adatree }],
-      '2026-11-01T00:00:00.000Z',
-    );
-    repo.upsertPage(
-      'transactions',
-      [
-        {
-          accountId: 'acc-1',
-          transactionId: 't1',
-          status: 'POSTED',
-          type: 'PAYMENT',
-          description: 'WOOLWORTHS NEWTOWN',
-          amount: '-20.00',
-          postingDateTime: '2026-10-30T00:00:00Z',
-          executionDateTime: '2026-10-30T00:00:00Z',
-          adatree,
-        },
-        {
-          accountId: 'acc-1',
-          transactionId: 't2',
-          status: 'POSTED',
-          type: 'PAYMENT',
-          description: 'COLES BONDI',
-          amount: '-5.50',
-          postingDateTime: '2026-10-31T00:00:00Z',
-          executionDateTime: '2026-10-31T00:00:00Z',
-          adatree,
-        },
-        {
-          accountId: 'acc-1',
-          transactionId: 't3',
-          status: 'PENDING',
-          type: 'PAYMENT',
-          description: 'WOOLWORTHS METRO',
-          amount: '-3.00',
-          executionDateTime: '2026-11-01T00:00:00Z',
-          adatree,
-        },
-      ],
-      '2026-11-01T00:00:00.000Z',
-    );
+    seedTransactions(repo, consentId);
     show(`/data?consent=${consentId}&view=transactions`, client);
     const grid = await screen.findByRole('grid', { name: 'Transactions' });
     await waitFor(() => expect(within(grid).getAllByTestId('table-row')).toHaveLength(3));
@@ -400,6 +405,30 @@ describe('data browser', () => {
     const drawer = await screen.findByRole('dialog');
     expect(within(drawer).getByRole('region', { name: /^Fees/ })).toBeInTheDocument();
     expect(within(drawer).getByRole('region', { name: 'As sent by the data holder' })).toHaveTextContent('"adatree"');
+  });
+
+  it('while a search is being counted, the range line says so rather than claiming the previous view’s count', async () => {
+    const { client, repo, cache } = setup();
+    const consentId = cache.consents.find((c) => c.status === 'ACTIVE')!.consentId;
+    seedTransactions(repo, consentId);
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const read = client.dataRecords;
+    client.dataRecords = async (input) => {
+      const answer = await read(input);
+      if (input.filter?.search) await held;
+      return answer;
+    };
+    show(`/data?consent=${consentId}&view=transactions`, client);
+    const grid = await screen.findByRole('grid', { name: 'Transactions' });
+    await waitFor(() => expect(within(grid).getAllByTestId('table-row')).toHaveLength(3));
+    expect(screen.getByTestId('records-range')).toHaveTextContent(/^3 records · fetched/);
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search descriptions' }), 'wool');
+    await waitFor(() => expect(screen.getByTestId('records-range')).toHaveTextContent(/^Counting the matches…/));
+    expect(screen.getByTestId('records-range')).not.toHaveTextContent(/records? match/);
+    release();
+    await waitFor(() => expect(screen.getByTestId('records-range')).toHaveTextContent(/^2 records match these filters/));
+    expect(within(grid).getAllByTestId('table-row')).toHaveLength(2);
   });
 
   it('one customer: every consent of theirs, their accounts at each data holder, their cached records by kind', async () => {

@@ -13,6 +13,18 @@ import { ScreenHeader } from './ScreenHeader.js';
  * Without a title it is the head of a list inside a screen (a tab's list): the range line and the
  * export on one line, centred on each other.
  */
+/**
+ * The range line of a list whose count keeps the previous view's answer while the next view is
+ * counted (react-query's keepPreviousData): the line once this view is counted; "Counting the
+ * matches…" meanwhile, as the kept count would claim the wrong matches under the new filters;
+ * undefined (the header's "Reading…") before any count.
+ */
+export function rangeLine<T>(count: { data?: T; isPlaceholderData: boolean }, line: (data: NonNullable<T>) => ReactNode): ReactNode {
+  const { data } = count;
+  if (data === undefined || data === null) return undefined;
+  return count.isPlaceholderData ? 'Counting the matches…' : line(data);
+}
+
 export function ListHeader({
   title,
   range,

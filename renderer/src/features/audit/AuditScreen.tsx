@@ -9,7 +9,7 @@ import { daysOfPeriod, periodOfDays } from '../../ui/days.js';
 import { useDebouncedText } from '../../ui/fields.js';
 import { FilterRow } from '../../ui/FilterRow.js';
 import { formatCount, localZone, plural } from '../../ui/format.js';
-import { ListHeader } from '../../ui/ListHeader.js';
+import { ListHeader, rangeLine } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { usePagedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
@@ -116,7 +116,7 @@ export function AuditScreen() {
     <Stack h="100%" gap="xs">
       <ListHeader
         title="Audit"
-        range={head.data ? `${plural(total, 'entry', 'entries')} ${total === 1 ? 'matches' : 'match'} this view` : undefined}
+        range={rangeLine(head, () => `${plural(total, 'entry', 'entries')} ${total === 1 ? 'matches' : 'match'} this view`)}
         rangeId="audit-range"
         reading="Reading the audit log…"
         exportMenu={{

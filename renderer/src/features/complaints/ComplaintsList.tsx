@@ -7,7 +7,7 @@ import { visibleText } from '../../../../shared/text/visible.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { dayText } from '../../ui/days.js';
 import { formatCount, localZone, plural } from '../../ui/format.js';
-import { ListHeader } from '../../ui/ListHeader.js';
+import { ListHeader, rangeLine } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { usePagedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
@@ -112,7 +112,7 @@ export function ComplaintsList({
     <Stack h="100%" gap="xs" mih={title ? undefined : 320}>
       <ListHeader
         {...(title ? { title } : {})}
-        range={head.data ? `${plural(total, 'complaint', 'complaints')} ${total === 1 ? 'matches' : 'match'} this view` : undefined}
+        range={rangeLine(head, () => `${plural(total, 'complaint', 'complaints')} ${total === 1 ? 'matches' : 'match'} this view`)}
         rangeId="complaints-range"
         reading="Reading the register…"
         actions={record}

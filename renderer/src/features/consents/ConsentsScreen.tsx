@@ -12,7 +12,7 @@ import { ColumnChooser } from '../../ui/ColumnChooser.js';
 import { useDebouncedText } from '../../ui/fields.js';
 import { FilterRow } from '../../ui/FilterRow.js';
 import { formatCount, localZone, plural } from '../../ui/format.js';
-import { ListHeader } from '../../ui/ListHeader.js';
+import { ListHeader, rangeLine } from '../../ui/ListHeader.js';
 import { SelectionBar } from '../../ui/SelectionBar.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
 import { useWindowedList } from '../../ui/table/useWindowedList.js';
@@ -293,16 +293,11 @@ export function ConsentsScreen() {
     <Stack h="100%" gap="xs">
       <ListHeader
         title="Consents"
-        range={
-          !count.data
-            ? undefined
-            : count.isPlaceholderData
-              ? // The previous view's count, kept while this one is read, would claim the wrong matches.
-                'Counting the matches…'
-              : filtered
-                ? `${formatCount(total)} of ${formatCount(cached ?? total)} cached consents match this view`
-                : `${plural(total, 'consent')} in the cache`
-        }
+        range={rangeLine(count, () =>
+          filtered
+            ? `${formatCount(total)} of ${formatCount(cached ?? total)} cached consents match this view`
+            : `${plural(total, 'consent')} in the cache`,
+        )}
         rangeId="consent-range"
         actions={actions}
         exportMenu={exportMenu}

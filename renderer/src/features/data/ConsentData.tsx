@@ -14,7 +14,7 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { ChartPanel, PanelLineChart } from '../../ui/ChartPanel.js';
 import { FilterRow } from '../../ui/FilterRow.js';
 import { enumText, formatCount, formatLocalDate, formatLocalDateTime, plural } from '../../ui/format.js';
-import { ListHeader } from '../../ui/ListHeader.js';
+import { ListHeader, rangeLine } from '../../ui/ListHeader.js';
 import { ScreenHeader } from '../../ui/ScreenHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
 import { usePagedList } from '../../ui/table/useWindowedList.js';
@@ -208,7 +208,8 @@ function RecordsView({ consentId, kind, meta }: { consentId: string; kind: DataV
       <ListHeader
         range={
           <>
-            {head.data ? `${plural(total, 'record')}${filter && Object.keys(filter).length ? ' match these filters' : ''}` : 'Reading…'}
+            {rangeLine(head, () => `${plural(total, 'record')}${filter && Object.keys(filter).length ? ' match these filters' : ''}`) ??
+              'Reading…'}
             {k?.fetchedAt ? (
               <>
                 {' '}

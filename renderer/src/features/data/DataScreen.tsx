@@ -6,7 +6,7 @@ import { useClient } from '../../bridge/ClientContext.js';
 import { useDebouncedText } from '../../ui/fields.js';
 import { FilterRow } from '../../ui/FilterRow.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
-import { ListHeader } from '../../ui/ListHeader.js';
+import { ListHeader, rangeLine } from '../../ui/ListHeader.js';
 import { SelectionBar, useChosen } from '../../ui/SelectionBar.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { usePagedList } from '../../ui/table/useWindowedList.js';
@@ -114,7 +114,7 @@ function DataNavigator() {
         range={
           <>
             Customer data from the cache — readable offline.{' '}
-            {by === 'consent' && head.data ? `${plural(total, 'consent')} with cached data in this view.` : ''}
+            {by === 'consent' ? (rangeLine(head, () => `${plural(total, 'consent')} with cached data in this view.`) ?? '') : ''}
           </>
         }
         rangeId="data-range"

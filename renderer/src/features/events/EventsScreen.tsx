@@ -11,7 +11,7 @@ import { daysOfPeriod, fillDays, periodOfDays } from '../../ui/days.js';
 import { useDebouncedText } from '../../ui/fields.js';
 import { FilterRow } from '../../ui/FilterRow.js';
 import { formatCount, localZone, plural } from '../../ui/format.js';
-import { ListHeader } from '../../ui/ListHeader.js';
+import { ListHeader, rangeLine } from '../../ui/ListHeader.js';
 import { EmptyState, ErrorState } from '../../ui/states.js';
 import { useWindowedList } from '../../ui/table/useWindowedList.js';
 import { WindowedTable, type Column } from '../../ui/table/WindowedTable.js';
@@ -87,7 +87,7 @@ export function EventsScreen() {
     <Stack h="100%" gap="xs">
       <ListHeader
         title="Events"
-        range={count.data ? `${plural(total, 'event')} ${total === 1 ? 'matches' : 'match'} this view` : undefined}
+        range={rangeLine(count, () => `${plural(total, 'event')} ${total === 1 ? 'matches' : 'match'} this view`)}
         rangeId="events-range"
         exportMenu={{
           channel: 'events:export',

@@ -7,7 +7,7 @@ import { CountChip } from '../../ui/CountChip.js';
 import { useDebouncedText } from '../../ui/fields.js';
 import { FilterRow } from '../../ui/FilterRow.js';
 import { enumText, formatCount, plural } from '../../ui/format.js';
-import { ListHeader } from '../../ui/ListHeader.js';
+import { ListHeader, rangeLine } from '../../ui/ListHeader.js';
 import { SelectionBar, useChosen } from '../../ui/SelectionBar.js';
 import { usePagedList } from '../../ui/table/useWindowedList.js';
 import { useQueryParams } from '../../ui/url.js';
@@ -65,7 +65,7 @@ export function ProductsScreen() {
     <Stack h="100%" gap="xs">
       <ListHeader
         title="Products"
-        range={head.data ? `${plural(total, 'product')} in this view, in the Data API 2.0.0 form` : undefined}
+        range={rangeLine(head, () => `${plural(total, 'product')} in this view, in the Data API 2.0.0 form`)}
         rangeId="products-range"
         exportMenu={{
           channel: 'products:export',

@@ -11,7 +11,7 @@ import { ChartPanel, PanelBarChart } from '../../ui/ChartPanel.js';
 import { fillDays } from '../../ui/days.js';
 import { Copy } from '../../ui/Copy.js';
 import { enumText, formatCount, formatLocalDateTime, localZone, plural } from '../../ui/format.js';
-import { ListHeader } from '../../ui/ListHeader.js';
+import { ListHeader, rangeLine } from '../../ui/ListHeader.js';
 import { Panel } from '../../ui/Panel.js';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.js';
 import { TableHead } from '../../ui/TableHead.js';
@@ -100,13 +100,13 @@ export function WebhookFailuresScreen() {
     <Stack gap="md" pb="xl">
       <ListHeader
         title="Webhook failures"
-        range={
-          total === undefined
-            ? undefined
-            : `${plural(total, 'failed delivery', 'failed deliveries')} ${from ? `since ${formatLocalDateTime(from)}` : 'in the cache'}${
-                summary.data ? `, ${plural(summary.data.consentsAffected, 'consent')} affected` : ''
-              }`
-        }
+        range={rangeLine(
+          count,
+          (c) =>
+            `${plural(c.total, 'failed delivery', 'failed deliveries')} ${from ? `since ${formatLocalDateTime(from)}` : 'in the cache'}${
+              summary.data && !summary.isPlaceholderData ? `, ${plural(summary.data.consentsAffected, 'consent')} affected` : ''
+            }`,
+        )}
         rangeId="webhook-range"
         actions={
           <SegmentedControl
