@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { ALERT_KINDS, type AlertKind } from '../../shared/alerts/alerts.js';
+import { ALERT_KINDS, HOLDER_KINDS, type AlertKind } from '../../shared/alerts/alerts.js';
 import { complaintReference } from '../../shared/complaints/complaints.js';
 import { positiveInt, table } from './common.js';
 import { withChannels } from './channels.js';
@@ -45,11 +45,21 @@ export function addAlertCommands(program: Command): void {
     .addOption(new Option('--rate-percent <n>', 'webhook-failures: or this share of deliveries failing').argParser(positiveInt(1_000_000)))
     .addOption(new Option('--within-days <n>', 'expiring-consents: sharing ends within').argParser(positiveInt(1_000_000)))
     .addOption(new Option('--hours <n>', 'sync-stale: no good sync for').argParser(positiveInt(1_000_000)))
+    .option('--data-holder <id>', `${HOLDER_KINDS.join(', ')}: only the consents at this data holder (its brand id)`)
     .action(
-      async (kind: string, o: { windowMinutes?: number; atLeast?: number; ratePercent?: number; withinDays?: number; hours?: number }) =>
+      async (
+        kind: string,
+        o: { windowMinutes?: number; atLeast?: number; ratePercent?: number; withinDays?: number; hours?: number; dataHolder?: string },
+      ) =>
         withChannels(program, async (call) => {
-          const params = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-          const rule = await call('alerts:addRule', { kind: kind as AlertKind, params, enabled: true });
+          const { dataHolder, ...numbers } = o;
+          const params = Object.fromEntries(Object.entries(numbers).filter(([, v]) => v !== undefined));
+          const rule = await call('alerts:addRule', {
+            kind: kind as AlertKind,
+            params,
+            ...(dataHolder !== undefined ? { dataHolderBrandId: dataHolder } : {}),
+            enabled: true,
+          });
           process.stdout.write(`Added ${rule.id}: ${rule.text}\n`);
         }),
     );

@@ -147,7 +147,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     clock: ctx.clock,
     log: opts.log,
     signals: {
-      events: async (types, from) => (await stores.events.count({ types: [...types], from })).total,
+      events: async (types, from, holder) =>
+        holder === undefined
+          ? (await stores.events.count({ types: [...types], from })).total
+          : stores.alerts.holderEvents(holder, types, from),
       expiring: async (from, to) => (await stores.consents.count({ statuses: ['ACTIVE'], sharingEnd: { from, to } })).total,
       lastSync: () => syncService.lastSummary(),
       audit: async () => {

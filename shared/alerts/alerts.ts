@@ -13,6 +13,9 @@ export const ALERT_KINDS = [
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
+/** The kinds that count events of consents, and so may watch one data holder's consents instead of all. */
+export const HOLDER_KINDS: readonly AlertKind[] = ['webhook-failures', 'max-retries', 'withdrawal-spike'];
+
 /** What each kind takes; every number is a whole number. */
 export interface AlertParams {
   /** The window counted back from now (minutes): webhook failures, max retries, withdrawals. */
@@ -25,6 +28,13 @@ export interface AlertParams {
   withinDays?: number;
   /** Sync: the last good sync is older than this many hours (or the last one failed). */
   hours?: number;
+  /** One data holder's consents only (HOLDER_KINDS); absent: every data holder's. Its name as when the rule was added. */
+  dataHolder?: { id: string; name: string };
+}
+
+/** The rule's kind in words, and the data holder it watches: "Webhook deliveries failing at ANZ". */
+export function ruleTitle(kind: AlertKind, p: AlertParams): string {
+  return p.dataHolder ? `${KIND_TEXT[kind]} at ${p.dataHolder.name}` : KIND_TEXT[kind];
 }
 
 export const KIND_TEXT: Record<AlertKind, string> = {
@@ -37,8 +47,11 @@ export const KIND_TEXT: Record<AlertKind, string> = {
   'report-unsigned': 'Rule 9.4 report waiting for sign-off',
 };
 
+/** The numbers a rule takes. */
+export type NumericParam = Exclude<keyof AlertParams, 'dataHolder'>;
+
 /** The parameters each kind needs, with their bounds; a kind's defaults are a new rule's. */
-export const KIND_PARAMS: Record<AlertKind, { [K in keyof AlertParams]?: { min: number; max: number; default: number; label: string } }> = {
+export const KIND_PARAMS: Record<AlertKind, { [K in NumericParam]?: { min: number; max: number; default: number; label: string } }> = {
   'webhook-failures': {
     windowMinutes: { min: 5, max: 10_080, default: 60, label: 'Window (minutes)' },
     atLeast: { min: 1, max: 1_000_000, default: 5, label: 'At least this many failures' },
@@ -61,11 +74,11 @@ export const KIND_PARAMS: Record<AlertKind, { [K in keyof AlertParams]?: { min: 
 /** The kind's parameters, each within its bounds: the defaults for what is missing; null with a reason when one is out of bounds. */
 export function paramsOf(
   kind: AlertKind,
-  given: { [K in keyof AlertParams]?: number | undefined },
+  given: { [K in NumericParam]?: number | undefined },
 ): { params: AlertParams; problem: null } | { params: null; problem: string } {
   const params: AlertParams = {};
   for (const [key, spec] of Object.entries(KIND_PARAMS[kind]) as [
-    keyof AlertParams,
+    NumericParam,
     { min: number; max: number; default: number; label: string },
   ][]) {
     const v = given[key] ?? spec.default;
@@ -79,15 +92,16 @@ export function paramsOf(
 /** A rule in a line: "Webhook deliveries failing: 5 or more in 60 minutes, or 20% of deliveries". */
 export function ruleText(kind: AlertKind, p: AlertParams): string {
   const win = p.windowMinutes !== undefined ? windowText(p.windowMinutes) : '';
+  const title = ruleTitle(kind, p);
   switch (kind) {
     case 'webhook-failures':
-      return `${KIND_TEXT[kind]}: ${p.atLeast} or more in ${win}${p.ratePercent !== undefined ? `, or ${p.ratePercent}% of deliveries` : ''}`;
+      return `${title}: ${p.atLeast} or more in ${win}${p.ratePercent !== undefined ? `, or ${p.ratePercent}% of deliveries` : ''}`;
     case 'max-retries':
-      return `${KIND_TEXT[kind]}: ${p.atLeast} or more in ${win}`;
+      return `${title}: ${p.atLeast} or more in ${win}`;
     case 'expiring-consents':
       return `Consents whose sharing ends within ${p.withinDays} day${p.withinDays === 1 ? '' : 's'} (once a day)`;
     case 'withdrawal-spike':
-      return `${KIND_TEXT[kind]}: ${p.atLeast} or more in ${win}`;
+      return `${title}: ${p.atLeast} or more in ${win}`;
     case 'sync-stale':
       return `${KIND_TEXT[kind]}: no good sync for ${p.hours} hour${p.hours === 1 ? '' : 's'}, or the last one failed`;
     case 'audit-chain':

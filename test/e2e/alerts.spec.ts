@@ -51,12 +51,16 @@ test('add a rule in Settings, see it fire under the bell, acknowledge it, silenc
   await expect(panel.getByRole('status')).toHaveText('Checked 1 rule: 1 started firing, 0 resolved.');
   await look(page, 'settings-alerts');
 
-  const bell = page.getByRole('button', { name: 'Alerts: 1 firing, not acknowledged' });
+  // New to this person, and firing with nobody on it.
+  const bell = page.getByRole('button', { name: 'Alerts: 1 new, 1 firing and not acknowledged' });
   await expect(bell).toBeVisible();
   await bell.click();
   const centre = page.getByRole('dialog', { name: 'Alerts' });
-  const item = centre.getByRole('listitem', { name: 'Consents expiring soon (daily digest): firing' });
+  // Opened, it is read: marked new in the panel while it stays open; the bell says it is no longer new.
+  const item = centre.getByRole('listitem', { name: 'Consents expiring soon (daily digest): firing, new' });
   await expect(item).toContainText(/\d+ active consents? ends? sharing within 90 days/);
+  await expect(item.getByText('New', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Alerts: 1 firing, not acknowledged' })).toBeAttached();
   await look(page, 'alerts-centre');
   await item.getByRole('button', { name: 'Acknowledge: Consents expiring soon (daily digest)' }).click();
   await expect(item).toContainText('Acknowledged by');
@@ -77,7 +81,7 @@ test('add a rule in Settings, see it fire under the bell, acknowledge it, silenc
   await panel.getByRole('textbox', { name: 'Sharing ends within (days)' }).fill('89');
   await panel.getByRole('button', { name: 'Add rule' }).click();
   await panel.getByRole('button', { name: 'Check the rules now' }).click();
-  await expect(page.getByRole('button', { name: 'Alerts: 1 firing, not acknowledged' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Alerts: 1 new, 1 firing and not acknowledged' })).toBeVisible();
   await expect
     .poll(() => page.evaluate(() => (window as unknown as { noted: string[] }).noted))
     .toEqual([

@@ -115,6 +115,50 @@ describe('alert rules against real webhook failures', () => {
     expect(entry.reason).toBe('endpoint migration tonight');
   });
 
+  it('a rule that watches one data holder counts only its consents’ withdrawals, and names it', async () => {
+    // Each consent's data holder, and the withdrawals per data holder in the last hour, read apart from the rules.
+    const all = (await ok('consents:list', { filter: {}, sort: { field: 'created', direction: 'desc' }, offset: 0, limit: 500 })).rows;
+    const holderOf = new Map<string, string>(all.map((c: any) => [c.consentId, c.dataHolderBrandId]));
+    const withdrawals = async (holder: string) =>
+      (await ok('events:list', { filter: { types: ['REVOKED'], from: lastHour() }, offset: 0, limit: 500 })).rows.filter(
+        (e: any) => holderOf.get(e.consentId) === holder,
+      ).length;
+    const target = all.find((c: any) => c.status === 'ACTIVE' && c.dataHolderBrandId)!;
+    const other = all.find((c: any) => c.dataHolderBrandId && c.dataHolderBrandId !== target.dataHolderBrandId)!;
+    const [atTarget, atOther] = [await withdrawals(target.dataHolderBrandId), await withdrawals(other.dataHolderBrandId)];
+    const watching = await ok('alerts:addRule', {
+      kind: 'withdrawal-spike',
+      params: { windowMinutes: 60, atLeast: atTarget + 1 },
+      dataHolderBrandId: target.dataHolderBrandId,
+    });
+    const elsewhere = await ok('alerts:addRule', {
+      kind: 'withdrawal-spike',
+      params: { windowMinutes: 60, atLeast: atOther + 1 },
+      dataHolderBrandId: other.dataHolderBrandId,
+    });
+    expect(watching.params.dataHolder).toEqual({ id: target.dataHolderBrandId, name: expect.any(String) });
+    const name = watching.params.dataHolder.name;
+    expect(watching.text).toBe(`Consumer withdrawals spiking at ${name}: ${atTarget + 1} or more in 1 hour`);
+
+    // One withdrawal at the watched data holder: its rule fires, the other data holder's does not.
+    await ok('consents:revoke', { consentId: target.consentId, reason: 'customer asked by phone' });
+    await ok('sync:start', {});
+    const outcome = async (ruleId: string) => (await ok('alerts:evaluate', {})).find((t: any) => t.ruleId === ruleId);
+    await expect.poll(async () => (await ok('alerts:list', { limit: 20 })).alerts.some((a: any) => a.ruleId === watching.id)).toBe(true);
+    const raised = (await ok('alerts:list', { limit: 20 })).alerts.find((a: any) => a.ruleId === watching.id);
+    expect(raised).toMatchObject({ state: 'firing', title: `Consumer withdrawals spiking at ${name}` });
+    const n = atTarget + 1;
+    expect(raised.summary).toBe(`${n} ${n === 1 ? 'consent' : 'consents'} at ${name} withdrawn in the last 1 hour`);
+    expect(await outcome(elsewhere.id)).toMatchObject({ outcome: 'none' });
+    expect((await ok('alerts:list', { limit: 20 })).alerts.some((a: any) => a.ruleId === elsewhere.id)).toBe(false);
+
+    // A data holder the console does not know, or one on a rule that watches the whole console: refused, saying why.
+    const unknown = await call('alerts:addRule', { kind: 'max-retries', dataHolderBrandId: 'no-such-holder' });
+    expect(unknown.error.message).toMatch(/^No data holder no-such-holder is known to the console/);
+    const wrongKind = await call('alerts:addRule', { kind: 'sync-stale', dataHolderBrandId: target.dataHolderBrandId });
+    expect(wrongKind.error.message).toBe('“Sync stale or failing” watches the whole console, not one data holder: add it without one.');
+  });
+
   it('refuses a rule outside its bounds, saying which', async () => {
     const e = await call('alerts:addRule', { kind: 'expiring-consents', params: { withinDays: 365 } });
     expect(e.ok).toBe(false);

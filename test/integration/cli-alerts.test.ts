@@ -33,6 +33,18 @@ describe('cli alerts and complaints', () => {
     const unknown = await cli(['alerts', 'add', 'coffee-low']);
     expect(unknown.code).not.toBe(0);
 
+    // One data holder's consents: the rule names it; a data holder the console does not know is refused.
+    const [row] = (await cli(['consents', '--limit', '1', '--json'])).json();
+    const { consent } = (await cli(['consent', row.consentId, '--json'])).json();
+    const scoped = await cli(['alerts', 'add', 'max-retries', '--data-holder', consent.dataHolderBrandId]);
+    expect(scoped.code, scoped.err).toBe(0);
+    expect(scoped.out).toMatch(/^Added \S+: /);
+    expect(scoped.out).toContain(`: Webhook deliveries that reached max retries at ${consent.dataHolderName}: 1 or more in 1 hour\n`);
+    expect((await cli(['alerts', 'remove', /^Added (\S+):/.exec(scoped.out)![1]!])).code).toBe(0);
+    const nowhere = await cli(['alerts', 'add', 'max-retries', '--data-holder', 'no-such-holder']);
+    expect(nowhere.code).not.toBe(0);
+    expect(nowhere.err).toContain('No data holder no-such-holder is known to the console');
+
     const test = await cli(['alerts', 'test']);
     expect(test.code, test.err).toBe(0);
     expect(test.out).toMatch(

@@ -135,6 +135,7 @@ const BASE: Record<Channel, unknown> = {
   'complaints:export': { category: 'privacy', format: 'csv' },
   'alerts:list': { limit: 10 },
   'alerts:acknowledge': { id: 'alert-1' },
+  'alerts:markRead': { ids: ['alert-1'] },
   'alerts:rules': {},
   'alerts:addRule': { kind: 'webhook-failures', params: { windowMinutes: 60, atLeast: 5 }, enabled: true },
   'alerts:removeRule': { id: 'rule-1' },

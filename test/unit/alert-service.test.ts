@@ -22,7 +22,8 @@ function world() {
   let now = Date.parse('2026-11-20T00:00:00.000Z');
   const counts = new Map<string, number>();
   const signals: Signals = {
-    events: async (types) => types.reduce((n, t) => n + (counts.get(t) ?? 0), 0),
+    // A data holder's own counts are kept under "holder:type".
+    events: async (types, _from, holder) => types.reduce((n, t) => n + (counts.get(holder ? `${holder}:${t}` : t) ?? 0), 0),
     expiring: async () => counts.get('expiring') ?? 0,
     lastSync: async () => null,
     audit: async () => ({ ok: true }),
@@ -151,6 +152,22 @@ describe('alert rules at work', () => {
     w.set('WEBHOOK_MAX_RETRIES_REACHED', 1);
     await w.service.evaluateAll();
     expect(w.told()).toEqual(['firing: 3 webhook deliveries failed in the last 1 hour (20% of 15)']);
+    w.close();
+  });
+
+  it('a rule that watches one data holder counts its events only, and names it in the message', async () => {
+    const w = world();
+    await w.addRule('webhook-failures', { windowMinutes: 60, atLeast: 5, dataHolder: { id: 'anz', name: 'ANZ' } });
+    w.set('WEBHOOK_SENDING_FAILED', 40); // every data holder's
+    w.set('anz:WEBHOOK_SENDING_FAILED', 4);
+    await w.service.evaluateAll();
+    expect(w.told()).toEqual([]);
+    w.set('anz:WEBHOOK_SENDING_FAILED', 5);
+    await w.service.evaluateAll();
+    expect(w.told()).toEqual(['firing: 5 webhook deliveries at ANZ failed in the last 1 hour (100% of 5)']);
+    expect((await w.storage.alerts.list(5)).map((a) => a.summary)).toEqual([
+      '5 webhook deliveries at ANZ failed in the last 1 hour (100% of 5)',
+    ]);
     w.close();
   });
 

@@ -60,6 +60,7 @@ const TABLE: { group: string; roles: readonly Role[]; channels: Channel[] }[] = 
       'complaints:list',
       'alerts:list',
       'alerts:acknowledge',
+      'alerts:markRead',
       'alerts:rules',
       'alerts:delivery',
       'biannual:list',

@@ -5,8 +5,8 @@ import type { AlertRule } from './port.js';
 
 /** What the rules read, from the stores (the service gives it; tests may give their own). */
 export interface Signals {
-  /** Events of these types at or after `from` (ISO). */
-  events(types: readonly string[], from: string): Promise<number>;
+  /** Events of these types at or after `from` (ISO); with `dataHolderBrandId`, of that data holder's consents only. */
+  events(types: readonly string[], from: string, dataHolderBrandId?: string): Promise<number>;
   /** Active consents whose sharing ends in [from, to). */
   expiring(from: string, to: string): Promise<number>;
   /** The last sync's summary (null: none yet). */
@@ -28,29 +28,33 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 export async function evaluate(rule: AlertRule, signals: Signals, now: Date): Promise<Finding> {
   const p: AlertParams = rule.params;
   const since = (minutes: number) => new Date(now.getTime() - minutes * MINUTE).toISOString();
+  // A rule that watches one data holder counts its consents' events, and says so.
+  const holder = p.dataHolder?.id;
+  const count = (types: readonly string[], from: string) => signals.events(types, from, holder);
+  const at = p.dataHolder ? ` at ${p.dataHolder.name}` : '';
   switch (rule.kind) {
     case 'webhook-failures': {
       const from = since(p.windowMinutes!);
-      const [failed, sent] = await Promise.all([signals.events(WEBHOOK_FAILURES, from), signals.events(['WEBHOOK_SENT'], from)]);
+      const [failed, sent] = await Promise.all([count(WEBHOOK_FAILURES, from), count(['WEBHOOK_SENT'], from)]);
       const deliveries = failed + sent;
       const rate = deliveries ? Math.round((failed / deliveries) * 100) : 0;
-      const summary = `${plural(failed, 'webhook delivery', 'webhook deliveries')} failed in the last ${windowText(p.windowMinutes!)} (${rate}% of ${deliveries})`;
+      const summary = `${plural(failed, 'webhook delivery', 'webhook deliveries')}${at} failed in the last ${windowText(p.windowMinutes!)} (${rate}% of ${deliveries})`;
       const byCount = failed >= p.atLeast!;
       const byRate = p.ratePercent !== undefined && failed > 0 && rate >= p.ratePercent && failed >= Math.min(p.atLeast!, 3);
       return { firing: byCount || byRate, summary };
     }
     case 'max-retries': {
-      const n = await signals.events(['WEBHOOK_MAX_RETRIES_REACHED'], since(p.windowMinutes!));
+      const n = await count(['WEBHOOK_MAX_RETRIES_REACHED'], since(p.windowMinutes!));
       return {
         firing: n >= p.atLeast!,
-        summary: `${plural(n, 'webhook delivery', 'webhook deliveries')} reached max retries in the last ${windowText(p.windowMinutes!)}`,
+        summary: `${plural(n, 'webhook delivery', 'webhook deliveries')}${at} reached max retries in the last ${windowText(p.windowMinutes!)}`,
       };
     }
     case 'withdrawal-spike': {
-      const n = await signals.events(['REVOKED'], since(p.windowMinutes!));
+      const n = await count(['REVOKED'], since(p.windowMinutes!));
       return {
         firing: n >= p.atLeast!,
-        summary: `${plural(n, 'consent', 'consents')} withdrawn in the last ${windowText(p.windowMinutes!)}`,
+        summary: `${plural(n, 'consent', 'consents')}${at} withdrawn in the last ${windowText(p.windowMinutes!)}`,
       };
     }
     case 'expiring-consents': {

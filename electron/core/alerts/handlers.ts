@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { KIND_TEXT, paramsOf, ruleText } from '../../../shared/alerts/alerts.js';
+import { HOLDER_KINDS, KIND_TEXT, paramsOf, ruleText, ruleTitle, type AlertParams } from '../../../shared/alerts/alerts.js';
 import type { AlertRuleView, AlertView } from '../../../shared/ipc/contract.js';
 import type { CoreContext, HandlersOf } from '../context.js';
 import { CoreError } from '../errors.js';
@@ -11,6 +11,7 @@ import { SMTP_PASSWORD, WEBHOOK_SECRET, splitSmtpUrl, type Deliverer, type Deliv
 type AlertChannels =
   | 'alerts:list'
   | 'alerts:acknowledge'
+  | 'alerts:markRead'
   | 'alerts:rules'
   | 'alerts:addRule'
   | 'alerts:removeRule'
@@ -20,7 +21,7 @@ type AlertChannels =
   | 'alerts:setDelivery'
   | 'alerts:testDelivery';
 
-export interface AlertsContext extends Pick<CoreContext, 'clock' | 'operator'> {
+export interface AlertsContext extends Pick<CoreContext, 'clock' | 'operator' | 'stores'> {
   alerts: AlertStore;
   service: AlertService;
   /** Where alerts go: the addresses (a file of the data directory), the secrets (the vault), the deliverer. */
@@ -42,12 +43,21 @@ export function alertHandlers(ctx: AlertsContext): HandlersOf<AlertChannels> {
   return {
     'alerts:list': async ({ limit }) => {
       const [alerts, rules] = await Promise.all([store.list(limit), rulesById()]);
+      const reads = await store.readsOf(
+        ctx.operator(),
+        alerts.map((a) => a.id),
+      );
       const views = alerts.flatMap((a) => {
         const rule = rules.get(a.ruleId);
-        return rule ? [alertView(a, rule, now())] : [];
+        return rule ? [alertView(a, rule, now(), reads.get(a.id))] : [];
       });
-      return { alerts: views, attention: views.filter((a) => a.state === 'firing' && !a.acknowledgedAt).length };
+      return {
+        alerts: views,
+        unread: views.filter((a) => a.unread).length,
+        attention: views.filter((a) => a.state === 'firing' && !a.acknowledgedAt).length,
+      };
     },
+    'alerts:markRead': async ({ ids }) => ({ marked: await store.markRead(ctx.operator(), ids, now().toISOString()) }),
     'alerts:acknowledge': async ({ id }) => {
       const by = ctx.operator();
       const rules = await rulesById();
@@ -62,17 +72,32 @@ export function alertHandlers(ctx: AlertsContext): HandlersOf<AlertChannels> {
       if (!alert) throw new CoreError('NOT_FOUND', 'There is no such alert (its rule may have been removed).');
       const rule = rules.get(alert.ruleId);
       if (!rule) throw new CoreError('NOT_FOUND', 'The alert’s rule was removed.');
-      return alertView(alert, rule, now());
+      // Acknowledging an alert reads it.
+      await store.markRead(by, [alert.id], now().toISOString());
+      return alertView(alert, rule, now(), now().toISOString());
     },
     'alerts:rules': async () => (await store.rules()).map((r) => ruleView(r, now())),
-    'alerts:addRule': async ({ kind, params, enabled }) => {
-      const checked = paramsOf(kind, params);
+    'alerts:addRule': async ({ kind, params: given, dataHolderBrandId, enabled }) => {
+      const checked = paramsOf(kind, given);
       if (checked.problem !== null) throw new CoreError('INVALID_INPUT', checked.problem);
+      const params: AlertParams = { ...checked.params };
+      if (dataHolderBrandId !== undefined) {
+        if (!HOLDER_KINDS.includes(kind))
+          throw new CoreError('INVALID_INPUT', `“${KIND_TEXT[kind]}” watches the whole console, not one data holder: add it without one.`);
+        // A data holder the console knows (the intermediary's list), named as it names it.
+        const holder = await ctx.stores.reference.dataHolder(dataHolderBrandId);
+        if (!holder)
+          throw new CoreError(
+            'INVALID_INPUT',
+            `No data holder ${dataHolderBrandId} is known to the console: choose one of its list (a sync brings the intermediary's).`,
+          );
+        params.dataHolder = { id: holder.dataHolderBrandId, name: holder.brandName ?? holder.dataHolderBrandId };
+      }
       const by = ctx.operator();
       const at = now().toISOString();
       const rule = await store.addRule(
-        { id: randomUUID(), kind, params: checked.params, enabled, createdAt: at, createdBy: by },
-        { operator: by, action: 'alert-rule:add', target: null, reason: null, result: `added: ${ruleText(kind, checked.params)}` },
+        { id: randomUUID(), kind, params, enabled, createdAt: at, createdBy: by },
+        { operator: by, action: 'alert-rule:add', target: null, reason: null, result: `added: ${ruleText(kind, params)}` },
       );
       return ruleView(rule, now());
     },
@@ -178,7 +203,7 @@ function deliveryView(ctx: AlertsContext) {
   };
 }
 
-const titleOf = (rule: AlertRule | undefined) => (rule ? KIND_TEXT[rule.kind] : 'A removed rule');
+const titleOf = (rule: AlertRule | undefined) => (rule ? ruleTitle(rule.kind, rule.params) : 'A removed rule');
 
 function ruleView(r: AlertRule, now: Date): AlertRuleView {
   return {
@@ -196,11 +221,13 @@ function ruleView(r: AlertRule, now: Date): AlertRuleView {
   };
 }
 
-function alertView(a: Alert, rule: AlertRule, now: Date): AlertView {
+/** An alert as the person asking sees it: `readAt`, when they last read it. Changed since (fired, then resolved), it is unread again. */
+function alertView(a: Alert, rule: AlertRule, now: Date, readAt: string | undefined): AlertView {
+  const changedAt = a.resolvedAt ?? a.firstAt;
   return {
     id: a.id,
     ruleId: a.ruleId,
-    title: KIND_TEXT[rule.kind],
+    title: ruleTitle(rule.kind, rule.params),
     rule: ruleText(rule.kind, rule.params),
     state: a.state,
     summary: a.summary,
@@ -210,5 +237,6 @@ function alertView(a: Alert, rule: AlertRule, now: Date): AlertView {
     acknowledgedBy: a.acknowledgedBy,
     acknowledgedAt: a.acknowledgedAt,
     silenced: rule.silencedUntil !== null && Date.parse(rule.silencedUntil) > now.getTime(),
+    unread: readAt === undefined || Date.parse(readAt) < Date.parse(changedAt),
   };
 }

@@ -76,4 +76,10 @@ export interface AlertStore {
   acknowledge(id: string, by: string, at: string, audit: (alert: Alert) => AuditEntry): Promise<Alert | undefined>;
   /** The newest alerts first: every firing one, then the resolved ones. */
   list(limit: number): Promise<Alert[]>;
+  /** Records that `person` read these alerts at `at` (a later read replaces an earlier one); how many there were. */
+  markRead(person: string, ids: readonly string[], at: string): Promise<number>;
+  /** When `person` last read each of these alerts (those they never read are absent). */
+  readsOf(person: string, ids: readonly string[]): Promise<Map<string, string>>;
+  /** Events of these types at or after `from` (ISO) of one data holder's consents: what a rule that watches one counts. */
+  holderEvents(dataHolderBrandId: string, types: readonly string[], from: string): Promise<number>;
 }

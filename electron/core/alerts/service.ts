@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { KIND_TEXT, REPEAT_HOURS, type AlertKind } from '../../../shared/alerts/alerts.js';
+import { REPEAT_HOURS, ruleTitle, type AlertKind } from '../../../shared/alerts/alerts.js';
 import type { AuditEntry } from '../audit/port.js';
 import type { Logger } from '../log.js';
 import { evaluate, type Signals } from './evaluate.js';
@@ -13,7 +13,7 @@ export interface AlertMessage {
   kind: 'firing' | 'repeat' | 'resolved';
   alert: Alert;
   rule: AlertRule;
-  /** "Webhook deliveries failing", the rule's kind in words. */
+  /** "Webhook deliveries failing" (at ANZ), the rule's kind in words and the data holder it watches. */
   title: string;
   /** What the rule found now (a resolved alert keeps what it last found firing in `alert.summary`). */
   found: string;
@@ -78,7 +78,7 @@ export class AlertService {
       return await this.evaluateRule(rule);
     } catch (e) {
       const reason = (e as Error).message;
-      this.deps.log.error(`alerts: the rule "${KIND_TEXT[rule.kind]}" (${rule.id}) could not be checked: ${reason}`);
+      this.deps.log.error(`alerts: the rule "${ruleTitle(rule.kind, rule.params)}" (${rule.id}) could not be checked: ${reason}`);
       return { kind: 'failed', reason };
     }
   }
@@ -91,7 +91,7 @@ export class AlertService {
     const finding = await evaluate(rule, this.deps.signals, now);
     const current = await store.firing(rule.id);
     const silenced = rule.silencedUntil !== null && Date.parse(rule.silencedUntil) > now.getTime();
-    const title = KIND_TEXT[rule.kind];
+    const title = ruleTitle(rule.kind, rule.params);
     if (finding.firing && !current) {
       const opened = await store.open(
         {

@@ -10,6 +10,19 @@ export function alertStore(db: QueryRunner): AlertStore {
     return (await db.all(q.selectFrom('alert_rules').selectAll().where('id', '=', id)))[0];
   };
   const first = <R>(rows: R[]) => rows[0];
+  /** Which of these ids are alerts (a read of an alert removed meanwhile records nothing). */
+  const existing = async (ids: readonly string[]) => {
+    if (!ids.length) return [];
+    const q = await db.queries();
+    return (
+      await db.all(
+        q
+          .selectFrom('alerts')
+          .select('id')
+          .where('id', 'in', [...new Set(ids)]),
+      )
+    ).map((r) => r.id);
+  };
 
   return {
     async rules() {
@@ -47,6 +60,8 @@ export function alertStore(db: QueryRunner): AlertStore {
       const rule = await ruleById(id);
       if (!rule) return false;
       const q = await db.queries();
+      // Its alerts go with it, and who read them.
+      await db.all(q.deleteFrom('alert_reads').where('alert_id', 'in', q.selectFrom('alerts').select('id').where('rule_id', '=', id)));
       await db.all(q.deleteFrom('alerts').where('rule_id', '=', id));
       const { rows } = await db.audited(q.deleteFrom('alert_rules').where('id', '=', id).returningAll(), (rows) =>
         rows[0] ? audit(ruleOf(rows[0])) : null,
@@ -148,6 +163,46 @@ export function alertStore(db: QueryRunner): AlertStore {
             .limit(limit),
         )
       ).map(alertOf);
+    },
+    async markRead(person, ids, at) {
+      const known = await existing(ids);
+      if (!known.length) return 0;
+      const q = await db.queries();
+      await db.all(
+        q
+          .insertInto('alert_reads')
+          .values(known.map((alert_id) => ({ alert_id, person, read_at: at })))
+          .onConflict((oc) => oc.columns(['alert_id', 'person']).doUpdateSet({ read_at: at })),
+      );
+      return known.length;
+    },
+    async readsOf(person, ids) {
+      if (!ids.length) return new Map();
+      const q = await db.queries();
+      const rows = await db.all(
+        q
+          .selectFrom('alert_reads')
+          .select(['alert_id', 'read_at'])
+          .where('person', '=', person)
+          .where('alert_id', 'in', [...ids]),
+      );
+      return new Map(rows.map((r) => [r.alert_id, r.read_at]));
+    },
+    async holderEvents(dataHolderBrandId, types, from) {
+      if (!types.length) return 0;
+      const q = await db.queries();
+      // The one difference between the engines: SQLite keeps an event's time in milliseconds.
+      const since = db.engine === 'sqlite' ? Date.parse(from) : from;
+      const rows = await db.all(
+        q
+          .selectFrom('events as e')
+          .innerJoin('consents as c', 'c.consent_id', 'e.consent_id')
+          .where('c.data_holder_brand_id', '=', dataHolderBrandId)
+          .where('e.event_type', 'in', [...types])
+          .where('e.at', '>=', since)
+          .select((eb) => eb.fn.countAll<number | string>().as('n')),
+      );
+      return Number(rows[0]?.n ?? 0);
     },
   };
 }

@@ -12,10 +12,26 @@ import m10 from './migrations/10-bulk-approval.js';
 import m11 from './migrations/11-complaints.js';
 import m12 from './migrations/12-alerts.js';
 import m13 from './migrations/13-rule94-reports.js';
+import m14 from './migrations/14-alert-reads.js';
 
 /**
  * Schema migrations, applied in order; entry N takes the schema from version N to N+1. One file
  * per migration in migrations/, each frozen once shipped (test/unit/migrations-frozen.test.ts):
  * a change is a new migration.
  */
-export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [m01, m02, m03, m04, m05, m06, m07, m08, m09, m10, m11, m12, m13];
+export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
+  m01,
+  m02,
+  m03,
+  m04,
+  m05,
+  m06,
+  m07,
+  m08,
+  m09,
+  m10,
+  m11,
+  m12,
+  m13,
+  m14,
+];

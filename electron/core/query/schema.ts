@@ -62,6 +62,13 @@ export interface AlertsTable {
   acknowledged_at: string | null;
 }
 
+/** Which alerts each person has read, and when last: an alert changed since (resolved) is unread again. */
+export interface AlertReadsTable {
+  alert_id: string;
+  person: string;
+  read_at: string;
+}
+
 /**
  * A rule 9.4 report (issue 38), one per half-year ("2026-H2", the key: made once across a team).
  * Its figures and answers as JSON text; a signed one is archived (the engines' triggers refuse to
@@ -92,12 +99,26 @@ export interface ConsentsTable {
   created: string | null;
   sharing_end_date: string | null;
   revoked: string | null;
+  data_holder_brand_id: string | null;
+}
+
+/**
+ * The events as the typed layer reads them (the sync writes them). `at` differs by engine:
+ * SQLite keeps milliseconds since the epoch, PostgreSQL a timestamptz (compared with an ISO text).
+ */
+export interface EventsTable {
+  event_id: string;
+  consent_id: string;
+  event_type: string;
+  at: number | string;
 }
 
 export interface Schema {
   complaints: ComplaintsTable;
   alert_rules: AlertRulesTable;
   alerts: AlertsTable;
+  alert_reads: AlertReadsTable;
   rule94_reports: Rule94ReportsTable;
   consents: ConsentsTable;
+  events: EventsTable;
 }

@@ -12,6 +12,8 @@ export const AlertParams = z.strictObject({
   ratePercent: Count.optional(),
   withinDays: Count.optional(),
   hours: Count.optional(),
+  /** One data holder's consents only (the kinds that count events); absent: every data holder's. */
+  dataHolder: z.strictObject({ id: z.string().min(1).max(200), name: z.string().max(200) }).optional(),
 });
 
 export const AlertRule = z.object({
@@ -46,6 +48,8 @@ export const Alert = z.object({
   acknowledgedAt: z.string().nullable(),
   /** Whether its rule is silenced now (its messages held back). */
   silenced: z.boolean(),
+  /** Not read by the person asking since it fired or, resolved, since it resolved (each person's own). */
+  unread: z.boolean(),
 });
 export type AlertView = z.infer<typeof Alert>;
 
@@ -65,8 +69,16 @@ export const alertsChannels = {
     roles: EVERYONE,
     action: 'Reading alerts',
     input: z.strictObject({ limit: z.number().int().min(1).max(500).default(100) }),
-    /** `attention`: firing alerts nobody has acknowledged (the bell's count). */
-    output: z.object({ alerts: z.array(Alert), attention: Count }),
+    /** `unread`: the alerts the person asking has not read (the bell's count); `attention`: firing alerts nobody has acknowledged. */
+    output: z.object({ alerts: z.array(Alert), unread: Count, attention: Count }),
+  },
+  'alerts:markRead': {
+    roles: EVERYONE,
+    action: 'Marking alerts read',
+    changes: true,
+    /** The alerts the person asking has now read (in the notification centre); each person's own, not audited. */
+    input: z.strictObject({ ids: z.array(z.string().max(100)).min(1).max(500) }),
+    output: z.object({ marked: Count }),
   },
   'alerts:acknowledge': {
     roles: EVERYONE,
@@ -79,7 +91,13 @@ export const alertsChannels = {
   'alerts:addRule': {
     roles: COMPLIANCE,
     action: 'Adding an alert rule',
-    input: z.strictObject({ kind: z.enum(ALERT_KINDS), params: AlertParams.default({}), enabled: z.boolean().default(true) }),
+    /** `dataHolderBrandId`: watch one data holder's consents (its name is the console's); `params.dataHolder` is not taken. */
+    input: z.strictObject({
+      kind: z.enum(ALERT_KINDS),
+      params: AlertParams.omit({ dataHolder: true }).default({}),
+      dataHolderBrandId: z.string().min(1).max(200).optional(),
+      enabled: z.boolean().default(true),
+    }),
     output: AlertRule,
   },
   'alerts:removeRule': {

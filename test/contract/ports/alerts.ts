@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { Alert } from '../../../electron/core/alerts/port.js';
 import type { AuditEntry } from '../../../electron/core/audit/port.js';
 import { withStore, type OpenFixture } from '../fixture.js';
+import { sampleWorld, SYNCED_AT } from '../world.js';
 
 /** The alerts domain's port: AlertStore, one implementation over the typed query layer, on each engine. */
 export function alertStoreSuite(open: OpenFixture) {
+  const { consents, events } = sampleWorld();
   const entry = (action: string): AuditEntry => ({ operator: 'sam', action, target: null, reason: null, result: 'ok' });
   const alertOf = (ruleId: string, at: string, over: Partial<Alert> = {}): Alert => ({
     id: randomUUID(),
@@ -115,6 +117,61 @@ export function alertStoreSuite(open: OpenFixture) {
           ['resolved', 'kim'],
         ]);
         expect(await storage.audit.verify()).toMatchObject({ ok: true });
+      }),
+    );
+
+    it(
+      'keeps who read which alert, each person apart; a later read replaces an earlier one; removing the rule removes them',
+      withStore(open, async ({ storage }) => {
+        const rule = await storage.alerts.addRule(
+          {
+            id: randomUUID(),
+            kind: 'sync-stale',
+            params: { hours: 6 },
+            enabled: true,
+            createdAt: '2026-11-20T00:00:00.000Z',
+            createdBy: 'sam',
+          },
+          entry('alert-rule:add'),
+        );
+        const one = (await storage.alerts.open(alertOf(rule.id, '2026-11-20T01:00:00.000Z'), entry('alert:firing')))!;
+        expect(await storage.alerts.readsOf('kim', [one.id])).toEqual(new Map());
+        expect(await storage.alerts.markRead('kim', [one.id, 'no-such-alert'], '2026-11-20T01:05:00.000Z')).toBe(1);
+        expect(await storage.alerts.markRead('lee', ['no-such-alert'], '2026-11-20T01:05:00.000Z')).toBe(0);
+        expect(await storage.alerts.readsOf('kim', [one.id])).toEqual(new Map([[one.id, '2026-11-20T01:05:00.000Z']]));
+        expect(await storage.alerts.readsOf('lee', [one.id])).toEqual(new Map());
+        expect(await storage.alerts.markRead('kim', [one.id, one.id], '2026-11-20T02:00:00.000Z')).toBe(1);
+        expect(await storage.alerts.readsOf('kim', [one.id, 'no-such-alert'])).toEqual(new Map([[one.id, '2026-11-20T02:00:00.000Z']]));
+        expect(await storage.alerts.readsOf('kim', [])).toEqual(new Map());
+        expect(await storage.alerts.removeRule(rule.id, () => entry('alert-rule:remove'))).toBe(true);
+        expect(await storage.alerts.readsOf('kim', [one.id])).toEqual(new Map());
+      }),
+    );
+
+    it(
+      'counts one data holder’s consents’ events of some types from an instant, as a rule that watches one does',
+      withStore(open, async ({ storage, load, settled }) => {
+        await load.consents(consents, SYNCED_AT);
+        await load.events(events);
+        await settled();
+        const holderOf = new Map(consents.map((c) => [c.consentId, c.dataHolderBrandId]));
+        const holders = [...new Set(consents.map((c) => c.dataHolderBrandId).filter((h): h is string => !!h))];
+        expect(holders.length).toBeGreaterThan(1);
+        const times = events.map((e) => e.timestamp).sort();
+        const from = times[Math.floor(times.length / 2)]!;
+        const types = ['REVOKED', 'WEBHOOK_SENDING_FAILED', 'DATA_COLLECTION_COMPLETED'];
+        let seen = 0;
+        for (const holder of holders) {
+          const expected = events.filter(
+            (e) => holderOf.get(e.consentId) === holder && types.includes(e.eventType) && Date.parse(e.timestamp) >= Date.parse(from),
+          ).length;
+          seen += expected;
+          expect(await storage.alerts.holderEvents(holder, types, from)).toBe(expected);
+        }
+        expect(seen).toBeGreaterThan(0);
+        expect(await storage.alerts.holderEvents('no-such-holder', types, from)).toBe(0);
+        expect(await storage.alerts.holderEvents(holders[0]!, [], from)).toBe(0);
+        expect(await storage.alerts.holderEvents(holders[0]!, types, new Date(Date.parse(times.at(-1)!) + 1).toISOString())).toBe(0);
       }),
     );
   });

@@ -1,7 +1,15 @@
 import { Button, Group, NumberInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ALERT_KINDS, KIND_PARAMS, KIND_TEXT, paramsOf, type AlertKind, type AlertParams } from '../../../../shared/alerts/alerts.js';
+import {
+  ALERT_KINDS,
+  HOLDER_KINDS,
+  KIND_PARAMS,
+  KIND_TEXT,
+  paramsOf,
+  type AlertKind,
+  type NumericParam,
+} from '../../../../shared/alerts/alerts.js';
 import type { AlertDelivery, AlertRuleView } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ChoiceSelect } from '../../ui/ChoiceSelect.js';
@@ -14,6 +22,8 @@ import { useCan } from '../status/can.js';
 import { ALERTS_KEY } from './AlertsBell.js';
 
 const RULES_KEY = 'alerts:rules';
+/** The data holder choice that watches them all. */
+const ALL_HOLDERS = '*';
 const SILENCES = [
   { value: '60', label: 'for 1 hour' },
   { value: '240', label: 'for 4 hours' },
@@ -200,13 +210,29 @@ function RuleRow({
 function AddRule({ onAdded }: { onAdded(): void }) {
   const client = useClient();
   const [kind, setKind] = useState<AlertKind>('webhook-failures');
-  const [values, setValues] = useState<AlertParams>({});
-  const specs = Object.entries(KIND_PARAMS[kind]) as [keyof AlertParams, { min: number; max: number; default: number; label: string }][];
+  const [values, setValues] = useState<{ [K in NumericParam]?: number }>({});
+  const [holder, setHolder] = useState<string>(ALL_HOLDERS);
+  const specs = Object.entries(KIND_PARAMS[kind]) as [NumericParam, { min: number; max: number; default: number; label: string }][];
   const checked = paramsOf(kind, values);
+  const watchesHolder = HOLDER_KINDS.includes(kind);
+  // The data holders of the cached consents (the Consents filter's list), for a rule that watches one.
+  const options = useQuery({
+    queryKey: ['consents:options'],
+    queryFn: () => client.consentsOptions({}),
+    staleTime: 60_000,
+    enabled: watchesHolder,
+  });
   const add = useMutation({
-    mutationFn: () => client.alertsAddRule({ kind, params: checked.params ?? {}, enabled: true }),
+    mutationFn: () =>
+      client.alertsAddRule({
+        kind,
+        params: checked.params ?? {},
+        ...(watchesHolder && holder !== ALL_HOLDERS ? { dataHolderBrandId: holder } : {}),
+        enabled: true,
+      }),
     onSuccess: () => {
       setValues({});
+      setHolder(ALL_HOLDERS);
       onAdded();
     },
   });
@@ -228,6 +254,20 @@ function AddRule({ onAdded }: { onAdded(): void }) {
             setValues({});
           }}
         />
+        {watchesHolder ? (
+          <ChoiceSelect
+            label="Of the consents at"
+            size="xs"
+            w={240}
+            searchable
+            data={[
+              { value: ALL_HOLDERS, label: 'Every data holder' },
+              ...(options.data?.dataHolders ?? []).map((h) => ({ value: h.id, label: h.name ?? h.id })),
+            ]}
+            value={holder}
+            onChange={setHolder}
+          />
+        ) : null}
         {specs.map(([key, spec]) => (
           <NumberInput
             key={key}

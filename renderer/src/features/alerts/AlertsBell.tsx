@@ -13,14 +13,25 @@ import { Time } from '../../ui/Time.js';
 /** The alerts' reads start with this key: a change here or on another console (cache:changed alerts) reads them again. */
 export const ALERTS_KEY = 'alerts:list';
 
+/** The bell's name: what is new to this person, then what nobody has acknowledged. */
+export function bellLabel(unread: number, attention: number): string {
+  if (unread) return `Alerts: ${unread} new${attention ? `, ${attention} firing and not acknowledged` : ''}`;
+  return attention ? `Alerts: ${attention} firing, not acknowledged` : 'Alerts: none needs attention';
+}
+
 /**
- * The notification centre (issue 38): a bell in the header with the number of firing alerts nobody
- * has acknowledged, and a panel listing the alerts — firing first, each with what its rule found,
- * since when, and who acknowledged it — with Acknowledge, and a link to the rules in Settings.
+ * The notification centre (issue 38): a bell in the header with the number of alerts new to this
+ * person (each person's own, on a team server too; red while one fires unacknowledged), and a panel
+ * listing the alerts — firing first, each with what its rule found, since when, and who
+ * acknowledged it — with Acknowledge, and a link to the rules in Settings. Opening the panel reads
+ * what it shows: those new are marked so until it closes.
  */
 export function AlertsBell() {
   const client = useClient();
+  const queries = useQueryClient();
   const [opened, setOpened] = useState(false);
+  // The alerts that were new when this person saw them in the open panel.
+  const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   // Read once the first screen has shown its rows: the bell is never in the first screen's way.
   const painted = useFirstScreenShown();
   const list = useQuery({
@@ -30,18 +41,40 @@ export function AlertsBell() {
     enabled: painted || opened,
   });
   const attention = list.data?.attention ?? 0;
+  const unread = list.data?.unread ?? 0;
   useDesktopNotifications(list.data?.alerts);
-  const label = attention ? `Alerts: ${attention} firing, not acknowledged` : 'Alerts: none needs attention';
+  const markRead = useMutation({
+    mutationFn: (ids: string[]) => client.alertsMarkRead({ ids }),
+    onMutate: (ids) => setFresh((old) => new Set([...old, ...ids])),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: [ALERTS_KEY] }),
+  });
+  // What the open panel shows is read: marked so (the bell's count drops), and kept "New" here until it closes.
+  const { mutate: read } = markRead;
+  useEffect(() => {
+    if (!opened || !list.data) return;
+    const ids = list.data.alerts.filter((a) => a.unread).map((a) => a.id);
+    if (ids.length) read(ids);
+  }, [opened, list.data, read]);
+  const label = bellLabel(unread, attention);
   return (
     <>
       <Tooltip label={label}>
-        <Indicator label={attention} size={16} disabled={!attention} color="red" offset={4}>
+        <Indicator label={unread} size={16} disabled={!unread} color={attention ? 'red' : 'blue'} offset={4}>
           <ActionIcon variant="subtle" aria-label={label} onClick={() => setOpened(true)}>
             <IconBell size={18} aria-hidden />
           </ActionIcon>
         </Indicator>
       </Tooltip>
-      <Drawer opened={opened} onClose={() => setOpened(false)} position="right" size="md" title="Alerts">
+      <Drawer
+        opened={opened}
+        onClose={() => {
+          setOpened(false);
+          setFresh(new Set());
+        }}
+        position="right"
+        size="md"
+        title="Alerts"
+      >
         <DesktopSwitch />
         {list.error ? <ErrorState title="The alerts could not be read" error={list.error} /> : null}
         {list.data && list.data.alerts.length === 0 ? (
@@ -55,7 +88,7 @@ export function AlertsBell() {
         ) : null}
         <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Alerts">
           {(list.data?.alerts ?? []).map((a) => (
-            <AlertItem key={a.id} alert={a} />
+            <AlertItem key={a.id} alert={a} fresh={fresh.has(a.id)} />
           ))}
         </Stack>
         {list.data?.alerts.length ? (
@@ -71,7 +104,7 @@ export function AlertsBell() {
   );
 }
 
-function AlertItem({ alert: a }: { alert: AlertView }) {
+function AlertItem({ alert: a, fresh }: { alert: AlertView; fresh: boolean }) {
   const client = useClient();
   const queries = useQueryClient();
   const ack = useMutation({
@@ -80,15 +113,22 @@ function AlertItem({ alert: a }: { alert: AlertView }) {
   });
   const firing = a.state === 'firing';
   return (
-    <li aria-label={`${a.title}: ${firing ? 'firing' : 'resolved'}`}>
+    <li aria-label={`${a.title}: ${firing ? 'firing' : 'resolved'}${fresh ? ', new' : ''}`}>
       <Stack gap={4} p="xs" style={{ borderLeft: `3px solid var(--mantine-color-${firing ? 'red' : 'gray'}-filled)` }}>
         <Group justify="space-between" wrap="nowrap">
           <Text fw={600} size="sm">
             {a.title}
           </Text>
-          <Badge size="sm" variant="light" color={firing ? 'red' : 'gray'}>
-            {firing ? (a.silenced ? 'Firing · silenced' : 'Firing') : 'Resolved'}
-          </Badge>
+          <Group gap={4} wrap="nowrap">
+            {fresh ? (
+              <Badge size="sm" variant="filled" color="blue">
+                New
+              </Badge>
+            ) : null}
+            <Badge size="sm" variant="light" color={firing ? 'red' : 'gray'}>
+              {firing ? (a.silenced ? 'Firing · silenced' : 'Firing') : 'Resolved'}
+            </Badge>
+          </Group>
         </Group>
         <Text size="sm">{a.summary}</Text>
         <Text size="xs" c="dimmed">
