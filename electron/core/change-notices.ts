@@ -81,5 +81,15 @@ export function announcingStorage(stores: Storage, bus: EventBus): Storage {
     change: audited('rule94', stores.rule94.change.bind(stores.rule94), (r) => r.outcome === 'changed'),
     signOff: audited('rule94', stores.rule94.signOff.bind(stores.rule94), (r) => r.outcome === 'changed'),
   };
-  return { ...stores, actions, audit, complaints, alerts, rule94 };
+  // The monthly compliance pack: its schedule changed or a month's pack made (audited), its e-mail recorded.
+  const monthly: Storage['monthly'] = {
+    ...stores.monthly,
+    setSchedule: audited('monthly', stores.monthly.setSchedule.bind(stores.monthly), () => true),
+    make: audited('monthly', stores.monthly.make.bind(stores.monthly), (made) => made !== null),
+    sent: async (period, detail) => {
+      await stores.monthly.sent(period, detail);
+      announce('monthly', 1);
+    },
+  };
+  return { ...stores, actions, audit, complaints, alerts, rule94, monthly };
 }

@@ -28,6 +28,8 @@ import { profileHandlers } from './profiles/handlers.js';
 import { reportHandlers } from './reports/handlers.js';
 import { rule94Handlers } from './reports/rule94/handlers.js';
 import { Rule94Service } from './reports/rule94/service.js';
+import { monthlyPackHandlers } from './reports/monthly/handlers.js';
+import { MonthlyPackService } from './reports/monthly/service.js';
 import { complaintHandlers } from './complaints/handlers.js';
 import { alertHandlers } from './alerts/handlers.js';
 import { AlertService } from './alerts/service.js';
@@ -131,15 +133,18 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     secret: (name) => vault.get(name),
     audit: (entry) => stores.audit.append(entry),
   });
+  // When the last sync that stored the consents and events whole finished: the scheduled reports count
+  // a period only from a cache synced after it ended.
+  const wholeSyncAt = async () => {
+    const last = await syncService.lastSummary();
+    return last && !last.failures.some((f) => f.phase === 'consents' || f.phase === 'events') ? last.finishedAt : null;
+  };
   // The rule 9.4 reports (issue 38): the last ended half-year's made at start (the catch-up after a
   // restart) and with every alert check, once across a team; the reminder rule fires until signed off.
   const rule94 = new Rule94Service({
     stores,
     clock: ctx.clock,
-    syncedAt: async () => {
-      const last = await syncService.lastSummary();
-      return last && !last.failures.some((f) => f.phase === 'consents' || f.phase === 'events') ? last.finishedAt : null;
-    },
+    syncedAt: wholeSyncAt,
   });
   // Alert rules at work (issue 38): after every sync that ends, and every five minutes.
   const alerts = new AlertService({
@@ -162,11 +167,32 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     // The notification centre reads the alerts themselves (announced by the store); e-mail and the webhook here.
     deliver: (message) => deliverer.deliver(message),
   });
-  const evaluateAlerts = () =>
+  // The monthly compliance pack (issue 38), when scheduled: the last ended month's made at start, after
+  // every sync and every five minutes, once across a team; e-mailed to the alert e-mail's recipients.
+  const monthly = new MonthlyPackService({
+    store: stores.monthly,
+    reports: stores.reports,
+    clock: ctx.clock,
+    log: opts.log,
+    syncedAt: wholeSyncAt,
+    mail: (mail) => deliverer.mailReport(mail),
+    about: { profile: profile.name, appVersion: opts.appVersion },
+  });
+  const makeMonthlyPack = () =>
+    outsideRequest(
+      () => void monthly.catchUp().catch((e: Error) => opts.log.error(`monthly compliance pack: making it failed: ${e.message}`)),
+    );
+  const evaluateAlerts = () => {
     outsideRequest(() => void alerts.evaluateAll().catch((e: Error) => opts.log.error(`alerts: evaluation failed: ${e.message}`)));
+    makeMonthlyPack();
+  };
+  let packTimer: ReturnType<typeof setInterval> | undefined;
   if (opts.host !== 'cli') {
     outsideRequest(() => alerts.start(5 * 60_000));
     outsideRequest(() => void rule94.catchUp().catch((e: Error) => opts.log.error(`rule 9.4 report: making it failed: ${e.message}`)));
+    makeMonthlyPack();
+    packTimer = outsideRequest(() => setInterval(makeMonthlyPack, 5 * 60_000));
+    packTimer.unref?.();
   }
   await registerInterruptedBulkJobs(jobsContext);
 
@@ -212,6 +238,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       ...auditHandlers(ctx),
       ...reportHandlers({ ...ctx, about: { profile: profile.name, appVersion: opts.appVersion } }),
       ...complaintHandlers({ ...ctx, complaints: stores.complaints }),
+      ...monthlyPackHandlers({ ...ctx, service: monthly }),
       ...rule94Handlers({ ...ctx, rule94: stores.rule94, service: rule94, about: { profile: profile.name, appVersion: opts.appVersion } }),
       ...alertHandlers({
         ...ctx,
@@ -280,6 +307,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     async close() {
       if (schedule) clearInterval(schedule);
       alerts.stop();
+      if (packTimer) clearInterval(packTimer);
+      monthly.stop();
       unwatchTeam?.();
       await jobs.close();
       await syncService.stop();

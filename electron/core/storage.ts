@@ -2,6 +2,7 @@ import type { AuditStore } from './audit/port.js';
 import type { ComplaintStore } from './complaints/port.js';
 import type { AlertStore } from './alerts/port.js';
 import type { Rule94Store } from './reports/rule94/port.js';
+import type { MonthlyPackStore } from './reports/monthly/port.js';
 import type { ActionStore, ConsentStore, ReferenceStore } from './consents/port.js';
 import type { DataStore } from './data/port.js';
 import type { EventStore } from './events/port.js';
@@ -29,4 +30,5 @@ export interface Storage {
   complaints: ComplaintStore;
   alerts: AlertStore;
   rule94: Rule94Store;
+  monthly: MonthlyPackStore;
 }

@@ -20,6 +20,7 @@ const READERS: Record<CacheChanged['entity'], readonly string[]> = {
   complaints: ['complaints:'],
   alerts: ['alerts:'],
   rule94: ['biannual:'],
+  monthly: ['reports:monthlyPacks'],
 };
 const THROTTLE_MS = 400;
 

@@ -18,6 +18,7 @@ import { syncStateStoreSuite } from './ports/sync-state.js';
 import { complaintStoreSuite } from './ports/complaints.js';
 import { alertStoreSuite } from './ports/alerts.js';
 import { rule94StoreSuite } from './ports/rule94.js';
+import { monthlyPackStoreSuite } from './ports/monthly.js';
 
 /**
  * The storage contract suites on the PostgreSQL adapter: a real PostgreSQL server (the run's, see
@@ -77,6 +78,7 @@ describe('PostgreSQL adapter', () => {
   complaintStoreSuite(openPostgres);
   alertStoreSuite(openPostgres);
   rule94StoreSuite(openPostgres);
+  monthlyPackStoreSuite(openPostgres);
 });
 
 // The stores whose aggregate reads a team server shares: the same contract, answers shared until a change.

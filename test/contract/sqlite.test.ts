@@ -16,6 +16,7 @@ import { syncStateStoreSuite } from './ports/sync-state.js';
 import { complaintStoreSuite } from './ports/complaints.js';
 import { alertStoreSuite } from './ports/alerts.js';
 import { rule94StoreSuite } from './ports/rule94.js';
+import { monthlyPackStoreSuite } from './ports/monthly.js';
 
 /**
  * The storage contract suites on the SQLite adapter: a real SQLite database (in memory, the same
@@ -55,4 +56,5 @@ describe('SQLite adapter', () => {
   complaintStoreSuite(openSqlite);
   alertStoreSuite(openSqlite);
   rule94StoreSuite(openSqlite);
+  monthlyPackStoreSuite(openSqlite);
 });

@@ -2,6 +2,9 @@ import { expect, test } from './journey.js';
 import { look } from './look.js';
 import { knownOperator, pinnedNow, startConsole, type ConsoleProcess } from './console-host.js';
 import { lastEndedHalfYear } from '../../shared/reports/rule94.js';
+import { lastEndedMonth } from '../../shared/reports/month.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 /**
  * The rule 9.4 report as a compliance officer meets it (issue 38): the console made the last ended
@@ -85,4 +88,33 @@ test('open the half-year’s report, follow a figure, answer, sign off, and find
   // The audit log holds the same hash.
   await page.goto(`${origin()}/#/audit`);
   await expect(page.getByText(`signed off and archived: sha256 ${sha}`)).toBeVisible();
+});
+
+test('schedule the monthly compliance pack: last month’s is made at once (synced since), and exports as made', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto(app.launchUrl);
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await page.goto(`${origin()}/#/reports`);
+  const panel = page.getByRole('region', { name: 'Monthly compliance pack' });
+  await expect(panel.getByText('No pack made yet.')).toBeVisible();
+  // The months of the console's own zone (the browser's).
+  const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const m = lastEndedMonth(new Date(), zone);
+  await panel.getByRole('switch', { name: 'Make a pack each month' }).check();
+  await expect(panel.getByTestId('monthly-schedule')).toContainText(`Months in ${zone} · turned on by Rhea Reporter`);
+  const row = panel.getByRole('table', { name: 'Monthly compliance packs' }).getByRole('row', { name: new RegExp(m.text) });
+  await expect(row).toContainText('Not sent (no e-mail set up)');
+  await expect(row).toContainText('CDR Console (reports)');
+  await look(page, 'monthly-pack');
+
+  // The HTML as made: the SHA-256 the audit log holds.
+  const download = page.waitForEvent('download');
+  await row.getByRole('button', { name: `The pack for ${m.text} as a printable page (HTML)` }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`cdr-compliance-pack-${m.id}.html`);
+  const sha = createHash('sha256')
+    .update(readFileSync(await file.path()))
+    .digest('hex');
+  await page.goto(`${origin()}/#/audit`);
+  await expect(page.getByText(`monthly compliance pack for ${m.text} (${zone}) made: sha256 ${sha}`)).toBeVisible();
 });

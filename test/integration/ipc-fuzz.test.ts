@@ -100,6 +100,10 @@ const BASE: Record<Channel, unknown> = {
   'webhooks:summary': { filter: eventFilter },
   'reports:compliance': { from: '2026-01-01T00:00:00.000Z', to: Instant },
   'reports:export': { from: '2026-01-01T00:00:00.000Z', to: Instant, format: 'csv' },
+  'reports:monthlyPacks': {},
+  // Refused by the handler (no such zone; no such pack): they write nothing.
+  'reports:scheduleMonthlyPack': { enabled: false, timeZone: 'Nowhere/Never' },
+  'reports:exportMonthlyPack': { period: '2019-01', format: 'csv' },
   'sync:last': {},
   'profiles:list': {},
   'profiles:test': { id: 'no-such-profile' },

@@ -180,7 +180,11 @@ export function memoryClient(
           read: () => NO_DELIVERY,
           write: () => undefined,
           secrets: { has: () => false, set: () => undefined, delete: () => undefined },
-          deliverer: { deliver: async () => undefined, test: async () => ({ ok: false, detail: 'No e-mail is set up.' }) },
+          deliverer: {
+            deliver: async () => undefined,
+            mailReport: async () => null,
+            test: async () => ({ ok: false, detail: 'No e-mail is set up.' }),
+          },
           audit: async () => undefined,
         },
       }),

@@ -90,8 +90,23 @@ export function standardSignature(secret: string, id: string, timestamp: number,
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
+/** An e-mail as nodemailer takes it. */
+interface OutgoingMail {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: { filename: string; content: string; contentType: string }[];
+}
+
 export interface Deliverer {
   deliver(message: AlertMessage): Promise<void>;
+  /**
+   * A report by e-mail to the alert e-mail's recipients (the monthly compliance pack), recorded in
+   * the audit log; null when no e-mail is set up.
+   */
+  mailReport(mail: Omit<OutgoingMail, 'from' | 'to' | 'html'>): Promise<{ ok: boolean; detail: string } | null>;
   /** A test message through one way (Settings' "Send a test"): what happened, in words. */
   test(way: 'email' | 'webhook'): Promise<{ ok: boolean; detail: string }>;
 }
@@ -107,7 +122,8 @@ export function createDeliverer(deps: {
   const delays = deps.retryDelaysMs ?? [1000, 4000];
   const doFetch = deps.fetch ?? fetch;
 
-  async function email(message: AlertMessage): Promise<string> {
+  /** One e-mail through the SMTP server set up, to its recipients: what the server said. */
+  async function smtp(mail: Omit<OutgoingMail, 'from' | 'to'>): Promise<string> {
     const c = deps.config().email;
     if (!c) throw new Error('no e-mail is set up');
     const password = deps.secret(SMTP_PASSWORD);
@@ -117,12 +133,16 @@ export function createDeliverer(deps: {
     const { createTransport } = await import('nodemailer');
     const transport = createTransport(url.toString());
     try {
-      const text = messageText(message, deps.config().consoleUrl);
-      const info = await transport.sendMail({ from: c.from, to: c.to, subject: text.subject, text: text.text, html: text.html });
+      const info = await transport.sendMail({ ...mail, from: c.from, to: c.to });
       return `e-mail to ${c.to.join(', ')}: sent (${String(info.response ?? 'accepted').slice(0, 120)})`;
     } finally {
       transport.close();
     }
+  }
+
+  async function email(message: AlertMessage): Promise<string> {
+    const text = messageText(message, deps.config().consoleUrl);
+    return smtp({ subject: text.subject, text: text.text, html: text.html });
   }
 
   async function webhook(message: AlertMessage): Promise<string> {
@@ -191,6 +211,20 @@ export function createDeliverer(deps: {
   }
 
   return {
+    async mailReport(mail) {
+      if (!deps.config().email) return null;
+      const record = (action: string, result: string) =>
+        deps.audit({ operator: 'CDR Console (reports)', action, target: null, reason: null, result }).catch(() => undefined);
+      try {
+        const detail = await smtp(mail);
+        await record('report:sent', `${mail.subject} — ${detail}`);
+        return { ok: true, detail };
+      } catch (e) {
+        const detail = `e-mail: ${(e as Error).message}`;
+        await record('report:send-failed', `${mail.subject} — ${detail}`);
+        return { ok: false, detail };
+      }
+    },
     async deliver(message) {
       const c = deps.config();
       await Promise.all([c.email ? through('email', message) : null, c.webhook ? through('webhook', message) : null]);

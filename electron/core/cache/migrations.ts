@@ -13,6 +13,7 @@ import m11 from './migrations/11-complaints.js';
 import m12 from './migrations/12-alerts.js';
 import m13 from './migrations/13-rule94-reports.js';
 import m14 from './migrations/14-alert-reads.js';
+import m15 from './migrations/15-monthly-packs.js';
 
 /**
  * Schema migrations, applied in order; entry N takes the schema from version N to N+1. One file
@@ -34,4 +35,5 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
   m12,
   m13,
   m14,
+  m15,
 ];

@@ -24,6 +24,7 @@ import { sqliteQueryRunner } from './query-runner.js';
 import { complaintStore } from '../complaints/store.js';
 import { alertStore } from '../alerts/store.js';
 import { rule94Store } from '../reports/rule94/store.js';
+import { monthlyPackStore } from '../reports/monthly/store.js';
 
 /**
  * The SQLite adapter: every storage port of the core (storage.ts) over one better-sqlite3
@@ -281,6 +282,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     complaints: complaintStore(runner),
     alerts: alertStore(runner),
     rule94: rule94Store(runner),
+    monthly: monthlyPackStore(runner),
     indexesReady: () => Promise.all([query.ready(), eventQuery.ready()]).then(() => undefined),
     releaseMemory: () => void db.pragma('shrink_memory'),
     close() {

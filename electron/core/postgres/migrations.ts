@@ -11,11 +11,12 @@ import { migration as m8 } from './migrations/08-complaints.js';
 import { migration as m9 } from './migrations/09-alerts.js';
 import { migration as m10 } from './migrations/10-rule94-reports.js';
 import { migration as m11 } from './migrations/11-alert-reads.js';
+import { migration as m12 } from './migrations/12-monthly-packs.js';
 
 export type { Migration } from './migration.js';
 
 /** One file per migration in migrations/, each frozen once shipped (test/unit/migrations-frozen.test.ts): a change is a new migration. */
-export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11];
+export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
 

@@ -1,6 +1,7 @@
 import { complaintStore } from '../complaints/store.js';
 import { alertStore } from '../alerts/store.js';
 import { rule94Store } from '../reports/rule94/store.js';
+import { monthlyPackStore } from '../reports/monthly/store.js';
 import { pgQueryRunner } from './query-runner.js';
 import { randomUUID } from 'node:crypto';
 import type { AuditAnchorFile } from '../audit/audit-anchor.js';
@@ -130,6 +131,7 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
     complaints: complaintStore(runner),
     alerts: alertStore(runner),
     rule94: rule94Store(runner),
+    monthly: monthlyPackStore(runner),
     flush: async () => anchor?.flush(),
   };
 }

@@ -74,6 +74,8 @@ export async function prepareAppRole(ownerUrl: string, password?: string): Promi
       await tx.query(`REVOKE DELETE, TRUNCATE ON complaints FROM ${quoteIdent(role)}`);
       // A rule 9.4 report is made once and, signed, archived (its trigger refuses changes; deleting a draft is not the server's either).
       await tx.query(`REVOKE DELETE, TRUNCATE ON rule94_reports FROM ${quoteIdent(role)}`);
+      // A month's compliance pack, once made, is a record kept as made.
+      await tx.query(`REVOKE DELETE, TRUNCATE ON monthly_packs FROM ${quoteIdent(role)}`);
       // Imported solo logs are recorded by the owner (cli team import-audit): the server may only
       // read them, so it can neither make one up nor hide one (issue 35).
       await tx.query(`REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON audit_chains FROM ${quoteIdent(role)}`);

@@ -62,6 +62,29 @@ export interface AlertsTable {
   acknowledged_at: string | null;
 }
 
+/** A report made on a schedule (one row per schedule: "monthly-pack"): on or off, and in which zone's calendar. */
+export interface ReportSchedulesTable {
+  id: string;
+  enabled: number;
+  time_zone: string;
+  changed_by: string;
+  changed_at: string;
+}
+
+/** A month's compliance pack as made: its period ("2026-10") is the key, so it is made once. */
+export interface MonthlyPacksTable {
+  period: string;
+  time_zone: string;
+  from_at: string;
+  to_at: string;
+  made_at: string;
+  made_by: string;
+  html: string;
+  csv: string;
+  sha256: string;
+  sent: string | null;
+}
+
 /** Which alerts each person has read, and when last: an alert changed since (resolved) is unread again. */
 export interface AlertReadsTable {
   alert_id: string;
@@ -118,6 +141,8 @@ export interface Schema {
   alert_rules: AlertRulesTable;
   alerts: AlertsTable;
   alert_reads: AlertReadsTable;
+  report_schedules: ReportSchedulesTable;
+  monthly_packs: MonthlyPacksTable;
   rule94_reports: Rule94ReportsTable;
   consents: ConsentsTable;
   events: EventsTable;

@@ -50,7 +50,7 @@ export const SyncProgress = z.object({
 export type SyncProgress = z.infer<typeof SyncProgress>;
 
 export const CacheChanged = z.object({
-  entity: z.enum(['consents', 'events', 'reference', 'data', 'audit', 'complaints', 'alerts', 'rule94']),
+  entity: z.enum(['consents', 'events', 'reference', 'data', 'audit', 'complaints', 'alerts', 'rule94', 'monthly']),
   count: z.number().int().nonnegative(),
 });
 export type CacheChanged = z.infer<typeof CacheChanged>;

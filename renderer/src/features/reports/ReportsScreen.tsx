@@ -19,6 +19,7 @@ import { TableHead } from '../../ui/TableHead.js';
 import { Time } from '../../ui/Time.js';
 import { eventsLink } from '../events/index.js';
 import { CountsTable } from './CountsTable.js';
+import { MonthlyPack } from './MonthlyPack.js';
 
 /**
  * Compliance reports: for a chosen period (local calendar days), the counts a data recipient needs
@@ -206,6 +207,7 @@ export function ReportsScreen() {
           </SimpleGrid>
         </>
       )}
+      <MonthlyPack />
     </Stack>
   );
 }
