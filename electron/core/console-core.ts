@@ -238,7 +238,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       ...auditHandlers(ctx),
       ...reportHandlers({ ...ctx, about: { profile: profile.name, appVersion: opts.appVersion } }),
       ...complaintHandlers({ ...ctx, complaints: stores.complaints }),
-      ...monthlyPackHandlers({ ...ctx, service: monthly }),
+      ...monthlyPackHandlers({ ...ctx, service: monthly, makeDue: makeMonthlyPack }),
       ...rule94Handlers({ ...ctx, rule94: stores.rule94, service: rule94, about: { profile: profile.name, appVersion: opts.appVersion } }),
       ...alertHandlers({
         ...ctx,

@@ -6,6 +6,8 @@ import { MonthlyPackService, packFileName } from './service.js';
 
 export interface MonthlyPackContext extends Pick<CoreContext, 'stores' | 'exports' | 'operator'> {
   service: MonthlyPackService;
+  /** Makes the last ended month's pack if it is due, as the console (outside the request that asked). */
+  makeDue(): void;
 }
 
 /** The monthly compliance pack (issue 38): its schedule (compliance and admins), the packs made, each exported as made. */
@@ -20,7 +22,7 @@ export function monthlyPackHandlers(
     'reports:scheduleMonthlyPack': async ({ enabled, timeZone }) => {
       const schedule = await ctx.service.setSchedule(enabled, timeZone, ctx.operator());
       // Turned on after a month ended: that month's pack is made now (when the cache was synced since).
-      if (schedule.enabled) void ctx.service.catchUp().catch(() => undefined);
+      if (schedule.enabled) ctx.makeDue();
       return schedule;
     },
     'reports:exportMonthlyPack': async ({ period, format }) => {

@@ -59,7 +59,14 @@ export function AlertsBell() {
   return (
     <>
       <Tooltip label={label}>
-        <Indicator label={unread} size={16} disabled={!unread} color={attention ? 'red' : 'blue'} offset={4}>
+        {/* The number new to this person; a red dot alone while an alert they have read still fires unacknowledged. */}
+        <Indicator
+          label={unread || undefined}
+          size={unread ? 16 : 10}
+          disabled={!unread && !attention}
+          color={attention ? 'red' : 'blue'}
+          offset={4}
+        >
           <ActionIcon variant="subtle" aria-label={label} onClick={() => setOpened(true)}>
             <IconBell size={18} aria-hidden />
           </ActionIcon>
