@@ -126,7 +126,8 @@ function AlertItem({ alert: a, fresh }: { alert: AlertView; fresh: boolean }) {
           <Text fw={600} size="sm">
             {a.title}
           </Text>
-          <Group gap={4} wrap="nowrap">
+          {/* The badges keep their words: the title wraps instead. */}
+          <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
             {fresh ? (
               <Badge size="sm" variant="filled" color="blue">
                 New

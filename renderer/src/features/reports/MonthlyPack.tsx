@@ -1,5 +1,6 @@
 import { Button, Group, Switch, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { MonthlyPackRow } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { useExport } from '../../ui/export.js';
@@ -24,10 +25,16 @@ export function MonthlyPack() {
   const queries = useQueryClient();
   const packs = useQuery({ queryKey: [KEY], queryFn: () => client.reportsMonthlyPacks({}) });
   const canSchedule = useCan('reports:scheduleMonthlyPack');
+  // The switch as asked while the change is stored; then as stored (the answer is the schedule itself).
+  const [asked, setAsked] = useState<boolean | null>(null);
   const schedule = useMutation({
     mutationFn: (enabled: boolean) =>
       client.reportsScheduleMonthlyPack({ enabled, timeZone: packs.data?.schedule?.timeZone ?? localZone() }),
-    onSuccess: () => void queries.invalidateQueries({ queryKey: [KEY] }),
+    onSuccess: (stored) => {
+      queries.setQueryData([KEY], (old: typeof packs.data) => old && { ...old, schedule: stored });
+      void queries.invalidateQueries({ queryKey: [KEY] });
+    },
+    onSettled: () => setAsked(null),
   });
   const s = packs.data?.schedule;
   const on = s?.enabled ?? false;
@@ -41,9 +48,13 @@ export function MonthlyPack() {
         <Unavailable label="Make a pack each month" reason={canSchedule.reason}>
           <Switch
             label="Make a pack each month"
-            checked={on}
+            checked={asked ?? on}
             disabled={!canSchedule.allowed || !packs.data || schedule.isPending}
-            onChange={(e) => schedule.mutate(e.currentTarget.checked)}
+            onChange={(e) => {
+              const enabled = e.currentTarget.checked;
+              setAsked(enabled);
+              schedule.mutate(enabled);
+            }}
           />
         </Unavailable>
         {s ? (
