@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCoreHost, type CoreHost } from '../../electron/core/core-host.js';
 import { lastEndedMonth } from '../../shared/reports/month.js';
+import { startSmtpSink } from '../helpers/smtp.js';
 import { tempDir } from '../helpers/temp.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- envelopes are read as loose JSON */
@@ -18,30 +17,17 @@ import { tempDir } from '../helpers/temp.js';
  */
 const quiet = { info() {}, error() {} };
 const ZONE = 'Australia/Sydney';
-let smtp: SMTPServer;
-const mails: string[] = [];
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let dataDir: string;
 let host: CoreHost | undefined;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS'],
-    authOptional: true,
-    onData(stream, _session, callback) {
-      let raw = '';
-      stream.on('data', (d: Buffer) => (raw += d.toString()));
-      stream.on('end', () => {
-        mails.push(raw);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtp = await startSmtpSink();
   dataDir = tempDir('cdr-monthly-');
 });
 afterAll(async () => {
   await host?.close();
-  await new Promise((resolve) => smtp?.close(() => resolve(undefined)));
+  await smtp?.close();
 });
 
 const start = () =>
@@ -75,7 +61,7 @@ function attachment(raw: string, filename: string): string | undefined {
 describe('the monthly compliance pack', () => {
   it('scheduled before a sync, made at the next start once synced: once, with the month’s figures, kept as made and e-mailed', async () => {
     host = await start();
-    const port = (smtp.server.address() as AddressInfo).port;
+    const port = smtp.port;
     await ok('alerts:setDelivery', {
       email: { smtpUrl: `smtp://127.0.0.1:${port}`, from: 'console@recipient.example', to: ['compliance@recipient.example'] },
     });
@@ -94,7 +80,7 @@ describe('the monthly compliance pack', () => {
     const m = lastEndedMonth(new Date(), ZONE);
     await host.core().sync();
     await expect.poll(async () => (await ok('reports:monthlyPacks', {})).packs.length, { timeout: 15_000 }).toBe(1);
-    await expect.poll(() => mails.length, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => smtp.mails.length, { timeout: 15_000 }).toBe(1);
     const [pack] = (await ok('reports:monthlyPacks', {})).packs;
     expect(pack).toMatchObject({ period: m.id, text: m.text, timeZone: ZONE, from: m.from, to: m.to, madeBy: 'CDR Console (reports)' });
     expect(pack.sent).toMatch(/^e-mail to compliance@recipient\.example: sent/);
@@ -114,7 +100,7 @@ describe('the monthly compliance pack', () => {
     expect(html).toContain(`CDR compliance report`);
 
     // The e-mail: its subject, and the pack's two files as made.
-    const mail = mails[0]!;
+    const mail = smtp.mails[0]!;
     expect(mail).toMatch(new RegExp(`^Subject: \\[CDR Console\\] Compliance pack: ${m.text}$`, 'm'));
     expect(attachment(mail, `cdr-compliance-pack-${m.id}.html`)).toBe(html);
     expect(attachment(mail, `cdr-compliance-pack-${m.id}.csv`)).toBe(csv);
@@ -124,7 +110,7 @@ describe('the monthly compliance pack', () => {
     await ok('reports:scheduleMonthlyPack', { enabled: true, timeZone: ZONE });
     await new Promise((r) => setTimeout(r, 500));
     expect((await ok('reports:monthlyPacks', {})).packs).toHaveLength(1);
-    expect(mails).toHaveLength(1);
+    expect(smtp.mails).toHaveLength(1);
     const actions = async (action: string) => (await ok('audit:query', { filter: { action }, offset: 0, limit: 20 })).rows;
     expect((await actions('report:monthly-pack')).map((e: any) => e.result)).toEqual([
       `monthly compliance pack for ${m.text} (${ZONE}) made: sha256 ${pack.sha256}`,

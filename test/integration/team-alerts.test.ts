@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core/console-core.js';
 import type { Caller } from '../../shared/ipc/roles.js';
@@ -9,6 +7,7 @@ import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server
 import { freshDatabase, type TestDatabase } from '../helpers/pg.js';
 import { writeRemoteProfile } from '../helpers/remote.js';
 import { startTeamCore } from '../helpers/team-core.js';
+import { startSmtpSink } from '../helpers/smtp.js';
 import { tempDir } from '../helpers/temp.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- envelopes are read as loose JSON */
@@ -22,24 +21,11 @@ import { tempDir } from '../helpers/temp.js';
  */
 let sandbox: RunningSandbox;
 let database: TestDatabase;
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 const servers: { core: Core; db: PgDb; me: { id: string } }[] = [];
-const mails: string[] = [];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS'],
-    authOptional: true,
-    onData(stream, _session, callback) {
-      let raw = '';
-      stream.on('data', (d: Buffer) => (raw += d.toString()));
-      stream.on('end', () => {
-        mails.push(raw);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtp = await startSmtpSink();
   sandbox = await startSandbox({ seed: 31, consents: 40 });
   database = await freshDatabase();
   const owner = new PgDb(database.url, { max: 2 });
@@ -57,7 +43,7 @@ afterAll(async () => {
   }
   await database?.drop();
   await sandbox?.close();
-  await new Promise((resolve) => smtp?.close(() => resolve(undefined)));
+  await smtp?.close();
 });
 
 const ok = async (core: Core, channel: string, input: unknown, caller?: Caller): Promise<any> => {
@@ -74,7 +60,7 @@ async function bothEvaluate(times: number): Promise<string[]> {
   }
   return outcomes;
 }
-const subjects = () => mails.map((m) => /^Subject: (.*)$/m.exec(m)?.[1]);
+const subjects = () => smtp.mails.map((m) => /^Subject: (.*)$/m.exec(m)?.[1]);
 
 describe('alerts on two team servers', () => {
   it('send each alert once: one e-mail when it fires, one when it resolves, however often both check', async () => {
@@ -82,7 +68,7 @@ describe('alerts on two team servers', () => {
     expect(a.me.id).not.toBe(b.me.id);
     // Only this test's rule: the rule 9.4 reminder every store starts with depends on the date.
     await ok(a.core, 'alerts:removeRule', { id: 'rule94-reminder' });
-    const port = (smtp.server.address() as AddressInfo).port;
+    const port = smtp.port;
     await ok(a.core, 'alerts:setDelivery', {
       email: { smtpUrl: `smtp://127.0.0.1:${port}`, from: 'console@recipient.example', to: ['oncall@recipient.example'] },
       webhook: null,
@@ -96,9 +82,9 @@ describe('alerts on two team servers', () => {
     // No sync has finished yet: the rule fires. Both servers check it, three times at once.
     const firing = await bothEvaluate(3);
     expect(firing.filter((o) => o === 'opened')).toHaveLength(1);
-    await expect.poll(() => mails.length, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => smtp.mails.length, { timeout: 15_000 }).toBe(1);
     expect(subjects()).toEqual(['[CDR Console] Firing: Sync stale or failing']);
-    expect(mails[0]).toContain('No sync has finished yet');
+    expect(smtp.mails[0]).toContain('No sync has finished yet');
 
     // One server syncs; both check again at once: resolved, told once.
     const summary = await a.core.sync({ data: false });
@@ -106,12 +92,12 @@ describe('alerts on two team servers', () => {
     const resolving = await bothEvaluate(3);
     // The sync's own check may have resolved it before these: one resolution in all, either way.
     expect(resolving.filter((o) => o === 'resolved').length).toBeLessThanOrEqual(1);
-    await expect.poll(() => mails.length, { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => smtp.mails.length, { timeout: 15_000 }).toBe(2);
     expect(subjects()).toEqual(['[CDR Console] Firing: Sync stale or failing', '[CDR Console] Resolved: Sync stale or failing']);
     // Nothing more arrives: a second message would have been sent by now.
     await bothEvaluate(2);
     await new Promise((r) => setTimeout(r, 1_000));
-    expect(mails).toHaveLength(2);
+    expect(smtp.mails).toHaveLength(2);
 
     const actions = async (action: string) =>
       (await ok(b.core, 'audit:query', { filter: { action }, offset: 0, limit: 20 })).rows as { result: string }[];

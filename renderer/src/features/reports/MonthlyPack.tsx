@@ -112,26 +112,22 @@ function PackRow({ pack: p }: { pack: MonthlyPackRow }) {
       <Table.Td>
         <Unavailable label={`Export the pack for ${p.text}`} reason={canExport.reason}>
           <Group gap={4} wrap="nowrap">
-            <Button
-              size="compact-xs"
-              variant="default"
-              disabled={!canExport.allowed}
-              loading={html.busy}
-              onClick={() => void html.run('csv')}
-              aria-label={`The pack for ${p.text} as a printable page (HTML)`}
-            >
-              HTML
-            </Button>
-            <Button
-              size="compact-xs"
-              variant="default"
-              disabled={!canExport.allowed}
-              loading={csv.busy}
-              onClick={() => void csv.run('csv')}
-              aria-label={`The pack for ${p.text} as CSV`}
-            >
-              CSV
-            </Button>
+            {[
+              { label: 'HTML', name: 'as a printable page (HTML)', file: html },
+              { label: 'CSV', name: 'as CSV', file: csv },
+            ].map(({ label, name, file }) => (
+              <Button
+                key={label}
+                size="compact-xs"
+                variant="default"
+                disabled={!canExport.allowed}
+                loading={file.busy}
+                onClick={() => void file.run('csv')}
+                aria-label={`The pack for ${p.text} ${name}`}
+              >
+                {label}
+              </Button>
+            ))}
           </Group>
         </Unavailable>
       </Table.Td>
