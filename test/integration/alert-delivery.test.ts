@@ -171,6 +171,36 @@ describe('alert delivery by e-mail and webhook', () => {
     expect(delivered).toHaveLength(6); // the two tests, then firing and resolved, each way
   });
 
+  it('a silenced rule’s firing is held back from e-mail; lifted while it still fires, its message goes out once', async () => {
+    // Only this test's rule, and e-mail only.
+    for (const r of await ok('alerts:rules', {})) await ok('alerts:removeRule', { id: r.id });
+    await ok('alerts:setDelivery', { webhook: null });
+    const rule = await ok('alerts:addRule', { kind: 'sync-stale', params: { hours: 6 } });
+    await ok('alerts:silence', { id: rule.id, minutes: 60, reason: 'intermediary maintenance tonight' });
+    const before = mails.length;
+    const admin = `${host.core().sandboxUrl}/__sandbox/faults`;
+    await fetch(admin, { method: 'POST', body: JSON.stringify({ spec: '503:n8:/consents/v2' }) });
+    try {
+      expect((await ok('sync:start', {})).failures).not.toEqual([]);
+    } finally {
+      await fetch(admin, { method: 'DELETE' });
+    }
+    // Firing, silenced: in the centre, not in anyone's inbox.
+    await expect
+      .poll(async () => (await ok('alerts:list', { limit: 10 })).alerts.find((a: any) => a.ruleId === rule.id)?.silenced)
+      .toBe(true);
+    await ok('alerts:evaluate', {});
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(mails.length).toBe(before);
+    // The silence lifted while it still fires: the message held back goes out, once.
+    await ok('alerts:silence', { id: rule.id, minutes: null, reason: null });
+    for (let i = 0; i < 3; i++) await ok('alerts:evaluate', {});
+    await expect.poll(() => mails.length, { timeout: 15_000 }).toBe(before + 1);
+    expect(text(mails[before]!.raw)).toMatch(/^Subject: \[CDR Console\] Firing: Sync stale or failing$/m);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mails.length).toBe(before + 1);
+  });
+
   it('a webhook that keeps failing is retried, given up, and recorded as not sent', async () => {
     const down = createServer((_req, res) => res.writeHead(503).end());
     await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
