@@ -106,7 +106,7 @@ export interface Deliverer {
    * A report by e-mail to the alert e-mail's recipients (the monthly compliance pack), recorded in
    * the audit log; null when no e-mail is set up.
    */
-  mailReport(mail: Omit<OutgoingMail, 'from' | 'to' | 'html'>): Promise<{ ok: boolean; detail: string } | null>;
+  mailReport(mail: Omit<OutgoingMail, 'from' | 'to' | 'html'> & { screen: string }): Promise<{ ok: boolean; detail: string } | null>;
   /** A test message through one way (Settings' "Send a test"): what happened, in words. */
   test(way: 'email' | 'webhook'): Promise<{ ok: boolean; detail: string }>;
 }
@@ -211,12 +211,15 @@ export function createDeliverer(deps: {
   }
 
   return {
-    async mailReport(mail) {
-      if (!deps.config().email) return null;
+    async mailReport({ screen, ...mail }) {
+      const c = deps.config();
+      if (!c.email) return null;
+      // The screen it is kept on, when the console's address is set.
+      const link = c.consoleUrl ? `\nOpen in the console: ${c.consoleUrl.replace(/\/+$/, '')}/#${screen}` : '';
       const record = (action: string, result: string) =>
         deps.audit({ operator: 'CDR Console (reports)', action, target: null, reason: null, result }).catch(() => undefined);
       try {
-        const detail = await smtp(mail);
+        const detail = await smtp({ ...mail, text: `${mail.text}${link}` });
         await record('report:sent', `${mail.subject} — ${detail}`);
         return { ok: true, detail };
       } catch (e) {

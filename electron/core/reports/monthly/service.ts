@@ -15,6 +15,8 @@ export const PACK_OPERATOR = 'CDR Console (reports)';
 
 /** A pack's e-mail: to the alert e-mail's recipients, with the pack's two files. */
 export type PackMailer = (mail: {
+  /** The console's screen it is kept on, for a link. */
+  screen: string;
   subject: string;
   text: string;
   attachments: { filename: string; content: string; contentType: string }[];
@@ -99,6 +101,7 @@ export class MonthlyPackService {
     if (!made) return null;
     try {
       const sent = await this.deps.mail({
+        screen: '/reports',
         subject: `[CDR Console] Compliance pack: ${m.text}`,
         text: [
           `The compliance report for ${m.text} (${period.text}, ${m.timeZone}), made ${made.madeAt} (UTC).`,
