@@ -29,7 +29,8 @@ export function MonthlyPack() {
   const [asked, setAsked] = useState<boolean | null>(null);
   const schedule = useMutation({
     mutationFn: (enabled: boolean) =>
-      client.reportsScheduleMonthlyPack({ enabled, timeZone: packs.data?.schedule?.timeZone ?? localZone() }),
+      // Turned on: in this console's zone's months (Settings → Time zone); turned off: the zone kept.
+      client.reportsScheduleMonthlyPack({ enabled, timeZone: enabled ? localZone() : (packs.data?.schedule?.timeZone ?? localZone()) }),
     onSuccess: (stored) => {
       queries.setQueryData([KEY], (old: typeof packs.data) => old && { ...old, schedule: stored });
       void queries.invalidateQueries({ queryKey: [KEY] });
