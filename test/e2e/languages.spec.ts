@@ -69,7 +69,9 @@ for (const { id, title } of LANGUAGES) {
         '/data',
         '/products',
         '/audit',
+        '/complaints',
         '/reports',
+        '/reports/rule94',
         '/settings',
       ])
         await screenShows(page, path);
