@@ -87,6 +87,13 @@ test('add a rule in Settings, see it fire under the bell, acknowledge it, silenc
     .toEqual([
       expect.stringMatching(/^CDR Console: Consents expiring soon \(daily digest\): \d+ active consents? ends? sharing within 89 days$/),
     ]);
+  // A rule that watches one data holder's consents names it.
+  await panel.getByRole('combobox', { name: 'Alert when' }).click();
+  await page.getByRole('option', { name: 'Webhook deliveries failing', exact: true }).click();
+  await panel.getByRole('combobox', { name: 'Of the consents at' }).click();
+  await page.getByRole('option', { name: 'ANZ', exact: true }).click();
+  await panel.getByRole('button', { name: 'Add rule' }).click();
+  await expect(rules).toContainText('Webhook deliveries failing at ANZ: 5 or more in 1 hour, or 20% of deliveries');
   await page.goto(`${new URL(app.launchUrl).origin}/#/audit`);
   const log = page.getByTestId('table-scroll');
   for (const words of ['Removed an alert rule', 'Added an alert rule', 'An alert fired', 'Acknowledged an alert', 'Silenced an alert rule'])
