@@ -1,8 +1,9 @@
 import type { MonthlyPackRow } from '../../../../shared/ipc/contract.js';
 import type { CoreContext, HandlersOf } from '../../context.js';
 import { writeText } from '../../exports/log-exports.js';
-import type { MonthlyPack } from './port.js';
-import { MonthlyPackService, packFileName } from './service.js';
+import { month } from '../../../../shared/reports/month.js';
+import type { PackSummary } from './port.js';
+import { type MonthlyPackService, packFileName } from './service.js';
 
 export interface MonthlyPackContext extends Pick<CoreContext, 'stores' | 'exports' | 'operator'> {
   service: MonthlyPackService;
@@ -27,7 +28,7 @@ export function monthlyPackHandlers(
     },
     'reports:exportMonthlyPack': async ({ period, format }) => {
       const pack = await ctx.service.get(period);
-      const m = MonthlyPackService.monthOf(pack);
+      const m = month(pack.period, pack.timeZone)!;
       const text = format === 'html' ? pack.html : pack.csv;
       return ctx.exports.start({
         kind: 'export-report',
@@ -42,10 +43,10 @@ export function monthlyPackHandlers(
   };
 }
 
-function rowOf(p: MonthlyPack): MonthlyPackRow {
+function rowOf(p: PackSummary): MonthlyPackRow {
   return {
     period: p.period,
-    text: MonthlyPackService.monthOf(p).text,
+    text: month(p.period, p.timeZone)!.text,
     timeZone: p.timeZone,
     from: p.from,
     to: p.to,

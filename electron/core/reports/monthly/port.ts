@@ -26,6 +26,9 @@ export interface MonthlyPack {
   sent: string | null;
 }
 
+/** A pack as listed: all but its two files. */
+export type PackSummary = Omit<MonthlyPack, 'html' | 'csv'>;
+
 /**
  * The monthly compliance pack's storage port (issue 38), written once for both engines (store.ts,
  * over the typed query layer). A month's pack is made once: of servers making it at once, one
@@ -34,8 +37,8 @@ export interface MonthlyPack {
 export interface MonthlyPackStore {
   schedule(): Promise<MonthlySchedule | undefined>;
   setSchedule(schedule: MonthlySchedule, audit: AuditEntry): Promise<MonthlySchedule>;
-  /** The packs made, the latest month first. */
-  list(limit: number): Promise<MonthlyPack[]>;
+  /** The packs made, the latest month first, without their files (read by get). */
+  list(limit: number): Promise<PackSummary[]>;
   get(period: string): Promise<MonthlyPack | undefined>;
   /** Stores a month's pack; null when it was made already (here or by another server). */
   make(pack: MonthlyPack, audit: AuditEntry): Promise<MonthlyPack | null>;

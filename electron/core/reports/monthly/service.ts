@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lastEndedMonth, month, type Month } from '../../../../shared/reports/month.js';
+import { lastEndedMonth, type Month } from '../../../../shared/reports/month.js';
 import { canonicalTimeZone } from '../../../../shared/time/zone.js';
 import type { AuditEntry } from '../../audit/port.js';
 import { CoreError } from '../../errors.js';
@@ -112,8 +112,9 @@ export class MonthlyPackService {
           { filename: packFileName(m.id, 'csv'), content: csv, contentType: 'text/csv; charset=utf-8' },
         ],
       });
-      if (sent) await this.deps.store.sent(m.id, sent.detail);
-      return (await this.deps.store.get(m.id)) ?? made;
+      if (!sent) return made;
+      await this.deps.store.sent(m.id, sent.detail);
+      return { ...made, sent: sent.detail };
     } catch (e) {
       this.deps.log.error(`monthly compliance pack for ${m.text}: e-mail failed: ${(e as Error).message}`);
       return made;
@@ -129,11 +130,6 @@ export class MonthlyPackService {
     const pack = await this.deps.store.get(period);
     if (!pack) throw new CoreError('NOT_FOUND', `There is no compliance pack for ${period}.`);
     return pack;
-  }
-
-  /** The month a pack's period names, in its zone (for words). */
-  static monthOf(pack: MonthlyPack): Month {
-    return month(pack.period, pack.timeZone)!;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { QueryRunner } from '../../query/query.js';
 import type { MonthlyPacksTable, ReportSchedulesTable } from '../../query/schema.js';
-import type { MonthlyPack, MonthlyPackStore, MonthlySchedule } from './port.js';
+import type { MonthlyPack, MonthlyPackStore, MonthlySchedule, PackSummary } from './port.js';
 
 const SCHEDULE_ID = 'monthly-pack';
 
@@ -45,7 +45,15 @@ export function monthlyPackStore(db: QueryRunner): MonthlyPackStore {
     },
     async list(limit) {
       const q = await db.queries();
-      return (await db.all(q.selectFrom('monthly_packs').selectAll().orderBy('period', 'desc').limit(limit))).map(packOf);
+      // The rows without their files: the screen lists them at every change of the cache.
+      const rows = await db.all(
+        q
+          .selectFrom('monthly_packs')
+          .select(['period', 'time_zone', 'from_at', 'to_at', 'made_at', 'made_by', 'sha256', 'sent'])
+          .orderBy('period', 'desc')
+          .limit(limit),
+      );
+      return rows.map((r) => summaryOf(r));
     },
     get: byPeriod,
     async make(pack, audit) {
@@ -71,7 +79,7 @@ function scheduleOf(r: ReportSchedulesTable): MonthlySchedule {
   return { enabled: Number(r.enabled) === 1, timeZone: r.time_zone, changedBy: r.changed_by, changedAt: r.changed_at };
 }
 
-function packOf(r: MonthlyPacksTable): MonthlyPack {
+function summaryOf(r: Omit<MonthlyPacksTable, 'html' | 'csv'>): PackSummary {
   return {
     period: r.period,
     timeZone: r.time_zone,
@@ -79,12 +87,12 @@ function packOf(r: MonthlyPacksTable): MonthlyPack {
     to: r.to_at,
     madeAt: r.made_at,
     madeBy: r.made_by,
-    html: r.html,
-    csv: r.csv,
     sha256: r.sha256,
     sent: r.sent,
   };
 }
+
+const packOf = (r: MonthlyPacksTable): MonthlyPack => ({ ...summaryOf(r), html: r.html, csv: r.csv });
 
 function rowOf(p: MonthlyPack): MonthlyPacksTable {
   return {
