@@ -88,10 +88,31 @@ export function writeLauncher(launcher, bundle) {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(
     file,
-    `// Written by build/bundles.mjs (writeLauncher): Node's compile cache on, then ${bundle}.
+    `// Written by build/bundles.mjs (writeLauncher): the process's memory settings, Node's compile
+// cache on, then ${bundle}.
 import module from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// The memory settings of a long-running console (issue 40; docs/benchmarks.md), taken by running
+// this file again in the same process (process.execve: Node 22.15+, Linux; no second process):
+// - a young generation of 16 MiB (V8's default grows it to 128 MiB, mostly garbage between reads);
+// - on Linux, glibc's malloc serving blocks of 128 KiB and more from the system at once and giving
+//   them back when freed (MALLOC_MMAP_THRESHOLD_). By default the threshold rises to the largest
+//   block freed, so after the read indexes' typed arrays are built again once, such blocks are
+//   carved from the heap and their space stays resident: ~90 MiB more after a sync at 100,000
+//   consents.
+// Flags given on the command line win; CDR_CONSOLE_TUNED=0 leaves the process as it started.
+if (process.env.CDR_CONSOLE_TUNED === undefined && process.platform === 'linux' && typeof process.execve === 'function') {
+  const flags = process.execArgv.some((a) => a.startsWith('--max-semi-space-size')) ? [] : ['--max-semi-space-size=8'];
+  const env = { ...process.env, CDR_CONSOLE_TUNED: '1' };
+  env.MALLOC_MMAP_THRESHOLD_ ??= '131072';
+  try {
+    process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], env);
+  } catch {
+    // Not allowed here (a sandbox, a policy): the console runs as started.
+  }
+}
 
 module.enableCompileCache?.(join(dirname(fileURLToPath(import.meta.url)), '../../node_modules/.cache/cdr-console-host'));
 await import('./${bundle}');

@@ -8,6 +8,7 @@ import { OperatorStore } from '../../electron/core/operator.js';
 import { resolveChromium } from '../e2e/chromium.js';
 import { mutate } from '../helpers/mutate.js';
 import { writeRemoteProfile } from '../helpers/remote.js';
+import { hostMemoryBench } from './host-memory.js';
 import { dropFromOsCache, PROFILE, root, runChild, startSandboxProcess } from './procs.js';
 import { fmtN, rowOf, spread, writeReport, type RecordRow, type Row } from './stats.js';
 
@@ -33,7 +34,9 @@ const { values: opt } = parseArgs({
     /** The data browser's figures (issue 21): transactions per account on average (skewed), and in the largest consent. */
     'transactions-per-account': { type: 'string' },
     'largest-consent-transactions': { type: 'string' },
-    /** `--only browser,cli`: some parts alone (sync, queries, browser, cli, normalizer, transactions). */
+    /** The browser host's memory and first reads (host): how long its console reads after the first sync. */
+    'host-seconds': { type: 'string' },
+    /** `--only browser,cli`: some parts alone (sync, queries, browser, cli, normalizer, transactions, host). */
     only: { type: 'string' },
     out: { type: 'string', default: join(root, 'test-results/bench.json') },
   },
@@ -43,7 +46,7 @@ const N = smoke ? 300 : Number(opt.consents);
 const E = smoke ? 2 : Number(opt['events-per-consent']);
 const RUNS = smoke ? 1 : Number(opt.runs);
 const QUERY_RUNS = smoke ? 3 : Number(opt['query-runs']);
-const PARTS = ['sync', 'queries', 'browser', 'cli', 'normalizer', 'transactions'] as const;
+const PARTS = ['sync', 'queries', 'browser', 'cli', 'normalizer', 'transactions', 'host'] as const;
 type Part = (typeof PARTS)[number];
 const parts = new Set<string>(opt.only ? opt.only.split(',').map((x) => x.trim()) : PARTS);
 for (const p of parts) if (!PARTS.includes(p as Part)) throw new Error(`--only takes a list of: ${PARTS.join(', ')} (not ${p})`);
@@ -434,6 +437,17 @@ if (want('normalizer')) {
 
 // ---- the data browser's transactions and their Data API sync (issue 21)
 if (want('transactions')) await benchTransactions();
+
+// ---- the browser host's memory, and its first reads after the first sync (issue 40)
+if (want('host')) {
+  console.log('\nthe browser host');
+  const sb = await startSandboxProcess(N, E);
+  try {
+    await hostMemoryBench({ sandboxUrl: sb.url, consents: N, seconds: smoke ? 4 : Number(opt['host-seconds'] ?? 60), work, row });
+  } finally {
+    await sb.stop();
+  }
+}
 
 /**
  * The data browser at scale (issue 21): the sandbox serving `TX_PER_ACCOUNT` transactions per

@@ -58,7 +58,7 @@ const now = () => performance.now();
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---- a server: team (PostgreSQL) or solo (SQLite), the build's bundle in its own process
-interface ServerProcess {
+export interface ServerProcess {
   pid: number;
   launchUrl: string;
   output(): string;
@@ -67,7 +67,7 @@ interface ServerProcess {
   stop(): Promise<void>;
 }
 
-function startServer(kind: 'team' | 'solo', dataDir: string, args: string[], sync: boolean): Promise<ServerProcess> {
+export function startServer(kind: 'team' | 'solo', dataDir: string, args: string[], sync: boolean): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
     [
@@ -156,7 +156,7 @@ function procCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-function procMemory(pid: number): { rssMB: number; peakMB: number } {
+export function procMemory(pid: number): { rssMB: number; peakMB: number } {
   const file = `/proc/${pid}/status`;
   if (!existsSync(file)) return { rssMB: Number.NaN, peakMB: Number.NaN };
   const status = readFileSync(file, 'utf8');
@@ -167,7 +167,7 @@ function procMemory(pid: number): { rssMB: number; peakMB: number } {
 // ---- a console: the renderer's side of the WebSocket
 type Envelope = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } };
 
-class Console {
+export class Console {
   private nextId = 1;
   private readonly pending = new Map<number, (result: Envelope) => void>();
   private readonly listeners = new Set<(event: string, payload: unknown) => void>();
@@ -224,14 +224,14 @@ class Console {
 }
 
 // ---- what the screens read
-interface Kind {
+export interface Kind {
   name: string;
   channel: string;
   input(random: () => number): unknown;
 }
 
 /** A small deterministic generator (mulberry32), one per console, so every run asks the same things. */
-function generator(seed: number): () => number {
+export function generator(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -245,7 +245,7 @@ function generator(seed: number): () => number {
 type ListRow = { consentId: string; consumerEmail: string | null; dataHolderName: string | null; useCaseName: string | null };
 
 /** The mix, from what this server holds (one console asks: totals, a spread of consents, the newest event). */
-async function kindsOf(c: Console): Promise<Kind[]> {
+export async function kindsOf(c: Console): Promise<Kind[]> {
   const total = (await c.request<{ total: number }>('consents:count', { filter: {} })).value.total;
   const eventTotal = (await c.request<{ total: number }>('events:count', { filter: {} })).value.total;
   // Ordered by id (random): a spread over the whole list.

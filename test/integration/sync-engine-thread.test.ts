@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WorkerThread } from '../../electron/core/worker/host.js';
+import { JobProcess, WorkerThread } from '../../electron/core/worker/host.js';
 import { workerSyncEngine } from '../../electron/core/worker/sync-engine.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import { tempDir } from '../helpers/temp.js';
@@ -53,6 +53,50 @@ describe('the sync engine and its worker thread', () => {
 
       const again = await engine.run({ full: true }, () => undefined).result;
       expect(threads).toHaveLength(2);
+      expect(again.failures).toEqual([]);
+      expect(again.consents.fetched).toBe(40);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('the sync runs in a process of its own, which ends once idle (its memory with it); the next sync starts another', async () => {
+    const processes: JobProcess[] = [];
+    const file = join(tempDir(), 'cache.sqlite');
+    const idleMs = 300;
+    const engine = workerSyncEngine(
+      syncJobFor(sandbox.url, file, { key: randomBytes(32).toString('hex') }),
+      () => {
+        const p = new JobProcess();
+        processes.push(p);
+        return p;
+      },
+      idleMs,
+    );
+    const exists = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      const first = await engine.run({}, () => undefined).result;
+      expect(first.consents.fetched).toBe(40);
+      const pid = processes[0]!.pid!;
+      expect(pid).not.toBe(process.pid);
+      expect(exists(pid)).toBe(true);
+      // A sync asked within the idle time reuses it.
+      await engine.run({}, () => undefined).result;
+      expect(processes).toHaveLength(1);
+      await until(() => !processes[0]!.alive);
+      expect(processes[0]!.alive).toBe(false);
+      await until(() => !exists(pid));
+      expect(exists(pid)).toBe(false);
+
+      const again = await engine.run({ full: true }, () => undefined).result;
+      expect(processes).toHaveLength(2);
       expect(again.failures).toEqual([]);
       expect(again.consents.fetched).toBe(40);
     } finally {

@@ -80,13 +80,17 @@ export class EventIndex {
     // Read in table order (sequential pages), then order by time in memory: walking the index on
     // `at` would fetch every row's type and consent by a random lookup. No count first: counting
     // 1,000,000 rows is a scan of its own (350 ms with a cold disk).
-    const rowidsIn = new Growing((n) => new Float64Array(n));
-    const atIn = new Growing((n) => new Float64Array(n));
-    const typeIn = new Growing((n) => new Uint32Array(n));
-    const consentIn = new Growing((n) => new Int32Array(n));
-    const keyIn = new Growing((n) => new Int32Array(n));
+    // Sized at once for the events there are (the largest rowid, read from the table's b-tree: no
+    // scan; events are only ever added): doubling from 64 Ki to 1 Mi events made and dropped 17
+    // generations of six arrays, up to twice the memory they end with.
+    const expected = (db.prepare<[], number | null>('SELECT max(rowid) FROM events').pluck().get() ?? 0) + 1;
+    const rowidsIn = new Growing((n) => new Float64Array(n), expected);
+    const atIn = new Growing((n) => new Float64Array(n), expected);
+    const typeIn = new Growing((n) => new Uint32Array(n), expected);
+    const consentIn = new Growing((n) => new Int32Array(n), expected);
+    const keyIn = new Growing((n) => new Int32Array(n), expected);
     // For webhook failures, the target's response as sent (a sample of each group), as a dictionary code.
-    const detailIn = new Growing((n) => new Int32Array(n));
+    const detailIn = new Growing((n) => new Int32Array(n), expected);
     const details = new Interner<string>();
     const types = new Interner<string>();
     const consents = new Interner<string>();

@@ -234,8 +234,12 @@ export const STEP = 100_000;
 export class Growing<A extends Float64Array | Int32Array | Uint32Array> {
   private array: A;
   length = 0;
-  constructor(private readonly make: (n: number) => A) {
-    this.array = make(1 << 16);
+  /** `capacity`: how many values are expected (the array doubles past it). */
+  constructor(
+    private readonly make: (n: number) => A,
+    capacity = 1 << 16,
+  ) {
+    this.array = make(Math.max(1, capacity));
   }
   push(value: number): void {
     if (this.length === this.array.length) {

@@ -5,10 +5,36 @@ import { runSyncJob } from '../cache/sqlite-sync-store.js';
 import { CheckpointThread } from './host.js';
 
 /**
- * The worker thread's entry (see host.ts): runs the jobs it is sent and reports their results.
- * It keeps one connection per cache file open between jobs, the connection the sync writes with.
+ * The entry of a worker thread or a child process (see host.ts): runs the jobs it is sent and
+ * reports their results. It keeps one connection per cache file open between jobs, the connection
+ * the sync writes with.
  */
-const port = parentPort!;
+type Incoming = { type: string; id?: number; task?: string; data?: unknown; message?: { type: string } };
+interface Port {
+  postMessage(message: unknown): void;
+  on(event: 'message', listener: (message: Incoming) => void): void;
+  close(): void;
+}
+/** A child process's channel to its parent, as a thread's port. */
+const processPort: Port = {
+  // The parent gone (killed: its end of the channel closed), the job's messages have no reader, and
+  // the job no point: the process ends, its cache writes committed or rolled back as after a kill.
+  postMessage: (message) => {
+    if (!process.connected) return process.exit(0);
+    process.send?.(message, undefined, {}, (error) => error && process.exit(0));
+  },
+  on: (event, listener) => void process.on(event, listener as (message: unknown) => void),
+  // Its cache connections closed: nothing is left to do.
+  close: () => process.exit(0),
+};
+if (!parentPort) {
+  if (!process.send) throw new Error('worker.ts runs as a worker thread or a child process with an IPC channel.');
+  // The parent is gone (ended, or killed): so is the point of this process.
+  process.on('disconnect', () => process.exit(0));
+}
+const port: Port = parentPort
+  ? { postMessage: (m) => parentPort!.postMessage(m), on: (e, l) => void parentPort!.on(e, l), close: () => parentPort!.close() }
+  : processPort;
 const connections = new Map<string, Db>();
 const listeners = new Map<number, (message: { type: string; [k: string]: unknown }) => void>();
 
@@ -56,7 +82,7 @@ const jobs: Record<string, (data: never, ctx: Context) => Promise<unknown>> = {
   },
 };
 
-port.on('message', (m: { type: string; id?: number; task?: string; data?: unknown; message?: { type: string } }) => {
+port.on('message', (m) => {
   if (m.type === 'close') {
     for (const db of connections.values()) db.close();
     connections.clear();
