@@ -67,21 +67,18 @@ export async function hostMemoryBench(o: HostMemoryOptions): Promise<void> {
   mkdirSync(dir, { recursive: true });
   writeRemoteProfile(dir, o.sandboxUrl, { id: 'bench', name: 'Benchmark sandbox', scopes: [] });
   console.log(` the browser host: first sync at start, then ${o.seconds} s of reads`);
-  const synced = await startServer('solo', dir, ['--profile', 'bench'], true);
-  let first: Session;
-  try {
-    first = await readFor(synced, o.seconds);
-  } finally {
-    await synced.stop();
-  }
+  // The host (syncing at start, or not), read for `seconds`, stopped.
+  const session = async (sync: boolean) => {
+    const host = await startServer('solo', dir, ['--profile', 'bench'], sync);
+    try {
+      return await readFor(host, o.seconds);
+    } finally {
+      await host.stop();
+    }
+  };
+  const first = await session(true);
   console.log(`  peak ${Math.round(first.peakMB)} MiB, steady ${Math.round(first.steadyMB)} MiB; again on the synced cache, no sync`);
-  const restarted = await startServer('solo', dir, ['--profile', 'bench'], false);
-  let again: Session;
-  try {
-    again = await readFor(restarted, o.seconds);
-  } finally {
-    await restarted.stop();
-  }
+  const again = await session(false);
   const what = `the same host restarted on the synced cache without syncing, the same ${o.seconds} s of reads (MiB)`;
   const size = `${fmtN(o.consents)} consents`;
   o.row(`browser host: peak RSS, the first sync at start and ${o.seconds} s of reads (${size})`, [first.peakMB], 'MiB', {
