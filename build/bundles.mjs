@@ -100,7 +100,7 @@ import { fileURLToPath } from 'node:url';
 // - on Linux, glibc's malloc serving blocks of 128 KiB and more from the system at once and giving
 //   them back when freed (MALLOC_MMAP_THRESHOLD_). By default the threshold rises to the largest
 //   block freed, so after the read indexes' typed arrays are built again once, such blocks are
-//   carved from the heap and their space stays resident: ~90 MiB more after a sync at 100,000
+//   carved from the heap and their space stays resident: 45–75 MiB more after a sync at 100,000
 //   consents.
 // Flags given on the command line win; CDR_CONSOLE_TUNED=0 leaves the process as it started.
 if (process.env.CDR_CONSOLE_TUNED === undefined && process.platform === 'linux' && typeof process.execve === 'function') {
