@@ -122,8 +122,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     intermediary,
     storeDamage,
     storeFailure: (e) => opened.storeFailure(e),
-    // Every sync that ends (well or not, its summary stored) has the alert rules checked.
-    ended: () => evaluateAlerts(),
+    // Every sync that ends (well or not, its summary stored) has the alert rules checked: in a
+    // console, once the read indexes match the synced cache. The checks and the reports they make
+    // count from them; run beside the builds and the console's first reads, their reading added up
+    // (issue 40: the host's peak after a first sync).
+    ended: () => void indexesBuilt().then(() => !closing && evaluateAlerts()),
   });
   const about = { appVersion: opts.appVersion, profile: { id: profile.id, name: profile.name, environment: profile.environment } };
   const jobsContext = { ...ctx, actions, intermediary, approvalOver: () => settings.get().bulkApprovalOver };
@@ -135,6 +138,14 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
   // When the last sync that stored the consents and events whole finished: the scheduled reports count
   // a period only from a cache synced after it ended.
+  // A console's host keeps the read indexes current from the start: the events' follows a sync as
+  // it writes, so the first reads after it wait for no build (issue 40). The command line builds none.
+  if (opts.host !== 'cli' && opts.readIndexes !== false) opened.sqlite?.wantIndexes();
+  let closing = false;
+  const indexesBuilt = (): Promise<unknown> =>
+    opts.host !== 'cli' && opts.readIndexes !== false && opened.sqlite
+      ? opened.sqlite.indexesReady().catch(() => undefined)
+      : Promise.resolve();
   const wholeSyncAt = async () => {
     const last = await syncService.lastSummary();
     return last && !last.failures.some((f) => f.phase === 'consents' || f.phase === 'events') ? last.finishedAt : null;
@@ -305,6 +316,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       });
     },
     async close() {
+      closing = true;
       if (schedule) clearInterval(schedule);
       alerts.stop();
       if (packTimer) clearInterval(packTimer);

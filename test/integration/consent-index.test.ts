@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { AuditLog } from '../../electron/core/cache/audit-log.js';
 import { ConsentIndex } from '../../electron/core/cache/consent-index.js';
 import { openCache } from '../../electron/core/cache/database.js';
-import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
+import { ConsentsRepo, SyncStateRepo } from '../../electron/core/cache/consents-repo.js';
 import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
 import { createConsentGenerator } from '../../electron/sandbox/consents.js';
 import { CONSENT_SORT_FIELDS, type ConsentFilter, type ConsentSort } from '../../shared/ipc/contract.js';
@@ -198,6 +199,30 @@ describe('the consent list index', () => {
     expect(fast.indexed()).toBe(true);
     expect(fast.count({ statuses: ['ACTIVE'] })).toEqual(sql.count({ statuses: ['ACTIVE'] }));
     expect(fast.count({}).total).toBe(before + 1);
+  });
+
+  it('stays in use through writes that change nothing it holds, and not through one that does (issue 40)', async () => {
+    await fast.ready();
+    expect(fast.indexed()).toBe(true);
+    // The sync's own state, an audit entry, and a consent synced again as it was (a new synced_at and
+    // hash): no rebuild — each of these once threw the index away.
+    new SyncStateRepo(db).set('issue-40-test', 'x');
+    new AuditLog(db).append({ operator: 'test', action: 'test', target: null, reason: null, result: 'ok' });
+    new ConsentsRepo(db).upsertPage([consents[5]!], '2026-11-03T00:00:00.000Z');
+    expect(fast.indexed()).toBe(true);
+    // A status changed (by any SQL: a trigger marks it), then a consent gone: each makes it stale, and SQL answers.
+    const id = consents[5]!.consentId;
+    const revoked = fast.count({ statuses: ['REVOKED'] }).total;
+    const was = db.prepare<[string], string>('SELECT status FROM consents WHERE consent_id = ?').pluck().get(id);
+    db.prepare("UPDATE consents SET status = CASE status WHEN 'REVOKED' THEN 'ACTIVE' ELSE 'REVOKED' END WHERE consent_id = ?").run(id);
+    expect(fast.indexed()).toBe(false);
+    expect(fast.count({ statuses: ['REVOKED'] }).total).toBe(revoked + (was === 'REVOKED' ? -1 : 1));
+    await fast.ready();
+    expect(fast.count({ statuses: ['REVOKED'] })).toEqual(sql.count({ statuses: ['REVOKED'] }));
+    const total = fast.count({}).total;
+    db.prepare('DELETE FROM consents WHERE consent_id = ?').run(id);
+    expect(fast.indexed()).toBe(false);
+    expect(fast.count({}).total).toBe(total - 1);
   });
 });
 

@@ -1,11 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API bodies are loose JSON */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openCache, type Db } from '../../electron/core/cache/database.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { EventQuery, WEBHOOK_FAILURES, type EventListFilter } from '../../electron/core/cache/event-query.js';
 import { EventsRepo } from '../../electron/core/cache/events-repo.js';
-import { stableOrderBy } from '../../electron/core/cache/event-index.js';
+import { EventIndex, stableOrderBy } from '../../electron/core/cache/event-index.js';
 import { complianceReport } from '../../electron/core/reports/compliance.js';
 import { sqliteReportStore } from '../../electron/core/cache/sqlite-storage.js';
 import { contentId } from '../../electron/core/sync/consent-sync.js';
@@ -22,6 +22,7 @@ let db: Db;
 let sql: EventQuery;
 let fast: EventQuery;
 let events: ConsentEvent[] = [];
+let cachedConsents: Consent[] = [];
 
 async function all<T>(path: string, sizeParam: string, pick: (body: any) => T[], token: string): Promise<T[]> {
   const out: T[] = [];
@@ -48,7 +49,8 @@ beforeAll(async () => {
   const consents = await all<Consent>('/consents/v2', 'pageSize', (b) => b.consents, token.access_token);
   events = await all<ConsentEvent>('/consents/events', 'page-size', (b) => b.data.events, token.access_token);
   db = openCache(':memory:');
-  new ConsentsRepo(db).upsertPage(consents.slice(0, 550), '2026-11-20T00:00:00.000Z'); // some events' consents not cached
+  cachedConsents = consents.slice(0, 550);
+  new ConsentsRepo(db).upsertPage(cachedConsents, '2026-11-20T00:00:00.000Z'); // some events' consents not cached
   new EventsRepo(db).upsertPage(events, contentId);
   sql = new EventQuery(db, { useIndex: false });
   fast = new EventQuery(db);
@@ -126,6 +128,74 @@ describe('the events index', () => {
     await fast.ready();
     expect(fast.indexed()).toBe(true);
     expect(fast.count({}).total).toBe(events.length + 1);
+  });
+
+  it('stays in use through writes that change nothing it holds; an event rewritten, or a consent’s e-mail, makes it stale (issue 40)', async () => {
+    await fast.ready();
+    new EventsRepo(db).upsertPage([events[1]!], contentId); // the same event again: nothing written
+    db.prepare("INSERT INTO sync_state (key, value) VALUES ('issue-40-test', 'x') ON CONFLICT (key) DO UPDATE SET value = 'y'").run();
+    expect(fast.indexed()).toBe(true);
+    new EventsRepo(db).upsertPage([{ ...events[1]!, eventType: 'WEBHOOK_SENDING_FAILED', eventDetail: 'HTTP 500' }], contentId);
+    expect(fast.indexed()).toBe(false);
+    await fast.ready();
+    expect(fast.failuresByMessage({})).toEqual(sql.failuresByMessage({}));
+    // The list shows each event's consumer e-mail, from the index: a consent's new e-mail is seen at once.
+    const consentId = events[1]!.consentId;
+    db.prepare("UPDATE consents SET consumer_email = 'moved@example.com' WHERE consent_id = ?").run(consentId);
+    expect(fast.indexed()).toBe(false);
+    const shown = fast.list({ filter: {}, offset: 0, limit: 10_000 }).find((e) => e.consentId === consentId);
+    expect(shown?.consumerEmail).toBe('moved@example.com');
+    await fast.ready();
+    expect(fast.list({ filter: {}, offset: 0, limit: 10_000 })).toEqual(sql.list({ filter: {}, offset: 0, limit: 10_000 }));
+  });
+});
+
+describe('the events index as events are added (a sync writing)', () => {
+  it('is extended with the new events, not built again, and answers as SQL does after each batch (issue 40)', async () => {
+    const grown = openCache(':memory:');
+    // The first half of the events first; then batches of the rest, some as old as those indexed,
+    // some at the very times of indexed ones (ties go by rowid), some for consents not seen yet.
+    const half = events.slice(0, events.length >> 1);
+    new EventsRepo(grown).upsertPage(half, contentId);
+    const indexed = new EventQuery(grown);
+    const plain = new EventQuery(grown, { useIndex: false });
+    await indexed.ready();
+    const builds = vi.spyOn(EventIndex, 'build');
+    const batches = [
+      events.slice(events.length >> 1, (events.length >> 1) + 500),
+      half.slice(0, 200).map((e, i) => ({ ...e, eventId: `tie-${i}` })),
+      half
+        .slice(0, 50)
+        .map((e, i) => ({
+          ...e,
+          eventId: `new-consent-${i}`,
+          consentId: `not-seen-${i % 7}`,
+          eventType: 'WEBHOOK_SENDING_FAILED',
+          eventDetail: `HTTP 50${i % 3}`,
+        })),
+      events.slice((events.length >> 1) + 500),
+    ];
+    for (const [i, batch] of batches.entries()) {
+      new EventsRepo(grown).upsertPage(batch as ConsentEvent[], contentId);
+      // A consent cached meanwhile (the consents changed: their holders and e-mails are read again).
+      if (i === 2) new ConsentsRepo(grown).upsertPage([{ ...cachedConsents[0]!, consentId: 'not-seen-3' }], '2026-11-21T00:00:00.000Z');
+      await indexed.ready();
+      expect(indexed.indexed()).toBe(true);
+      const last = builds.mock.calls.at(-1)!;
+      expect(last[5], `batch ${i}: an extension of the index built before it`).toBeDefined();
+      expect(indexed.list({ filter: {}, offset: 0, limit: 100_000 })).toEqual(plain.list({ filter: {}, offset: 0, limit: 100_000 }));
+      expect(indexed.failuresByMessage({})).toEqual(plain.failuresByMessage({}));
+      expect(indexed.failuresByConsent({}, 1000)).toEqual(plain.failuresByConsent({}, 1000));
+      expect(indexed.count({ types: ['WEBHOOK_SENDING_FAILED'] })).toEqual(plain.count({ types: ['WEBHOOK_SENDING_FAILED'] }));
+    }
+    // An event rewritten is not an addition: the index is built again, whole.
+    new EventsRepo(grown).upsertPage([{ ...events[0]!, eventType: 'WEBHOOK_SENT' }], contentId);
+    await indexed.ready();
+    expect(builds.mock.calls.at(-1)![5]).toBeUndefined();
+    expect(indexed.list({ filter: {}, offset: 0, limit: 100_000 })).toEqual(plain.list({ filter: {}, offset: 0, limit: 100_000 }));
+    builds.mockRestore();
+    indexed.close();
+    grown.close();
   });
 });
 

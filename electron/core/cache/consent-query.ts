@@ -11,7 +11,7 @@ import { anywhereText, parseSearch, tierWindows, type Search, type SearchWord } 
 import { WEBHOOK_FAILURES } from '../../../shared/consents/webhooks.js';
 import { ConsentIndex, INDEXED, oneCharacter } from './consent-index.js';
 import type { Db } from './db.js';
-import { CacheVersion, Rebuilder } from './read-index.js';
+import { BuildLane, Rebuilder, TablesVersion } from './read-index.js';
 
 /**
  * Reads of the consent list: windows of rows for a filter and a sort, the count and status facets
@@ -218,13 +218,15 @@ export class ConsentQuery {
   /** The filter columns of every consent in memory (consent-index.ts), when it matches the cache. */
   private readonly index: Rebuilder<ConsentIndex>;
   private readonly ftsStmt;
-  private readonly version: CacheVersion;
+  private readonly version: TablesVersion;
   private lastSearch: { match: string; version: string; rowids: number[] } | undefined;
 
   constructor(
     private readonly db: Db,
     opts: {
       onIndexError?: (error: unknown) => void;
+      /** The cache's other indexes' (read-index.ts): one build at a time. */
+      lane?: BuildLane;
       useIndex?: boolean;
       indexSlice?: number;
       scanSearchFrom?: number;
@@ -232,11 +234,12 @@ export class ConsentQuery {
       failedConsentIds?: (period: { from?: string | undefined; to?: string | undefined }) => readonly string[] | undefined;
     } = {},
   ) {
-    this.version = new CacheVersion(db);
+    this.version = new TablesVersion(db, ['consents']);
     this.index = new Rebuilder(
       this.version,
-      (stillCurrent) => ConsentIndex.build(db, (field) => SORT_COLUMNS[field], stillCurrent, opts.indexSlice),
+      (usable) => ConsentIndex.build(db, (field) => SORT_COLUMNS[field], usable, opts.indexSlice),
       opts.onIndexError,
+      opts.lane,
     );
     this.useIndex = opts.useIndex ?? true;
     this.failedConsentIds = opts.failedConsentIds;
@@ -390,6 +393,11 @@ export class ConsentQuery {
   /** Resolves once the in-memory index matches the cache (benchmarks and tests wait for it). */
   ready(): Promise<void> {
     return this.index.ready();
+  }
+
+  /** Asks for the in-memory index now, before any read does (read-index.ts `soon`). */
+  want(): void {
+    if (this.useIndex) this.index.soon(0);
   }
 
   /**

@@ -3,7 +3,7 @@ import { dayCounts } from '../events/day-counts.js';
 import { dayOfInstant, machineTimeZone } from '../../../shared/time/zone.js';
 import type { WebhookSummary } from '../../../shared/ipc/contract.js';
 import { EventIndex, type ConsentFailures, type EventIndexFilter } from './event-index.js';
-import { CacheVersion, Rebuilder } from './read-index.js';
+import { addedTo, BuildLane, Rebuilder, TablesVersion } from './read-index.js';
 
 /**
  * Reads of the consent events across consents, for the Events and Webhook failures screens and the
@@ -79,13 +79,34 @@ export class EventQuery {
 
   constructor(
     private readonly db: Db,
-    opts: { onIndexError?: (error: unknown) => void; useIndex?: boolean } = {},
+    opts: {
+      onIndexError?: (error: unknown) => void;
+      /** The cache's other indexes' (read-index.ts): one build at a time. */
+      lane?: BuildLane;
+      useIndex?: boolean;
+    } = {},
   ) {
     this.useIndex = opts.useIndex ?? true;
     this.index = new Rebuilder(
-      new CacheVersion(db),
-      (stillCurrent) => EventIndex.build(db, WEBHOOK_FAILURES, maskMessage, stillCurrent),
+      // The index holds each event's consent's data holder and e-mail too.
+      new TablesVersion(db, ['events', 'consents']),
+      (usable, { version, previous }) => {
+        const [events, consents] = TablesVersion.parse(version);
+        const was = previous && TablesVersion.parse(previous.version)[1];
+        const holdersChanged = was?.mark !== consents?.mark || was?.max !== consents?.max;
+        return EventIndex.build(
+          db,
+          WEBHOOK_FAILURES,
+          maskMessage,
+          usable,
+          events!.max,
+          previous && { index: previous.value, holdersChanged },
+        );
+      },
       opts.onIndexError,
+      opts.lane,
+      // Events are only ever added by a sync: the index follows it (read-index.ts).
+      addedTo(0),
     );
     // The index holds the rest of a list row (type, time, the consent's e-mail and data holder):
     // one page read per row when the disk cache is cold, not three (the join went through the
@@ -113,6 +134,11 @@ export class EventQuery {
   /** Resolves once the in-memory index matches the cache (benchmarks and tests wait for it). */
   ready(): Promise<void> {
     return this.index.ready();
+  }
+
+  /** Asks for the in-memory index now, before any read does (read-index.ts `soon`). */
+  want(): void {
+    if (this.useIndex) this.index.soon(0);
   }
 
   /**

@@ -14,6 +14,7 @@ import m12 from './migrations/12-alerts.js';
 import m13 from './migrations/13-rule94-reports.js';
 import m14 from './migrations/14-alert-reads.js';
 import m15 from './migrations/15-monthly-packs.js';
+import m16 from './migrations/16-read-index-marks.js';
 
 /**
  * Schema migrations, applied in order; entry N takes the schema from version N to N+1. One file
@@ -36,4 +37,5 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
   m13,
   m14,
   m15,
+  m16,
 ];

@@ -16,7 +16,7 @@ import type { Db } from './db.js';
  * waited for a pause in the UI's reads, when a chunk could take 80–240 ms; the first searches
  * typed at start then all went to SQL.)
  */
-export class CacheVersion {
+export class CacheVersion implements Version {
   private readonly changes;
   /** Prepared once: db.pragma() prepares its statement again at every call, and every read asks (a keystroke's, several times). */
   private readonly dataVersion;
@@ -30,6 +30,72 @@ export class CacheVersion {
   now(): string {
     return `${String(this.dataVersion.get())}:${String(this.changes.get())}`;
   }
+}
+
+/** What a read index compares to know whether it still matches the cache. */
+export interface Version {
+  now(): string;
+}
+
+/** The tables whose rows the read indexes hold, each with a mark its triggers bump (migration 16). */
+export type IndexedTable = 'consents' | 'events';
+
+/**
+ * Changes only when the named tables' rows do: a new row (the table's largest rowid grows; a b-tree
+ * seek) or an update or delete (the table's mark, bumped by its triggers; a consent's only when a
+ * column the consent index holds changed). Every other write — an alert checked, a report made, an
+ * audit entry, the sync's own state — leaves the indexes standing: with CacheVersion, any of them
+ * threw both away, and a first sync's end (its summary, then the alert checks and the reports they
+ * make) rebuilt them two and three times over while the console read (issue 40: the host's peak).
+ */
+export class TablesVersion implements Version {
+  private readonly stmt;
+
+  constructor(db: Db, tables: readonly IndexedTable[]) {
+    const part = (t: IndexedTable) =>
+      `(SELECT n FROM read_index_marks WHERE name = '${t}') || '.' || coalesce((SELECT max(rowid) FROM ${t}), 0)`;
+    this.stmt = db.prepare<[], string>(`SELECT ${tables.map(part).join(" || ':' || ")}`).pluck();
+  }
+
+  now(): string {
+    return this.stmt.get()!;
+  }
+
+  /** Each table's mark and largest rowid in a version this class wrote. */
+  static parse(version: string): { mark: string; max: number }[] {
+    return version.split(':').map((part) => {
+      const [mark = '', max = '0'] = part.split('.');
+      return { mark, max: Number(max) };
+    });
+  }
+}
+
+/** Whether an index built at one version can be brought to another by adding rows (Rebuilder's `growth`). */
+export interface Growth {
+  onlyAdded(was: string, now: string): boolean;
+}
+
+/**
+ * For an index over a table whose rows are only ever added, as a rule (events): from `was` to `now`
+ * that table gained rows and none changed or went (its mark is the same, its largest rowid no
+ * smaller). `table`: its place in the TablesVersion's list. The other tables may have changed: an
+ * extension reads again what it holds of them.
+ */
+export const addedTo = (table: number): Growth => ({
+  onlyAdded(was, now) {
+    const a = TablesVersion.parse(was)[table];
+    const b = TablesVersion.parse(now)[table];
+    return a !== undefined && b !== undefined && a.mark === b.mark && b.max >= a.max;
+  },
+});
+
+/** While a table is growing (a sync writing events), how often an index follows it: an extension is a pass over the index. */
+export const EXTEND_EVERY_MS = 1_000;
+
+/** What a build is given: the version it builds for, and the index to extend when only rows were added since it. */
+export interface BuildFrom<T> {
+  version: string;
+  previous?: { value: T; version: string } | undefined;
 }
 
 /** Events read per chunk while building: about 10 ms of the main thread each (20,000 took 45–130 ms). */
@@ -66,6 +132,22 @@ export class Interner<T> {
 }
 
 /**
+ * The read indexes of one cache, built one at a time. Built at once (a sync had just ended, and the
+ * console read the consents and the events together), their building heaps added up: V8's heap
+ * went from ~135 to ~270 MiB in a second, and the host's RSS past 500 MiB (issue 40). One after the
+ * other, each is built in about the time it took when they shared the thread.
+ */
+export class BuildLane {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(build: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(build, build);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/**
  * Keeps one index fresh: `current()` answers it only when it was built from the cache as it is now,
  * and starts a rebuild (after the cache settles) when it is not.
  */
@@ -86,10 +168,22 @@ export class Rebuilder<T> {
   private settle = SETTLE_MS;
 
   constructor(
-    private readonly version: CacheVersion,
-    /** Builds the index from the cache; returns undefined when the cache changed during the build. */
-    private readonly build: (stillCurrent: () => boolean) => Promise<T | undefined>,
+    private readonly version: Version,
+    /**
+     * Builds the index from the cache (or extends `from.previous`); returns undefined once `usable()`
+     * is false (the cache changed in a way the build cannot follow).
+     */
+    private readonly build: (usable: () => boolean, from: BuildFrom<T>) => Promise<T | undefined>,
     private readonly onError: (error: unknown) => void = () => undefined,
+    /** Shared with the cache's other indexes: one build at a time. */
+    private readonly lane: BuildLane = new BuildLane(),
+    /**
+     * When rows are only added (the events), an index is extended rather than built again, at once
+     * rather than once the cache is still: during a sync it follows the sync, and is current a moment
+     * after the sync ends (issue 40). A build may then also finish on a cache that only grew meanwhile:
+     * it holds what was there at its version, and the next extension adds the rest.
+     */
+    private readonly growth?: Growth,
   ) {}
 
   /** The index, if it matches the cache as it is now; otherwise undefined (and a rebuild is scheduled). */
@@ -182,23 +276,33 @@ export class Rebuilder<T> {
       return;
     }
     if (this.index?.version === before) return;
-    // The first version seen counts as settled (the console just opened: build at once); after a
-    // change, wait until the cache has been still for a moment.
-    const nowMs = Date.now();
-    if (!this.seen) this.seen = { version: before, since: -Infinity };
-    else if (this.seen.version !== before) this.seen = { version: before, since: nowMs };
-    const still = nowMs - this.seen.since;
-    if (still < this.settle) return this.schedule(this.settle - still);
-    const stillCurrent = () => {
+    const previous = this.index && this.growth?.onlyAdded(this.index.version, before) ? this.index : undefined;
+    if (!previous) {
+      // The first version seen counts as settled (the console just opened: build at once); after a
+      // change, wait until the cache has been still for a moment.
+      const nowMs = Date.now();
+      if (!this.seen) this.seen = { version: before, since: -Infinity };
+      else if (this.seen.version !== before) this.seen = { version: before, since: nowMs };
+      const still = nowMs - this.seen.since;
+      if (still < this.settle) return this.schedule(this.settle - still);
+    }
+    const now = () => {
       try {
-        return !this.closed && this.version.now() === before;
+        return this.closed ? undefined : this.version.now();
       } catch {
-        return false;
+        return undefined; // the connection closed
       }
     };
-    this.running = this.build(stillCurrent)
+    // Whether the cache is as it was at `before`, or (with growth) only gained rows since.
+    const usable = () => {
+      const v = now();
+      return v !== undefined && (v === before || (this.growth?.onlyAdded(before, v) ?? false));
+    };
+    // Waiting its turn, the cache may change: then no build (the next is scheduled below).
+    this.running = this.lane
+      .run(() => (usable() ? this.build(usable, { version: before, previous }) : Promise.resolve(undefined)))
       .then((value) => {
-        if (value !== undefined && stillCurrent()) {
+        if (value !== undefined && usable()) {
           this.index = { value, version: before };
           this.settle = SETTLE_MS;
         }
@@ -206,11 +310,13 @@ export class Rebuilder<T> {
       .catch((error: unknown) => this.onError(error))
       .finally(() => {
         this.running = undefined;
+        const v = now();
+        if (v === undefined || v === this.index?.version) return;
+        // Rows were added meanwhile (a sync writing events): follow them in a moment.
+        if (this.index && this.growth?.onlyAdded(this.index.version, v)) return this.schedule(EXTEND_EVERY_MS);
         // Changed while building (a sync is writing): try again once it has been still a while.
-        if (!stillCurrent() && !this.closed) {
-          this.settle = Math.min(this.settle * 2, MAX_SETTLE_MS);
-          this.schedule(this.settle);
-        }
+        this.settle = Math.min(this.settle * 2, MAX_SETTLE_MS);
+        this.schedule(this.settle);
       });
   }
 }

@@ -20,6 +20,7 @@ import type { Db } from './db.js';
 import { EventQuery } from './event-query.js';
 import { EventsRepo, ReferenceRepo } from './events-repo.js';
 import { applyRetention, retentionLog } from './retention.js';
+import { BuildLane } from './read-index.js';
 import { sqliteQueryRunner } from './query-runner.js';
 import { complaintStore } from '../complaints/store.js';
 import { alertStore } from '../alerts/store.js';
@@ -42,6 +43,11 @@ import { monthlyPackStore } from '../reports/monthly/store.js';
 export interface SqliteStorage extends Storage {
   /** Resolves once the in-memory read indexes (consent list, events) match the cache. */
   indexesReady(): Promise<void>;
+  /**
+   * Has the read indexes built now and kept current, before any read asks (a console's host: during
+   * a sync the events' index then follows it, and is current a moment after it ends).
+   */
+  wantIndexes(): void;
   /** Drops the pages the connection holds in memory (the benchmark's cold reads; memory pressure). */
   releaseMemory(): void;
   /** Writes the audit head anchor if an append is waiting for it, stops the indexes (before the connection closes). */
@@ -80,8 +86,11 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   const consentsRepo = new ConsentsRepo(db);
   // A first load that was killed left the consents' secondary indexes to build: before any read or sync.
   if (consentsRepo.finishFirstLoad()) opts.onFirstLoadFinished?.();
+  // The consents' and the events' indexes are built one at a time (read-index.ts).
+  const lane = new BuildLane();
   const query = new ConsentQuery(db, {
     onIndexError: (e) => opts.onIndexError?.('consents', e),
+    lane,
     // The events' index knows which consents' deliveries failed when: asked first (made below, used later).
     failedConsentIds: (period) => eventQuery.failedConsentIds(period),
     ...(opts.useIndexes === false ? { useIndex: false } : {}),
@@ -89,6 +98,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   const eventsRepo = new EventsRepo(db);
   const eventQuery = new EventQuery(db, {
     onIndexError: (e) => opts.onIndexError?.('events', e),
+    lane,
     ...(opts.useIndexes === false ? { useIndex: false } : {}),
   });
   const reference = new ReferenceRepo(db);
@@ -284,6 +294,10 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     rule94: rule94Store(runner),
     monthly: monthlyPackStore(runner),
     indexesReady: () => Promise.all([query.ready(), eventQuery.ready()]).then(() => undefined),
+    wantIndexes: () => {
+      query.want();
+      eventQuery.want();
+    },
     releaseMemory: () => void db.pragma('shrink_memory'),
     close() {
       audit.flushAnchor();
