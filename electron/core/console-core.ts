@@ -140,7 +140,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // a period only from a cache synced after it ended.
   // A console's host keeps the read indexes current from the start: the events' follows a sync as
   // it writes, so the first reads after it wait for no build (issue 40). The command line builds none.
-  if (opts.host !== 'cli' && opts.readIndexes !== false) opened.sqlite?.wantIndexes();
+  if (opts.host !== 'cli' && opts.readIndexes !== false) opened.sqlite?.keepIndexesCurrent();
   let closing = false;
   const indexesBuilt = (): Promise<unknown> =>
     opts.host !== 'cli' && opts.readIndexes !== false && opened.sqlite

@@ -164,15 +164,13 @@ describe('the events index as events are added (a sync writing)', () => {
     const batches = [
       events.slice(events.length >> 1, (events.length >> 1) + 500),
       half.slice(0, 200).map((e, i) => ({ ...e, eventId: `tie-${i}` })),
-      half
-        .slice(0, 50)
-        .map((e, i) => ({
-          ...e,
-          eventId: `new-consent-${i}`,
-          consentId: `not-seen-${i % 7}`,
-          eventType: 'WEBHOOK_SENDING_FAILED',
-          eventDetail: `HTTP 50${i % 3}`,
-        })),
+      half.slice(0, 50).map((e, i) => ({
+        ...e,
+        eventId: `new-consent-${i}`,
+        consentId: `not-seen-${i % 7}`,
+        eventType: 'WEBHOOK_SENDING_FAILED',
+        eventDetail: `HTTP 50${i % 3}`,
+      })),
       events.slice((events.length >> 1) + 500),
     ];
     for (const [i, batch] of batches.entries()) {
@@ -196,6 +194,31 @@ describe('the events index as events are added (a sync writing)', () => {
     builds.mockRestore();
     indexed.close();
     grown.close();
+  });
+});
+
+describe('the events index kept current by a console’s host', () => {
+  it('follows the events as they are added, with no read asking for it (issue 40)', async () => {
+    const grown = openCache(':memory:');
+    new EventsRepo(grown).upsertPage(events.slice(0, 1000), contentId);
+    const kept = new EventQuery(grown);
+    const builds = vi.spyOn(EventIndex, 'build');
+    try {
+      kept.keepCurrent();
+      await vi.waitFor(() => expect(builds).toHaveBeenCalledTimes(1), { timeout: 3_000 });
+      await builds.mock.results[0]!.value;
+      // A sync stores a page: within a second or so the index holds it, extended.
+      new EventsRepo(grown).upsertPage(events.slice(1000, 1600), contentId);
+      await vi.waitFor(() => expect(builds).toHaveBeenCalledTimes(2), { timeout: 3_000 });
+      expect(builds.mock.calls[1]![5], 'an extension').toBeDefined();
+      await builds.mock.results[1]!.value;
+      expect(kept.indexed()).toBe(true);
+      expect(kept.count({}).total).toBe(1600);
+    } finally {
+      builds.mockRestore();
+      kept.close();
+      grown.close();
+    }
   });
 });
 

@@ -136,9 +136,9 @@ export class EventQuery {
     return this.index.ready();
   }
 
-  /** Asks for the in-memory index now, before any read does (read-index.ts `soon`). */
-  want(): void {
-    if (this.useIndex) this.index.soon(0);
+  /** Keeps the in-memory index current from now on, before any read asks (read-index.ts `keepCurrent`). */
+  keepCurrent(): void {
+    if (this.useIndex) this.index.keepCurrent();
   }
 
   /**

@@ -155,6 +155,7 @@ export class Rebuilder<T> {
   private index: { value: T; version: string } | undefined;
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private keeping: NodeJS.Timeout | undefined;
   private closed = false;
   /** Whether a build is wanted at all: none until the first query (command-line reads stay lean). */
   private wanted = false;
@@ -251,9 +252,28 @@ export class Rebuilder<T> {
     }
   }
 
+  /**
+   * Keeps the index current from now on, without a read asking: looks every `everyMs` whether the
+   * cache changed, and builds or extends it as a read would have (a console's host, so that the
+   * events' index follows a sync as it writes; issue 40).
+   */
+  keepCurrent(everyMs = EXTEND_EVERY_MS): void {
+    this.soon(0);
+    if (this.keeping || this.closed) return;
+    this.keeping = setInterval(() => {
+      try {
+        this.soon(0);
+      } catch (error) {
+        this.onError(error); // the connection closed under the timer
+      }
+    }, everyMs);
+    this.keeping.unref?.();
+  }
+
   close(): void {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.keeping) clearInterval(this.keeping);
   }
 
   private schedule(delay: number): void {

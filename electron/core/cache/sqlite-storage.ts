@@ -44,10 +44,10 @@ export interface SqliteStorage extends Storage {
   /** Resolves once the in-memory read indexes (consent list, events) match the cache. */
   indexesReady(): Promise<void>;
   /**
-   * Has the read indexes built now and kept current, before any read asks (a console's host: during
+   * Has the read indexes built now and kept current, without a read asking (a console's host: during
    * a sync the events' index then follows it, and is current a moment after it ends).
    */
-  wantIndexes(): void;
+  keepIndexesCurrent(): void;
   /** Drops the pages the connection holds in memory (the benchmark's cold reads; memory pressure). */
   releaseMemory(): void;
   /** Writes the audit head anchor if an append is waiting for it, stops the indexes (before the connection closes). */
@@ -294,9 +294,9 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     rule94: rule94Store(runner),
     monthly: monthlyPackStore(runner),
     indexesReady: () => Promise.all([query.ready(), eventQuery.ready()]).then(() => undefined),
-    wantIndexes: () => {
-      query.want();
-      eventQuery.want();
+    keepIndexesCurrent: () => {
+      query.keepCurrent();
+      eventQuery.keepCurrent();
     },
     releaseMemory: () => void db.pragma('shrink_memory'),
     close() {
