@@ -2,7 +2,7 @@ import type { WebhookSummary } from '../../../shared/ipc/contract.js';
 import type { Db } from './db.js';
 import { dayOfInstant } from '../../../shared/time/zone.js';
 import { BUILD_CHUNK, Interner, turn } from './read-index.js';
-import { candidates, countPerConsent, Growing, groupByKey, stableOrderBy, STEP, summarise, TopK, type Failures } from './event-loops.js';
+import { candidates, countPerConsent, Growing, groupByKey, stableOrderBy, summarise, TopK, type Failures } from './event-loops.js';
 
 export { stableOrderBy };
 
@@ -30,20 +30,57 @@ export interface EventIndexFilter {
   toMs?: number | undefined;
 }
 
+/** The events' columns, newest first, in arrays that may be longer than the events: room to extend in place. */
+interface Columns {
+  rowids: Float64Array;
+  at: Float64Array;
+  type: Uint32Array;
+  consent: Int32Array;
+  /** For webhook failures, the code of their masked response (keys); else NO_KEY. */
+  key: Int32Array;
+}
+
+const columnsOf = (capacity: number): Columns => ({
+  rowids: new Float64Array(capacity),
+  at: new Float64Array(capacity),
+  type: new Uint32Array(capacity),
+  consent: new Int32Array(capacity),
+  key: new Int32Array(capacity),
+});
+
+/** What the codes stand for, kept for the next extension, which adds to them. */
+interface Dictionaries {
+  types: Interner<string>;
+  consents: Interner<string>;
+  keys: Interner<string>;
+  /** The webhook failures' responses as sent (a sample of each group). */
+  details: Interner<string>;
+}
+
+/**
+ * Room an extension makes when the columns are full: a quarter more than the events. A sync adds a
+ * page of events every second or so; merged in place, the columns are replaced once per quarter of
+ * growth, not at every page (1,000,000 events are 28 MB of columns, and each replaced set waited for
+ * a full garbage collection to be freed: the host's RSS rose by 100 MiB during a first sync).
+ */
+const ROOM = 1.25;
+
 export class EventIndex {
+  private readonly rowids: Float64Array;
+  private readonly at: Float64Array;
+  private readonly type: Uint32Array;
+  private readonly consent: Int32Array;
+  private readonly key: Int32Array;
+  private readonly typeNames: string[];
+  readonly consentIds: string[];
+  readonly keyNames: string[];
+
   private constructor(
     readonly size: number,
     /** The largest rowid of the events at the version it was built for: an extension reads those after it. */
     private readonly upTo: number,
-    private readonly rowids: Float64Array,
-    private readonly at: Float64Array,
-    private readonly type: Uint32Array,
-    private readonly typeNames: string[],
-    private readonly consent: Int32Array,
-    readonly consentIds: string[],
-    /** For webhook failures, the code of their masked response (keyNames); else NO_KEY. */
-    private readonly key: Int32Array,
-    readonly keyNames: string[],
+    private readonly cols: Columns,
+    private readonly dict: Dictionaries,
     /** Per consent code, its data holder's name as the consent list has it (null: not cached, or none). */
     private readonly holderOf: (string | null)[],
     /** Per consent code, the consumer's e-mail (null: not cached, or none). */
@@ -55,7 +92,12 @@ export class EventIndex {
      * ones (cold processor caches made that 25 ms).
      */
     private readonly failures: Failures,
-  ) {}
+  ) {
+    ({ rowids: this.rowids, at: this.at, type: this.type, consent: this.consent, key: this.key } = cols);
+    this.typeNames = dict.types.values;
+    this.consentIds = dict.consents.values;
+    this.keyNames = dict.keys.values;
+  }
 
   /** The ordinals [a, b) of the failures whose positions lie in [lo, hi). */
   private failuresIn(lo: number, hi: number): [number, number] {
@@ -75,10 +117,15 @@ export class EventIndex {
 
   /**
    * Builds the index of the events up to rowid `upTo` (the largest at the version built for), or
-   * extends `previous` with those added after it: the new rows are read, sorted and merged into a
-   * copy of the previous arrays (a pass over them, ~20 ms at 1,000,000 events, against ~1.5 s to
-   * read them all again). `holdersChanged`: the consents changed since `previous` was built, so
-   * their data holders and e-mails are read again (100,000 rows), not only the new consents'.
+   * extends `previous` with those added after it: the new rows are read and sorted, then merged into
+   * the previous columns in place from their oldest end (a pass over them, ~10 ms at 1,000,000
+   * events, against ~1.5 s to read them all again). `holdersChanged`: the consents changed since
+   * `previous` was built, so their data holders and e-mails are read again (100,000 rows), not only
+   * the new consents'.
+   *
+   * An extension changes the previous index's columns and dictionaries: the caller takes its result
+   * or drops both (read-index.ts). It yields the thread only before the merge, so a result comes
+   * back whole or not at all.
    */
   static async build(
     db: Db,
@@ -102,14 +149,13 @@ export class EventIndex {
     const typeIn = new Growing((n) => new Uint32Array(n), expected);
     const consentIn = new Growing((n) => new Int32Array(n), expected);
     const keyIn = new Growing((n) => new Int32Array(n), expected);
-    // For webhook failures, the target's response as sent (a sample of each group), as a dictionary code.
     const detailIn = new Growing((n) => new Int32Array(n), expected);
-    // The previous index's dictionaries, copied: it answers no read once stale, but an extension that
-    // is abandoned leaves it as it was.
-    const details = new Interner<string>(old ? old.failures.detailNames.slice() : []);
-    const types = new Interner<string>(old ? old.typeNames.slice() : []);
-    const consents = new Interner<string>(old ? old.consentIds.slice() : []);
-    const keys = new Interner<string>(old ? old.keyNames.slice() : []);
+    const dict: Dictionaries = old?.dict ?? {
+      types: new Interner(),
+      consents: new Interner(),
+      keys: new Interner(),
+      details: new Interner(),
+    };
     const failures = failureTypes.map((t) => `'${t.replaceAll("'", "''")}'`).join(', ') || "''";
     const chunk = db.prepare<[number, number, number], [number, number, string, string, string | null, number]>(
       `SELECT rowid, at, event_type, consent_id, CASE WHEN event_type IN (${failures}) THEN event_detail END, event_type IN (${failures})
@@ -120,13 +166,13 @@ export class EventIndex {
       for (const [rowid, time, t, c, detail, failure] of part) {
         rowidsIn.push(rowid);
         atIn.push(time);
-        typeIn.push(types.code(t));
-        consentIn.push(consents.code(c));
+        typeIn.push(dict.types.code(t));
+        consentIn.push(dict.consents.code(c));
         let kc = NO_KEY;
         let dc = NO_DETAIL;
         if (failure) {
-          if (detail !== null) dc = details.code(detail);
-          kc = keys.code(mask(detail));
+          if (detail !== null) dc = dict.details.code(detail);
+          kc = dict.keys.code(mask(detail));
         }
         keyIn.push(kc);
         detailIn.push(dc);
@@ -140,87 +186,37 @@ export class EventIndex {
       await turn();
       return usable();
     };
-    // The new rows came in rowid order; a stable sort by time keeps that order among equal times, so
-    // reading it backwards gives (at, rowid) descending — the order SQL gives.
+    // The new rows came in rowid order; a stable sort by time keeps that order among equal times:
+    // (at, rowid) ascending, oldest first.
     const added = atIn.length;
     const order = await stableOrderBy(atIn.view(), pause);
     if (!order) return undefined;
-    const kept = old?.size ?? 0;
-    const n = kept + added;
-    const rowids = new Float64Array(n);
-    const at = new Float64Array(n);
-    const type = new Uint32Array(n);
-    const consent = new Int32Array(n);
-    const key = new Int32Array(n);
-    const [rowidsFrom, atFrom, typeFrom, consentFrom, keyFrom, detailFrom] = [
-      rowidsIn.view(),
-      atIn.view(),
-      typeIn.view(),
-      consentIn.view(),
-      keyIn.view(),
-      detailIn.view(),
-    ];
-    // The webhook failures' positions (newest first) and their responses: the failure views walk
-    // these (about 5% of the events) instead of every event.
-    const failPos = new Growing((n) => new Int32Array(n), (old?.failures.positions.length ?? 0) + (added >> 3) + 1);
-    const failDetail = new Growing((n) => new Int32Array(n), (old?.failures.positions.length ?? 0) + (added >> 3) + 1);
-    // Merged newest first: the previous index's events (a) and the new ones (b, backwards in `order`).
-    // A new event has a larger rowid than any before it, so at equal times it comes first.
-    const oldFailureDetail = old?.failures.detail;
-    for (let p = 0, a = 0, b = added - 1, oldFailure = 0; p < n; p++) {
-      const src = b >= 0 ? order[b]! : -1;
-      if (src >= 0 && (a >= kept || atFrom[src]! >= old!.at[a]!)) {
-        rowids[p] = rowidsFrom[src]!;
-        at[p] = atFrom[src]!;
-        type[p] = typeFrom[src]!;
-        consent[p] = consentFrom[src]!;
-        key[p] = keyFrom[src]!;
-        if (key[p] !== NO_KEY) {
-          failPos.push(p);
-          failDetail.push(detailFrom[src]!);
-        }
-        b--;
-      } else {
-        rowids[p] = old!.rowids[a]!;
-        at[p] = old!.at[a]!;
-        type[p] = old!.type[a]!;
-        consent[p] = old!.consent[a]!;
-        key[p] = old!.key[a]!;
-        if (key[p] !== NO_KEY) {
-          failPos.push(p);
-          failDetail.push(oldFailureDetail![oldFailure++]!);
-        }
-        a++;
-      }
-      if (p % STEP === STEP - 1 && !(await pause())) return undefined;
-    }
-    // Each consent's data holder, for collections per data holder (the compliance report),
-    // and each consent's consumer e-mail, for the consents with failures: read from here, not from
-    // disk. Kept from the previous index when the consents did not change, but for new consents.
-    const holderOf = new Array<string | null>(consents.values.length).fill(null);
-    const emailOf = new Array<string | null>(consents.values.length).fill(null);
-    const reuse = old && !previous.holdersChanged;
-    if (reuse) {
-      for (let c = 0; c < old.holderOf.length; c++) {
-        holderOf[c] = old.holderOf[c]!;
-        emailOf[c] = old.emailOf[c]!;
-      }
+    // Each consent's data holder, for collections per data holder (the compliance report), and each
+    // consent's consumer e-mail, for the consents with failures: read from here, not from disk. The
+    // previous index's, with the new consents', when the consents did not change.
+    const ids = dict.consents.values;
+    const reuse = old !== undefined && !previous!.holdersChanged;
+    const holderOf = reuse ? old.holderOf : [];
+    const emailOf = reuse ? old.emailOf : [];
+    const known = holderOf.length;
+    for (let c = known; c < ids.length; c++) {
+      holderOf.push(null);
+      emailOf.push(null);
     }
     const store = (id: string, name: string | null, email: string | null) => {
-      const c = consents.find(id);
-      if (c !== undefined) {
+      const c = dict.consents.find(id);
+      if (c !== undefined && c >= known) {
         holderOf[c] = name;
         emailOf[c] = email;
       }
     };
     if (reuse) {
-      const fresh = consents.values.slice(old.holderOf.length);
       const some = db.prepare<[string], [string, string | null, string | null]>(
         'SELECT consent_id, data_holder_name, consumer_email FROM consents WHERE consent_id IN (SELECT value FROM json_each(?))',
       );
-      for (let i = 0; i < fresh.length; i += BUILD_CHUNK) {
-        for (const [id, name, email] of some.raw().all(JSON.stringify(fresh.slice(i, i + BUILD_CHUNK)))) store(id, name, email);
-        if (i + BUILD_CHUNK < fresh.length && !(await pause())) return undefined;
+      for (let i = known; i < ids.length; i += BUILD_CHUNK) {
+        for (const [id, name, email] of some.raw().all(JSON.stringify(ids.slice(i, i + BUILD_CHUNK)))) store(id, name, email);
+        if (i + BUILD_CHUNK < ids.length && !(await pause())) return undefined;
       }
     } else {
       const holders = db.prepare<[number, number], [number, string, string | null, string | null]>(
@@ -234,15 +230,72 @@ export class EventIndex {
         if (!(await pause())) return undefined;
       }
     }
-    const positions = failPos.view().slice();
-    return new EventIndex(n, upTo, rowids, at, type, types.values, consent, consents.values, key, keys.values, holderOf, emailOf, {
+    if (!usable()) return undefined;
+    // From here to the end, no pause. The columns: the previous ones when they have room (merged in
+    // place), else new ones with room to grow, the previous events copied in first.
+    const kept = old?.size ?? 0;
+    const n = kept + added;
+    let cols: Columns;
+    if (old && old.cols.at.length >= n) cols = old.cols;
+    else {
+      cols = columnsOf(old ? Math.ceil(n * ROOM) : n);
+      if (old) for (const k of ['rowids', 'at', 'type', 'consent', 'key'] as const) cols[k].set(old.cols[k].subarray(0, kept) as never);
+    }
+    const { rowids, at, type, consent, key } = cols;
+    const [rowidsFrom, atFrom, typeFrom, consentFrom, keyFrom, detailFrom] = [
+      rowidsIn.view(),
+      atIn.view(),
+      typeIn.view(),
+      consentIn.view(),
+      keyIn.view(),
+      detailIn.view(),
+    ];
+    // Merged from the oldest end: position p takes the older of the previous events' oldest left
+    // (a) and the new events' oldest left (order[b]). A new event has a larger rowid than any before
+    // it, so at equal times the previous one is the older. p never passes below a: nothing is
+    // overwritten before it is moved. The webhook failures' positions and responses are collected on
+    // the way (oldest first, reversed at the end): the failure views walk these (about 5% of the
+    // events) instead of every event.
+    const oldDetail = old?.failures.detail;
+    const failPos = new Growing((n) => new Int32Array(n), (old?.failures.positions.length ?? 0) + (added >> 3) + 1);
+    const failDetail = new Growing((n) => new Int32Array(n), (old?.failures.positions.length ?? 0) + (added >> 3) + 1);
+    for (let p = n - 1, a = kept - 1, b = 0, oldFailure = (oldDetail?.length ?? 0) - 1; p >= 0; p--) {
+      const src = b < added ? order[b]! : -1;
+      if (a >= 0 && (src < 0 || at[a]! <= atFrom[src]!)) {
+        if (p !== a) {
+          rowids[p] = rowids[a]!;
+          at[p] = at[a]!;
+          type[p] = type[a]!;
+          consent[p] = consent[a]!;
+          key[p] = key[a]!;
+        }
+        if (key[p] !== NO_KEY) {
+          failPos.push(p);
+          failDetail.push(oldDetail![oldFailure--]!);
+        }
+        a--;
+      } else {
+        rowids[p] = rowidsFrom[src]!;
+        at[p] = atFrom[src]!;
+        type[p] = typeFrom[src]!;
+        consent[p] = consentFrom[src]!;
+        key[p] = keyFrom[src]!;
+        if (key[p] !== NO_KEY) {
+          failPos.push(p);
+          failDetail.push(detailFrom[src]!);
+        }
+        b++;
+      }
+    }
+    const positions = failPos.view().slice().reverse();
+    return new EventIndex(n, upTo, cols, dict, holderOf, emailOf, {
       positions,
-      detail: failDetail.view().slice(),
+      detail: failDetail.view().slice().reverse(),
       key: Int32Array.from(positions, (p) => key[p]!),
       consent: Int32Array.from(positions, (p) => consent[p]!),
       type: Uint32Array.from(positions, (p) => type[p]!),
       at: Float64Array.from(positions, (p) => at[p]!),
-      detailNames: details.values,
+      detailNames: dict.details.values,
     });
   }
 

@@ -172,7 +172,8 @@ export class Rebuilder<T> {
     private readonly version: Version,
     /**
      * Builds the index from the cache (or extends `from.previous`); returns undefined once `usable()`
-     * is false (the cache changed in a way the build cannot follow).
+     * is false (the cache changed in a way the build cannot follow). An extension may change the
+     * previous index in place: a result not taken drops it, and the next build starts afresh.
      */
     private readonly build: (usable: () => boolean, from: BuildFrom<T>) => Promise<T | undefined>,
     private readonly onError: (error: unknown) => void = () => undefined,
@@ -325,9 +326,12 @@ export class Rebuilder<T> {
         if (value !== undefined && usable()) {
           this.index = { value, version: before };
           this.settle = SETTLE_MS;
-        }
+        } else if (value !== undefined && previous && this.index === previous) this.index = undefined; // extended in place, then not taken
       })
-      .catch((error: unknown) => this.onError(error))
+      .catch((error: unknown) => {
+        if (previous && this.index === previous) this.index = undefined; // it may be half extended
+        this.onError(error);
+      })
       .finally(() => {
         this.running = undefined;
         const v = now();
