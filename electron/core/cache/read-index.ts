@@ -2,11 +2,12 @@ import type { Db } from './db.js';
 
 /**
  * What the in-memory read indexes (consent-index.ts, event-index.ts) share: knowing whether the
- * cache changed since they were built, and building them again in the background, a chunk at a
- * time, so the main thread never stalls for long.
+ * rows they hold changed since they were built (TablesVersion), and building them again in the
+ * background, a chunk at a time, so the main thread never stalls for long — or, for the events,
+ * extending them with the rows added (Growth).
  *
- * An index is only an accelerator. While it is stale (a sync on the worker thread committed, an
- * action wrote through this connection) the queries answer from SQL as before: an answer is never
+ * An index is only an accelerator. While it is stale (a sync in its process committed, an action
+ * wrote through this connection) the queries answer from SQL as before: an answer is never
  * older than the cache. Once the cache has been still for a moment the index is built again and
  * answers in a millisecond or two whatever the filter (SQL needs a table scan for most filters:
  * hundreds of milliseconds at 100,000 consents, seconds at 1,000,000 events).
@@ -16,6 +17,7 @@ import type { Db } from './db.js';
  * waited for a pause in the UI's reads, when a chunk could take 80–240 ms; the first searches
  * typed at start then all went to SQL.)
  */
+/** Every commit's: the data browser's transaction index (transaction-index.ts) checks a signature of its consent's records when it changes. */
 export class CacheVersion implements Version {
   private readonly changes;
   /** Prepared once: db.pragma() prepares its statement again at every call, and every read asks (a keystroke's, several times). */
@@ -135,7 +137,8 @@ export class Interner<T> {
  * The read indexes of one cache, built one at a time. Built at once (a sync had just ended, and the
  * console read the consents and the events together), their building heaps added up: V8's heap
  * went from ~135 to ~270 MiB in a second, and the host's RSS past 500 MiB (issue 40). One after the
- * other, each is built in about the time it took when they shared the thread.
+ * other, each is built in about the time it took when they shared the thread. (An extension of the
+ * events' index takes no turn: it is short and allocates little.)
  */
 export class BuildLane {
   private tail: Promise<unknown> = Promise.resolve();
@@ -319,9 +322,10 @@ export class Rebuilder<T> {
       const v = now();
       return v !== undefined && (v === before || (this.growth?.onlyAdded(before, v) ?? false));
     };
-    // Waiting its turn, the cache may change: then no build (the next is scheduled below).
-    this.running = this.lane
-      .run(() => (usable() ? this.build(usable, { version: before, previous }) : Promise.resolve(undefined)))
+    // Waiting its turn, the cache may change: then no build (the next is scheduled below). An
+    // extension does not wait: it allocates little, and a read after a sync waits for it.
+    const build = () => (usable() ? this.build(usable, { version: before, previous }) : Promise.resolve(undefined));
+    this.running = (previous ? build() : this.lane.run(build))
       .then((value) => {
         if (value !== undefined && usable()) {
           this.index = { value, version: before };

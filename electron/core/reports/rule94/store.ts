@@ -1,5 +1,6 @@
 import type { Rule94Figure } from '../../../../shared/ipc/contract.js';
 import type { Answers } from '../../../../shared/reports/rule94.js';
+import { sql } from 'kysely';
 import type { QueryRunner } from '../../query/query.js';
 import type { Rule94ReportsTable } from '../../query/schema.js';
 import type { Rule94Change, Rule94Store, StoredRule94 } from './port.js';
@@ -87,11 +88,19 @@ export function rule94Store(db: QueryRunner): Rule94Store {
     async consumersServed(from, to) {
       const q = await db.queries();
       // In force at some time in the period: granted before its end, and neither withdrawn nor ended before its start.
+      // Distinct over `consumer_id || ''` (NULL stays NULL, so not counted): over the column itself,
+      // SQLite walked the consumers' index for its order and read every consent by a random lookup,
+      // ~0.7 s at 100,000 consents on the one thread, right after a first sync (the catch-up); over the
+      // expression it sorts what it reads along the creation times, ~0.17 s.
       const rows = await db.all(
         q
           .selectFrom('consents')
-          .select((eb) => eb.fn.count<number>('consumer_id').distinct().as('n'))
-          .where('consumer_id', 'is not', null)
+          .select((eb) =>
+            eb.fn
+              .count<number>(sql`${sql.ref('consumer_id')} || ''`)
+              .distinct()
+              .as('n'),
+          )
           .where('created', '<', to)
           .where((eb) => eb.or([eb('revoked', 'is', null), eb('revoked', '>=', from)]))
           .where((eb) => eb.or([eb('sharing_end_date', 'is', null), eb('sharing_end_date', '>=', from)])),
