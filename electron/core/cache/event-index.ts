@@ -210,7 +210,10 @@ export class EventIndex {
         emailOf[c] = email;
       }
     };
-    if (reuse) {
+    // By their ids, when the index knows few consents beside the table (a first sync storing
+    // consents before any event: each of its pages would have read every consent again), else a scan.
+    const consentRows = db.prepare<[], number | null>('SELECT max(rowid) FROM consents').pluck().get() ?? 0;
+    if (reuse || (ids.length - known) * 4 < consentRows) {
       const some = db.prepare<[string], [string, string | null, string | null]>(
         'SELECT consent_id, data_holder_name, consumer_email FROM consents WHERE consent_id IN (SELECT value FROM json_each(?))',
       );
