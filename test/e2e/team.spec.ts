@@ -18,6 +18,7 @@ test.beforeAll(async () => {
   app = await startConsole(sandbox, { setup: knownOperator('Tess Team'), team: true });
   second = await startConsole([...sandbox, '--no-sync'], { team: true, dataDir: app.dataDir });
   await addUser(app.dataDir, 'tess', 'Tess Team', 'support');
+  await addUser(app.dataDir, 'sam', 'Sam Support', 'support');
   await addUser(app.dataDir, 'vera', 'Vera Viewer', 'viewer');
   await addUser(app.dataDir, 'cleo', 'Cleo Compliance', 'compliance');
 });
@@ -98,62 +99,6 @@ test('two consoles on two team servers of one store: a revoke in one is REVOKED 
   }
 });
 
-test('a revoke on one server: another console’s Events screen and overview, open on the other server, show it without a reload', async ({
-  browser,
-}) => {
-  // Issue 37: the change notices start at the store, so a revoke announces the events it stored too
-  // (it once said "consents" only: the other console's Events screen and the overview's event counts stayed as they were).
-  const [one, two] = [await browser.newContext(), await browser.newContext()];
-  try {
-    const a = await one.newPage();
-    await signIn(a);
-    const secondOrigin = new URL(second.launchUrl).origin;
-    const events = await two.newPage();
-    await signInAs(events, secondOrigin, 'vera');
-    await a.goto(`${origin()}/#/consents?status=ACTIVE&sort=created.desc`);
-    const row = a.getByTestId('table-row').first();
-    await expect(row).toBeVisible();
-    const id = (await row.getAttribute('data-row-id'))!;
-
-    // The other console, on the other server: the consent's events, and (another tab) the overview.
-    await events.goto(`${secondOrigin}/#/events?consent=${encodeURIComponent(id)}`);
-    const range = events.getByTestId('events-range');
-    await expect(range).toHaveText(/\d+ events? match/);
-    const eventsBefore = Number(/(\d+) event/.exec((await range.textContent())!)![1]);
-    const overview = await two.newPage();
-    await overview.goto(`${secondOrigin}/#/`);
-    const weekly = overview.getByRole('region', { name: 'Consents granted and withdrawn per week' });
-    await weekly.getByText('Table', { exact: true }).click();
-    const withdrawn = weekly
-      .getByRole('table', { name: 'Consents granted and withdrawn per week (numbers)' })
-      .locator('tbody tr td:nth-child(3)');
-    await expect(withdrawn.first()).toBeVisible();
-    const sum = async () => (await withdrawn.allTextContents()).reduce((n, t) => n + Number(t.replace(/\D/g, '')), 0);
-    const withdrawnBefore = await sum();
-    const revokedTile = overview.getByTestId('tile-REVOKED');
-    const revokedBefore = Number((await revokedTile.textContent())!.replace(/\D/g, ''));
-
-    await a.goto(`${origin()}/#/consents/${id}`);
-    await a.getByRole('button', { name: 'Revoke…', exact: true }).click();
-    const dialog = a.getByRole('dialog', { name: 'Revoke this consent?' });
-    await dialog.getByLabel(/^Reason/).click();
-    await a.getByRole('option', { name: 'Consumer asked to withdraw the consent' }).click();
-    await dialog.getByLabel('Details (ticket number, who asked)').fill('team ticket 78');
-    await dialog.getByRole('button', { name: 'Revoke consent' }).click();
-    await expect(a.getByTestId('status-sentence')).toHaveText(/^Revoked/);
-
-    // Neither tab reloaded nor navigated: the revocation's event is in the list, the week's withdrawals and the tile count it.
-    await expect(range).toHaveText(new RegExp(`^${eventsBefore + 1} events match`), { timeout: 5_000 });
-    await expect(events.getByTestId('table-row').first()).toContainText('Revoked');
-    await expect.poll(sum, { timeout: 5_000 }).toBe(withdrawnBefore + 1);
-    await expect(revokedTile).toHaveText(String(revokedBefore + 1));
-    expect(new URL(events.url()).hash).toBe(`#/events?consent=${encodeURIComponent(id)}`);
-  } finally {
-    await one.close();
-    await two.close();
-  }
-});
-
 test('Revoke clicked the moment a consent appears, before the role rules are in: its dialog opens once they say yes', async ({ page }) => {
   // The role rules' code held back (a slow network), so the page shows before they are known.
   let release!: () => void;
@@ -202,6 +147,62 @@ test('a compliance officer’s audit screen names the agent and their client; th
   const staff = page.getByRole('table', { name: 'Withdrawn and amended per member of staff' });
   await expect(staff.getByRole('row', { name: /Tess Team/ })).toContainText(/tess \(Tess Team\)\s*1\s*0/);
   await page.screenshot({ path: 'test-results/screenshots/team-report-staff.png', fullPage: true });
+});
+
+test('a revoke on one server: another console’s Events screen and overview, open on the other server, show it without a reload', async ({
+  browser,
+}) => {
+  // Issue 37: the change notices start at the store, so a revoke announces the events it stored too
+  // (it once said "consents" only: the other console's Events screen and the overview's event counts stayed as they were).
+  const [one, two] = [await browser.newContext(), await browser.newContext()];
+  try {
+    const a = await one.newPage();
+    await signIn(a, 'sam'); // not Tess: the tests above count her one revocation
+    const secondOrigin = new URL(second.launchUrl).origin;
+    const events = await two.newPage();
+    await signInAs(events, secondOrigin, 'vera');
+    await a.goto(`${origin()}/#/consents?status=ACTIVE&sort=created.desc`);
+    const row = a.getByTestId('table-row').first();
+    await expect(row).toBeVisible();
+    const id = (await row.getAttribute('data-row-id'))!;
+
+    // The other console, on the other server: the consent's events, and (another tab) the overview.
+    await events.goto(`${secondOrigin}/#/events?consent=${encodeURIComponent(id)}`);
+    const range = events.getByTestId('events-range');
+    await expect(range).toHaveText(/\d+ events? match/);
+    const eventsBefore = Number(/(\d+) event/.exec((await range.textContent())!)![1]);
+    const overview = await two.newPage();
+    await overview.goto(`${secondOrigin}/#/`);
+    const weekly = overview.getByRole('region', { name: 'Consents granted and withdrawn per week' });
+    await weekly.getByText('Table', { exact: true }).click();
+    const withdrawn = weekly
+      .getByRole('table', { name: 'Consents granted and withdrawn per week (numbers)' })
+      .locator('tbody tr td:nth-child(3)');
+    await expect(withdrawn.first()).toBeVisible();
+    const sum = async () => (await withdrawn.allTextContents()).reduce((n, t) => n + Number(t.replace(/\D/g, '')), 0);
+    const withdrawnBefore = await sum();
+    const revokedTile = overview.getByTestId('tile-REVOKED');
+    const revokedBefore = Number((await revokedTile.textContent())!.replace(/\D/g, ''));
+
+    await a.goto(`${origin()}/#/consents/${id}`);
+    await a.getByRole('button', { name: 'Revoke…', exact: true }).click();
+    const dialog = a.getByRole('dialog', { name: 'Revoke this consent?' });
+    await dialog.getByLabel(/^Reason/).click();
+    await a.getByRole('option', { name: 'Consumer asked to withdraw the consent' }).click();
+    await dialog.getByLabel('Details (ticket number, who asked)').fill('team ticket 78');
+    await dialog.getByRole('button', { name: 'Revoke consent' }).click();
+    await expect(a.getByTestId('status-sentence')).toHaveText(/^Revoked/);
+
+    // Neither tab reloaded nor navigated: the revocation's event is in the list, the week's withdrawals and the tile count it.
+    await expect(range).toHaveText(new RegExp(`^${eventsBefore + 1} events match`), { timeout: 5_000 });
+    await expect(events.getByTestId('table-row').first()).toContainText('Revoked');
+    await expect.poll(sum, { timeout: 5_000 }).toBe(withdrawnBefore + 1);
+    await expect(revokedTile).toHaveText(String(revokedBefore + 1));
+    expect(new URL(events.url()).hash).toBe(`#/events?consent=${encodeURIComponent(id)}`);
+  } finally {
+    await one.close();
+    await two.close();
+  }
 });
 
 test('the sign-in page: a wrong password says so without saying which half; an admin’s Settings offers no profile switch or cache reset, saying why', async ({
