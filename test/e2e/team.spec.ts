@@ -34,6 +34,18 @@ async function signIn(page: Page, name = 'tess') {
 
 const origin = () => new URL(app.launchUrl).origin;
 
+/** Revokes a consent on the first server, as a person does: the consent's screen, Revoke…, a reason, its details. */
+async function revoke(page: Page, id: string, details: string) {
+  await page.goto(`${origin()}/#/consents/${id}`);
+  await page.getByRole('button', { name: 'Revoke…', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke this consent?' });
+  await dialog.getByLabel(/^Reason/).click();
+  await page.getByRole('option', { name: 'Consumer asked to withdraw the consent' }).click();
+  await dialog.getByLabel('Details (ticket number, who asked)').fill(details);
+  await dialog.getByRole('button', { name: 'Revoke consent' }).click();
+  await expect(page.getByTestId('status-sentence')).toHaveText(/^Revoked/);
+}
+
 test('each server says where the team store is; the second shares the first one’s embedded PostgreSQL', async () => {
   expect(app.output()).toMatch(/Team store: an embedded PostgreSQL in .+team-postgres/);
   expect(app.output()).toMatch(/Synced 300 consents/);
@@ -71,14 +83,7 @@ test('two consoles on two team servers of one store: a revoke in one is REVOKED 
     await expect(b.getByRole('button', { name: 'Revoke…', exact: true })).toBeDisabled();
     await expect(b.getByLabel('Revoke… — unavailable: Revoking needs the support role; you are a viewer.')).toBeVisible();
 
-    await a.goto(`${origin()}/#/consents/${id}`);
-    await a.getByRole('button', { name: 'Revoke…', exact: true }).click();
-    const dialog = a.getByRole('dialog', { name: 'Revoke this consent?' });
-    await dialog.getByLabel(/^Reason/).click();
-    await a.getByRole('option', { name: 'Consumer asked to withdraw the consent' }).click();
-    await dialog.getByLabel('Details (ticket number, who asked)').fill('team ticket 77');
-    await dialog.getByRole('button', { name: 'Revoke consent' }).click();
-    await expect(a.getByTestId('status-sentence')).toHaveText(/^Revoked/);
+    await revoke(a, id, 'team ticket 77');
 
     // The other console, untouched: REVOKED within seconds, with the staff action in its timeline.
     await expect(b.getByTestId('status-sentence')).toHaveText(/^Revoked/, { timeout: 5_000 });
@@ -184,14 +189,7 @@ test('a revoke on one server: another console’s Events screen and overview, op
     const revokedTile = overview.getByTestId('tile-REVOKED');
     const revokedBefore = Number((await revokedTile.textContent())!.replace(/\D/g, ''));
 
-    await a.goto(`${origin()}/#/consents/${id}`);
-    await a.getByRole('button', { name: 'Revoke…', exact: true }).click();
-    const dialog = a.getByRole('dialog', { name: 'Revoke this consent?' });
-    await dialog.getByLabel(/^Reason/).click();
-    await a.getByRole('option', { name: 'Consumer asked to withdraw the consent' }).click();
-    await dialog.getByLabel('Details (ticket number, who asked)').fill('team ticket 78');
-    await dialog.getByRole('button', { name: 'Revoke consent' }).click();
-    await expect(a.getByTestId('status-sentence')).toHaveText(/^Revoked/);
+    await revoke(a, id, 'team ticket 78');
 
     // Neither tab reloaded nor navigated: the revocation's event is in the list, the week's withdrawals and the tile count it.
     await expect(range).toHaveText(new RegExp(`^${eventsBefore + 1} events match`), { timeout: 5_000 });
