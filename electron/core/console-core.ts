@@ -200,8 +200,13 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let packTimer: ReturnType<typeof setInterval> | undefined;
   if (opts.host !== 'cli') {
     outsideRequest(() => alerts.start(5 * 60_000));
-    outsideRequest(() => void rule94.catchUp().catch((e: Error) => opts.log.error(`rule 9.4 report: making it failed: ${e.message}`)));
-    makeMonthlyPack();
+    // The catch-ups at start, once the read indexes are built (as after a sync): not beside the
+    // builds and a console's first reads.
+    void indexesBuilt().then(() => {
+      if (closing) return;
+      outsideRequest(() => void rule94.catchUp().catch((e: Error) => opts.log.error(`rule 9.4 report: making it failed: ${e.message}`)));
+      makeMonthlyPack();
+    });
     packTimer = outsideRequest(() => setInterval(makeMonthlyPack, 5 * 60_000));
     packTimer.unref?.();
   }

@@ -2,7 +2,7 @@ import type { WebhookSummary } from '../../../shared/ipc/contract.js';
 import type { Db } from './db.js';
 import { dayOfInstant } from '../../../shared/time/zone.js';
 import { BUILD_CHUNK, Interner, turn } from './read-index.js';
-import { candidates, countPerConsent, Growing, groupByKey, stableOrderBy, summarise, TopK, type Failures } from './event-loops.js';
+import { candidates, countPerConsent, Growing, groupByKey, stableOrderBy, STEP, summarise, TopK, type Failures } from './event-loops.js';
 
 export { stableOrderBy };
 
@@ -124,7 +124,7 @@ export class EventIndex {
    * the new consents'.
    *
    * An extension changes the previous index's columns and dictionaries: the caller takes its result
-   * or drops both (read-index.ts). It yields the thread only before the merge, so a result comes
+   * or drops both (read-index.ts). Merging in place, it does not yield the thread, so a result comes
    * back whole or not at all.
    */
   static async build(
@@ -234,12 +234,13 @@ export class EventIndex {
       }
     }
     if (!usable()) return undefined;
-    // From here to the end, no pause. The columns: the previous ones when they have room (merged in
-    // place), else new ones with room to grow, the previous events copied in first.
+    // The columns: the previous ones when they have room (merged in place), else new ones with room
+    // to grow, the previous events copied in first.
     const kept = old?.size ?? 0;
     const n = kept + added;
+    const inPlace = old !== undefined && old.cols.at.length >= n;
     let cols: Columns;
-    if (old && old.cols.at.length >= n) cols = old.cols;
+    if (inPlace) cols = old.cols;
     else {
       cols = columnsOf(old ? Math.ceil(n * ROOM) : n);
       if (old) for (const k of ['rowids', 'at', 'type', 'consent', 'key'] as const) cols[k].set(old.cols[k].subarray(0, kept) as never);
@@ -263,6 +264,9 @@ export class EventIndex {
     const failPos = new Growing((n) => new Int32Array(n), (old?.failures.positions.length ?? 0) + (added >> 3) + 1);
     const failDetail = new Growing((n) => new Int32Array(n), (old?.failures.positions.length ?? 0) + (added >> 3) + 1);
     for (let p = n - 1, a = kept - 1, b = 0, oldFailure = (oldDetail?.length ?? 0) - 1; p >= 0; p--) {
+      // Into new columns (a build, or an extension out of room), the thread is yielded now and then
+      // as elsewhere; in place, never: the previous index must not be left half merged.
+      if (!inPlace && p % STEP === 0 && p < n - 1 && !(await pause())) return undefined;
       const src = b < added ? order[b]! : -1;
       if (a >= 0 && (src < 0 || at[a]! <= atFrom[src]!)) {
         if (p !== a) {
