@@ -11,7 +11,7 @@ import { anywhereText, parseSearch, tierWindows, type Search, type SearchWord } 
 import { WEBHOOK_FAILURES } from '../../../shared/consents/webhooks.js';
 import { ConsentIndex, INDEXED, oneCharacter } from './consent-index.js';
 import type { Db } from './db.js';
-import { BuildLane, Rebuilder, TablesVersion } from './read-index.js';
+import { type BuildLane, Rebuilder, TablesVersion } from './read-index.js';
 
 /**
  * Reads of the consent list: windows of rows for a filter and a sort, the count and status facets

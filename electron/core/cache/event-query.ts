@@ -3,7 +3,7 @@ import { dayCounts } from '../events/day-counts.js';
 import { dayOfInstant, machineTimeZone } from '../../../shared/time/zone.js';
 import type { WebhookSummary } from '../../../shared/ipc/contract.js';
 import { EventIndex, type ConsentFailures, type EventIndexFilter } from './event-index.js';
-import { addedTo, BuildLane, Rebuilder, TablesVersion } from './read-index.js';
+import { addedTo, type BuildLane, Rebuilder, TablesVersion } from './read-index.js';
 
 /**
  * Reads of the consent events across consents, for the Events and Webhook failures screens and the
