@@ -1,12 +1,13 @@
-// `npm run cli`: runs the command line from its bundle (dist/electron/cli.mjs), as `npm start` runs
+// `npm run cli`: runs the command line from its bundle (dist/electron/cli.mjs, the launcher of
+// cli-main.cjs), as `npm start` runs
 // the console from its own, instead of transpiling the TypeScript sources at every call (tsx took
 // about a second of each). When a source is newer than the bundle or the worker thread's (a
 // checkout, an edit), both are rebuilt first: looking costs a few milliseconds, a rebuild about a
 // second.
 //
-// Node keeps the bundle's compiled code between calls (its compile cache, Node 22.1+, in
-// node_modules/.cache/): a call then compiles little of the bundle's 2 MB. esbuild is loaded only
-// when a bundle is rebuilt.
+// The launcher keeps the bundle's compiled code between calls (a V8 code cache per command, in
+// node_modules/.cache/cdr-console-cli/; build/bundles.mjs, writeCliLauncher); Node's compile cache
+// holds the rest (the native module's JavaScript). esbuild is loaded only when a bundle is rebuilt.
 import module from 'node:module';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -39,10 +40,11 @@ const builtAt = (file) => {
 };
 
 const newest = newestSource();
-if (builtAt('dist/electron/cli.mjs') < newest || builtAt('dist/electron/worker.cjs') < newest) {
+const cliBuilt = Math.min(builtAt('dist/electron/cli-main.cjs'), builtAt('dist/electron/cli.mjs'));
+if (cliBuilt < newest || builtAt('dist/electron/worker.cjs') < newest) {
   const { bundleCli, bundleWorker } = await import('./bundles.mjs');
-  if (builtAt('dist/electron/cli.mjs') < newest) await bundleCli();
+  if (cliBuilt < newest) await bundleCli();
   if (builtAt('dist/electron/worker.cjs') < newest) await bundleWorker();
 }
-const { runCli } = await import(pathToFileURL(join(root, 'dist/electron/cli.mjs')).href);
-process.exitCode = await runCli(process.argv.slice(2));
+const { runAndExit } = await import(pathToFileURL(join(root, 'dist/electron/cli.mjs')).href);
+await runAndExit(process.argv.slice(2));

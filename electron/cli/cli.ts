@@ -551,8 +551,9 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
+// Run as a file of its own (tsx electron/cli/cli.ts …); the bundle is run by its launcher (dist/electron/cli.mjs).
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href)
-  process.exitCode = await runCli(process.argv.slice(2));
+  void runCli(process.argv.slice(2)).then((code) => (process.exitCode = code));
 
 /** A checkpoint file's content (audit checkpoint), or a usage error saying what is wrong with the file. */
 function readCheckpointFile(file: string): ChannelInput<'audit:verify'>['checkpoint'] {

@@ -1,6 +1,5 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { WebSocket } from 'ws';
 import type { Command } from 'commander';
 import type { EventName } from '../../shared/ipc/channels.js';
 import type { Channel, ChannelInput, ChannelOutput } from '../../shared/ipc/contract.js';
@@ -79,6 +78,8 @@ export async function connectRemote(server: string, user: string, password: stri
       `The team server at ${base.origin} did not sign you in (${res.status}${body.error ? `: ${body.error}` : ''}).`,
     );
   const token = body.token;
+  // ws is loaded here, not with the command line: a command on this machine never needs it.
+  const { WebSocket } = await import('ws');
   const ws = new WebSocket(`${base.origin.replace(/^http/, 'ws')}/ipc`, {
     headers: { authorization: `Bearer ${token}`, origin: base.origin, 'user-agent': 'cdr-console-cli' },
   });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Identifiers (consent ids, CDR arrangement ids, use case ids, data holder brand ids, job ids)

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The normalised banking product form (the spec's Data API 2.0.0 names) that the normalizer

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IsoDate, IsoDateTime, opt, schemaSet } from './define.js';
 
 /**

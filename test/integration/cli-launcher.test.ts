@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, utimesSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -45,5 +45,26 @@ describe('npm run cli (the bundled command line)', () => {
     expect(direct.status).toBe(0);
     expect(direct.stderr).toBe('');
     expect(direct.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('keeps what a command compiled for its next call, and a damaged cache costs only that call’s time', () => {
+    const dir = tempDir();
+    const profiles = ['--data-dir', dir, 'profiles', 'list', '--json'];
+    const first = run(profiles);
+    expect(first.status, first.stderr).toBe(0);
+    // The launcher's cache for this build and this command (dist/electron/cli.mjs, writeCliLauncher).
+    const cacheDir = join(root, 'node_modules/.cache/cdr-console-cli');
+    const { size, mtimeMs } = statSync(join(root, 'dist/electron/cli-main.cjs'));
+    const name = `${process.version}-${process.arch}-${size}-${Math.round(mtimeMs)}-profiles.v8`;
+    expect(readdirSync(cacheDir)).toContain(name);
+    // Damaged (a disk error, a half-written file): V8 refuses it, the command answers as before, and
+    // the cache is written again.
+    writeFileSync(join(cacheDir, name), 'not a code cache');
+    const again = run(profiles);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toBe(first.stdout);
+    expect(readFileSync(join(cacheDir, name), 'utf8')).not.toBe('not a code cache');
+    expect(statSync(join(cacheDir, name)).size).toBeGreaterThan(10_000);
   });
 });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Identifier } from '../../../shared/ipc/identifier.js';
 import { Environment } from '../../../shared/ipc/contract.js';
 import { writePrivateFile } from '../data-dir.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ALERT_KINDS } from '../../alerts/alerts.js';
 import { ADMIN, COMPLIANCE, EVERYONE, STAFF } from '../roles.js';
 import { Empty, type ChannelSchema } from './common.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Empty, Environment, type ChannelSchema } from './common.js';
 import { EVERYONE, ROLES } from '../roles.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConsentId, Empty, ExportFormat, Instant, MAX_PAGE_SIZE, TimeZone, type ChannelSchema } from './common.js';
 import { ADMIN, COMPLIANCE, EVERYONE } from '../roles.js';
 import { JobStarted } from './jobs.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Identifier } from '../identifier.js';
 import { canonicalTimeZone } from '../../time/zone.js';
 import type { Permission } from '../roles.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONSENT_SORT_FIELDS } from '../consent-fields.js';
 import { consentApi } from '../../schemas/consent.js';
 import { Identifier } from '../identifier.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Identifier } from '../identifier.js';
 import { ConsentId, ExportFormat, MAX_PAGE_SIZE, type ChannelSchema } from './common.js';
 import { COMPLIANCE, EVERYONE } from '../roles.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Identifier } from '../identifier.js';
 import { Empty, ExportFormat, MAX_BULK, MAX_PAGE_SIZE, type ChannelSchema } from './common.js';
 import { EVERYONE, STAFF } from '../roles.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Empty, Instant, type ChannelSchema } from './common.js';
 import { COMPLIANCE, EVERYONE } from '../roles.js';
 import { JobStarted } from './jobs.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ANSWER_FIELDS, ANSWER_MAX, HALF_YEAR_ID } from '../../reports/rule94.js';
 import { COMPLIANCE, EVERYONE } from '../roles.js';
 import type { ChannelSchema } from './common.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Empty, TimeZone, type ChannelSchema } from './common.js';
 import { ADMIN, EVERYONE } from '../roles.js';
 import { CONSENT_SORT_FIELDS, ConsentFilter, ConsentSort, ConsentSortField } from './consents.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Empty, type ChannelSchema } from './common.js';
 import { ADMIN, ROLES } from '../roles.js';
 
