@@ -7,6 +7,7 @@ import type {
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
 import { anywhereText } from '../../../shared/consents/search.js';
+import { filterParts, type ConsentField } from '../consents/filter.js';
 import type { Db } from './db.js';
 import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
 import { Growing } from './event-loops.js';
@@ -470,45 +471,72 @@ export class ConsentIndex {
     without?: 'statuses',
   ): ((i: number) => boolean) | null {
     const tests: ((i: number) => boolean)[] = [];
-    const anyOf = (values: readonly string[] | undefined, dict: Dictionary, column: ArrayLike<number>): boolean => {
-      if (!values?.length) return true;
-      const codes = new Set(values.map((v) => dict.find(v)).filter((c): c is number => c !== undefined));
-      if (!codes.size) return false;
-      if (codes.size === 1) {
-        const [only] = codes;
-        tests.push((i) => column[i] === only);
-      } else tests.push((i) => codes.has(column[i]!));
-      return true;
+    const d = this.dicts;
+    const shown = this.shown;
+    // The fields kept coded (a value's code per position) and those kept as text.
+    const coded: Partial<Record<ConsentField, [Dictionary, Uint32Array]>> = {
+      status: [d.status, this.status],
+      dataHolderBrandId: [d.holder, this.holder],
+      dataHolderName: [d.holderName, this.holderName],
+      useCaseId: [d.useCase, this.useCase],
+      useCaseName: [d.useCaseName, this.useCaseName],
+      accessFrequency: [d.freq, this.freq],
+      postUsageAction: [d.action, this.action],
     };
-    if (without !== 'statuses' && !anyOf(filter.statuses, this.dicts.status, this.status)) return null;
-    if (!anyOf(filter.dataHolderBrandIds, this.dicts.holder, this.holder)) return null;
-    if (!anyOf(filter.useCaseIds, this.dicts.useCase, this.useCase)) return null;
-    if (filter.consumerIds?.length) {
-      // Not coded (nearly one per consent): compared as text, a pass over the shown column.
-      const ids = new Set(filter.consumerIds);
-      const consumer = this.shown.consumerId;
-      tests.push((i) => consumer[i] !== null && ids.has(consumer[i]!));
-    }
-    if (!anyOf(filter.accessFrequencies, this.dicts.freq, this.freq)) return null;
-    if (!anyOf(filter.postUsageActions, this.dicts.action, this.action)) return null;
-    if (filter.directMarketing !== undefined) {
-      const want = filter.directMarketing ? 2 : 1;
-      tests.push((i) => this.dm[i] === want);
-    }
-    if (filter.collected !== undefined) {
-      const want = filter.collected ? 1 : 0;
-      tests.push((i) => this.collected[i] === want);
-    }
-    const range = (column: (string | null)[], r: { from?: string | undefined; to?: string | undefined } | undefined) => {
-      // As the SQL: stored ISO 8601 UTC text compared with the bound in the same form; NULL never matches.
-      const from = r?.from ? new Date(r.from).toISOString() : undefined;
-      const to = r?.to ? new Date(r.to).toISOString() : undefined;
-      if (from !== undefined) tests.push((i) => column[i] !== null && column[i]! >= from);
-      if (to !== undefined) tests.push((i) => column[i] !== null && column[i]! < to);
+    const text: Partial<Record<ConsentField, readonly (string | null)[]>> = {
+      consentId: this.ids,
+      consumerEmail: shown.email,
+      consumerMobile: shown.mobile,
+      consumerId: shown.consumerId,
+      externalId: shown.externalId,
+      cdrArrangementId: shown.arrangementId,
+      created: this.created,
+      sharingEndDate: this.sharingEnd,
+      revoked: this.revoked,
+      firstDataCollection: shown.firstCollection,
     };
-    range(this.created, filter.created);
-    range(this.sharingEnd, filter.sharingEnd);
-    range(this.revoked, filter.revoked);
+    /** A field's value at a position, for the fields no faster test below knows. */
+    const valueOf = (field: ConsentField): ((i: number) => unknown) => {
+      const column = text[field];
+      if (column) return (i) => column[i];
+      return (i) => this.rowAt(i)[field];
+    };
+    // Each part of the filter (consents/filter.ts) as a test on a position, with the SQL's meaning:
+    // text compared exactly, NULL matching nothing but "not set". The search's and the webhook
+    // failures' parts come as `matchRowids` (the caller asks the full-text search and the events).
+    for (const part of filterParts(filter, without)) {
+      if (part.kind === 'in') {
+        const dictAndColumn = coded[part.field];
+        if (dictAndColumn) {
+          const [dict, column] = dictAndColumn;
+          const codes = new Set(part.values.map((v) => dict.find(v)).filter((c): c is number => c !== undefined));
+          if (!codes.size) return null; // a value the cache has never seen
+          const [only] = codes;
+          tests.push(codes.size === 1 ? (i) => column[i] === only : (i) => codes.has(column[i]!));
+        } else {
+          // Not coded (nearly one value per consent): compared as text, a pass over the column.
+          const values = new Set<unknown>(part.values);
+          const value = valueOf(part.field);
+          tests.push((i) => values.has(value(i)));
+        }
+      } else if (part.kind === 'is' || part.kind === 'present') {
+        // The two the index keeps coded (directMarketing: 0 null, 1 false, 2 true; collected: 0 or 1), any other by value.
+        const want = part.value;
+        const value = valueOf(part.field);
+        const dm = want ? 2 : 1;
+        const collected = want ? 1 : 0;
+        if (part.kind === 'is') tests.push(part.field === 'directMarketingAllowed' ? (i) => this.dm[i] === dm : (i) => value(i) === want);
+        else
+          tests.push(part.field === 'firstDataCollection' ? (i) => this.collected[i] === collected : (i) => (value(i) !== null) === want);
+      } else if (part.kind === 'range') {
+        // As the SQL: stored ISO 8601 UTC text compared with the bound in the same form.
+        const { from, to } = part.range;
+        const value = valueOf(part.field);
+        const column = text[part.field] ?? Array.from({ length: this.size }, (_, i) => value(i) as string | null);
+        if (from !== undefined) tests.push((i) => column[i] !== null && column[i]! >= from);
+        if (to !== undefined) tests.push((i) => column[i] !== null && column[i]! < to);
+      }
+    }
     if (matchRowids) {
       const hits = matchRowids instanceof Uint8Array ? matchRowids : this.hitsOf(matchRowids);
       tests.push((i) => hits[i] !== 0);

@@ -7,6 +7,7 @@ import type {
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
 import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
+import { CONSENT_COLUMNS, filterParts, ROW_COLUMNS, sortKeySql } from '../consents/filter.js';
 import { anywhereText, parseSearch, tierWindows, type Search, type SearchWord } from '../../../shared/consents/search.js';
 import { WEBHOOK_FAILURES } from '../../../shared/consents/webhooks.js';
 import { ConsentIndex, INDEXED, oneCharacter } from './consent-index.js';
@@ -22,32 +23,8 @@ import { type BuildLane, Rebuilder, TablesVersion } from './read-index.js';
  * (a consent without a date is not "the oldest"), and the consent id breaks ties so windows are
  * stable while the user scrolls.
  */
-const SORT_COLUMNS: Record<ConsentSortField, string> = {
-  created: 'created',
-  sharingEndDate: 'sharing_end_date',
-  revoked: 'revoked',
-  firstDataCollection: 'first_data_collection',
-  status: 'status',
-  consumerEmail: 'consumer_email COLLATE NOCASE',
-  consumerMobile: 'consumer_mobile',
-  consumerId: 'consumer_id',
-  dataHolderName: 'data_holder_name COLLATE NOCASE',
-  useCaseName: 'use_case_name COLLATE NOCASE',
-  accessFrequency: 'access_frequency',
-  postUsageAction: 'post_usage_action',
-  directMarketingAllowed: 'direct_marketing',
-  externalId: 'external_id COLLATE NOCASE',
-  cdrArrangementId: 'cdr_arrangement_id',
-  consentId: 'consent_id',
-  version: 'version',
-};
-
-const ROW_COLUMNS = `consent_id AS consentId, status, consumer_email AS consumerEmail, consumer_mobile AS consumerMobile,
-  consumer_id AS consumerId, data_holder_name AS dataHolderName, data_holder_brand_id AS dataHolderBrandId,
-  use_case_id AS useCaseId, use_case_name AS useCaseName, access_frequency AS accessFrequency,
-  post_usage_action AS postUsageAction, direct_marketing AS directMarketingAllowed, external_id AS externalId,
-  cdr_arrangement_id AS cdrArrangementId, created, sharing_end_date AS sharingEndDate, revoked,
-  first_data_collection AS firstDataCollection, version`;
+/** A sort's key in SQLite: NOCASE for the sorts that ignore case. */
+const sortKey = (field: ConsentSortField) => sortKeySql(field, (column) => `${column} COLLATE NOCASE`);
 
 type RawRow = Omit<ConsentRow, 'directMarketingAllowed'> & { directMarketingAllowed: number | null };
 const toRow = (r: RawRow): ConsentRow => ({
@@ -69,55 +46,44 @@ interface Where {
 const SCAN_SEARCH_FROM = 1_000;
 
 /**
- * The WHERE clause of a filter; `without` leaves one part out (the status facets ignore the status
- * filter). `scanSearch`: the search's matches are many (see SCAN_SEARCH_FROM); `+rowid` keeps
- * SQLite from looking each one up, so it walks an index instead.
+ * The WHERE clause of a filter (consents/filter.ts: what each part means); `without` leaves one
+ * part out (the status facets ignore the status filter). `scanSearch`: the search's matches are
+ * many (see SCAN_SEARCH_FROM); `+rowid` keeps SQLite from looking each one up, so it walks an index
+ * instead.
  */
 function whereOf(filter: ConsentFilter, opts: { without?: 'statuses'; scanSearch?: boolean; tier?: Tier } = {}): Where {
-  const without = opts.without;
-  const parts: string[] = [];
+  const sql: string[] = [];
   const params: (string | number)[] = [];
-  const anyOf = (column: string, values: readonly string[] | undefined) => {
-    if (!values?.length) return;
-    parts.push(`${column} IN (${values.map(() => '?').join(', ')})`);
-    params.push(...values);
+  const add = (part: Where | undefined) => {
+    if (!part) return;
+    sql.push(part.sql);
+    params.push(...part.params);
   };
-  if (without !== 'statuses') anyOf('status', filter.statuses);
-  anyOf('data_holder_brand_id', filter.dataHolderBrandIds);
-  anyOf('use_case_id', filter.useCaseIds);
-  anyOf('consumer_id', filter.consumerIds);
-  anyOf('access_frequency', filter.accessFrequencies);
-  anyOf('post_usage_action', filter.postUsageActions);
-  if (filter.directMarketing !== undefined) {
-    parts.push('direct_marketing = ?');
-    params.push(filter.directMarketing ? 1 : 0);
-  }
-  if (filter.collected !== undefined) parts.push(`first_data_collection IS ${filter.collected ? 'NOT ' : ''}NULL`);
-  const range = (column: string, r: { from?: string | undefined; to?: string | undefined } | undefined) => {
-    // Stored times are ISO 8601 UTC with milliseconds, so text order is time order.
-    if (r?.from) {
-      parts.push(`${column} >= ?`);
-      params.push(new Date(r.from).toISOString());
+  for (const part of filterParts(filter, opts.without)) {
+    const column = part.kind === 'webhookFailures' || part.kind === 'search' ? '' : CONSENT_COLUMNS[part.field];
+    switch (part.kind) {
+      case 'in':
+        add({ sql: `${column} IN (${part.values.map(() => '?').join(', ')})`, params: [...part.values] });
+        break;
+      case 'is':
+        add({ sql: `${column} = ?`, params: [part.value ? 1 : 0] });
+        break;
+      case 'present':
+        add({ sql: `${column} IS ${part.value ? 'NOT ' : ''}NULL`, params: [] });
+        break;
+      case 'range':
+        if (part.range.from) add({ sql: `${column} >= ?`, params: [part.range.from] });
+        if (part.range.to) add({ sql: `${column} < ?`, params: [part.range.to] });
+        break;
+      case 'webhookFailures':
+        add(failuresSql(part.range, 'consent_id'));
+        break;
+      case 'search':
+        add(searchSql(parseSearch(part.text), opts.tier ?? 'all', opts.scanSearch ? '+rowid' : 'rowid'));
+        break;
     }
-    if (r?.to) {
-      parts.push(`${column} < ?`);
-      params.push(new Date(r.to).toISOString());
-    }
-  };
-  range('created', filter.created);
-  range('sharing_end_date', filter.sharingEnd);
-  range('revoked', filter.revoked);
-  const failures = failuresSql(filter.webhookFailures, 'consent_id');
-  if (failures) {
-    parts.push(failures.sql);
-    params.push(...failures.params);
   }
-  const search = searchSql(parseSearch(filter.search), opts.tier ?? 'all', opts.scanSearch ? '+rowid' : 'rowid');
-  if (search) {
-    parts.push(search.sql);
-    params.push(...search.params);
-  }
-  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+  return { sql: sql.length ? `WHERE ${sql.join(' AND ')}` : '', params };
 }
 
 /**
@@ -187,7 +153,7 @@ function searchSql(search: Search | undefined, tier: Tier, rowid: string): Where
 
 function orderOf(sort: ConsentSort): string {
   const dir = sort.direction === 'asc' ? 'ASC' : 'DESC';
-  return `ORDER BY ${SORT_COLUMNS[sort.field]} ${dir} NULLS LAST, consent_id ${dir}`;
+  return `ORDER BY ${sortKey(sort.field)} ${dir} NULLS LAST, consent_id ${dir}`;
 }
 
 /**
@@ -237,7 +203,7 @@ export class ConsentQuery {
     this.version = new TablesVersion(db, ['consents']);
     this.index = new Rebuilder(
       this.version,
-      (usable) => ConsentIndex.build(db, (field) => SORT_COLUMNS[field], usable, opts.indexSlice),
+      (usable) => ConsentIndex.build(db, sortKey, usable, opts.indexSlice),
       opts.onIndexError,
       opts.lane,
     );

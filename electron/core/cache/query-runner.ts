@@ -27,6 +27,7 @@ export function sqliteQueryRunner(db: Db, audit: AuditLog): QueryRunner {
         const entry = auditOf(rows);
         return { rows, record: entry ? audit.append(entry) : null };
       })(),
+    batch: async (queries) => db.transaction(() => queries.map((q) => run(q)))(),
   };
 }
 

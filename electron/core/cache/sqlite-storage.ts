@@ -3,8 +3,8 @@ import type { AuditEntry, AuditRecord, AuditStore } from '../audit/port.js';
 import type { ActionChange, ActionStore, ConsentStore, ReferenceStore } from '../consents/port.js';
 import type { DataStore, RecordsInput, RetentionEntry } from '../data/port.js';
 import type { EventStore } from '../events/port.js';
-import type { BulkItemState, BulkJob, BulkJobStore, BulkStatus } from '../jobs/port.js';
-import { jobOfRow, type ApprovalColumns } from '../jobs/job-row.js';
+import type { BulkJobStore } from '../jobs/port.js';
+import { bulkJobRecords } from '../jobs/store.js';
 import type { ReportStore } from '../reports/port.js';
 import type { Storage } from '../storage.js';
 import type { SyncStateStore } from '../sync/port.js';
@@ -143,86 +143,19 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
       })(),
   };
 
-  const itemsSql = 'SELECT seq, consent_id AS consentId, status, detail FROM action_job_items WHERE job_id = ? ORDER BY seq';
+  // The stores written once over the typed query layer (query/query.ts).
+  const runner = sqliteQueryRunner(db, audit);
+
   const bulk: BulkJobStore = {
-    create: async ({ jobId, created, operator, reason, consentIds, awaitingApprovalOf }) =>
-      db.transaction(() => {
-        db.prepare(
-          'INSERT INTO action_jobs (job_id, kind, created, operator, reason, approval_requested_by) VALUES (?, ?, ?, ?, ?, ?)',
-        ).run(jobId, 'bulk-revoke', created, operator, reason, awaitingApprovalOf ?? null);
-        const insert = db.prepare('INSERT INTO action_job_items (job_id, seq, consent_id) VALUES (?, ?, ?)');
-        consentIds.forEach((id, i) => insert.run(jobId, i + 1, id));
-      })(),
-    job: async (jobId) => {
-      const r = db
-        .prepare<[string], BulkJob & ApprovalColumns>(
-          "SELECT reason, created, operator, approval_requested_by, approval_decision, approval_by FROM action_jobs WHERE job_id = ? AND kind = 'bulk-revoke'",
-        )
-        .get(jobId);
-      return r && jobOfRow(r);
-    },
-    awaitingApproval: async () =>
-      db
-        .prepare<[], { job_id: string }>(
-          "SELECT job_id FROM action_jobs WHERE kind = 'bulk-revoke' AND approval_requested_by IS NOT NULL AND approval_decision IS NULL ORDER BY created, job_id",
-        )
-        .all()
-        .map((r) => r.job_id),
-    decide: async (jobId, decision, by, at) =>
-      db.transaction(() => {
-        const changed = db
-          .prepare(
-            'UPDATE action_jobs SET approval_decision = ?, approval_by = ?, approval_at = ? WHERE job_id = ? AND approval_requested_by IS NOT NULL AND approval_decision IS NULL',
-          )
-          .run(decision, by, at, jobId).changes;
-        if (changed && decision === 'reject')
-          db.prepare("UPDATE action_job_items SET status = 'failed', detail = ? WHERE job_id = ? AND status = 'pending'").run(
-            `not approved: rejected by ${by}; nothing was sent`,
-            jobId,
-          );
-        return changed === 1;
-      })(),
-    items: async (jobId) => db.prepare<[string], Awaited<ReturnType<BulkJobStore['items']>>[number]>(itemsSql).all(jobId),
-    window: async (jobId, offset, limit) => ({
-      items: db
-        .prepare<[string, number, number], Awaited<ReturnType<BulkJobStore['items']>>[number]>(`${itemsSql} LIMIT ? OFFSET ?`)
-        .all(jobId, limit, offset),
-      total: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM action_job_items WHERE job_id = ?').get(jobId)!.n,
-    }),
-    counts: async (jobId) => {
-      const counts: Record<BulkStatus, number> = { pending: 0, revoked: 0, 'already-inactive': 0, failed: 0 };
-      for (const r of db
-        .prepare<[string], { status: BulkStatus; n: number }>(
-          'SELECT status, count(*) AS n FROM action_job_items WHERE job_id = ? GROUP BY status',
-        )
-        .all(jobId))
-        counts[r.status] = r.n;
-      return counts;
-    },
-    pendingJobs: async () =>
-      db
-        .prepare<[], { job_id: string }>(
-          `SELECT DISTINCT i.job_id FROM action_job_items i JOIN action_jobs j ON j.job_id = i.job_id
-           WHERE i.status = 'pending' AND (j.approval_requested_by IS NULL OR j.approval_decision = 'approve')`,
-        )
-        .all()
-        .map((r) => r.job_id),
+    ...bulkJobRecords(runner),
     // One process writes a profile's cache: the job is always this process's to run.
     claim: async () => true,
     release: async () => undefined,
     heldElsewhere: async () => undefined,
-    item: async (jobId, seq) =>
-      db
-        .prepare<[string, number], BulkItemState>(
-          'SELECT seq, consent_id AS consentId, status, detail, sent_at AS sentAt FROM action_job_items WHERE job_id = ? AND seq = ?',
-        )
-        .get(jobId, seq),
     markSending: async (jobId, seq, at) => {
       db.prepare('UPDATE action_job_items SET sent_at = ? WHERE job_id = ? AND seq = ?').run(at, jobId, seq);
       return true;
     },
-    setItem: async (jobId, seq, status, detail) =>
-      void db.prepare('UPDATE action_job_items SET status = ?, detail = ? WHERE job_id = ? AND seq = ?').run(status, detail, jobId, seq),
   };
 
   const events: EventStore = {
@@ -271,8 +204,6 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   };
 
   const reports = sqliteReportStore(db, eventQuery);
-  // The stores written once over the typed query layer (query/query.ts).
-  const runner = sqliteQueryRunner(db, audit);
 
   const syncState: SyncStateStore = {
     get: async (key) => state.get(key),

@@ -8,6 +8,7 @@ import type { PgDb, Sql, Tx } from './db.js';
 import { parseSearch, tierWindows, type Search } from '../../../shared/consents/search.js';
 import { WEBHOOK_FAILURES } from '../../../shared/consents/webhooks.js';
 import { gramsText, likeAnywhere, searchVector, startQuery } from './consents-search.js';
+import { CONSENT_COLUMNS, filterParts, ROW_COLUMNS, sortKeySql } from '../consents/filter.js';
 
 /**
  * Consents, their versions, use cases and data holders (part of schema version 1). A consent's
@@ -23,33 +24,8 @@ import { gramsText, likeAnywhere, searchVector, startQuery } from './consents-se
  * SQLite adapter), which one index read backwards cannot give. The schema is the migrations'
  * (migrations/): a new sort needs a migration that creates its two indexes.
  */
-/** The list's sorts: the SQL each sorts on (the consent id breaks ties). */
-const SORT_COLUMNS: Record<ConsentSortField, string> = {
-  created: 'created',
-  sharingEndDate: 'sharing_end_date',
-  revoked: 'revoked',
-  firstDataCollection: 'first_data_collection',
-  status: 'status',
-  consumerEmail: 'lower(consumer_email)',
-  consumerMobile: 'consumer_mobile',
-  consumerId: 'consumer_id',
-  dataHolderName: 'lower(data_holder_name)',
-  useCaseName: 'lower(use_case_name)',
-  accessFrequency: 'access_frequency',
-  postUsageAction: 'post_usage_action',
-  directMarketingAllowed: 'direct_marketing',
-  externalId: 'lower(external_id)',
-  cdrArrangementId: 'cdr_arrangement_id',
-  consentId: 'consent_id',
-  version: 'version',
-};
-
-const ROW_COLUMNS = `consent_id AS "consentId", status, consumer_email AS "consumerEmail", consumer_mobile AS "consumerMobile",
-  consumer_id AS "consumerId", data_holder_name AS "dataHolderName", data_holder_brand_id AS "dataHolderBrandId",
-  use_case_id AS "useCaseId", use_case_name AS "useCaseName", access_frequency AS "accessFrequency",
-  post_usage_action AS "postUsageAction", direct_marketing AS "directMarketingAllowed", external_id AS "externalId",
-  cdr_arrangement_id AS "cdrArrangementId", created, sharing_end_date AS "sharingEndDate", revoked,
-  first_data_collection AS "firstDataCollection", version`;
+/** A sort's key in PostgreSQL: lower() for the sorts that ignore case (ASCII only under COLLATE "C", as NOCASE). */
+const sortKey = (field: ConsentSortField) => sortKeySql(field, (column) => `lower(${column})`);
 
 interface Where {
   sql: string;
@@ -82,47 +58,47 @@ function searchSql(search: Search | undefined, tier: Tier, param: (v: unknown) =
   return tier === 'rest' ? `${anywhere} AND NOT (${atStart})` : `(${atStart} OR ${anywhere})`;
 }
 
-/** The WHERE clause of a filter, as cache/consent-query.ts whereOf; `without` leaves the status part out (the status facets). */
+/** The WHERE clause of a filter (consents/filter.ts: what each part means); `without` leaves the status part out (the status facets). */
 function whereOf(filter: ConsentFilter, opts: { without?: 'statuses'; tier?: Tier } = {}): Where {
-  const parts: string[] = [];
+  const sql: string[] = [];
   const params: unknown[] = [];
   const param = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
   };
-  const anyOf = (column: string, values: readonly string[] | undefined) => {
-    if (values?.length) parts.push(`${column} = ANY(${param(values)}::text[])`);
-  };
-  if (opts.without !== 'statuses') anyOf('status', filter.statuses);
-  anyOf('data_holder_brand_id', filter.dataHolderBrandIds);
-  anyOf('use_case_id', filter.useCaseIds);
-  anyOf('consumer_id', filter.consumerIds);
-  anyOf('access_frequency', filter.accessFrequencies);
-  anyOf('post_usage_action', filter.postUsageActions);
-  if (filter.directMarketing !== undefined) parts.push(`direct_marketing = ${param(filter.directMarketing)}::boolean`);
-  if (filter.collected !== undefined) parts.push(`first_data_collection IS ${filter.collected ? 'NOT ' : ''}NULL`);
-  const range = (column: string, r: { from?: string | undefined; to?: string | undefined } | undefined) => {
-    // Stored times are ISO 8601 UTC with milliseconds, so text order is time order (as in SQLite).
-    if (r?.from) parts.push(`${column} >= ${param(new Date(r.from).toISOString())}::text`);
-    if (r?.to) parts.push(`${column} < ${param(new Date(r.to).toISOString())}::text`);
-  };
-  range('created', filter.created);
-  range('sharing_end_date', filter.sharingEnd);
-  range('revoked', filter.revoked);
-  const failed = filter.webhookFailures;
-  if (failed) {
-    // Along events_by_type (event_type, at) INCLUDE (consent_id): an index-only scan per failure type.
-    const at = [
-      ...(failed.from ? [`at >= ${param(new Date(failed.from).toISOString())}::timestamptz`] : []),
-      ...(failed.to ? [`at < ${param(new Date(failed.to).toISOString())}::timestamptz`] : []),
-    ];
-    parts.push(
-      `consent_id IN (SELECT consent_id FROM events WHERE event_type = ANY(${param(WEBHOOK_FAILURES)}::text[])${at.map((a) => ` AND ${a}`).join('')})`,
-    );
+  for (const part of filterParts(filter, opts.without)) {
+    const column = part.kind === 'webhookFailures' || part.kind === 'search' ? '' : CONSENT_COLUMNS[part.field];
+    switch (part.kind) {
+      case 'in':
+        sql.push(`${column} = ANY(${param(part.values)}::text[])`);
+        break;
+      case 'is':
+        sql.push(`${column} = ${param(part.value)}::boolean`);
+        break;
+      case 'present':
+        sql.push(`${column} IS ${part.value ? 'NOT ' : ''}NULL`);
+        break;
+      case 'range':
+        if (part.range.from) sql.push(`${column} >= ${param(part.range.from)}::text`);
+        if (part.range.to) sql.push(`${column} < ${param(part.range.to)}::text`);
+        break;
+      case 'webhookFailures': {
+        // Along events_by_type (event_type, at) INCLUDE (consent_id): an index-only scan per failure type.
+        const { from, to } = part.range;
+        const at = [...(from ? [`at >= ${param(from)}::timestamptz`] : []), ...(to ? [`at < ${param(to)}::timestamptz`] : [])];
+        sql.push(
+          `consent_id IN (SELECT consent_id FROM events WHERE event_type = ANY(${param(WEBHOOK_FAILURES)}::text[])${at.map((a) => ` AND ${a}`).join('')})`,
+        );
+        break;
+      }
+      case 'search': {
+        const search = searchSql(parseSearch(part.text), opts.tier ?? 'all', param);
+        if (search !== undefined) sql.push(search);
+        break;
+      }
+    }
   }
-  const search = searchSql(parseSearch(filter.search), opts.tier ?? 'all', param);
-  if (search !== undefined) parts.push(search);
-  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+  return { sql: sql.length ? `WHERE ${sql.join(' AND ')}` : '', params };
 }
 
 /**
@@ -137,9 +113,7 @@ const FEW_MATCHES = 1_000;
 const SKIP_BY_KEY = 200;
 
 /** The columns a list needs, gathered first when a search's matches are few. */
-const LIST_COLUMNS = `consent_id, status, consumer_email, consumer_mobile, consumer_id, data_holder_name, data_holder_brand_id,
-  use_case_id, use_case_name, access_frequency, post_usage_action, direct_marketing, external_id, cdr_arrangement_id, created,
-  sharing_end_date, revoked, first_data_collection, version`;
+const LIST_COLUMNS = Object.values(CONSENT_COLUMNS).join(', ');
 
 /**
  * Whether a search's matches are few, by a probe of the search index, remembered a minute (a
@@ -186,7 +160,7 @@ async function sourceOf(
 
 function orderOf(sort: ConsentSort): string {
   const dir = sort.direction === 'asc' ? 'ASC' : 'DESC';
-  return `ORDER BY ${SORT_COLUMNS[sort.field]} ${dir} NULLS LAST, consent_id ${dir}`;
+  return `ORDER BY ${sortKey(sort.field)} ${dir} NULLS LAST, consent_id ${dir}`;
 }
 
 /** `fewMatches`: see FEW_MATCHES (0: a search is always answered along the sort's index; the tests try both ways). */
@@ -203,7 +177,7 @@ export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): Co
       // index-only scan where the key is a column), then the window's rows read by their ids.
       const dir = sort.direction === 'asc' ? 'ASC' : 'DESC';
       return db.query<ConsentRow>(
-        `WITH page AS MATERIALIZED (SELECT consent_id, ${SORT_COLUMNS[sort.field]} AS k FROM consents ${where.sql} ${orderOf(sort)}
+        `WITH page AS MATERIALIZED (SELECT consent_id, ${sortKey(sort.field)} AS k FROM consents ${where.sql} ${orderOf(sort)}
            LIMIT $${n + 1} OFFSET $${n + 2})
          SELECT ${ROW_COLUMNS} FROM page JOIN consents USING (consent_id) ORDER BY page.k ${dir} NULLS LAST, consent_id ${dir}`,
         [...where.params, limit, offset],

@@ -1,12 +1,13 @@
 import type pg from 'pg';
-import type { BulkItem } from '../../../shared/ipc/contract.js';
-import type { BulkItemState, BulkJob, BulkJobStore, BulkStatus } from '../jobs/port.js';
+import type { BulkItemState, BulkJobStore } from '../jobs/port.js';
+import { bulkJobRecords } from '../jobs/store.js';
+import type { QueryRunner } from '../query/query.js';
 import type { PgDb } from './db.js';
-import { jobOfRow, type ApprovalColumns } from '../jobs/job-row.js';
 
 /**
  * Bulk revocations, item by item, in the team store: a job a restart interrupted resumes with
- * exactly the items still pending, whichever server picks it up.
+ * exactly the items still pending, whichever server picks it up. The job's records are the same on
+ * both engines (jobs/store.ts); what is the team store's own is here: who runs a job.
  *
  * The server running a job holds a session advisory lock on it, on a connection of its own, for
  * as long as it runs (as the syncing server holds the sync lock): a server killed mid-job loses it
@@ -15,7 +16,6 @@ import { jobOfRow, type ApprovalColumns } from '../jobs/job-row.js';
  * A holder not heard from for JOB_CLAIM_STALE_MS (hung, or cut off while its connection lingers)
  * has that connection ended by the server that takes the job over.
  */
-const ITEMS = 'SELECT seq, consent_id AS "consentId", status, detail FROM action_job_items WHERE job_id = $1 ORDER BY seq';
 
 /** A job's holder not heard from for this long is gone (hung, or cut off): another server may take the job. */
 export const JOB_CLAIM_STALE_MS = 30_000;
@@ -27,7 +27,7 @@ const JOB_LOCK_SPACE = 0x6364726a;
 const JOB_LOCK = `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1::oid AND objid = hashtext($2)::oid
   AND objsubid = 2 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 
-export function pgBulkJobStore(db: PgDb, owner: string): BulkJobStore {
+export function pgBulkJobStore(db: PgDb, runner: QueryRunner, owner: string): BulkJobStore {
   /**
    * The jobs this server runs: each one's lock connection, given back (ended) as soon as it breaks;
    * the hold stays listed, lost, until the run's next renewal hears of it.
@@ -49,6 +49,7 @@ export function pgBulkJobStore(db: PgDb, owner: string): BulkJobStore {
   const tryLock = async (client: pg.PoolClient, jobId: string) =>
     (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [JOB_LOCK_SPACE, jobId])).rows[0]!.ok;
   return {
+    ...bulkJobRecords(runner),
     claim: async (jobId) => {
       const holding = held.get(jobId);
       if (holding) {
@@ -146,73 +147,5 @@ export function pgBulkJobStore(db: PgDb, owner: string): BulkJobStore {
           [jobId, seq, at, owner],
         )
       ).length === 1,
-    create: ({ jobId, created, operator, reason, consentIds, awaitingApprovalOf }) =>
-      db.tx(async (tx) => {
-        await tx.query(
-          'INSERT INTO action_jobs (job_id, kind, created, operator, reason, approval_requested_by) VALUES ($1, $2, $3, $4, $5, $6)',
-          [jobId, 'bulk-revoke', created, operator, reason, awaitingApprovalOf ?? null],
-        );
-        await tx.copy(
-          'action_job_items',
-          ['job_id', 'seq', 'consent_id'],
-          consentIds.map((id, i) => [jobId, i + 1, id]),
-        );
-      }),
-    job: async (jobId) => {
-      const r = await db.one<BulkJob & ApprovalColumns>(
-        "SELECT reason, created, operator, approval_requested_by, approval_decision, approval_by FROM action_jobs WHERE job_id = $1 AND kind = 'bulk-revoke'",
-        [jobId],
-      );
-      return r && jobOfRow(r);
-    },
-    awaitingApproval: async () =>
-      (
-        await db.query<{ job_id: string }>(
-          "SELECT job_id FROM action_jobs WHERE kind = 'bulk-revoke' AND approval_requested_by IS NOT NULL AND approval_decision IS NULL ORDER BY created, job_id",
-        )
-      ).map((r) => r.job_id),
-    // One decision, whichever server is asked first: the UPDATE's condition decides.
-    decide: (jobId, decision, by, at) =>
-      db.tx(async (tx) => {
-        const changed = await tx.query(
-          `UPDATE action_jobs SET approval_decision = $2, approval_by = $3, approval_at = $4
-           WHERE job_id = $1 AND approval_requested_by IS NOT NULL AND approval_decision IS NULL RETURNING 1`,
-          [jobId, decision, by, at],
-        );
-        if (changed.length && decision === 'reject')
-          await tx.query("UPDATE action_job_items SET status = 'failed', detail = $2 WHERE job_id = $1 AND status = 'pending'", [
-            jobId,
-            `not approved: rejected by ${by}; nothing was sent`,
-          ]);
-        return changed.length === 1;
-      }),
-    items: (jobId) => db.query<BulkItem>(ITEMS, [jobId]),
-    window: async (jobId, offset, limit) => ({
-      items: await db.query<BulkItem>(`${ITEMS} LIMIT $2 OFFSET $3`, [jobId, limit, offset]),
-      total: (await db.one<{ n: number }>('SELECT count(*) AS n FROM action_job_items WHERE job_id = $1', [jobId]))!.n,
-    }),
-    counts: async (jobId) => {
-      const counts: Record<BulkStatus, number> = { pending: 0, revoked: 0, 'already-inactive': 0, failed: 0 };
-      for (const r of await db.query<{ status: BulkStatus; n: number }>(
-        'SELECT status, count(*) AS n FROM action_job_items WHERE job_id = $1 GROUP BY status',
-        [jobId],
-      ))
-        counts[r.status] = r.n;
-      return counts;
-    },
-    pendingJobs: async () =>
-      (
-        await db.query<{ job_id: string }>(
-          `SELECT DISTINCT i.job_id FROM action_job_items i JOIN action_jobs j ON j.job_id = i.job_id
-           WHERE i.status = 'pending' AND (j.approval_requested_by IS NULL OR j.approval_decision = 'approve') ORDER BY i.job_id`,
-        )
-      ).map((r) => r.job_id),
-    setItem: async (jobId, seq, status, detail) =>
-      void (await db.query('UPDATE action_job_items SET status = $1, detail = $2 WHERE job_id = $3 AND seq = $4', [
-        status,
-        detail,
-        jobId,
-        seq,
-      ])),
   };
 }

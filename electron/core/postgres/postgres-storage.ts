@@ -109,7 +109,7 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
     consents: shared(pgConsentStore(db), ['count', 'options', 'total'], 'consents'),
     reference: pgReferenceStore(db),
     actions,
-    bulk: pgBulkJobStore(db, opts.instanceId ?? randomUUID()),
+    bulk: pgBulkJobStore(db, runner, opts.instanceId ?? randomUUID()),
     events: shared(
       pgEventStore(db, memo ? { memo } : {}),
       ['count', 'days', 'failuresByMessage', 'failuresByConsent', 'consentsWithFailures', 'collectionsByHolder'],

@@ -26,5 +26,14 @@ export function pgQueryRunner(db: PgDb, audited: (tx: Tx, entry: AuditEntry) => 
       if (done.record) committed();
       return done;
     },
+    batch: (queries) =>
+      db.tx(async (tx) => {
+        const out: unknown[][] = [];
+        for (const query of queries) {
+          const { sql, parameters } = query.compile();
+          out.push(await tx.query(sql, parameters));
+        }
+        return out;
+      }),
   };
 }

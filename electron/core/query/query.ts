@@ -78,6 +78,8 @@ export interface QueryRunner {
    * append nothing.
    */
   audited<R>(query: Compilable<R>, audit: (rows: R[]) => AuditEntry | null): Promise<{ rows: R[]; record: AuditRecord | null }>;
+  /** Runs the queries in order in one transaction (all or none), each one's rows in its place. */
+  batch(queries: readonly Compilable<unknown>[]): Promise<unknown[][]>;
 }
 
 /** Whether an error is a unique constraint's refusal, in either engine's words. */

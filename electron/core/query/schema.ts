@@ -5,8 +5,8 @@
  * text (YYYY-MM-DD), instants ISO 8601 text in UTC (PostgreSQL's timestamptz reads back as that too).
  *
  * Tables move here from the hand-written SQL of cache/ and postgres/ as they are rewritten; today:
- * the complaints register, the alerts and the rule 9.4 reports (issue 38), and the consents' common
- * columns for reading.
+ * the complaints register, the alerts and the rule 9.4 reports (issue 38), the bulk revocations'
+ * records, and the consents' common columns for reading.
  */
 export interface ComplaintsTable {
   id: string;
@@ -136,8 +136,35 @@ export interface EventsTable {
   at: number | string;
 }
 
+/** A bulk revocation (issue 26): who asked and why; on a team server, who runs it and the second person's decision. */
+export interface ActionJobsTable {
+  job_id: string;
+  kind: string;
+  created: string;
+  operator: string;
+  reason: string;
+  approval_requested_by: string | null;
+  approval_decision: string | null;
+  approval_by: string | null;
+  approval_at: string | null;
+}
+
+/** One consent of a bulk revocation, in the job's order (`seq` from 1). */
+export interface ActionJobItemsTable {
+  job_id: string;
+  seq: number;
+  consent_id: string;
+  /** pending, revoked, already-inactive or failed (the contract's BulkItem status). */
+  status: string;
+  detail: string | null;
+  /** When its DELETE was about to be sent (a run killed after it asks the intermediary on resume). */
+  sent_at: string | null;
+}
+
 export interface Schema {
   complaints: ComplaintsTable;
+  action_jobs: ActionJobsTable;
+  action_job_items: ActionJobItemsTable;
   alert_rules: AlertRulesTable;
   alerts: AlertsTable;
   alert_reads: AlertReadsTable;

@@ -77,6 +77,26 @@ export function bulkJobStoreSuite(open: OpenFixture) {
     );
 
     it(
+      'keeps the largest job the console makes (10,000 consents) whole and in order',
+      withStore(open, async ({ storage }) => {
+        const ids = Array.from({ length: 10_000 }, (_, i) => `consent-${String(i).padStart(5, '0')}`);
+        await storage.bulk.create({
+          jobId: 'job-big',
+          created: '2026-11-01T00:00:00.000Z',
+          operator: 'sam',
+          reason: 'incident',
+          consentIds: ids,
+        });
+        const items = await storage.bulk.items('job-big');
+        expect(items.map((i) => i.consentId)).toEqual(ids);
+        expect(items.map((i) => i.seq)).toEqual(ids.map((_, i) => i + 1));
+        expect(await storage.bulk.counts('job-big')).toEqual({ pending: 10_000, revoked: 0, 'already-inactive': 0, failed: 0 });
+        const { items: last, total } = await storage.bulk.window('job-big', 9_998, 5);
+        expect([total, last.map((i) => i.consentId)]).toEqual([10_000, ['consent-09998', 'consent-09999']]);
+      }),
+    );
+
+    it(
       'records an item’s intent before its DELETE; a resumed run asks the intermediary first and never sends one twice',
       withStore(open, async ({ storage }) => {
         // An intermediary of four ACTIVE consents that counts the DELETEs it gets.
