@@ -91,5 +91,15 @@ export function announcingStorage(stores: Storage, bus: EventBus): Storage {
       announce('monthly', 1);
     },
   };
-  return { ...stores, actions, audit, complaints, alerts, rule94, monthly };
+  // Retention: the data of the consents it treated, and an audit entry for each.
+  const data: Storage['data'] = {
+    ...stores.data,
+    applyRetention: async (operator) => {
+      const treated = await stores.data.applyRetention(operator);
+      announce('data', treated.length);
+      announce('audit', treated.length);
+      return treated;
+    },
+  };
+  return { ...stores, actions, audit, complaints, alerts, rule94, monthly, data };
 }

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { AppStatus, CacheChanged } from '../../shared/ipc/contract.js';
+import type { AppStatus, CacheChanged, ChannelSchema } from '../../shared/ipc/contract.js';
 import type { ConsoleClient } from './bridge/client.js';
 import { useJobsStore } from './ui/jobs/jobs-store.js';
 import { useSession } from './stores/session.js';
@@ -9,36 +9,44 @@ import { useSession } from './stores/session.js';
  * cache changes invalidate the queries that read that entity — at most a few times a second, so
  * a sync writing a page every few milliseconds does not make the screen refetch for every page —
  * sync progress goes to the session store, job progress to the jobs store.
+ *
+ * Which queries read an entity is the contract's word (each read channel's `reads`), and a query's
+ * key starts with its channel (test/unit/query-keys.test.ts holds the screens to both). The contract
+ * (its zod schemas, 116 kB) is loaded at the first change, not with the console (features/status/can.ts).
  */
-const READERS: Record<CacheChanged['entity'], readonly string[]> = {
-  consents: ['consents:', 'app:status', 'audit:', 'reports:'],
-  // The events feed the webhook triage and the compliance report's counts too.
-  events: ['events:', 'webhooks:', 'reports:', 'consents:get'],
-  reference: ['reference:', 'consents:get', 'consents:options'],
-  data: ['data:', 'products:', 'consents:get'],
-  audit: ['audit:', 'consents:get'],
-  complaints: ['complaints:'],
-  alerts: ['alerts:'],
-  rule94: ['biannual:'],
-  monthly: ['reports:monthlyPacks'],
-};
+type Readers = ReadonlyMap<CacheChanged['entity'], ReadonlySet<string>>;
+let readers: Promise<Readers | null> | undefined;
+/** Each entity's reading channels, from the contract; null when it could not be loaded (every query is read again then). */
+const loadReaders = () =>
+  (readers ??= import('../../shared/ipc/contract.js').then(
+    ({ CACHE_ENTITIES, CHANNELS, contract }) =>
+      new Map(
+        CACHE_ENTITIES.map((entity) => [
+          entity,
+          new Set<string>(CHANNELS.filter((c) => (contract[c] as ChannelSchema).reads?.includes(entity))),
+        ]),
+      ),
+    () => null,
+  ));
 const THROTTLE_MS = 400;
 
 export function bindMainEvents(client: ConsoleClient, queries: QueryClient): () => void {
-  const pending = new Set<string>();
+  const pending = new Set<CacheChanged['entity']>();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const flush = () => {
+  const flush = async () => {
+    const known = await loadReaders();
+    if (!known) readers = undefined; // tried again at the next change
     timer = undefined;
-    const prefixes = [...pending];
+    const channels = new Set([...pending].flatMap((entity) => [...(known?.get(entity) ?? [])]));
     pending.clear();
-    void queries.invalidateQueries({
-      predicate: (q) => typeof q.queryKey[0] === 'string' && prefixes.some((p) => (q.queryKey[0] as string).startsWith(p)),
-    });
+    void queries.invalidateQueries(
+      known ? { predicate: (q) => typeof q.queryKey[0] === 'string' && channels.has(q.queryKey[0]) } : undefined,
+    );
   };
   const offs = [
     client.on('cache:changed', (change) => {
-      READERS[change.entity].forEach((p) => pending.add(p));
-      timer ??= setTimeout(flush, THROTTLE_MS);
+      pending.add(change.entity);
+      timer ??= setTimeout(() => void flush(), THROTTLE_MS);
     }),
     client.on('sync:progress', (progress) => {
       // A sync that starts (here, or on another server of a team): the status says where it runs.

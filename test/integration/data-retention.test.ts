@@ -70,8 +70,16 @@ describe('retention when a consent ends', () => {
     const id = await activeWithData('DELETION');
     expect((await dataOf(id)).total).toBeGreaterThan(0);
     await ok('consents:revoke', { consentId: id, reason: 'retention test' });
+    // Every console hears of what retention changed (change-notices.ts): the data and the audit log.
+    const notices: unknown[] = [];
+    const unsubscribe = core.events.subscribe((event, payload) => {
+      if (event === 'cache:changed') notices.push(payload);
+    });
     const summary = await ok('sync:start', {});
+    unsubscribe();
     expect(summary.retention).toContainEqual({ consentId: id, action: 'deleted', records: expect.any(Number) });
+    expect(notices).toContainEqual({ entity: 'data', count: summary.retention.length });
+    expect(notices).toContainEqual({ entity: 'audit', count: summary.retention.length });
     for (const kind of ['accounts', 'transactions', 'balances']) expect((await dataOf(id, kind)).total).toBe(0);
     const audit = await ok('audit:list', { target: id, limit: 50 });
     expect(audit.at(-1)).toMatchObject({

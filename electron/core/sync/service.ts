@@ -125,7 +125,6 @@ export class SyncService {
       // Ended consents lose their CDR data now (deleted or de-identified, by their post-usage action).
       const retained = await stores.data.applyRetention('retention (automatic)');
       summary.retention = retained.map(({ consentId, action, records }) => ({ consentId, action, records }));
-      if (summary.retention.length) bus.emit('cache:changed', { entity: 'data', count: summary.retention.length });
       this.error = summary.failures.length ? summary.failures.map((f) => `${f.phase}: ${f.reason}`).join('; ') : null;
       // Ended by the core's clock, which every other time it keeps follows (the job's thread reads the
       // machine's: the same moment, unless a test runs the core on another day).

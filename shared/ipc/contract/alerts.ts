@@ -66,6 +66,7 @@ const HttpUrl = z.url({ protocol: /^https?$/ }).max(2000);
 
 export const alertsChannels = {
   'alerts:list': {
+    reads: ['alerts'],
     roles: EVERYONE,
     action: 'Reading alerts',
     input: z.strictObject({ limit: z.number().int().min(1).max(500).default(100) }),
@@ -87,7 +88,7 @@ export const alertsChannels = {
     input: z.strictObject({ id: z.string().max(100) }),
     output: Alert,
   },
-  'alerts:rules': { roles: EVERYONE, action: 'Reading alert rules', input: Empty, output: z.array(AlertRule) },
+  'alerts:rules': { reads: ['alerts'], roles: EVERYONE, action: 'Reading alert rules', input: Empty, output: z.array(AlertRule) },
   'alerts:addRule': {
     roles: COMPLIANCE,
     action: 'Adding an alert rule',
@@ -117,7 +118,7 @@ export const alertsChannels = {
     }),
     output: AlertRule,
   },
-  'alerts:delivery': { roles: EVERYONE, action: 'Reading where alerts go', input: Empty, output: AlertDelivery },
+  'alerts:delivery': { reads: ['alerts'], roles: EVERYONE, action: 'Reading where alerts go', input: Empty, output: AlertDelivery },
   'alerts:setDelivery': {
     roles: ADMIN,
     action: 'Changing where alerts go',

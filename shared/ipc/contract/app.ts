@@ -53,7 +53,7 @@ export const AppStatus = z.object({
 export type AppStatus = z.infer<typeof AppStatus>;
 
 export const appChannels = {
-  'app:status': { roles: EVERYONE, action: 'Reading the status', input: Empty, output: AppStatus },
+  'app:status': { reads: ['consents'], roles: EVERYONE, action: 'Reading the status', input: Empty, output: AppStatus },
   /**
    * The desktop becomes a team server's client (Settings → Connect to a team server): the address
    * is checked (https, or http on this machine; a CDR Console team server answering), kept, and the

@@ -70,18 +70,21 @@ export type AuditFilter = z.infer<typeof AuditFilter>;
 
 export const auditChannels = {
   'audit:list': {
+    reads: ['audit', 'consents'],
     roles: EVERYONE,
     action: 'Reading the audit log',
     input: z.strictObject({ target: ConsentId.optional(), limit: z.number().int().min(1).max(500) }),
     output: z.array(AuditRecord).max(500),
   },
   'audit:query': {
+    reads: ['audit', 'consents'],
     roles: EVERYONE,
     action: 'Reading the audit log',
     input: z.strictObject({ filter: AuditFilter, offset: z.number().int().min(0), limit: z.number().int().min(1).max(MAX_PAGE_SIZE) }),
     output: z.object({ rows: z.array(AuditRecord).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
   },
   'audit:options': {
+    reads: ['audit', 'consents'],
     roles: EVERYONE,
     action: 'Reading the audit log’s filters',
     input: Empty,
@@ -95,6 +98,7 @@ export const auditChannels = {
     output: JobStarted,
   },
   'audit:verify': {
+    reads: ['audit', 'consents'],
     roles: COMPLIANCE,
     action: 'Verifying the audit log',
     /** `checkpoint`: a checkpoint file's content, held against the log (it holds when nothing up to it changed). */
@@ -131,7 +135,7 @@ export const auditChannels = {
     input: z.strictObject({ format: z.enum(['csv', 'json']) }),
     output: z.object({ content: z.string(), entries: z.number().int() }),
   },
-  'operator:get': { roles: EVERYONE, action: 'Reading the operator’s name', input: Empty, output: Operator },
+  'operator:get': { reads: [], roles: EVERYONE, action: 'Reading the operator’s name', input: Empty, output: Operator },
   'operator:set': {
     roles: ADMIN,
     action: 'Changing the operator’s name',

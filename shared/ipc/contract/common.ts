@@ -34,9 +34,23 @@ export const ExportFormat = z.enum(['csv', 'json']);
  * (roles.ts: `roles`, and `action`, the words a refusal starts with). Both are required: a channel
  * without roles does not compile, and test/unit/ipc-roles.test.ts checks every set.
  */
+/**
+ * What the cache holds, as a change notice names it (cache:changed): each write says which it
+ * changed, and each read channel which it reads (ChannelSchema.reads).
+ */
+export const CACHE_ENTITIES = ['consents', 'events', 'reference', 'data', 'audit', 'complaints', 'alerts', 'rule94', 'monthly'] as const;
+export type CacheEntity = (typeof CACHE_ENTITIES)[number];
+
 export interface ChannelSchema extends Permission {
   input: z.ZodType;
   output: z.ZodType;
+  /**
+   * A read channel's answer depends on these (cache:changed names them): a console reads it again
+   * when one changes, here or on another console (renderer/src/events.ts). [] for a read of
+   * nothing a change notice names (settings, profiles, jobs: their own events refresh them).
+   * Absent on the channels that write.
+   */
+  reads?: readonly CacheEntity[];
   /**
    * Fields of the input that need more than the channel does: present in a request, they need
    * these roles (settings:set is open to everyone for their view's columns and saved views and the

@@ -70,6 +70,7 @@ export type ComplaintFilter = z.infer<typeof ComplaintFilter>;
 
 export const complaintsChannels = {
   'complaints:list': {
+    reads: ['complaints'],
     roles: EVERYONE,
     action: 'Reading complaints',
     input: ComplaintFilter.extend({

@@ -161,21 +161,30 @@ export const ConsentDetail = z.object({
 export type ConsentDetail = z.infer<typeof ConsentDetail>;
 
 export const consentsChannels = {
-  'consents:list': { roles: EVERYONE, action: 'Listing consents', input: ConsentListInput, output: ConsentListOutput },
+  'consents:list': { reads: ['consents'], roles: EVERYONE, action: 'Listing consents', input: ConsentListInput, output: ConsentListOutput },
   'consents:count': {
+    reads: ['consents'],
     roles: EVERYONE,
     action: 'Counting consents',
     input: z.strictObject({ filter: ConsentFilter }),
     output: ConsentCountOutput,
   },
-  'consents:options': { roles: EVERYONE, action: 'Reading the consent filters', input: Empty, output: ConsentOptionsOutput },
+  'consents:options': {
+    reads: ['consents', 'reference'],
+    roles: EVERYONE,
+    action: 'Reading the consent filters',
+    input: Empty,
+    output: ConsentOptionsOutput,
+  },
   'consents:ids': {
+    reads: ['consents'],
     roles: EVERYONE,
     action: 'Selecting consents',
     input: z.strictObject({ filter: ConsentFilter, sort: ConsentSort, limit: z.number().int().min(1).max(MAX_BULK) }),
     output: z.object({ ids: z.array(z.string()).max(MAX_BULK), total: z.number().int().nonnegative() }),
   },
   'consents:resolve': {
+    reads: ['consents'],
     roles: EVERYONE,
     action: 'Looking up consents',
     input: z.strictObject({ consentIds: z.array(ConsentId).min(1).max(MAX_BULK) }),
@@ -184,7 +193,13 @@ export const consentsChannels = {
       unknown: z.array(z.string()).max(MAX_BULK),
     }),
   },
-  'consents:get': { roles: EVERYONE, action: 'Reading a consent', input: z.strictObject({ consentId: ConsentId }), output: ConsentDetail },
+  'consents:get': {
+    reads: ['consents', 'events', 'reference', 'data', 'audit'],
+    roles: EVERYONE,
+    action: 'Reading a consent',
+    input: z.strictObject({ consentId: ConsentId }),
+    output: ConsentDetail,
+  },
   'consents:export': {
     roles: COMPLIANCE,
     action: 'Exporting consents',
@@ -221,6 +236,7 @@ export const consentsChannels = {
     output: JobStarted,
   },
   'reference:list': {
+    reads: ['reference'],
     roles: EVERYONE,
     action: 'Reading use cases and data holders',
     input: Empty,
@@ -268,6 +284,7 @@ export const consentsChannels = {
     output: z.object({ uri: z.string(), expiry: z.string().nullable(), state: z.string() }),
   },
   'authorization:decode': {
+    reads: [],
     roles: SUPPORT,
     action: 'Reading a data holder’s authorisation response',
     input: z.strictObject({ response: z.string().min(1).max(20_000), consentId: ConsentId.optional() }),

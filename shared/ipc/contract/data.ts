@@ -148,6 +148,7 @@ const RecordId = z.string().min(1).max(400);
 
 export const dataChannels = {
   'data:list': {
+    reads: ['data'],
     roles: EVERYONE,
     action: 'Reading cached data',
     input: z.strictObject({
@@ -188,6 +189,7 @@ export const dataChannels = {
     }),
   },
   'data:consents': {
+    reads: ['data'],
     roles: EVERYONE,
     action: 'Browsing cached data',
     input: z.strictObject({
@@ -201,18 +203,21 @@ export const dataChannels = {
     output: z.object({ rows: z.array(DataConsentRow).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
   },
   'data:groups': {
+    reads: ['data'],
     roles: EVERYONE,
     action: 'Browsing cached data',
     input: z.strictObject({ by: z.enum(['consumer', 'holder']), search: z.string().max(200).optional() }),
     output: z.object({ groups: z.array(DataGroup).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
   },
   'data:meta': {
+    reads: ['data'],
     roles: EVERYONE,
     action: 'Reading a consent’s cached data',
     input: z.strictObject({ consentId: ConsentId }),
     output: DataConsentMeta,
   },
   'data:records': {
+    reads: ['data'],
     roles: EVERYONE,
     action: 'Reading cached data',
     input: z.strictObject({
@@ -243,6 +248,7 @@ export const dataChannels = {
     output: z.object({ jobId: z.string() }),
   },
   'products:list': {
+    reads: ['data'],
     roles: EVERYONE,
     action: 'Listing products',
     input: z.strictObject({
@@ -259,6 +265,7 @@ export const dataChannels = {
     }),
   },
   'products:get': {
+    reads: ['data'],
     roles: EVERYONE,
     action: 'Reading a product',
     input: z.strictObject({ recordId: RecordId }),
@@ -274,6 +281,7 @@ export const dataChannels = {
     }),
   },
   'products:versions': {
+    reads: ['data'],
     roles: EVERYONE,
     action: 'Comparing product versions',
     input: z.strictObject({ recordId: RecordId, hashes: z.array(z.string().min(1).max(100)).min(1).max(4) }),

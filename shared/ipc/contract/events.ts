@@ -60,12 +60,14 @@ export type WebhookSummary = z.infer<typeof WebhookSummary>;
 
 export const eventsChannels = {
   'events:failures': {
+    reads: ['events'],
     roles: EVERYONE,
     action: 'Listing webhook failures',
     input: z.strictObject({ page: z.number().int().min(1), pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE) }),
     output: z.object({ rows: z.array(EventRow).max(MAX_PAGE_SIZE), total: z.number().int().nonnegative() }),
   },
   'events:list': {
+    reads: ['events'],
     roles: EVERYONE,
     action: 'Listing events',
     input: z.strictObject({
@@ -76,12 +78,14 @@ export const eventsChannels = {
     output: z.object({ rows: z.array(EventListRow).max(MAX_PAGE_SIZE) }),
   },
   'events:count': {
+    reads: ['events'],
     roles: EVERYONE,
     action: 'Counting events',
     input: z.strictObject({ filter: EventFilter }),
     output: z.object({ total: z.number().int().nonnegative(), types: z.array(TypeCount).max(100) }),
   },
   'events:days': {
+    reads: ['events'],
     roles: EVERYONE,
     action: 'Counting events per day',
     /** Days of `timeZone` (the console's; the host's when absent). */
@@ -96,6 +100,7 @@ export const eventsChannels = {
     output: JobStarted,
   },
   'webhooks:summary': {
+    reads: ['events'],
     roles: EVERYONE,
     action: 'Reading webhook failures',
     input: z.strictObject({ filter: EventFilter }),

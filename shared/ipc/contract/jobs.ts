@@ -62,8 +62,9 @@ export const BulkItem = z.object({
 export type BulkItem = z.infer<typeof BulkItem>;
 
 export const jobsChannels = {
-  'jobs:list': { roles: EVERYONE, action: 'Listing jobs', input: Empty, output: z.array(Job).max(200) },
+  'jobs:list': { reads: [], roles: EVERYONE, action: 'Listing jobs', input: Empty, output: z.array(Job).max(200) },
   'jobs:items': {
+    reads: [],
     roles: EVERYONE,
     action: 'Reading a job’s items',
     input: z.strictObject({

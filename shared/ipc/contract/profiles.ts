@@ -55,7 +55,13 @@ export type ProfileInput = z.infer<typeof ProfileInput>;
 export const ProfileSwitched = z.object({ profileId: z.string(), ok: z.boolean(), message: z.string().nullable() });
 
 export const profilesChannels = {
-  'profiles:list': { roles: EVERYONE, action: 'Listing connection profiles', input: Empty, output: z.array(ProfileSummary).max(100) },
+  'profiles:list': {
+    reads: [],
+    roles: EVERYONE,
+    action: 'Listing connection profiles',
+    input: Empty,
+    output: z.array(ProfileSummary).max(100),
+  },
   'profiles:save': { roles: ADMIN, action: 'Saving a connection profile', input: ProfileInput, output: z.array(ProfileSummary).max(100) },
   'profiles:remove': {
     roles: ADMIN,

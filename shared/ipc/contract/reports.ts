@@ -56,6 +56,7 @@ export type MonthlyPackRow = z.infer<typeof MonthlyPackRow>;
 
 export const reportsChannels = {
   'reports:compliance': {
+    reads: ['consents', 'events'],
     roles: EVERYONE,
     action: 'Reading the compliance report',
     input: z.strictObject({ from: Instant, to: Instant }),
@@ -69,6 +70,7 @@ export const reportsChannels = {
     output: JobStarted,
   },
   'reports:monthlyPacks': {
+    reads: ['monthly', 'consents', 'events'],
     roles: EVERYONE,
     action: 'Reading the monthly compliance packs',
     input: Empty,

@@ -65,6 +65,7 @@ const Versioned = { period: HalfYearId, version: z.number().int().positive() };
 
 export const rule94Channels = {
   'biannual:list': {
+    reads: ['rule94'],
     roles: EVERYONE,
     action: 'Reading the half-yearly CDR reports',
     input: z.strictObject({}).default({}),
@@ -75,6 +76,7 @@ export const rule94Channels = {
     }),
   },
   'biannual:get': {
+    reads: ['rule94'],
     roles: EVERYONE,
     action: 'Reading a half-yearly CDR report',
     input: z.strictObject({ period: HalfYearId }),

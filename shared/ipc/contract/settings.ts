@@ -51,7 +51,7 @@ export const PERSONAL_SETTINGS = [
 export const PersonalSettings = Settings.pick({ theme: true, consentColumns: true, savedViews: true, navCollapsed: true, timeZone: true });
 
 export const settingsChannels = {
-  'settings:get': { roles: EVERYONE, action: 'Reading the settings', input: Empty, output: Settings },
+  'settings:get': { reads: [], roles: EVERYONE, action: 'Reading the settings', input: Empty, output: Settings },
   'settings:set': {
     // The theme, the time zone, the consent list's columns, saved views and the folded sidebar: each person's own (on a team server,
     // kept per person). What the server does for everybody (how often it syncs, whether it fetches

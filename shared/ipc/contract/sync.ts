@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ConsentId, Empty, type ChannelSchema } from './common.js';
+import { CACHE_ENTITIES, ConsentId, Empty, type ChannelSchema } from './common.js';
 import { ADMIN, EVERYONE } from '../roles.js';
 
 /** The sync: its summary, its progress events, cache changes, cache reset. */
@@ -50,7 +50,7 @@ export const SyncProgress = z.object({
 export type SyncProgress = z.infer<typeof SyncProgress>;
 
 export const CacheChanged = z.object({
-  entity: z.enum(['consents', 'events', 'reference', 'data', 'audit', 'complaints', 'alerts', 'rule94', 'monthly']),
+  entity: z.enum(CACHE_ENTITIES),
   count: z.number().int().nonnegative(),
 });
 export type CacheChanged = z.infer<typeof CacheChanged>;
@@ -77,6 +77,6 @@ export const syncChannels = {
     input: Empty,
     output: z.object({ cancelled: z.boolean() }),
   },
-  'sync:last': { roles: EVERYONE, action: 'Reading the last sync', input: Empty, output: SyncSummary.nullable() },
+  'sync:last': { reads: [], roles: EVERYONE, action: 'Reading the last sync', input: Empty, output: SyncSummary.nullable() },
   'cache:reset': { roles: ADMIN, action: 'Resetting the cache', input: Empty, output: z.object({ switching: z.literal(true) }) },
 } as const satisfies Record<string, ChannelSchema>;

@@ -78,7 +78,7 @@ export const UserChange = z.strictObject({
 export type UserChange = z.infer<typeof UserChange>;
 
 export const usersChannels = {
-  'users:list': { roles: ADMIN, action: 'Managing users', input: Empty, output: UsersList },
+  'users:list': { reads: [], roles: ADMIN, action: 'Managing users', input: Empty, output: UsersList },
   'users:add': { roles: ADMIN, action: 'Adding users', input: NewUserInput, output: User },
   'users:update': { roles: ADMIN, action: 'Changing users', input: UserChange, output: User },
 } as const satisfies Record<string, ChannelSchema>;
