@@ -9,6 +9,7 @@ import { REMOTE_COMMANDS, remoteOf, withRemote } from './remote.js';
 import { runNormalize } from './normalize.js';
 import { badIdentifier, oneLineUsageErrors } from './usage.js';
 import { dataDirOf, EXIT, Exit, exitFor, identifier, positiveInt, readStdin, reasonOf, table, version, withCore } from './common.js';
+import { withChannels } from './channels.js';
 import { addProfileCommands } from './profiles.js';
 import { addTeamCommands } from './team.js';
 import { addUserCommands } from './users.js';
@@ -24,7 +25,6 @@ import {
   type Job,
 } from '../../shared/ipc/contract.js';
 import { exportConsents } from '../core/exports/consents-export.js';
-import { auditText } from '../core/exports/log-exports.js';
 import { ALL_CONSENT_COLUMNS } from '../../shared/consents/columns.js';
 import { periodOfText } from '../../shared/time/periods.js';
 
@@ -111,27 +111,16 @@ export function buildProgram(): Command {
     )
     .option('--data', 'also sync the Data API records of active consents, and the product catalogue')
     .action(async (o: { full?: boolean; data?: boolean }) => {
-      const remote = remoteOf(program);
-      if (remote)
-        return withRemote(remote, async (c) => {
-          c.on((event, payload) => {
-            if (event !== 'sync:progress') return;
-            const p = payload as { phase: string; done: number; total: number | null; state: string };
-            process.stderr.write(`${p.phase}: ${p.done}${p.total !== null ? `/${p.total}` : ''} ${p.state}\n`);
-          });
-          const summary = await c.call('sync:start', { ...(o.full ? { full: true } : {}), ...(o.data ? { data: true } : {}) });
-          process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-          if (summary.failures.length) throw new Exit(EXIT.error);
-        });
-      await withCore(program, async (core) => {
-        core.events.subscribe((event, payload) => {
+      await withChannels(program, async (call, on) => {
+        on((event, payload) => {
           if (event !== 'sync:progress') return;
           const p = payload as { phase: string; done: number; total: number | null; state: string; message?: string };
           process.stderr.write(
             `${p.phase}${p.message && p.phase === 'data' ? ` ${p.message}` : ''}: ${p.done}${p.total !== null ? `/${p.total}` : ''} ${p.state}\n`,
           );
         });
-        const summary = await core.sync({ full: Boolean(o.full), data: Boolean(o.data) });
+        // Without --data, no Data API records (whatever the console's setting), here or on a server.
+        const summary = await call('sync:start', { ...(o.full ? { full: true } : {}), data: Boolean(o.data) });
         process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
         if (summary.failures.length) throw new Exit(EXIT.error);
       });
@@ -186,48 +175,38 @@ export function buildProgram(): Command {
         };
         const format = o.json ? 'json' : o.format;
         if (o.count && o.all) throw new Exit(EXIT.usage, '--count and --all: choose one (--count writes only the number).');
-        const remote = remoteOf(program);
-        if (remote) {
-          if (o.all)
+        if (o.all) {
+          if (remoteOf(program))
             throw new Exit(
               EXIT.usage,
               '--all with --server: every row leaving the team store at once is an export, made (and audited) by the server: use Export on the Consents screen (compliance), or --limit.',
             );
-          return withRemote(remote, async (c) => {
-            const { total } = await c.call('consents:count', { filter });
-            if (o.count)
-              return void process.stdout.write(
-                { table: `${total}\n`, csv: `total\n${total}\n`, json: `${JSON.stringify({ total })}\n` }[format],
-              );
-            const { rows } = await c.call('consents:list', { filter, sort: sort.data, offset: 0, limit: o.limit });
-            if (format === 'table')
-              return void process.stdout.write(
-                `${table(rows, ['consentId', 'status', 'consumerEmail', 'dataHolderName', 'useCaseName', 'created', 'sharingEndDate'])}\n${rows.length} of ${total}\n`,
-              );
-            const window = { count: async () => ({ total: rows.length, byStatus: {} }), list: async () => rows } as never;
-            await exportConsents(window, { filter, sort: sort.data, columns: [...ALL_CONSENT_COLUMNS], format }, process.stdout);
+          if (format === 'table') throw new Exit(EXIT.usage, '--all writes every row: choose --format csv or --format json.');
+          // Every row streamed to stdout: the export itself, on the record as from the console's.
+          return withCore(program, async (core) => {
+            const input = { filter, sort: sort.data, columns: [...ALL_CONSENT_COLUMNS], format };
+            await core.recordExport(await exportConsents(core.stores.consents, input, process.stdout), input);
           });
         }
-        await withCore(program, async (core) => {
+        // The rest through the contract's channels, on this machine or the team server's (channels.ts).
+        await withChannels(program, async (call) => {
           if (o.count) {
-            const { total } = await core.stores.consents.count(filter);
-            const out = { table: `${total}\n`, csv: `total\n${total}\n`, json: `${JSON.stringify({ total })}\n` }[format];
-            process.stdout.write(out);
-            return;
+            const { total } = await call('consents:count', { filter });
+            return void process.stdout.write(
+              { table: `${total}\n`, csv: `total\n${total}\n`, json: `${JSON.stringify({ total })}\n` }[format],
+            );
           }
-          if (o.all || format !== 'table') {
-            if (format === 'table') throw new Exit(EXIT.usage, '--all writes every row: choose --format csv or --format json.');
-            const input = { filter, sort: sort.data, columns: [...ALL_CONSENT_COLUMNS], format };
-            const written = await exportConsents(core.stores.consents, input, process.stdout, o.all ? {} : { limit: o.limit });
-            // Every row leaving the cache in bulk is on the record, as from the console's export.
-            if (o.all) await core.recordExport(written, input);
-            return;
+          const { rows } = await call('consents:list', { filter, sort: sort.data, offset: 0, limit: o.limit });
+          if (format === 'table') {
+            const { total } = await call('consents:count', { filter });
+            return void process.stdout.write(
+              `${table(rows, ['consentId', 'status', 'consumerEmail', 'dataHolderName', 'useCaseName', 'created', 'sharingEndDate'])}\n${rows.length} of ${total}${rows.length < total ? ' (--all --format csv|json for every row)' : ''}\n`,
+            );
           }
-          const rows = await core.stores.consents.list({ filter, sort: sort.data, offset: 0, limit: o.limit });
-          const { total } = await core.stores.consents.count(filter);
-          process.stdout.write(
-            `${table(rows, ['consentId', 'status', 'consumerEmail', 'dataHolderName', 'useCaseName', 'created', 'sharingEndDate'])}\n${rows.length} of ${total}${rows.length < total ? ' (--all --format csv|json for every row)' : ''}\n`,
-          );
+          // The rows read, written as the export writes them (the same columns and local times).
+          const read = { count: async () => ({ total: rows.length, statuses: [] }), list: async () => rows };
+          const input = { filter, sort: sort.data, columns: [...ALL_CONSENT_COLUMNS], format };
+          await exportConsents(read, input, process.stdout, { limit: rows.length });
         });
       },
     );
@@ -262,16 +241,9 @@ export function buildProgram(): Command {
           );
         }
       };
-      const remote = remoteOf(program);
-      if (remote)
-        return withRemote(remote, async (c) => {
-          const detail = await c.call('consents:get', { consentId: id });
-          show({ consent: detail.consent, events: detail.events.slice(0, 500) });
-        });
-      await withCore(program, async (core) => {
-        const consent = await core.stores.consents.get(id);
-        if (!consent) throw new Exit(EXIT.error, `Consent ${id} is not in the cache (sync first, or check the id).`);
-        show({ consent, events: await core.stores.events.forConsent(id, 500) });
+      await withChannels(program, async (call) => {
+        const detail = await call('consents:get', { consentId: id });
+        show({ consent: detail.consent, events: detail.events.slice(0, 500) });
       });
     });
 
@@ -282,17 +254,8 @@ export function buildProgram(): Command {
     .action(async (id: string, o: { reason: string }) => {
       identifier(id, 'Consent id');
       const reason = reasonOf(o.reason);
-      const remote = remoteOf(program);
-      const revoke = remote
-        ? (input: { consentId: string; reason: string }) => withRemote(remote, (c) => c.call('consents:revoke', input))
-        : (input: { consentId: string; reason: string }) =>
-            withCore(program, async (core) => {
-              const r = await core.router.handle('consents:revoke', input, true);
-              if (!r.ok) throw new CoreError(r.error.code, r.error.message);
-              return r.value as ChannelOutput<'consents:revoke'>;
-            });
       {
-        const value = (await revoke({ consentId: id, reason })) as { outcome: string; revokedBy?: { operator: string; at: string } };
+        const value = await withChannels(program, (call) => call('consents:revoke', { consentId: id, reason }));
         if (value.outcome === 'already-inactive') {
           process.stdout.write(
             value.revokedBy
@@ -382,33 +345,17 @@ export function buildProgram(): Command {
     .option('--json', 'JSON output')
     .action(async (o: { consent?: string; type?: string[]; limit: number; json?: boolean }) => {
       if (o.consent !== undefined) identifier(o.consent, 'Consent id');
-      const remote = remoteOf(program);
-      if (remote)
-        return withRemote(remote, async (c) => {
-          const filter = {
-            ...(o.consent ? { consentId: o.consent } : {}),
-            ...(o.type ? { types: o.type.flatMap((t) => t.split(',')) } : {}),
-          };
-          const rows: ChannelOutput<'events:list'>['rows'] = [];
-          while (rows.length < o.limit) {
-            const page: ChannelOutput<'events:list'> = await c.call('events:list', {
-              filter,
-              offset: rows.length,
-              limit: Math.min(500, o.limit - rows.length),
-            });
-            rows.push(...page.rows);
-            if (page.rows.length < 500) break;
-          }
-          process.stdout.write(
-            `${o.json ? JSON.stringify(rows, null, 2) : table(rows, ['timestamp', 'eventType', 'consentId', 'eventDetail'])}\n`,
-          );
-        });
-      await withCore(program, async (core) => {
-        const rows = core.cache.events.list({
+      await withChannels(program, async (call) => {
+        const filter = {
           ...(o.consent ? { consentId: o.consent } : {}),
           ...(o.type ? { types: o.type.flatMap((t) => t.split(',')) } : {}),
-          limit: o.limit,
-        });
+        };
+        const rows: ChannelOutput<'events:list'>['rows'] = [];
+        while (rows.length < o.limit) {
+          const page = await call('events:list', { filter, offset: rows.length, limit: Math.min(500, o.limit - rows.length) });
+          rows.push(...page.rows);
+          if (page.rows.length < 500) break;
+        }
         process.stdout.write(
           `${o.json ? JSON.stringify(rows, null, 2) : table(rows, ['timestamp', 'eventType', 'consentId', 'eventDetail'])}\n`,
         );
@@ -421,11 +368,8 @@ export function buildProgram(): Command {
     .description('check the hash chain, and its MACs on a team server (exit 0 when it holds, 6 when it is broken)')
     .option('--checkpoint <file>', 'a checkpoint file (audit checkpoint): also proves nothing up to it changed since it was made')
     .action(async (o: { checkpoint?: string }) => {
-      const remote = remoteOf(program);
       const input = o.checkpoint ? { checkpoint: readCheckpointFile(o.checkpoint) } : {};
-      const v = await (remote
-        ? withRemote(remote, (c) => c.call('audit:verify', input))
-        : withCore(program, (core) => core.stores.audit.verify(input)));
+      const v = await withChannels(program, (call) => call('audit:verify', input));
       const lines: string[] = [];
       if (v.keyed)
         lines.push(
@@ -455,17 +399,12 @@ export function buildProgram(): Command {
     )
     .option('--output <file>', 'write it to this file (default: standard output)')
     .action(async (o: { output?: string }) => {
-      const remote = remoteOf(program);
-      const c = await (remote
-        ? withRemote(remote, (r) => r.call('audit:checkpoint', {}))
-        : withCore(program, async (core) => {
-            if (!core.stores.audit.checkpoint)
-              throw new Exit(
-                EXIT.usage,
-                "Checkpoints are a team server's: run this with --server URL (a solo console's log is anchored in its data directory).",
-              );
-            return core.stores.audit.checkpoint();
-          }));
+      if (!remoteOf(program))
+        throw new Exit(
+          EXIT.usage,
+          "Checkpoints are a team server's: run this with --server URL (a solo console's log is anchored in its data directory).",
+        );
+      const c = await withChannels(program, (call) => call('audit:checkpoint', {}));
       const text = `${JSON.stringify(c, null, 2)}\n`;
       if (!o.output) return void process.stdout.write(text);
       writeFileSync(o.output, text, { flag: 'wx' });
@@ -476,13 +415,7 @@ export function buildProgram(): Command {
     .description('every entry with its hashes')
     .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json']).default('json'))
     .action(async (o: { format: 'csv' | 'json' }) => {
-      const remote = remoteOf(program);
-      if (remote)
-        return withRemote(remote, async (c) => void process.stdout.write((await c.call('audit:export', { format: o.format })).content));
-      await withCore(
-        program,
-        async (core) => void process.stdout.write(auditText(await core.stores.audit.entries(), o.format, core.stores.audit.keepsClient)),
-      );
+      await withChannels(program, async (call) => void process.stdout.write((await call('audit:export', { format: o.format })).content));
     });
 
   const cache = program.command('cache').description("the profile's local cache");

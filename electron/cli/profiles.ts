@@ -1,11 +1,11 @@
 import { Option, type Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
-import { CoreError } from '../core/errors.js';
 import { writeProfiles } from '../core/config/profile-store.js';
 import { loadProfiles, Profile, type ProfilesFile } from '../core/config/profiles.js';
 import { createKeyFileCipher } from '../core/secrets/cipher.js';
 import { secretNames, SecretVault } from '../core/secrets/vault.js';
-import { dataDirOf, EXIT, Exit, readStdin, table, withCore } from './common.js';
+import { withChannels } from './channels.js';
+import { dataDirOf, EXIT, Exit, readStdin, table } from './common.js';
 
 /** `cli profiles list | add | test`: the connection profiles, their credentials in the vault. */
 export function addProfileCommands(program: Command): void {
@@ -93,10 +93,9 @@ export function addProfileCommands(program: Command): void {
     .description('get a token and make one call, saying precisely what failed')
     .option('--json', 'JSON output')
     .action(async (o: { json?: boolean }) => {
-      await withCore(program, async (core) => {
-        const r = await core.router.handle('profiles:test', {}, true);
-        if (!r.ok) throw new CoreError(r.error.code, r.error.message);
-        const result = r.value as { ok: boolean; steps: { step: string; ok: boolean; detail: string }[] };
+      // This machine's profile only (profiles are not a --server command): through its core's channels.
+      await withChannels(program, async (call) => {
+        const result = await call('profiles:test', {});
         if (o.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
         else for (const s of result.steps) process.stdout.write(`${s.ok ? '✓' : '✗'} ${s.step}: ${s.detail}\n`);
         if (!result.ok)
