@@ -8,6 +8,8 @@ import { EventsRepo } from '../../electron/core/cache/events-repo.js';
 import { EventIndex, stableOrderBy } from '../../electron/core/cache/event-index.js';
 import { complianceReport } from '../../electron/core/reports/compliance.js';
 import { sqliteReportStore } from '../../electron/core/cache/sqlite-storage.js';
+import { sqliteQueryRunner } from '../../electron/core/cache/query-runner.js';
+import { AuditLog } from '../../electron/core/cache/audit-log.js';
 import { contentId } from '../../electron/core/sync/consent-sync.js';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/server.js';
 import type { Consent, ConsentEvent } from '../../shared/schemas/consent.js';
@@ -104,8 +106,9 @@ describe('the events index', () => {
           // The compliance report's counts, from the index and from SQL's counts per type.
           const period = { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
           const at = new Date('2026-11-25T00:00:00Z');
-          expect(await complianceReport(sqliteReportStore(db, fast), period, at)).toEqual(
-            await complianceReport(sqliteReportStore(db, sql), period, at),
+          const runner = sqliteQueryRunner(db, new AuditLog(db));
+          expect(await complianceReport(sqliteReportStore(db, fast, runner), period, at)).toEqual(
+            await complianceReport(sqliteReportStore(db, sql, runner), period, at),
           );
         },
       ),

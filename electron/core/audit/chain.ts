@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { wellFormed } from '../../../shared/text/well-formed.js';
 import type { AuditEntry, AuditPerson, AuditRecord } from './port.js';
+import type { AuditLogTable } from '../query/schema.js';
 
 /**
  * The audit chain, whatever stores it: each entry's hash covers its fields and the previous
@@ -147,14 +148,7 @@ export function unusableAnchor(invalid: string | null, expectMissing: boolean): 
 }
 
 /** An audit row as both stores keep it (snake_case columns), as a record. */
-export interface AuditRow {
-  seq: number;
-  at: string;
-  operator: string;
-  action: string;
-  target: string | null;
-  reason: string | null;
-  result: string;
+export interface AuditRow extends AuditLogTable {
   prev_hash: string;
   hash: string;
   client?: string | null;

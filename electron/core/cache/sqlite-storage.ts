@@ -5,6 +5,8 @@ import type { DataStore, RecordsInput, RetentionEntry } from '../data/port.js';
 import type { EventStore } from '../events/port.js';
 import type { BulkJobStore } from '../jobs/port.js';
 import { bulkJobRecords } from '../jobs/store.js';
+import { auditCounts } from '../reports/audit-counts.js';
+import type { QueryRunner } from '../query/query.js';
 import type { ReportStore } from '../reports/port.js';
 import type { Storage } from '../storage.js';
 import type { SyncStateStore } from '../sync/port.js';
@@ -203,7 +205,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     windows: (filter: AuditFilter) => windowsOf(auditQuery.all(filter)),
   };
 
-  const reports = sqliteReportStore(db, eventQuery);
+  const reports = sqliteReportStore(db, eventQuery, runner);
 
   const syncState: SyncStateStore = {
     get: async (key) => state.get(key),
@@ -241,7 +243,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
 }
 
 /** The compliance report's counts: from the events index when it is fresh, from SQL otherwise. */
-export function sqliteReportStore(db: Db, eventQuery: EventQuery): ReportStore {
+export function sqliteReportStore(db: Db, eventQuery: EventQuery, runner: QueryRunner): ReportStore {
   return {
     eventsByType: async (from, to, types) => {
       await eventQuery.settled();
@@ -256,29 +258,7 @@ export function sqliteReportStore(db: Db, eventQuery: EventQuery): ReportStore {
       );
       return new Map(types.map((t) => [t, stmt.get(t, Date.parse(from), Date.parse(to))!.n]));
     },
-    audited: async (action, from, to, result) =>
-      db
-        .prepare<string[], { n: number }>(
-          `SELECT count(*) AS n FROM audit_log WHERE action = ? AND at >= ? AND at < ? ${result ? 'AND result = ?' : "AND result NOT LIKE 'failed%'"}`,
-        )
-        .get(...[action, from, to, ...(result ? [result] : [])])!.n,
-    staffActions: async (from, to) =>
-      db
-        .prepare<[string, string], { operator: string; withdrawn: number; amended: number }>(
-          `SELECT operator,
-                  sum(action = 'revoke' AND result = 'revoked') AS withdrawn,
-                  sum(action = 'update' AND result NOT LIKE 'failed%') AS amended
-           FROM audit_log WHERE action IN ('revoke', 'update') AND at >= ? AND at < ?
-           GROUP BY operator HAVING withdrawn + amended > 0 ORDER BY withdrawn + amended DESC, operator LIMIT 500`,
-        )
-        .all(from, to),
-    retention: async (from, to) =>
-      db
-        .prepare<[string, string], { action: string; consents: number; records: number }>(
-          `SELECT action, count(DISTINCT consent_id) AS consents, sum(records) AS records FROM retention_log
-           WHERE at >= ? AND at < ? GROUP BY action ORDER BY action`,
-        )
-        .all(from, to),
+    ...auditCounts(runner),
     collectionsByHolder: async (from, to) => (await eventQuery.settled(), eventQuery.collectionsByHolder(Date.parse(from), Date.parse(to))),
   };
 }

@@ -126,7 +126,7 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
           },
         }
       : audit,
-    reports: shared(pgReportStore(db), ['eventsByType', 'audited', 'staffActions', 'retention', 'collectionsByHolder'], 'reports'),
+    reports: shared(pgReportStore(db, runner), ['eventsByType', 'audited', 'staffActions', 'retention', 'collectionsByHolder'], 'reports'),
     syncState: pgSyncStateStore(db),
     complaints: complaintStore(runner),
     alerts: alertStore(runner),

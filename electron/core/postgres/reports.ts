@@ -1,13 +1,15 @@
+import { auditCounts } from '../reports/audit-counts.js';
 import type { ReportStore } from '../reports/port.js';
+import type { QueryRunner } from '../query/query.js';
 import type { PgDb } from './db.js';
 import { collectionsByHolder } from './events.js';
 
 /**
- * The compliance report's counts, as the SQLite adapter's (sqliteReportStore in
- * cache/sqlite-storage.ts, on its SQL path). Instants kept as text (the audit log's and the
- * retention log's `at`, ISO 8601) compare bytewise, as in SQLite.
+ * The compliance report's counts in the team store: the events per type here (along
+ * events_by_type), the audit and retention logs' counts written once for both engines
+ * (reports/audit-counts.ts).
  */
-export function pgReportStore(db: PgDb): ReportStore {
+export function pgReportStore(db: PgDb, runner: QueryRunner): ReportStore {
   return {
     async eventsByType(from, to, types) {
       const fromMs = Date.parse(from);
@@ -26,37 +28,7 @@ export function pgReportStore(db: PgDb): ReportStore {
       return new Map(types.map((t) => [t, counts.get(t) ?? 0]));
     },
 
-    async audited(action, from, to, result) {
-      // The team's own entries (imported chains are other installations' logs). SQLite's LIKE folds
-      // ASCII letters only: so does lower() under the "C" collation.
-      const row = await db.one<{ n: number }>(
-        `SELECT count(*)::int AS n FROM audit_log
-         WHERE chain = 'team' AND action = $1 AND at COLLATE "C" >= $2 AND at COLLATE "C" < $3
-           AND ${result ? 'result = $4' : `lower(result COLLATE "C") NOT LIKE 'failed%'`}`,
-        [action, from, to, ...(result ? [result] : [])],
-      );
-      return row!.n;
-    },
-
-    staffActions: (from, to) =>
-      db.query<{ operator: string; withdrawn: number; amended: number }>(
-        `SELECT operator, withdrawn, amended FROM (
-           SELECT operator,
-                  (count(*) FILTER (WHERE action = 'revoke' AND result = 'revoked'))::int AS withdrawn,
-                  (count(*) FILTER (WHERE action = 'update' AND lower(result COLLATE "C") NOT LIKE 'failed%'))::int AS amended
-           FROM audit_log
-           WHERE chain = 'team' AND action IN ('revoke', 'update') AND at COLLATE "C" >= $1 AND at COLLATE "C" < $2
-           GROUP BY operator) s
-         WHERE withdrawn + amended > 0 ORDER BY withdrawn + amended DESC, operator COLLATE "C" LIMIT 500`,
-        [from, to],
-      ),
-    retention: (from, to) =>
-      db.query<{ action: string; consents: number; records: number }>(
-        `SELECT action, count(DISTINCT consent_id)::int AS consents, sum(records)::bigint AS records FROM retention_log
-         WHERE at COLLATE "C" >= $1 AND at COLLATE "C" < $2 GROUP BY action ORDER BY action COLLATE "C"`,
-        [from, to],
-      ),
-
+    ...auditCounts(runner),
     collectionsByHolder: (from, to) => collectionsByHolder(db, from, to),
   };
 }

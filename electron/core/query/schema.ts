@@ -161,8 +161,36 @@ export interface ActionJobItemsTable {
   sent_at: string | null;
 }
 
+/**
+ * The staff action log's columns every engine has (a team server's also keeps the chain an entry
+ * belongs to, its person and its MAC: postgres/audit.ts). Read here for counting; written only by
+ * the audit chain's own code (cache/audit-log.ts, postgres/audit.ts).
+ */
+export interface AuditLogTable {
+  seq: number;
+  at: string;
+  operator: string;
+  action: string;
+  target: string | null;
+  reason: string | null;
+  result: string;
+}
+
+/** What retention did to each ended consent's data (cache/retention.ts, postgres/data-retention.ts). */
+export interface RetentionLogTable {
+  seq: number;
+  consent_id: string;
+  action: string;
+  records: number;
+  kinds: string;
+  reason: string;
+  at: string;
+}
+
 export interface Schema {
   complaints: ComplaintsTable;
+  audit_log: AuditLogTable;
+  retention_log: RetentionLogTable;
   action_jobs: ActionJobsTable;
   action_job_items: ActionJobItemsTable;
   alert_rules: AlertRulesTable;

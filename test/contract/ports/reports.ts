@@ -37,6 +37,8 @@ export function reportStoreSuite(open: OpenFixture) {
           result: 'already inactive at the data holder',
         });
         await storage.audit.append({ operator: 'sam', action: 'revoke', target: 'c', reason: 'r', result: 'failed: offline' });
+        // A failure in any letter case is a failure (both engines fold ASCII letters alike).
+        await storage.audit.append({ operator: 'sam', action: 'revoke', target: 'c', reason: 'r', result: 'FAILED: refused (403)' });
         const start = new Date(Date.parse(now) - 60_000).toISOString();
         expect(await storage.reports.audited('revoke', start, later, 'revoked')).toBe(1);
         expect(await storage.reports.audited('revoke', start, later)).toBe(2);
