@@ -83,6 +83,10 @@ export async function bundleCli() {
     entryPoints: ['electron/cli/cli.ts'],
     outfile: 'dist/electron/cli-main.cjs',
     external: [...teamExternal, 'nodemailer'],
+    // Non-ASCII characters in the code escaped (esbuild's default, said here because the launcher
+    // reads the bundle as Latin-1: 1 ms where decoding 3 MB of UTF-8 took 13; only comments keep
+    // other characters, and what they read as does not matter).
+    charset: 'ascii',
   });
   rmSync(join(root, 'dist/electron/cli.mjs.map'), { force: true }); // the bundle's before it moved to cli-main.cjs
   writeCliLauncher();
@@ -137,7 +141,8 @@ export async function runCli(argv) {
   } catch {
     // none yet
   }
-  const script = new vm.Script(\`(function (exports, require, module, __filename, __dirname) {\${readFileSync(file, 'utf8')}\n})\`, {
+  // Latin-1: the bundle's code is ASCII (bundleCli's charset), and Latin-1 reads it 10× sooner than UTF-8.
+  const script = new vm.Script(\`(function (exports, require, module, __filename, __dirname) {\${readFileSync(file, 'latin1')}\n})\`, {
     filename: pathToFileURL(file).href,
     cachedData,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

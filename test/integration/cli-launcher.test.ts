@@ -32,6 +32,12 @@ describe('npm run cli (the bundled command line)', () => {
     expect(statSync(bundle).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
   });
 
+  it('writes the code’s own non-ASCII text as it is written (the launcher reads the bundle as Latin-1: its code is ASCII)', () => {
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('who the commands act as: this machine’s operator');
+  });
+
   it('keeps the command line’s exit codes and its errors on stderr', () => {
     const bad = run(['--data-dir', tempDir(), 'consent', 'not an id']);
     expect(bad.status).toBe(2);
