@@ -12,7 +12,7 @@ import type { BulkItemState, BulkJobStore, BulkStatus } from './port.js';
  */
 export type BulkJobRecords = Omit<BulkJobStore, 'claim' | 'release' | 'heldElsewhere' | 'markSending'>;
 
-/** Items per INSERT: 3 parameters each, far below either engine's limit (SQLite 32,766, PostgreSQL 65,535). */
+/** Items per INSERT: 4 parameters each, far below either engine's limit (SQLite 32,766, PostgreSQL 65,535). */
 const ITEMS_PER_INSERT = 2_000;
 
 export function bulkJobRecords(db: QueryRunner): BulkJobRecords {
