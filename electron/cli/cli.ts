@@ -200,7 +200,7 @@ export function buildProgram(): Command {
           if (format === 'table') {
             const { total } = await call('consents:count', { filter });
             return void process.stdout.write(
-              `${table(rows, ['consentId', 'status', 'consumerEmail', 'dataHolderName', 'useCaseName', 'created', 'sharingEndDate'])}\n${rows.length} of ${total}${rows.length < total ? ' (--all --format csv|json for every row)' : ''}\n`,
+              `${table(rows, ['consentId', 'status', 'consumerEmail', 'dataHolderName', 'useCaseName', 'created', 'sharingEndDate'])}\n${rows.length} of ${total}${rows.length < total && !remoteOf(program) ? ' (--all --format csv|json for every row)' : ''}\n`,
             );
           }
           // The rows read, written as the export writes them (the same columns and local times).
