@@ -831,7 +831,7 @@ async function measureChart(
       const t = performance.now();
       await page.evaluate(() => {
         (window as unknown as { __openedAt: number }).__openedAt = performance.now();
-        location.hash = '#/webhook-failures';
+        location.hash = '#/webhook-failures?range=all';
       });
       const heading = page
         .waitForFunction(
