@@ -7,7 +7,7 @@ import type {
   ConsentSortField,
 } from '../../../shared/ipc/contract.js';
 import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
-import { CONSENT_COLUMNS, filterParts, ROW_COLUMNS, sortKeySql } from '../consents/filter.js';
+import { columnOf, filterParts, ROW_COLUMNS, sortKeySql } from '../consents/filter.js';
 import { anywhereText, parseSearch, tierWindows, type Search, type SearchWord } from '../../../shared/consents/search.js';
 import { WEBHOOK_FAILURES } from '../../../shared/consents/webhooks.js';
 import { ConsentIndex, INDEXED, oneCharacter } from './consent-index.js';
@@ -60,20 +60,19 @@ function whereOf(filter: ConsentFilter, opts: { without?: 'statuses'; scanSearch
     params.push(...part.params);
   };
   for (const part of filterParts(filter, opts.without)) {
-    const column = part.kind === 'webhookFailures' || part.kind === 'search' ? '' : CONSENT_COLUMNS[part.field];
     switch (part.kind) {
       case 'in':
-        add({ sql: `${column} IN (${part.values.map(() => '?').join(', ')})`, params: [...part.values] });
+        add({ sql: `${columnOf(part)} IN (${part.values.map(() => '?').join(', ')})`, params: [...part.values] });
         break;
       case 'is':
-        add({ sql: `${column} = ?`, params: [part.value ? 1 : 0] });
+        add({ sql: `${columnOf(part)} = ?`, params: [part.value ? 1 : 0] });
         break;
       case 'present':
-        add({ sql: `${column} IS ${part.value ? 'NOT ' : ''}NULL`, params: [] });
+        add({ sql: `${columnOf(part)} IS ${part.value ? 'NOT ' : ''}NULL`, params: [] });
         break;
       case 'range':
-        if (part.range.from) add({ sql: `${column} >= ?`, params: [part.range.from] });
-        if (part.range.to) add({ sql: `${column} < ?`, params: [part.range.to] });
+        if (part.range.from) add({ sql: `${columnOf(part)} >= ?`, params: [part.range.from] });
+        if (part.range.to) add({ sql: `${columnOf(part)} < ?`, params: [part.range.to] });
         break;
       case 'webhookFailures':
         add(failuresSql(part.range, 'consent_id'));

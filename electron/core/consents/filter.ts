@@ -75,6 +75,9 @@ export type FilterPart =
   /** The consent matches the search (shared/consents/search.ts): each store's own text index. */
   | { kind: 'search'; text: string };
 
+/** The column a part tests, for the parts that test one of the row's fields. */
+export const columnOf = (part: Extract<FilterPart, { field: ConsentField }>): string => CONSENT_COLUMNS[part.field];
+
 const stored = (r: { from?: string | undefined; to?: string | undefined }): StoredRange => ({
   ...(r.from ? { from: new Date(r.from).toISOString() } : {}),
   ...(r.to ? { to: new Date(r.to).toISOString() } : {}),

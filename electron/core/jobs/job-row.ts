@@ -1,11 +1,8 @@
+import type { ActionJobsTable } from '../query/schema.js';
 import type { BulkJob } from './port.js';
 
-/** A bulk job's approval as both stores keep it (snake_case columns of action_jobs). */
-export interface ApprovalColumns {
-  approval_requested_by: string | null;
-  approval_decision: string | null;
-  approval_by: string | null;
-}
+/** A bulk job's approval as both stores keep it (the columns of action_jobs, query/schema.ts). */
+export type ApprovalColumns = Pick<ActionJobsTable, 'approval_requested_by' | 'approval_decision' | 'approval_by'>;
 
 /** A job row with its approval columns, as the port's BulkJob. */
 export function jobOfRow(r: Omit<BulkJob, 'approval'> & ApprovalColumns): BulkJob {

@@ -8,7 +8,7 @@ import type { PgDb, Sql, Tx } from './db.js';
 import { parseSearch, tierWindows, type Search } from '../../../shared/consents/search.js';
 import { WEBHOOK_FAILURES } from '../../../shared/consents/webhooks.js';
 import { gramsText, likeAnywhere, searchVector, startQuery } from './consents-search.js';
-import { CONSENT_COLUMNS, filterParts, ROW_COLUMNS, sortKeySql } from '../consents/filter.js';
+import { columnOf, CONSENT_COLUMNS, filterParts, ROW_COLUMNS, sortKeySql } from '../consents/filter.js';
 
 /**
  * Consents, their versions, use cases and data holders (part of schema version 1). A consent's
@@ -67,20 +67,19 @@ function whereOf(filter: ConsentFilter, opts: { without?: 'statuses'; tier?: Tie
     return `$${params.length}`;
   };
   for (const part of filterParts(filter, opts.without)) {
-    const column = part.kind === 'webhookFailures' || part.kind === 'search' ? '' : CONSENT_COLUMNS[part.field];
     switch (part.kind) {
       case 'in':
-        sql.push(`${column} = ANY(${param(part.values)}::text[])`);
+        sql.push(`${columnOf(part)} = ANY(${param(part.values)}::text[])`);
         break;
       case 'is':
-        sql.push(`${column} = ${param(part.value)}::boolean`);
+        sql.push(`${columnOf(part)} = ${param(part.value)}::boolean`);
         break;
       case 'present':
-        sql.push(`${column} IS ${part.value ? 'NOT ' : ''}NULL`);
+        sql.push(`${columnOf(part)} IS ${part.value ? 'NOT ' : ''}NULL`);
         break;
       case 'range':
-        if (part.range.from) sql.push(`${column} >= ${param(part.range.from)}::text`);
-        if (part.range.to) sql.push(`${column} < ${param(part.range.to)}::text`);
+        if (part.range.from) sql.push(`${columnOf(part)} >= ${param(part.range.from)}::text`);
+        if (part.range.to) sql.push(`${columnOf(part)} < ${param(part.range.to)}::text`);
         break;
       case 'webhookFailures': {
         // Along events_by_type (event_type, at) INCLUDE (consent_id): an index-only scan per failure type.
