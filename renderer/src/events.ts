@@ -43,6 +43,12 @@ export function bindMainEvents(client: ConsoleClient, queries: QueryClient): () 
       known ? { predicate: (q) => typeof q.queryKey[0] === 'string' && channels.has(q.queryKey[0]) } : undefined,
     );
   };
+  let connectedBefore = false;
+  const loadJobs = () =>
+    void client.jobsList({}).then(
+      (jobs) => useJobsStore.getState().putAll(jobs),
+      () => undefined,
+    );
   const offs = [
     client.on('cache:changed', (change) => {
       pending.add(change.entity);
@@ -73,21 +79,25 @@ export function bindMainEvents(client: ConsoleClient, queries: QueryClient): () 
     }),
     client.onConnectionChange((state) => {
       useSession.getState().setConnection(state);
-      if (state === 'connected') {
-        void queries.invalidateQueries();
-        // A sync that ended while this console was away (its last progress report never came): not shown as running.
-        void client.appStatus({}).then(
-          (status) => {
-            if (!status.syncing && !status.team?.syncingOn && useSession.getState().syncProgress)
-              useSession.getState().setSyncProgress(null);
-          },
-          () => undefined,
-        );
-        void client.jobsList({}).then(
-          (jobs) => useJobsStore.getState().putAll(jobs),
-          () => undefined,
-        );
+      if (state !== 'connected') return;
+      // The first connection: the screens ask what they show themselves (and the first reads are
+      // already on their way, app/first-reads.ts); only the jobs list has no screen of its own.
+      // Asking the status or reading everything again here raced the first reads (and sent them twice).
+      if (!connectedBefore) {
+        connectedBefore = true;
+        loadJobs();
+        return;
       }
+      // Connected again after a break: what changed meanwhile was never announced to this console.
+      void queries.invalidateQueries();
+      // A sync that ended while this console was away (its last progress report never came): not shown as running.
+      void client.appStatus({}).then(
+        (status) => {
+          if (!status.syncing && !status.team?.syncingOn && useSession.getState().syncProgress) useSession.getState().setSyncProgress(null);
+        },
+        () => undefined,
+      );
+      loadJobs();
     }),
   ];
   return () => {

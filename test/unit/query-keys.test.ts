@@ -76,4 +76,30 @@ describe('query keys and change notices, from the contract', () => {
     expect(queries.getQueryState(['complaints:list', {}])?.isInvalidated).toBe(false);
     off();
   });
+
+  it('the first connection asks only for the jobs (the screens ask the rest); a connection after a break reads everything again', async () => {
+    let connection: ((state: 'connected' | 'disconnected') => void) | undefined;
+    const asked: string[] = [];
+    const client = {
+      on: () => () => undefined,
+      onConnectionChange: (listener: (state: 'connected' | 'disconnected') => void) => {
+        connection = listener;
+        listener('connected');
+        return () => undefined;
+      },
+      appStatus: () => (asked.push('app:status'), Promise.resolve({ syncing: false })),
+      jobsList: () => (asked.push('jobs:list'), Promise.resolve([])),
+    } as unknown as ConsoleClient;
+    const queries = new QueryClient();
+    queries.setQueryData(['consents:list', {}], { first: 'read' });
+    const off = bindMainEvents(client, queries);
+    expect(asked).toEqual(['jobs:list']);
+    // The first reads, seeded before the connection, are not read a second time.
+    expect(queries.getQueryState(['consents:list', {}])?.isInvalidated).toBe(false);
+    connection!('disconnected');
+    connection!('connected');
+    expect(asked).toEqual(['jobs:list', 'app:status', 'jobs:list']);
+    expect(queries.getQueryState(['consents:list', {}])?.isInvalidated).toBe(true);
+    off();
+  });
 });
