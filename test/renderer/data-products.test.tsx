@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { DataQuery } from '../../electron/core/cache/data-query.js';
+import type { DataStore } from '../../electron/core/data/port.js';
 import { DataRepo } from '../../electron/core/cache/data-repo.js';
 import { CustomerScreen } from '../../renderer/src/features/data/CustomerScreen.js';
 import { DataScreen } from '../../renderer/src/features/data/DataScreen.js';
@@ -113,17 +113,17 @@ const EVERYTHING: Json = {
 };
 
 function setup() {
-  const made: { query?: DataQuery } = {};
+  const made: { query?: DataStore } = {};
   const q = () => made.query!;
   const mem = memoryClient(40, {
     'products:list': async ({ filter, offset, limit }) => q().products(filter, offset, limit),
-    'products:get': async ({ recordId }) => q().product(recordId)!,
+    'products:get': async ({ recordId }) => (await q().product(recordId))!,
     'products:versions': async ({ recordId, hashes }) => q().productVersions(recordId, hashes),
-    'data:meta': async ({ consentId }) => ({ ...q().meta(consentId), history: null }),
+    'data:meta': async ({ consentId }) => ({ ...(await q().meta(consentId)), history: null }),
     'data:records': async (input) => q().records(input),
     'data:consents': async (input) => q().consents(input),
   });
-  made.query = new DataQuery(mem.cache.db);
+  made.query = mem.cache.stores.data;
   return { ...mem, repo: new DataRepo(mem.cache.db), query: made.query };
 }
 
@@ -186,8 +186,8 @@ describe('product detail', () => {
     const { client, repo, query } = setup();
     const product = real('anz_fee_amount_plus_transactionRate');
     repo.upsertPage('products', [product], '2026-11-01T00:00:00.000Z');
-    const id = query.products({}, 0, 1).rows[0]!.recordId;
-    const stored = query.product(id)!;
+    const id = (await query.products({}, 0, 1)).rows[0]!.recordId;
+    const stored = (await query.product(id))!;
     show(`/products/${encodeURIComponent(id)}`, client);
     expect(await screen.findByTestId('shape-badge')).toHaveTextContent('Normalised from 1.x');
     const f = await fees();
@@ -218,10 +218,10 @@ describe('product detail', () => {
       [real('amp_tier_DOLLAR_sentinel_max'), real('tier_applicabilityConditions_object'), real('discount_feeRate_with_eligibility')],
       '2026-11-01T00:00:00.000Z',
     );
-    const [amp, conditions, discount] = ['AMP Cash Manager', 'conditions', 'discount'].map(
-      (_, i) => query.products({}, 0, 10).rows.sort((a, b) => (a.recordId < b.recordId ? -1 : 1))[i]!,
+    const listed = (await query.products({}, 0, 10)).rows.sort((a, b) => (a.recordId < b.recordId ? -1 : 1));
+    const byId = Object.fromEntries(
+      await Promise.all(listed.slice(0, 3).map(async (p) => [p.recordId, (await query.product(p.recordId))!] as const)),
     );
-    const byId = Object.fromEntries([amp, conditions, discount].map((p) => [p!.recordId, query.product(p!.recordId)!]));
     for (const [id, p] of Object.entries(byId)) {
       const { unmount } = show(`/products/${encodeURIComponent(id)}`, client);
       await screen.findByRole('heading', { level: 2 });
@@ -251,12 +251,14 @@ describe('product detail', () => {
   it('the payload as sent is one click away, beside the normalised form, with every note', async () => {
     const { client, repo, query } = setup();
     repo.upsertPage('products', [real('discount_feeRate_with_eligibility')], '2026-11-01T00:00:00.000Z');
-    const id = query.products({}, 0, 1).rows[0]!.recordId;
+    const id = (await query.products({}, 0, 1)).rows[0]!.recordId;
     show(`/products/${encodeURIComponent(id)}`, client);
     await userEvent.click(await screen.findByRole('tab', { name: 'Normalised and as sent' }));
     expect(screen.getByRole('region', { name: 'Normalised (Data API 2.0.0)' })).toHaveTextContent('"discountMethodUType"');
     expect(screen.getByRole('region', { name: 'As sent by the data holder' })).not.toHaveTextContent('"discountMethodUType"');
-    expect(screen.getByRole('region', { name: 'Normaliser’s notes' }).querySelectorAll('p')).toHaveLength(query.product(id)!.notes.length);
+    expect(screen.getByRole('region', { name: 'Normaliser’s notes' }).querySelectorAll('p')).toHaveLength(
+      (await query.product(id))!.notes.length,
+    );
   });
 });
 

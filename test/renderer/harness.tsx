@@ -56,6 +56,8 @@ export interface MemoryCache {
   events: EventsRepo;
   audit: AuditLog;
   reference: ReferenceRepo;
+  /** The same cache's stores, as the app's core reads them. */
+  stores: ReturnType<typeof sqliteStorage>;
 }
 
 /** An app:status of a console on a production intermediary (not the sandbox), changed by `change`. */
@@ -205,7 +207,7 @@ export function memoryClient(
       return () => undefined;
     },
   };
-  return { client: createConsoleClient(transport), calls, cache: { db, consents, repo, events, audit, reference } };
+  return { client: createConsoleClient(transport), calls, cache: { db, consents, repo, events, audit, reference, stores } };
 }
 
 function Providers({ client, children }: { client: ConsoleClient; children: ReactNode }) {

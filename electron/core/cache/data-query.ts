@@ -1,26 +1,18 @@
-import type {
-  StoredDataConsentMeta,
-  DataConsentRow,
-  DataGroup,
-  DataRecordRow,
-  DataView,
-  ProductFilter,
-  ProductRow,
-  ProductVersion,
-  TransactionFilter,
-} from '../../../shared/ipc/contract.js';
+import type { StoredDataConsentMeta, DataRecordRow, DataView, TransactionFilter } from '../../../shared/ipc/contract.js';
 import { CONSENT_SUMMARY_COLUMNS, consentSummaryOf } from '../data/consent-summary.js';
 import { staleBefore, TRANSACTIONS_FULL_READ } from '../data/history.js';
 import type { Db } from './db.js';
-import { TransactionIndex } from './transaction-index.js';
+import { BALANCES, TRANSACTION_COLUMNS, TransactionIndex } from './transaction-index.js';
 import { DATA_KINDS } from '../api/data-client.js';
+import { accountOption, orderSql, recordRow, TRANSACTION_DAY, transactionParts } from '../data/views.js';
 
 /**
- * The data browser's reads of the cache: a consent's cached Data API records a window at a time
- * (never a whole kind over IPC), transactions with full-text search over descriptions, filters and a
- * running balance; what each answer is worth (when fetched, whether stale, what retention did); the
- * navigation lists (consumers, consents, data holders); and the product catalogue with every
- * version of a product the cache has seen.
+ * The data browser's reads of the cache that SQLite answers its own way: a consent's cached Data
+ * API records a window at a time (never a whole kind over IPC), transactions with full-text search
+ * over descriptions, filters and a running balance (from the transaction index when it holds them),
+ * and what each answer is worth (when fetched, whether stale, what retention did). What the views
+ * mean is data/views.ts; the navigation lists and the product catalogue are data/browse.ts (both
+ * engines).
  */
 type Json = Record<string, unknown>;
 type Param = string | number | null;
@@ -38,44 +30,16 @@ interface RecordSqlRow {
   running: number | null;
 }
 
-/** The order each kind reads best in: newest first for dated records, by time for usage. */
-const ORDER: Record<DataView, string> = {
-  customers: 'record_id',
-  accounts: "json_extract(raw, '$.displayName'), record_id",
-  balances: 'record_id',
-  transactions: 'at DESC, record_id DESC',
-  payees: "json_extract(raw, '$.nickname'), record_id",
-  directDebits: "json_extract(raw, '$.lastDebitDateTime') DESC, record_id",
-  scheduledPayments: "json_extract(raw, '$.recurrence.nextPaymentDate'), record_id",
-  energyAccounts: 'record_id',
-  servicePoints: 'record_id',
-  invoices: "json_extract(raw, '$.issueDate') DESC, record_id",
-  bills: "json_extract(raw, '$.executionDateTime') DESC, record_id",
-  usage: "json_extract(raw, '$.servicePointId'), json_extract(raw, '$.readStartDate'), record_id",
-};
+/** A view's order in SQLite: its payload fields by json_extract (NULLs first ascending, last descending: as the rule says). */
+const ORDER = (view: Exclude<DataView, 'transactions'>) =>
+  orderSql(view, (k) => `json_extract(raw, '$.${k.path.join('.')}')${k.desc ? ' DESC' : ''}`);
 
-/** Whole words as typed become prefix terms, all required: "wool nsw" → "wool"* "nsw"*. */
-export function ftsQuery(search: string): string | undefined {
-  const words = search
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .slice(0, 12);
-  return words.length ? words.map((w) => `"${w}"*`).join(' ') : undefined;
-}
-
-const cents = (amount: string) => Math.round(Number(amount) * 100);
-const money = (c: number) => {
-  const sign = c < 0 ? '-' : '';
-  const abs = Math.abs(c);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-};
-
-/** A stored record as the views read it: the 2.0.0 form (or the payload itself), the payload, the notes. */
-function decoded(r: { raw: string; normalized: string | null; notes: string | null }): { record: Json; raw: Json; notes: Json[] } {
-  const raw = JSON.parse(r.raw) as Json;
-  return { record: r.normalized ? (JSON.parse(r.normalized) as Json) : raw, raw, notes: r.notes ? (JSON.parse(r.notes) as Json[]) : [] };
-}
+/** A stored record's JSON, read. */
+const parsed = (r: { raw: string; normalized: string | null; notes: string | null }) => ({
+  raw: JSON.parse(r.raw) as Json,
+  normalized: r.normalized ? (JSON.parse(r.normalized) as Json) : null,
+  notes: r.notes ? (JSON.parse(r.notes) as Json[]) : null,
+});
 
 /** Transactions in a consent above which a read through the port waits for them in memory (SQL: ~50 ms at 5,000). */
 const SETTLE_ABOVE = 5_000;
@@ -147,16 +111,7 @@ export class DataQuery {
   }
 
   private toRow(r: RecordSqlRow): DataRecordRow {
-    return {
-      recordId: r.record_id,
-      kind: r.kind,
-      shape: r.shape,
-      ...decoded(r),
-      fetchedAt: r.fetched_at,
-      stale: r.last_fetch !== null && r.fetched_at < r.last_fetch,
-      deidentified: r.deidentified === 1,
-      ...(r.kind === 'transactions' ? { runningBalance: r.running === null ? null : money(r.running) } : {}),
-    };
+    return recordRow({ ...r, ...parsed(r), deidentified: r.deidentified === 1 }, r.last_fetch);
   }
 
   /** What the data of a consent is worth: per kind, when fetched and how much is stale; retention; filter options. */
@@ -189,7 +144,7 @@ export class DataQuery {
          FROM data_records WHERE consent_id = ? AND kind = 'accounts' ORDER BY name, record_id LIMIT 500`,
       )
       .all(consentId)
-      .map((a) => ({ accountId: a.accountId, label: [a.name ?? a.accountId, a.masked].filter(Boolean).join(' ') }));
+      .map(accountOption);
     // The filters' values: from the consent's transactions in memory when held (SQL parses every record).
     const held = this.index?.values(consentId);
     const distinct = (field: 'type' | 'status', limit: number) =>
@@ -232,7 +187,7 @@ export class DataQuery {
     const rows = this.db
       .prepare<Param[], RecordSqlRow>(
         `SELECT record_id, kind, shape, raw, normalized, notes, fetched_at, deidentified, ? AS last_fetch, NULL AS running
-         FROM data_records WHERE consent_id = ? AND kind = ? ORDER BY ${ORDER[input.kind]} LIMIT ? OFFSET ?`,
+         FROM data_records WHERE consent_id = ? AND kind = ? ORDER BY ${ORDER(input.kind)} LIMIT ? OFFSET ?`,
       )
       .all(last, input.consentId, input.kind, input.limit, input.offset)
       .map((r) => this.toRow(r));
@@ -266,53 +221,30 @@ export class DataQuery {
       });
       return { rows, total: fast.total };
     }
+    const parts = transactionParts(f);
+    if (!parts) return { rows: [], total: 0 };
     const where: string[] = [];
     const params: Param[] = [];
-    const match = f.search ? ftsQuery(f.search) : undefined;
-    if (f.search && !match) return { rows: [], total: 0 };
-    if (match) {
-      where.push('rid IN (SELECT rowid FROM transactions_fts WHERE transactions_fts MATCH ?)');
-      params.push(match);
-    }
-    const list = (column: string, values: string[] | undefined) => {
-      if (!values?.length) return;
-      where.push(`${column} IN (${values.map(() => '?').join(',')})`);
-      params.push(...values);
-    };
-    list('account_id', f.accountIds);
-    list('type', f.types);
-    list('status', f.statuses);
-    if (f.fromDay) {
-      where.push('substr(at, 1, 10) >= ?');
-      params.push(f.fromDay);
-    }
-    if (f.toDay) {
-      where.push('substr(at, 1, 10) <= ?');
-      params.push(f.toDay);
-    }
-    if (f.minAmount !== undefined) {
-      where.push('amount_cents >= ?');
-      params.push(cents(f.minAmount));
-    }
-    if (f.maxAmount !== undefined) {
-      where.push('amount_cents <= ?');
-      params.push(cents(f.maxAmount));
+    for (const part of parts) {
+      if (part.kind === 'words') {
+        where.push('rid IN (SELECT rowid FROM transactions_fts WHERE transactions_fts MATCH ?)');
+        params.push(part.words.map((w) => `"${w}"*`).join(' '));
+      } else if (part.kind === 'in') {
+        where.push(`${part.column} IN (${part.values.map(() => '?').join(',')})`);
+        params.push(...part.values);
+      } else {
+        where.push(`${part.kind === 'day' ? TRANSACTION_DAY : 'amount_cents'} ${part.op} ?`);
+        params.push(part.kind === 'day' ? part.day : part.cents);
+      }
     }
     // The running balance: the account's current balance less every posted transaction after this
     // one (current balances do not include pending transactions; a pending one has none).
     const base = `
       WITH tx AS (
-        SELECT rowid AS rid, record_id, kind, shape, raw, normalized, notes, fetched_at, deidentified,
-          json_extract(raw, '$.accountId') AS account_id, json_extract(raw, '$.status') AS status, json_extract(raw, '$.type') AS type,
-          coalesce(json_extract(raw, '$.postingDateTime'), json_extract(raw, '$.executionDateTime'), json_extract(raw, '$.valueDateTime')) AS at,
-          CAST(round(CAST(json_extract(raw, '$.amount') AS REAL) * 100) AS INTEGER) AS amount_cents
+        SELECT rowid AS rid, record_id, kind, shape, raw, normalized, notes, fetched_at, deidentified, ${TRANSACTION_COLUMNS}
         FROM data_records WHERE consent_id = ? AND kind = 'transactions'
       ),
-      balances AS (
-        SELECT json_extract(raw, '$.accountId') AS account_id,
-          CAST(round(CAST(json_extract(raw, '$.currentBalance') AS REAL) * 100) AS INTEGER) AS balance_cents
-        FROM data_records WHERE consent_id = ? AND kind = 'balances' AND json_extract(raw, '$.currentBalance') IS NOT NULL
-      ),
+      balances AS (${BALANCES}),
       ran AS (
         SELECT tx.*, CASE WHEN tx.status = 'POSTED' AND b.balance_cents IS NOT NULL THEN
           b.balance_cents - coalesce(sum(CASE WHEN tx.status = 'POSTED' THEN tx.amount_cents ELSE 0 END) OVER (
@@ -333,177 +265,5 @@ export class DataQuery {
       .prepare<Param[], { n: number }>(`${base} SELECT count(*) AS n FROM tx ${whereSql}`)
       .get(input.consentId, input.consentId, ...params)!.n;
     return { rows, total };
-  }
-
-  /** Consents with cached data or a retention record, optionally of one consumer or data holder, or matching words. */
-  consents(input: {
-    consumerId?: string | undefined;
-    dataHolderBrandId?: string | undefined;
-    search?: string | undefined;
-    offset: number;
-    limit: number;
-  }): {
-    rows: DataConsentRow[];
-    total: number;
-  } {
-    const where = ['(d.records > 0 OR r.action IS NOT NULL)'];
-    const params: Param[] = [];
-    if (input.consumerId) {
-      where.push('coalesce(c.consumer_id, c.consumer_email) = ?');
-      params.push(input.consumerId);
-    }
-    if (input.dataHolderBrandId) {
-      where.push('c.data_holder_brand_id = ?');
-      params.push(input.dataHolderBrandId);
-    }
-    const search = input.search?.trim().toLowerCase();
-    if (search) {
-      where.push(
-        "(lower(c.consent_id) LIKE ? ESCAPE '\\' OR lower(coalesce(c.consumer_email, '')) LIKE ? ESCAPE '\\' OR lower(coalesce(c.data_holder_name, '')) LIKE ? ESCAPE '\\')",
-      );
-      const like = `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-      params.push(like, like, like);
-    }
-    const from = `
-      FROM consents c
-      LEFT JOIN (SELECT consent_id, count(*) AS records, max(fetched_at) AS last FROM data_records
-                 WHERE consent_id IS NOT NULL AND kind <> 'products' GROUP BY consent_id) d ON d.consent_id = c.consent_id
-      LEFT JOIN (SELECT consent_id, action || ' ' || at AS action FROM retention_log
-                 WHERE seq IN (SELECT max(seq) FROM retention_log GROUP BY consent_id)) r ON r.consent_id = c.consent_id
-      WHERE ${where.join(' AND ')}`;
-    const rows = this.db
-      .prepare<Param[], DataConsentRow>(
-        `SELECT c.consent_id AS consentId, c.status, c.consumer_email AS consumerEmail, c.consumer_id AS consumerId,
-                c.data_holder_name AS dataHolderName, c.data_holder_brand_id AS dataHolderBrandId,
-                coalesce(d.records, 0) AS records, d.last AS lastFetchedAt, r.action AS retention
-         ${from} ORDER BY d.last DESC NULLS LAST, c.consent_id LIMIT ? OFFSET ?`,
-      )
-      .all(...params, input.limit, input.offset);
-    const total = this.db.prepare<Param[], { n: number }>(`SELECT count(*) AS n ${from}`).get(...params)!.n;
-    return { rows, total };
-  }
-
-  /** Consumers or data holders whose consents have cached data (or had, before retention). */
-  groups(by: 'consumer' | 'holder', search?: string): { groups: DataGroup[]; total: number } {
-    const key = by === 'consumer' ? 'coalesce(c.consumer_id, c.consumer_email)' : 'c.data_holder_brand_id';
-    const label =
-      by === 'consumer'
-        ? 'coalesce(max(c.consumer_email), max(c.consumer_id))'
-        : 'coalesce(max(c.data_holder_name), c.data_holder_brand_id)';
-    const params: Param[] = [];
-    let having = '';
-    const s = search?.trim().toLowerCase();
-    if (s) {
-      having = `HAVING lower(${label}) LIKE ? ESCAPE '\\' OR lower(${key}) LIKE ? ESCAPE '\\'`;
-      const like = `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-      params.push(like, like);
-    }
-    const sql = `
-      SELECT ${key} AS id, ${label} AS label, count(*) AS consents, sum(coalesce(d.records, 0)) AS records, max(d.last) AS lastFetchedAt
-      FROM consents c
-      LEFT JOIN (SELECT consent_id, count(*) AS records, max(fetched_at) AS last FROM data_records
-                 WHERE consent_id IS NOT NULL AND kind <> 'products' GROUP BY consent_id) d ON d.consent_id = c.consent_id
-      WHERE ${key} IS NOT NULL AND (d.records > 0 OR c.consent_id IN (SELECT consent_id FROM retention_log))
-      GROUP BY ${key} ${having}`;
-    const groups = this.db
-      .prepare<Param[], DataGroup>(`${sql} ORDER BY records DESC, label LIMIT 500`)
-      .all(...params)
-      .map((g) => ({ ...g, label: g.label ?? g.id }));
-    const total = this.db.prepare<Param[], { n: number }>(`SELECT count(*) AS n FROM (${sql})`).get(...params)!.n;
-    return { groups, total };
-  }
-
-  /* ---- products ---- */
-
-  private productWhere(filter: ProductFilter, skip?: 'category' | 'holder'): { sql: string; params: Param[] } {
-    const where = ["kind = 'products'"];
-    const params: Param[] = [];
-    if (skip !== 'holder' && filter.dataHolderBrandIds?.length) {
-      where.push(`json_extract(raw, '$.dataHolderId') IN (${filter.dataHolderBrandIds.map(() => '?').join(',')})`);
-      params.push(...filter.dataHolderBrandIds);
-    }
-    if (skip !== 'category' && filter.categories?.length) {
-      where.push(`json_extract(raw, '$.productCategory') IN (${filter.categories.map(() => '?').join(',')})`);
-      params.push(...filter.categories);
-    }
-    const s = filter.search?.trim().toLowerCase();
-    if (s) {
-      where.push("lower(coalesce(json_extract(raw, '$.name'), '')) LIKE ? ESCAPE '\\'");
-      params.push(`%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
-    }
-    return { sql: where.join(' AND '), params };
-  }
-
-  products(filter: ProductFilter, offset: number, limit: number) {
-    const w = this.productWhere(filter);
-    const rows = this.db
-      .prepare<Param[], ProductRow>(
-        `SELECT record_id AS recordId, coalesce(json_extract(raw, '$.productId'), record_id) AS productId, json_extract(raw, '$.name') AS name,
-           coalesce(json_extract(raw, '$.brandName'), json_extract(raw, '$.brand')) AS brandName, json_extract(raw, '$.dataHolderId') AS dataHolderBrandId,
-           json_extract(raw, '$.productCategory') AS category, shape, fetched_at AS fetchedAt,
-           (SELECT count(*) FROM product_versions v WHERE v.record_id = data_records.record_id) AS versions
-         FROM data_records WHERE ${w.sql} ORDER BY brandName, category, name, record_id LIMIT ? OFFSET ?`,
-      )
-      .all(...w.params, limit, offset);
-    const total = this.db.prepare<Param[], { n: number }>(`SELECT count(*) AS n FROM data_records WHERE ${w.sql}`).get(...w.params)!.n;
-    const c = this.productWhere(filter, 'category');
-    const categories = this.db
-      .prepare<Param[], { category: string; count: number }>(
-        `SELECT coalesce(json_extract(raw, '$.productCategory'), 'UNKNOWN') AS category, count(*) AS count FROM data_records
-         WHERE ${c.sql} GROUP BY category ORDER BY category LIMIT 100`,
-      )
-      .all(...c.params);
-    const h = this.productWhere(filter, 'holder');
-    const dataHolders = this.db
-      .prepare<Param[], { id: string; name: string; count: number }>(
-        `SELECT coalesce(json_extract(raw, '$.dataHolderId'), '') AS id,
-           coalesce(max(json_extract(raw, '$.dataHolderBrandName')), max(json_extract(raw, '$.brandName')), max(json_extract(raw, '$.brand')), '') AS name,
-           count(*) AS count
-         FROM data_records WHERE ${h.sql} GROUP BY id ORDER BY name LIMIT 2000`,
-      )
-      .all(...h.params);
-    return { rows, total, categories, dataHolders };
-  }
-
-  *productWindows(filter: ProductFilter): Generator<ProductRow[]> {
-    for (let offset = 0; ; offset += 500) {
-      const { rows } = this.products(filter, offset, 500);
-      if (rows.length) yield rows;
-      if (rows.length < 500) return;
-    }
-  }
-
-  product(recordId: string) {
-    const r = this.db
-      .prepare<
-        [string],
-        { record_id: string; shape: string | null; raw: string; normalized: string | null; notes: string | null; fetched_at: string }
-      >("SELECT record_id, shape, raw, normalized, notes, fetched_at FROM data_records WHERE kind = 'products' AND record_id = ?")
-      .get(recordId);
-    if (!r) return undefined;
-    return {
-      recordId: r.record_id,
-      fetchedAt: r.fetched_at,
-      shape: r.shape,
-      ...decoded(r),
-      versions: this.db
-        .prepare<[string], { seenAt: string; hash: string }>(
-          'SELECT seen_at AS seenAt, hash FROM product_versions WHERE record_id = ? ORDER BY seen_at, rowid LIMIT 1000',
-        )
-        .all(recordId),
-    };
-  }
-
-  productVersions(recordId: string, hashes: string[]): ProductVersion[] {
-    return this.db
-      .prepare<
-        Param[],
-        { seen_at: string; hash: string; shape: string | null; raw: string; normalized: string | null; notes: string | null }
-      >(
-        `SELECT seen_at, hash, shape, raw, normalized, notes FROM product_versions WHERE record_id = ? AND hash IN (${hashes.map(() => '?').join(',')})
-         ORDER BY seen_at, rowid`,
-      )
-      .all(recordId, ...hashes)
-      .map((v) => ({ seenAt: v.seen_at, hash: v.hash, shape: v.shape, ...decoded(v) }));
   }
 }

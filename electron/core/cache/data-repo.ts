@@ -96,20 +96,4 @@ export class DataRepo {
   }
 
   /** Per kind: how many records of a consent are cached, and when they were last fetched. */
-  collectionsFor(consentId: string): { kind: string; count: number; fetchedAt: string | null }[] {
-    return this.db
-      .prepare<[string], { kind: string; count: number; fetchedAt: string | null }>(
-        'SELECT kind, count(*) AS count, max(fetched_at) AS fetchedAt FROM data_records WHERE consent_id = ? GROUP BY kind ORDER BY kind',
-      )
-      .all(consentId);
-  }
-
-  countsFor(consentId: string): Record<string, number> {
-    return Object.fromEntries(
-      this.db
-        .prepare<[string], { kind: string; n: number }>('SELECT kind, count(*) AS n FROM data_records WHERE consent_id = ? GROUP BY kind')
-        .all(consentId)
-        .map((r) => [r.kind, r.n]),
-    );
-  }
 }

@@ -82,11 +82,3 @@ export function applyRetention(
   }
   return results;
 }
-
-export function retentionLog(db: Db, consentId?: string) {
-  return db
-    .prepare<string[], { consent_id: string; action: string; records: number; kinds: string; reason: string; at: string }>(
-      `SELECT consent_id, action, records, kinds, reason, at FROM retention_log ${consentId ? 'WHERE consent_id = ?' : ''} ORDER BY seq`,
-    )
-    .all(...(consentId ? [consentId] : []));
-}

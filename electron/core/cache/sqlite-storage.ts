@@ -1,7 +1,8 @@
-import type { AuditFilter, EventFilter, ProductFilter } from '../../../shared/ipc/contract.js';
+import type { AuditFilter, EventFilter } from '../../../shared/ipc/contract.js';
 import type { AuditEntry, AuditRecord, AuditStore } from '../audit/port.js';
 import type { ActionChange, ActionStore, ConsentStore, ReferenceStore } from '../consents/port.js';
-import type { DataStore, RecordsInput, RetentionEntry } from '../data/port.js';
+import { dataBrowse } from '../data/browse.js';
+import type { DataStore, RecordsInput } from '../data/port.js';
 import type { EventStore } from '../events/port.js';
 import type { BulkJobStore } from '../jobs/port.js';
 import { bulkJobRecords } from '../jobs/store.js';
@@ -21,7 +22,7 @@ import { DataRepo } from './data-repo.js';
 import type { Db } from './db.js';
 import { EventQuery } from './event-query.js';
 import { EventsRepo, ReferenceRepo } from './events-repo.js';
-import { applyRetention, retentionLog } from './retention.js';
+import { applyRetention } from './retention.js';
 import { BuildLane } from './read-index.js';
 import { sqliteQueryRunner } from './query-runner.js';
 import { complaintStore } from '../complaints/store.js';
@@ -175,9 +176,8 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   };
 
   const data: DataStore = {
+    ...dataBrowse(runner),
     list: async (o) => dataRepo.list(o),
-    consents: async (input) => dataQuery.consents(input),
-    groups: async (by, search) => dataQuery.groups(by, search),
     meta: async (id) => {
       await dataQuery.settle(id);
       return dataQuery.meta(id);
@@ -187,13 +187,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
       return dataQuery.records(input);
     },
     windows: (input: RecordsInput) => windowsOf(dataQuery.windows(input)),
-    collectionsFor: async (id) => dataRepo.collectionsFor(id),
-    products: async (filter, offset, limit) => dataQuery.products(filter, offset, limit),
-    product: async (id) => dataQuery.product(id),
-    productVersions: async (id, hashes) => dataQuery.productVersions(id, hashes),
-    productWindows: (filter: ProductFilter) => windowsOf(dataQuery.productWindows(filter)),
     applyRetention: async (operator) => applyRetention(db, audit, now, operator),
-    retentionLog: async (id) => retentionLog(db, id).map(({ consent_id, ...r }): RetentionEntry => ({ consentId: consent_id, ...r })),
   };
 
   const auditStore: AuditStore = {

@@ -1,6 +1,7 @@
 import type { TransactionFilter } from '../../../shared/ipc/contract.js';
 import type { Db } from './db.js';
 import { BUILD_CHUNK, CacheVersion, Interner, turn } from './read-index.js';
+import { AMOUNT_FIELD, BALANCE_FIELD, cents, searchWords as wordsSearched, TRANSACTION_FIELDS } from '../data/views.js';
 
 /**
  * The data browser's transactions of one consent, held compactly in memory (issue 21): in the
@@ -75,14 +76,29 @@ export function words(text: string): string[] {
     .filter(Boolean);
 }
 
-/** The searched words as ftsQuery reads them (at most 12); undefined when the search needs SQL. */
+/** A payload field as SQLite reads it. */
+const json = (field: string) => `json_extract(raw, '$.${field}')`;
+/** A payload field in whole cents (rounded half away from zero; text read as the number it starts with). */
+const centsOf = (field: string) => `CAST(round(CAST(${json(field)} AS REAL) * 100) AS INTEGER)`;
+
+/** A transaction's columns (data/views.ts TRANSACTION_FIELDS), in SQL over its payload: account_id, status, type, at, amount_cents. */
+export const TRANSACTION_COLUMNS = [
+  ...Object.entries(TRANSACTION_FIELDS).map(([column, fields]) =>
+    fields.length > 1 ? `coalesce(${fields.map(json).join(', ')}) AS ${column}` : `${json(fields[0]!)} AS ${column}`,
+  ),
+  `${centsOf(AMOUNT_FIELD)} AS amount_cents`,
+].join(', ');
+
+/** A consent's accounts' current balances in cents (bound: the consent id). */
+export const BALANCES = `SELECT ${json(TRANSACTION_FIELDS.account_id[0])} AS account_id, ${centsOf(BALANCE_FIELD)} AS balance_cents
+  FROM data_records WHERE consent_id = ? AND kind = 'balances' AND ${json(BALANCE_FIELD)} IS NOT NULL`;
+
+/** The searched words (data/views.ts searchWords); undefined when the search needs SQL (FTS5 folds what is not ASCII). */
 export function searchWords(search: string): string[] | undefined {
   // eslint-disable-next-line no-control-regex -- ASCII only
   if (/[^\x00-\x7f]/.test(search)) return undefined;
-  return words(search).slice(0, 12);
+  return wordsSearched(search);
 }
-
-const cents = (amount: string) => Math.round(Number(amount) * 100);
 
 export class TransactionIndex {
   private readonly version;
@@ -99,18 +115,10 @@ export class TransactionIndex {
   ) {
     this.version = new CacheVersion(db);
     this.readChunk = db.prepare<[string, number, number], SqlTx>(
-      `SELECT rowid AS rid, record_id, json_extract(raw, '$.accountId') AS account_id, json_extract(raw, '$.status') AS status,
-         json_extract(raw, '$.type') AS type,
-         coalesce(json_extract(raw, '$.postingDateTime'), json_extract(raw, '$.executionDateTime'), json_extract(raw, '$.valueDateTime')) AS at,
-         CAST(round(CAST(json_extract(raw, '$.amount') AS REAL) * 100) AS INTEGER) AS amount_cents,
-         coalesce(json_extract(raw, '$.description'), '') AS description
+      `SELECT rowid AS rid, record_id, ${TRANSACTION_COLUMNS}, coalesce(json_extract(raw, '$.description'), '') AS description
        FROM data_records WHERE consent_id = ? AND kind = 'transactions' AND rowid > ? ORDER BY rowid LIMIT ?`,
     );
-    this.readBalances = db.prepare<[string], { account_id: string | null; balance_cents: number }>(
-      `SELECT json_extract(raw, '$.accountId') AS account_id,
-         CAST(round(CAST(json_extract(raw, '$.currentBalance') AS REAL) * 100) AS INTEGER) AS balance_cents
-       FROM data_records WHERE consent_id = ? AND kind = 'balances' AND json_extract(raw, '$.currentBalance') IS NOT NULL`,
-    );
+    this.readBalances = db.prepare<[string], { account_id: string | null; balance_cents: number }>(BALANCES);
     const part = (kind: string) => `
       (SELECT count(*) FROM data_records WHERE kind = '${kind}' AND consent_id = @c) || ':' ||
       coalesce((SELECT max(fetched_at) FROM data_records WHERE kind = '${kind}' AND consent_id = @c), '') || ':' ||

@@ -30,15 +30,11 @@ export function descriptionWords(description: unknown): string[] {
 }
 
 /**
- * The search as the SQLite adapter reads it (data-query.ts ftsQuery: at most 12 words, each a
- * prefix, all required), as a tsquery; undefined when the search has no word.
+ * The search's words (data/views.ts searchWords: each a prefix, all required) as a tsquery, folded
+ * as the descriptions' words are; undefined when none is left.
  */
-export function searchQuery(search: string): string | undefined {
-  const words = search
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .slice(0, 12)
+export function searchQuery(searched: readonly string[]): string | undefined {
+  const words = searched
     .flatMap((w) => fold(w).split(/[^\p{L}\p{N}\p{Co}]+/u))
     .filter(Boolean)
     .map((w) => w.slice(0, MAX_WORD));

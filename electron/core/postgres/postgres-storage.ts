@@ -115,7 +115,7 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
       ['count', 'days', 'failuresByMessage', 'failuresByConsent', 'consentsWithFailures', 'collectionsByHolder'],
       'events',
     ),
-    data: withAnchorAfterRetention(pgDataStore(db, { now, audit: audited }), anchor, () => memo?.invalidate()),
+    data: withAnchorAfterRetention(pgDataStore(db, runner, { now, audit: audited }), anchor, () => memo?.invalidate()),
     audit: memo
       ? {
           ...audit,

@@ -119,6 +119,8 @@ export interface ConsentsTable {
   consent_id: string;
   status: string | null;
   consumer_id: string | null;
+  consumer_email: string | null;
+  data_holder_name: string | null;
   created: string | null;
   sharing_end_date: string | null;
   revoked: string | null;
@@ -187,7 +189,35 @@ export interface RetentionLogTable {
   at: string;
 }
 
+/**
+ * The Data API records as the typed layer reads them (the sync writes them: cache/data-repo.ts,
+ * postgres/data.ts). JSON columns are text in SQLite and parsed values from PostgreSQL.
+ */
+export interface DataRecordsTable {
+  kind: string;
+  record_id: string;
+  consent_id: string | null;
+  shape: string | null;
+  raw: unknown;
+  normalized: unknown;
+  notes: unknown;
+  fetched_at: string;
+}
+
+/** Every distinct version of a product the console has seen (JSON columns as in DataRecordsTable). */
+export interface ProductVersionsTable {
+  record_id: string;
+  hash: string;
+  shape: string | null;
+  raw: unknown;
+  normalized: unknown;
+  notes: unknown;
+  seen_at: string;
+}
+
 export interface Schema {
+  data_records: DataRecordsTable;
+  product_versions: ProductVersionsTable;
   complaints: ComplaintsTable;
   audit_log: AuditLogTable;
   retention_log: RetentionLogTable;
