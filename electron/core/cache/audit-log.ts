@@ -1,6 +1,14 @@
 import type { AuditEntry, AuditRecord, AuditVerification } from '../audit/port.js';
-import { anchorProblem, GENESIS_HASH, nextRecord, unusableAnchor, walkChain, type ChainProblem } from '../audit/chain.js';
-import { toRecord, type StoredAuditRow } from './audit-query.js';
+import {
+  anchorProblem,
+  GENESIS_HASH,
+  nextRecord,
+  recordOfRow,
+  unusableAnchor,
+  walkChain,
+  type AuditRow,
+  type ChainProblem,
+} from '../audit/chain.js';
 import type { Db } from './db.js';
 import type { AnchorIncident, AuditAnchorFile } from '../audit/audit-anchor.js';
 
@@ -155,9 +163,9 @@ export class AuditLog {
 
   entries(opts: { target?: string; limit?: number } = {}): AuditRecord[] {
     return this.db
-      .prepare<(string | number)[], StoredAuditRow>(`SELECT * FROM audit_log ${opts.target ? 'WHERE target = ?' : ''} ORDER BY seq LIMIT ?`)
+      .prepare<(string | number)[], AuditRow>(`SELECT * FROM audit_log ${opts.target ? 'WHERE target = ?' : ''} ORDER BY seq LIMIT ?`)
       .all(...(opts.target ? [opts.target] : []), opts.limit ?? 1_000_000)
-      .map(toRecord);
+      .map(recordOfRow);
   }
 
   /**

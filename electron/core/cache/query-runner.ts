@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../audit/port.js';
-import { queriesFor, type Compilable, type QueryRunner } from '../query/query.js';
+import { queriesFor, type Compilable, type QueryReader, type QueryRunner } from '../query/query.js';
 import type { AuditLog } from './audit-log.js';
 import type { Db } from './db.js';
 
@@ -9,18 +9,9 @@ import type { Db } from './db.js';
  * transaction that never spans an await.
  */
 export function sqliteQueryRunner(db: Db, audit: AuditLog): QueryRunner {
-  const run = <R>(query: Compilable<R>): R[] => {
-    const { sql, parameters } = query.compile();
-    const stmt = db.prepare(sql);
-    const params = parameters.map(sqliteValue);
-    if (stmt.reader) return stmt.all(...params) as R[];
-    stmt.run(...params);
-    return [];
-  };
+  const run = <R>(query: Compilable<R>): R[] => runOn(db, query);
   return {
-    engine: 'sqlite',
-    queries: () => queriesFor('sqlite'),
-    all: async (query) => run(query),
+    ...sqliteQueryReader(db),
     audited: async <R>(query: Compilable<R>, auditOf: (rows: R[]) => AuditEntry | null) =>
       db.transaction(() => {
         const rows = run(query);
@@ -29,6 +20,21 @@ export function sqliteQueryRunner(db: Db, audit: AuditLog): QueryRunner {
       })(),
     batch: async (queries) => db.transaction(() => queries.map((q) => run(q)))(),
   };
+}
+
+/** The typed query layer's reads on the cache's connection (for a store that only reads: the audit log's). */
+export function sqliteQueryReader(db: Db): QueryReader {
+  return { engine: 'sqlite', queries: () => queriesFor('sqlite'), all: async (query) => runOn(db, query) };
+}
+
+/** What a compiled query returns on the connection (a write returns nothing). */
+function runOn<R>(db: Db, query: Compilable<R>): R[] {
+  const { sql, parameters } = query.compile();
+  const stmt = db.prepare(sql);
+  const params = parameters.map(sqliteValue);
+  if (stmt.reader) return stmt.all(...params) as R[];
+  stmt.run(...params);
+  return [];
 }
 
 /** A parameter as better-sqlite3 binds it (it refuses booleans and undefined). */

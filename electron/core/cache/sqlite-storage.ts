@@ -1,4 +1,4 @@
-import type { AuditFilter, EventFilter } from '../../../shared/ipc/contract.js';
+import type { EventFilter } from '../../../shared/ipc/contract.js';
 import type { AuditEntry, AuditRecord, AuditStore } from '../audit/port.js';
 import type { ActionChange, ActionStore, ConsentStore, ReferenceStore } from '../consents/port.js';
 import { dataBrowse } from '../data/browse.js';
@@ -14,7 +14,7 @@ import type { SyncStateStore } from '../sync/port.js';
 import { keyedLock } from '../consents/keyed-lock.js';
 import { contentId } from '../sync/consent-sync.js';
 import { AuditLog, type AuditAnchorOptions } from './audit-log.js';
-import { AuditQuery } from './audit-query.js';
+import { auditReads } from '../audit/reads.js';
 import { ConsentQuery } from './consent-query.js';
 import { ConsentsRepo, SyncStateRepo } from './consents-repo.js';
 import { DataQuery } from './data-query.js';
@@ -111,7 +111,6 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     ...(opts.useIndexes === false ? { useIndex: false } : {}),
   });
   const audit = new AuditLog(db, now, opts.anchor);
-  const auditQuery = new AuditQuery(db);
   const state = new SyncStateRepo(db);
 
   const consents: ConsentStore = {
@@ -194,9 +193,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     append: async (entry: AuditEntry) => db.transaction(() => audit.append(entry))(),
     entries: async (o) => audit.entries(o),
     verify: async () => audit.verify(),
-    query: async (filter, offset, limit) => auditQuery.list(filter, offset, limit),
-    options: async () => auditQuery.options(),
-    windows: (filter: AuditFilter) => windowsOf(auditQuery.all(filter)),
+    ...auditReads(runner),
   };
 
   const reports = sqliteReportStore(db, eventQuery, runner);

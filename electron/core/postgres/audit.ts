@@ -1,4 +1,3 @@
-import type { AuditFilter } from '../../../shared/ipc/contract.js';
 import { currentCaller, currentClient } from '../../ipc/request-context.js';
 import { GENESIS_HASH, nextRecord, recordOfRow, walkChain, type AuditRow } from '../audit/chain.js';
 import {
@@ -19,8 +18,10 @@ import type {
   CheckpointVerification,
   ImportedChain,
 } from '../audit/port.js';
+import { auditReads } from '../audit/reads.js';
 import type { PgAuditAnchor } from './audit-anchor.js';
-import type { PgDb, Sql, Tx } from './db.js';
+import { pgQueryReader } from './query-runner.js';
+import type { PgDb, Tx } from './db.js';
 
 /**
  * The team's audit log in PostgreSQL: the same hash-linked chain as solo mode (audit/chain.ts), so
@@ -135,36 +136,6 @@ export function personOfRequest(): AuditPerson | null {
   return c ? { userId: c.userId, displayName: c.displayName, role: c.role, method: c.method } : null;
 }
 
-function whereOf(f: AuditFilter, params: unknown[]): string {
-  const parts = [`chain = $${params.push(TEAM)}`];
-  if (f.operator) parts.push(`operator = $${params.push(f.operator)}`);
-  // "retention" finds retention:deleted and retention:de-identified alike.
-  if (f.action)
-    parts.push(`(action = $${params.push(f.action)} OR action LIKE $${params.push(f.action.replace(/[\\%_]/g, '\\$&') + ':%')})`);
-  if (f.target) parts.push(`target = $${params.push(f.target)}`);
-  // Entries' times are ISO 8601 UTC with milliseconds: text order is time order.
-  if (f.from) parts.push(`at >= $${params.push(new Date(f.from).toISOString())}`);
-  if (f.to) parts.push(`at < $${params.push(new Date(f.to).toISOString())}`);
-  return `WHERE ${parts.join(' AND ')}`;
-}
-
-/** Entries of a filter oldest first, a window at a time along the primary key. */
-async function* windowsOf(sql: Sql, filter: AuditFilter, window = 1000): AsyncIterable<AuditRecord[]> {
-  for (let last = 0; ;) {
-    const params: unknown[] = [];
-    const where = whereOf(filter, params);
-    const rows = (
-      await sql.query<Row>(
-        `SELECT ${COLUMNS} FROM audit_log ${where} AND seq > $${params.push(last)} ORDER BY seq LIMIT $${params.push(window)}`,
-        params,
-      )
-    ).map(toRecord);
-    if (rows.length) yield rows;
-    if (rows.length < window) return;
-    last = rows.at(-1)!.seq;
-  }
-}
-
 /**
  * `keys`: the team's audit keys (keying.ts), from the data directory's vault: entries are MACed and
  * checked, and checkpoints signed. Without them (a store opened for reading elsewhere) entries are
@@ -177,7 +148,9 @@ export interface TeamAuditKeys {
 }
 
 export function pgAuditStore(db: PgDb, now: () => Date, anchor?: PgAuditAnchor, keys?: TeamAuditKeys): AuditStore {
+  const reads = auditReads(pgQueryReader(db));
   return {
+    ...reads,
     keepsClient: true,
     append: async (entry) => {
       const record = await db.tx((tx) => appendAudit(tx, entry, now, currentClient(), personOfRequest(), keys?.mac));
@@ -200,7 +173,7 @@ export function pgAuditStore(db: PgDb, now: () => Date, anchor?: PgAuditAnchor, 
       // The anchor before the table (see audit-anchor.ts).
       const problems = anchor ? await anchor.problems() : [];
       let entries = 0;
-      for await (const w of windowsOf(db, {}, 5000)) {
+      for await (const w of reads.windows({}, 5000)) {
         problems.push(...walkChain(w, state), ...macProblems(w, keys?.mac, keying));
         entries += w.length;
       }
@@ -230,27 +203,6 @@ export function pgAuditStore(db: PgDb, now: () => Date, anchor?: PgAuditAnchor, 
           },
         }
       : {}),
-    query: async (filter, offset, limit) => {
-      const params: unknown[] = [];
-      const where = whereOf(filter, params);
-      const rows = await db.query<Row>(
-        `SELECT ${COLUMNS} FROM audit_log ${where} ORDER BY seq DESC LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`,
-        params,
-      );
-      const count: unknown[] = [];
-      const total = (await db.one<{ n: number }>(`SELECT count(*) AS n FROM audit_log ${whereOf(filter, count)}`, count))!.n;
-      return { rows: rows.map(toRecord), total };
-    },
-    options: async () => {
-      const col = async (c: 'operator' | 'action') =>
-        (
-          await db.query<{ v: string }>(`SELECT DISTINCT ${c} COLLATE "C" AS v FROM audit_log WHERE chain = $1 ORDER BY v LIMIT 1000`, [
-            TEAM,
-          ])
-        ).map((r) => r.v);
-      return { operators: await col('operator'), actions: await col('action') };
-    },
-    windows: (filter) => windowsOf(db, filter),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { AuditEntry, AuditRecord } from '../audit/port.js';
-import { queriesFor, type Compilable, type QueryRunner } from '../query/query.js';
+import { queriesFor, type Compilable, type QueryReader, type QueryRunner } from '../query/query.js';
 import type { PgDb, Tx } from './db.js';
 
 /**
@@ -10,12 +10,7 @@ import type { PgDb, Tx } from './db.js';
  */
 export function pgQueryRunner(db: PgDb, audited: (tx: Tx, entry: AuditEntry) => Promise<AuditRecord>, committed: () => void): QueryRunner {
   return {
-    engine: 'postgres',
-    queries: () => queriesFor('postgres'),
-    all: async <R>(query: Compilable<R>) => {
-      const { sql, parameters } = query.compile();
-      return (await db.query(sql, parameters)) as R[];
-    },
+    ...pgQueryReader(db),
     audited: async <R>(query: Compilable<R>, auditOf: (rows: R[]) => AuditEntry | null) => {
       const { sql, parameters } = query.compile();
       const done = await db.tx(async (tx) => {
@@ -35,5 +30,17 @@ export function pgQueryRunner(db: PgDb, audited: (tx: Tx, entry: AuditEntry) => 
         }
         return out;
       }),
+  };
+}
+
+/** The typed query layer's reads on the team store's pool (for a store that only reads: the audit log's). */
+export function pgQueryReader(db: Pick<PgDb, 'query'>): QueryReader {
+  return {
+    engine: 'postgres',
+    queries: () => queriesFor('postgres'),
+    all: async <R>(query: Compilable<R>) => {
+      const { sql, parameters } = query.compile();
+      return (await db.query(sql, parameters)) as R[];
+    },
   };
 }

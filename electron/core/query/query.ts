@@ -62,16 +62,20 @@ export interface Compilable<R> {
   compile(): CompiledQuery<R>;
 }
 
-/**
- * What an adapter gives a store written over the query layer: the builder of its engine, reads,
- * and writes that land with their audit entry in one transaction.
- */
-export interface QueryRunner {
+/** What a store that only reads needs of an adapter: the builder of its engine, and reads. */
+export interface QueryReader {
   readonly engine: Engine;
   /** The builder of its engine's SQL (loaded at the first call). */
   queries(): Promise<Queries>;
   /** The rows a query returns. */
   all<R>(query: Compilable<R>): Promise<R[]>;
+}
+
+/**
+ * What an adapter gives a store written over the query layer: the builder of its engine, reads,
+ * and writes that land with their audit entry in one transaction.
+ */
+export interface QueryRunner extends QueryReader {
   /**
    * Runs `query` (a write, RETURNING what it wrote) and, when `audit` makes an entry of its rows,
    * appends it to the audit log: both or neither. Rows that make no entry (nothing was written)
