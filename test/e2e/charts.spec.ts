@@ -128,7 +128,15 @@ test('the charts: drawn, named, read from the keyboard, a tooltip under the poin
   // The same numbers as a table.
   await panel.getByText('Table', { exact: true }).click();
   await expect(panel.getByRole('table', { name: 'Deliveries and failures per day (numbers)' })).toBeVisible();
+  expect(problems).toEqual([]);
+});
 
+// A test of its own (it was the end of the one above): four axe runs and screenshots each, which a
+// busy machine could not fit with the above in one test's minute.
+test('the overview’s and the events’ charts: drawn, in light and dark, axe clean', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto(app.launchUrl);
+  await expect(page.getByRole('heading', { name: 'Overview', level: 2 })).toBeVisible();
   for (const [path, title] of [
     ['overview', 'Webhook deliveries per day, last 30 days'],
     ['events', 'Per day'],
