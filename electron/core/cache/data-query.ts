@@ -1,10 +1,10 @@
 import type { StoredDataConsentMeta, DataRecordRow, DataView, TransactionFilter } from '../../../shared/ipc/contract.js';
-import { CONSENT_SUMMARY_COLUMNS, consentSummaryOf } from '../data/consent-summary.js';
+import { CONSENT_SUMMARY_COLUMNS } from '../data/consent-summary.js';
 import { staleBefore, TRANSACTIONS_FULL_READ } from '../data/history.js';
 import type { Db } from './db.js';
 import { BALANCES, TRANSACTION_COLUMNS, TransactionIndex } from './transaction-index.js';
 import { DATA_KINDS } from '../api/data-client.js';
-import { accountOption, orderSql, recordRow, TRANSACTION_DAY, transactionParts } from '../data/views.js';
+import { consentMeta, META_LIMITS, orderSql, recordRow, TRANSACTION_DAY, transactionParts } from '../data/views.js';
 
 /**
  * The data browser's reads of the cache that SQLite answers its own way: a consent's cached Data
@@ -134,17 +134,16 @@ export class DataQuery {
       .all({ last: last ?? '', tx: staleBefore('transactions', last, this.fullReadAt()) ?? '', c: consentId });
     const retention = this.db
       .prepare<[string], { consentId: string; action: string; records: number; kinds: string; reason: string; at: string }>(
-        'SELECT consent_id AS consentId, action, records, kinds, reason, at FROM retention_log WHERE consent_id = ? ORDER BY seq LIMIT 100',
+        `SELECT consent_id AS consentId, action, records, kinds, reason, at FROM retention_log WHERE consent_id = ? ORDER BY seq LIMIT ${META_LIMITS.retention}`,
       )
       .all(consentId);
     const accounts = this.db
       .prepare<[string], { accountId: string; name: string | null; masked: string | null }>(
         `SELECT json_extract(raw, '$.accountId') AS accountId, json_extract(raw, '$.displayName') AS name,
                 json_extract(raw, '$.maskedNumber') AS masked
-         FROM data_records WHERE consent_id = ? AND kind = 'accounts' ORDER BY name, record_id LIMIT 500`,
+         FROM data_records WHERE consent_id = ? AND kind = 'accounts' ORDER BY name, record_id LIMIT ${META_LIMITS.accounts}`,
       )
-      .all(consentId)
-      .map(accountOption);
+      .all(consentId);
     // The filters' values: from the consent's transactions in memory when held (SQL parses every record).
     const held = this.index?.values(consentId);
     const distinct = (field: 'type' | 'status', limit: number) =>
@@ -156,16 +155,16 @@ export class DataQuery {
         )
         .all(consentId)
         .map((r) => r.v);
-    return {
+    return consentMeta({
       consentId,
-      consent: consentSummaryOf(consent),
+      consent,
       lastFetchedAt: last,
       kinds,
       retention,
       accounts,
-      transactionTypes: distinct('type', 100),
-      transactionStatuses: distinct('status', 20),
-    };
+      transactionTypes: distinct('type', META_LIMITS.transactionTypes),
+      transactionStatuses: distinct('status', META_LIMITS.transactionStatuses),
+    });
   }
 
   /** When every transaction was last read (the data sync's state). */

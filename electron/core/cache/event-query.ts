@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { dayCounts } from '../events/day-counts.js';
+import { typeCounts, UNKNOWN_HOLDER, type TypeCount } from '../events/type-counts.js';
 import { dayOfInstant, machineTimeZone } from '../../../shared/time/zone.js';
 import type { WebhookSummary } from '../../../shared/ipc/contract.js';
 import { EventIndex, type ConsentFailures, type EventIndexFilter } from './event-index.js';
@@ -66,10 +67,6 @@ type ListRow = Omit<EventListRow, 'timestamp'> & { at: number };
 const LIST_COLUMNS = `e.event_id AS eventId, e.consent_id AS consentId, e.event_type AS eventType, e.at, e.event_detail AS eventDetail,
   c.consumer_email AS consumerEmail, c.data_holder_name AS dataHolderName`;
 const toListRow = ({ at, ...r }: ListRow): EventListRow => ({ ...r, timestamp: new Date(at).toISOString() });
-
-/** Type counts: most first, then by type — the same from SQL and from the index. */
-const byCountThenType = (a: { type: string; count: number }, b: { type: string; count: number }) =>
-  b.count - a.count || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0);
 
 export class EventQuery {
   /** Every event's time, type and consent in memory (event-index.ts), when it matches the cache. */
@@ -186,21 +183,17 @@ export class EventQuery {
   /** How many events match, and how many of each type match the rest of the filter (the type chips). */
   count(filter: EventListFilter): { total: number; types: { type: string; count: number }[] } {
     const indexed = this.indexFor(filter);
-    const types = indexed
-      ? [...indexed.index.typeCounts(indexed.f)].map(([type, count]) => ({ type, count })).sort(byCountThenType)
-      : this.countSql(filter);
-    const chosen = filter.types?.length ? new Set(filter.types) : undefined;
-    return { total: types.filter((t) => !chosen || chosen.has(t.type)).reduce((n, t) => n + t.count, 0), types };
-  }
-
-  private countSql(filter: EventListFilter): { type: string; count: number }[] {
     const w = whereOf({ ...filter, types: undefined });
-    return this.db
-      .prepare<(string | number)[], { type: string; count: number }>(
-        `SELECT event_type AS type, count(*) AS count FROM events ${w.sql} GROUP BY event_type`,
-      )
-      .all(...w.params)
-      .sort(byCountThenType);
+    return typeCounts(
+      indexed
+        ? [...indexed.index.typeCounts(indexed.f)].map(([type, count]) => ({ type, count }))
+        : this.db
+            .prepare<(string | number)[], TypeCount>(
+              `SELECT event_type AS type, count(*) AS count FROM events ${w.sql} GROUP BY event_type`,
+            )
+            .all(...w.params),
+      filter.types,
+    );
   }
 
   /**
@@ -330,7 +323,7 @@ export class EventQuery {
     if (indexed) {
       const by = new Map<string, number>();
       for (const [name, n] of indexed.index.perHolder('DATA_COLLECTION_COMPLETED', indexed.f)) {
-        const label = name ?? 'Unknown data holder';
+        const label = name ?? UNKNOWN_HOLDER;
         by.set(label, (by.get(label) ?? 0) + n);
       }
       return [...by]
@@ -339,7 +332,7 @@ export class EventQuery {
     }
     return this.db
       .prepare<[number, number], { dataHolderName: string; count: number }>(
-        `SELECT coalesce(c.data_holder_name, 'Unknown data holder') AS dataHolderName, count(*) AS count
+        `SELECT coalesce(c.data_holder_name, '${UNKNOWN_HOLDER}') AS dataHolderName, count(*) AS count
          FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
          WHERE e.event_type = 'DATA_COLLECTION_COMPLETED' AND e.at >= ? AND e.at < ?
          GROUP BY 1 ORDER BY count DESC, 1`,

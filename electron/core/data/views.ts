@@ -1,4 +1,5 @@
-import type { DataRecordRow, DataView, ProductFilter, TransactionFilter } from '../../../shared/ipc/contract.js';
+import type { DataRecordRow, DataView, ProductFilter, StoredDataConsentMeta, TransactionFilter } from '../../../shared/ipc/contract.js';
+import { consentSummaryOf } from './consent-summary.js';
 
 /**
  * What the data browser's views mean, once for every store (issue 37): the order each kind is read
@@ -176,8 +177,30 @@ export function recordRow(r: StoredRecord, last: string | null): DataRecordRow {
   };
 }
 
-/** An account as the transaction filter offers it: its name (or id) and masked number. */
-export const accountOption = (a: { accountId: string; name: string | null; masked: string | null }) => ({
-  accountId: a.accountId,
-  label: [a.name ?? a.accountId, a.masked].filter(Boolean).join(' '),
-});
+/** How many of each of its lists a consent's meta carries at most. */
+export const META_LIMITS = { retention: 100, accounts: 500, transactionTypes: 100, transactionStatuses: 20 } as const;
+
+/** A consent's meta from what a store read of it: its summary, its kinds, its retention, the transaction filter's choices. */
+export function consentMeta(m: {
+  consentId: string;
+  consent: Record<string, string | null> | undefined;
+  lastFetchedAt: string | null;
+  kinds: StoredDataConsentMeta['kinds'];
+  retention: StoredDataConsentMeta['retention'];
+  /** Ordered by name (absent first), then record id. */
+  accounts: readonly { accountId: string; name: string | null; masked: string | null }[];
+  transactionTypes: string[];
+  transactionStatuses: string[];
+}): StoredDataConsentMeta {
+  return {
+    consentId: m.consentId,
+    consent: consentSummaryOf(m.consent),
+    lastFetchedAt: m.lastFetchedAt,
+    kinds: m.kinds,
+    retention: m.retention,
+    // An account as the transaction filter offers it: its name (or id) and masked number.
+    accounts: m.accounts.map((a) => ({ accountId: a.accountId, label: [a.name ?? a.accountId, a.masked].filter(Boolean).join(' ') })),
+    transactionTypes: m.transactionTypes,
+    transactionStatuses: m.transactionStatuses,
+  };
+}

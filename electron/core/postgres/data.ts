@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CONSENT_SUMMARY_COLUMNS, consentSummaryOf } from '../data/consent-summary.js';
+import { CONSENT_SUMMARY_COLUMNS } from '../data/consent-summary.js';
 import { staleBefore, TRANSACTIONS_FULL_READ } from '../data/history.js';
 import { normalizeRecord } from '../../../shared/banking/index.js';
 import type { JsonObject } from '../../../shared/banking/values.js';
@@ -8,7 +8,8 @@ import { consentOf, DATA_KINDS, type DataKind } from '../api/data-client.js';
 import { dataBrowse } from '../data/browse.js';
 import type { DataStore, RecordsInput, RetentionEntry } from '../data/port.js';
 import {
-  accountOption,
+  consentMeta,
+  META_LIMITS,
   AMOUNT_FIELD,
   BALANCE_FIELD,
   orderSql,
@@ -338,27 +339,18 @@ export function pgDataStore(db: PgDb, runner: QueryRunner, opts: PgDataOptions):
         ),
         db.query<RetentionEntry>(
           `SELECT consent_id AS "consentId", action, records, kinds, reason, at FROM retention_log WHERE consent_id = $1
-           ORDER BY seq LIMIT 100`,
+           ORDER BY seq LIMIT ${META_LIMITS.retention}`,
           [consentId],
         ),
         db.query<{ accountId: string; name: string | null; masked: string | null }>(
           `SELECT raw->>'accountId' AS "accountId", (raw->>'displayName') COLLATE "C" AS name, raw->>'maskedNumber' AS masked
-           FROM data_records WHERE consent_id = $1 AND kind = 'accounts' ORDER BY name NULLS FIRST, record_id LIMIT 500`,
+           FROM data_records WHERE consent_id = $1 AND kind = 'accounts' ORDER BY name NULLS FIRST, record_id LIMIT ${META_LIMITS.accounts}`,
           [consentId],
         ),
-        distinct('tx_type', 100),
-        distinct('tx_status', 20),
+        distinct('tx_type', META_LIMITS.transactionTypes),
+        distinct('tx_status', META_LIMITS.transactionStatuses),
       ]);
-      return {
-        consentId,
-        consent: consentSummaryOf(consent),
-        lastFetchedAt: last,
-        kinds,
-        retention,
-        accounts: accounts.map(accountOption),
-        transactionTypes,
-        transactionStatuses,
-      };
+      return consentMeta({ consentId, consent, lastFetchedAt: last, kinds, retention, accounts, transactionTypes, transactionStatuses });
     },
 
     records: (input) => records(db, input),

@@ -1,5 +1,6 @@
 import type { EventFilter, EventListRow, WebhookSummary } from '../../../shared/ipc/contract.js';
 import { dayCounts } from '../events/day-counts.js';
+import { typeCounts, UNKNOWN_HOLDER, type TypeCount } from '../events/type-counts.js';
 import type { ConsentEvent } from '../../../shared/schemas/consent.js';
 import { maskMessage } from '../events/mask.js';
 import { isoMillis } from '../events/instant.js';
@@ -196,20 +197,16 @@ const toListRow = ({ seq: _seq, ...row }: ListRecord): EventListRow => row;
 
 const ROW = 'event_id AS "eventId", consent_id AS "consentId", event_type AS "eventType", at AS "timestamp", event_detail AS "eventDetail"';
 
-/** Type counts: most first, then by type (bytewise), as the SQLite adapter sorts them. */
-const byCountThenType = (a: { type: string; count: number }, b: { type: string; count: number }) =>
-  b.count - a.count || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0);
-
 /** Rows of an export: this many per window (the SQLite adapter's). */
 const WINDOW = 1000;
 
 /** Data collections in [from, to) per data holder, most first (then by name, bytewise). */
 export function collectionsByHolder(db: Sql, from: string, to: string): Promise<{ dataHolderName: string; count: number }[]> {
   return db.query<{ dataHolderName: string; count: number }>(
-    `SELECT coalesce(c.data_holder_name, 'Unknown data holder') AS "dataHolderName", count(*)::int AS count
+    `SELECT coalesce(c.data_holder_name, '${UNKNOWN_HOLDER}') AS "dataHolderName", count(*)::int AS count
      FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
      WHERE e.event_type = 'DATA_COLLECTION_COMPLETED' AND e.at >= $1::timestamptz AND e.at < $2::timestamptz
-     GROUP BY 1 ORDER BY count(*) DESC, coalesce(c.data_holder_name, 'Unknown data holder') COLLATE "C"`,
+     GROUP BY 1 ORDER BY count(*) DESC, coalesce(c.data_holder_name, '${UNKNOWN_HOLDER}') COLLATE "C"`,
     [instant(from), instant(to)],
   );
 }
@@ -294,14 +291,11 @@ export function pgEventStore(db: PgDb, opts: { window?: number; memo?: ReadMemo 
 
     async count(filter) {
       const p = new Params();
-      const types = (
-        await db.query<{ type: string; count: number }>(
-          `SELECT event_type AS type, count(*)::int AS count FROM events ${whereAll({ ...filter, types: undefined }, p)} GROUP BY event_type`,
-          p.values,
-        )
-      ).sort(byCountThenType);
-      const chosen = filter.types?.length ? new Set(filter.types) : undefined;
-      return { total: types.filter((t) => !chosen || chosen.has(t.type)).reduce((n, t) => n + t.count, 0), types };
+      const counts = await db.query<TypeCount>(
+        `SELECT event_type AS type, count(*)::int AS count FROM events ${whereAll({ ...filter, types: undefined }, p)} GROUP BY event_type`,
+        p.values,
+      );
+      return typeCounts(counts, filter.types);
     },
 
     async days(filter, days, timeZone) {
