@@ -176,3 +176,26 @@ export const recordOfRow = (r: AuditRow): AuditRecord => ({
     : {}),
   ...(r.mac ? { mac: r.mac, keyId: r.key_id ?? null } : {}),
 });
+
+/** The columns every store's log has, in order (a team server's adds the person, the client and the MAC: `rowOfRecord`). */
+export const CHAIN_COLUMNS = ['seq', 'at', 'operator', 'action', 'target', 'reason', 'result', 'prev_hash', 'hash'] as const;
+
+/** A record as its row (recordOfRow's inverse): each column of CHAIN_COLUMNS, then those a team server keeps. */
+export const rowOfRecord = (r: AuditRecord): Required<AuditRow> => ({
+  seq: r.seq,
+  at: r.at,
+  operator: r.operator,
+  action: r.action,
+  target: r.target,
+  reason: r.reason,
+  result: r.result,
+  prev_hash: r.prevHash,
+  hash: r.hash,
+  client: r.client ?? null,
+  user_id: r.person?.userId ?? null,
+  display_name: r.person?.displayName ?? null,
+  role: r.person?.role ?? null,
+  auth_method: r.person?.method ?? null,
+  mac: r.mac ?? null,
+  key_id: r.keyId ?? null,
+});

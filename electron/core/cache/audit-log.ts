@@ -1,9 +1,11 @@
 import type { AuditEntry, AuditRecord, AuditVerification } from '../audit/port.js';
 import {
   anchorProblem,
+  CHAIN_COLUMNS,
   GENESIS_HASH,
   nextRecord,
   recordOfRow,
+  rowOfRecord,
   unusableAnchor,
   walkChain,
   type AuditRow,
@@ -66,21 +68,10 @@ export class AuditLog {
   append(entry: AuditEntry): AuditRecord {
     const last = this.db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1').get();
     const record = nextRecord(entry, last, this.now().toISOString());
+    const row = rowOfRecord(record);
     this.db
-      .prepare(
-        'INSERT INTO audit_log (seq, at, operator, action, target, reason, result, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        record.seq,
-        record.at,
-        record.operator,
-        record.action,
-        record.target,
-        record.reason,
-        record.result,
-        record.prevHash,
-        record.hash,
-      );
+      .prepare(`INSERT INTO audit_log (${CHAIN_COLUMNS.join(', ')}) VALUES (${CHAIN_COLUMNS.map(() => '?').join(', ')})`)
+      .run(...CHAIN_COLUMNS.map((c) => row[c]));
     this.scheduleAnchor();
     return record;
   }

@@ -12,7 +12,7 @@ import { anywhereText, parseSearch, tierWindows, type Search, type SearchWord } 
 import { WEBHOOK_FAILURES } from '../../../shared/consents/webhooks.js';
 import { ConsentIndex, INDEXED, oneCharacter } from './consent-index.js';
 import type { Db } from './db.js';
-import { type BuildLane, Rebuilder, TablesVersion } from './read-index.js';
+import { Rebuilder, TablesVersion, type ReadIndexOptions } from './read-index.js';
 
 /**
  * Reads of the consent list: windows of rows for a filter and a sort, the count and status facets
@@ -188,11 +188,7 @@ export class ConsentQuery {
 
   constructor(
     private readonly db: Db,
-    opts: {
-      onIndexError?: (error: unknown) => void;
-      /** The cache's other indexes' (read-index.ts): one build at a time. */
-      lane?: BuildLane;
-      useIndex?: boolean;
+    opts: ReadIndexOptions & {
       indexSlice?: number;
       scanSearchFrom?: number;
       /** The consents with a webhook failure in a period, when the events' in-memory index has them (event-query.ts). */

@@ -4,7 +4,7 @@ import { typeCounts, UNKNOWN_HOLDER, type TypeCount } from '../events/type-count
 import { dayOfInstant, machineTimeZone } from '../../../shared/time/zone.js';
 import type { WebhookSummary } from '../../../shared/ipc/contract.js';
 import { EventIndex, type ConsentFailures, type EventIndexFilter } from './event-index.js';
-import { addedTo, type BuildLane, Rebuilder, TablesVersion } from './read-index.js';
+import { addedTo, Rebuilder, TablesVersion, type ReadIndexOptions } from './read-index.js';
 
 /**
  * Reads of the consent events across consents, for the Events and Webhook failures screens and the
@@ -76,12 +76,7 @@ export class EventQuery {
 
   constructor(
     private readonly db: Db,
-    opts: {
-      onIndexError?: (error: unknown) => void;
-      /** The cache's other indexes' (read-index.ts): one build at a time. */
-      lane?: BuildLane;
-      useIndex?: boolean;
-    } = {},
+    opts: ReadIndexOptions = {},
   ) {
     this.useIndex = opts.useIndex ?? true;
     this.index = new Rebuilder(

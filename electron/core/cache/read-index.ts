@@ -133,6 +133,15 @@ export class Interner<T> {
   }
 }
 
+/** What a query over an in-memory read index is opened with (consent-query.ts, event-query.ts). */
+export interface ReadIndexOptions {
+  onIndexError?: (error: unknown) => void;
+  /** The cache's other indexes' (read-index.ts): one build at a time. */
+  lane?: BuildLane;
+  /** false: SQL only (tests and benchmarks compare the two). */
+  useIndex?: boolean;
+}
+
 /**
  * The read indexes of one cache, built one at a time. Built at once (a sync had just ended, and the
  * console read the consents and the events together), their building heaps added up: V8's heap

@@ -1,5 +1,5 @@
 import { currentCaller, currentClient } from '../../ipc/request-context.js';
-import { GENESIS_HASH, nextRecord, recordOfRow, walkChain, type AuditRow } from '../audit/chain.js';
+import { GENESIS_HASH, nextRecord, recordOfRow, rowOfRecord, walkChain, type AuditRow } from '../audit/chain.js';
 import {
   checkpointProblem,
   macProblems,
@@ -106,28 +106,12 @@ export async function appendAudit(
 }
 
 async function insertRecord(tx: Tx, record: AuditRecord): Promise<void> {
-  await tx.query(
-    `INSERT INTO audit_log (chain, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
-    [
-      TEAM,
-      record.seq,
-      record.at,
-      record.operator,
-      record.action,
-      record.target,
-      record.reason,
-      record.result,
-      record.prevHash,
-      record.hash,
-      record.client ?? null,
-      record.person?.userId ?? null,
-      record.person?.displayName ?? null,
-      record.person?.role ?? null,
-      record.person?.method ?? null,
-      record.mac ?? null,
-      record.keyId ?? null,
-    ],
-  );
+  const row = rowOfRecord(record);
+  const columns = Object.keys(row) as (keyof typeof row)[];
+  await tx.query(`INSERT INTO audit_log (chain, ${columns.join(', ')}) VALUES ($1, ${columns.map((_, i) => `$${i + 2}`).join(', ')})`, [
+    TEAM,
+    ...columns.map((c) => row[c]),
+  ]);
 }
 
 /** The signed-in person of the request being handled, as an audit entry names them. */
