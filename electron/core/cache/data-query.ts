@@ -196,15 +196,6 @@ export class DataQuery {
     return { rows, total };
   }
 
-  /** Every record of a view, a window at a time (exports). */
-  *windows(input: { consentId: string; kind: DataView; filter?: TransactionFilter | undefined }): Generator<DataRecordRow[]> {
-    for (let offset = 0; ; offset += 200) {
-      const { rows } = this.records({ ...input, offset, limit: 200 });
-      if (rows.length) yield rows;
-      if (rows.length < 200) return;
-    }
-  }
-
   private transactions(
     input: { consentId: string; filter?: TransactionFilter | undefined; offset: number; limit: number },
     last: string | null,

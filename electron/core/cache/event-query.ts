@@ -357,13 +357,4 @@ export class EventQuery {
       .prepare<(string | number)[], { n: number }>(`SELECT count(DISTINCT consent_id) AS n FROM events ${w.sql}`)
       .get(...w.params)!.n;
   }
-
-  /** Every matching event, newest first, a window at a time (exports). */
-  *rows(filter: EventListFilter, window = 1000): Generator<EventListRow[]> {
-    for (let offset = 0; ; offset += window) {
-      const rows = this.list({ filter, offset, limit: window });
-      if (rows.length) yield rows;
-      if (rows.length < window) return;
-    }
-  }
 }

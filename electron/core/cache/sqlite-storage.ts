@@ -7,7 +7,8 @@ import type { EventStore } from '../events/port.js';
 import type { BulkJobStore } from '../jobs/port.js';
 import { bulkJobRecords } from '../jobs/store.js';
 import { auditCounts } from '../reports/audit-counts.js';
-import type { QueryRunner } from '../query/query.js';
+import { pages, type QueryRunner } from '../query/query.js';
+import { DATA_WINDOW } from '../data/views.js';
 import type { ReportStore } from '../reports/port.js';
 import type { Storage } from '../storage.js';
 import type { SyncStateStore } from '../sync/port.js';
@@ -79,10 +80,8 @@ export interface SqliteStorageOptions {
   onFirstLoadFinished?: () => void;
 }
 
-/** Windows of a synchronous generator as an async iterable (the exports yield to the event loop between windows). */
-async function* windowsOf<T>(windows: Iterable<T[]>): AsyncIterable<T[]> {
-  for (const w of windows) yield w;
-}
+/** Events per window of an export. */
+const EVENT_WINDOW = 1000;
 
 export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteStorage {
   const now = opts.now ?? (() => new Date());
@@ -171,7 +170,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     failuresByConsent: async (filter, limit) => (await eventQuery.settled(filter), eventQuery.failuresByConsent(filter, limit)),
     consentsWithFailures: async (filter) => (await eventQuery.settled(filter), eventQuery.consentsWithFailures(filter)),
     collectionsByHolder: async (from, to) => (await eventQuery.settled(), eventQuery.collectionsByHolder(Date.parse(from), Date.parse(to))),
-    windows: (filter: EventFilter) => windowsOf(eventQuery.rows(filter)),
+    windows: (filter: EventFilter) => pages((offset) => eventQuery.list({ filter, offset, limit: EVENT_WINDOW }), EVENT_WINDOW),
   };
 
   const data: DataStore = {
@@ -185,7 +184,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
       if (input.kind === 'transactions') await dataQuery.settle(input.consentId);
       return dataQuery.records(input);
     },
-    windows: (input: RecordsInput) => windowsOf(dataQuery.windows(input)),
+    windows: (input: RecordsInput) => pages((offset) => dataQuery.records({ ...input, offset, limit: DATA_WINDOW }).rows, DATA_WINDOW),
     applyRetention: async (operator) => applyRetention(db, audit, now, operator),
   };
 

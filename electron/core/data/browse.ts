@@ -1,6 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { ProductFilter, ProductVersion } from '../../../shared/ipc/contract.js';
-import type { QueryRunner } from '../query/query.js';
+import { pages, type QueryRunner } from '../query/query.js';
 import type { DataStore, RetentionEntry } from './port.js';
 import { decoded, likeAnywhere, productParts, type PayloadPath } from './views.js';
 
@@ -232,13 +232,7 @@ export function dataBrowse(db: QueryRunner): DataBrowse {
 
     products,
 
-    async *productWindows(filter) {
-      for (let offset = 0; ; offset += PRODUCT_WINDOW) {
-        const { rows } = await products(filter, offset, PRODUCT_WINDOW);
-        if (rows.length) yield rows;
-        if (rows.length < PRODUCT_WINDOW) return;
-      }
-    },
+    productWindows: (filter) => pages(async (offset) => (await products(filter, offset, PRODUCT_WINDOW)).rows, PRODUCT_WINDOW),
 
     async product(recordId) {
       const q = await db.queries();

@@ -132,6 +132,9 @@ export function productParts(filter: ProductFilter, skip?: 'category' | 'holder'
 /** A LIKE pattern for text anywhere (ESCAPE '\'). */
 export const likeAnywhere = (text: string): string => `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
+/** Records per window of a view's export. */
+export const DATA_WINDOW = 200;
+
 /** A decimal amount as whole cents. */
 export const cents = (amount: string): number => Math.round(Number(amount) * 100);
 

@@ -9,6 +9,7 @@ import { dataBrowse } from '../data/browse.js';
 import type { DataStore, RecordsInput, RetentionEntry } from '../data/port.js';
 import {
   consentMeta,
+  DATA_WINDOW,
   META_LIMITS,
   AMOUNT_FIELD,
   BALANCE_FIELD,
@@ -19,7 +20,7 @@ import {
   transactionParts,
   type StoredRecord,
 } from '../data/views.js';
-import type { QueryRunner } from '../query/query.js';
+import { pages, type QueryRunner } from '../query/query.js';
 import { applyRetention, type PgDataOptions } from './data-retention.js';
 import { descriptionWords, searchQuery } from './data-text.js';
 import type { PgDb, Sql, Tx } from './db.js';
@@ -269,14 +270,6 @@ async function transactions(
   return { rows: rows.map((r) => recordRow(r, last)), total: total!.n };
 }
 
-async function* windowsOf<T>(page: (offset: number) => Promise<T[]>, size: number): AsyncIterable<T[]> {
-  for (let offset = 0; ; offset += size) {
-    const rows = await page(offset);
-    if (rows.length) yield rows;
-    if (rows.length < size) return;
-  }
-}
-
 export function pgDataStore(db: PgDb, runner: QueryRunner, opts: PgDataOptions): DataStore {
   return {
     ...dataBrowse(runner),
@@ -355,7 +348,7 @@ export function pgDataStore(db: PgDb, runner: QueryRunner, opts: PgDataOptions):
 
     records: (input) => records(db, input),
 
-    windows: (input) => windowsOf((offset) => records(db, { ...input, offset, limit: 200 }).then((r) => r.rows), 200),
+    windows: (input) => pages(async (offset) => (await records(db, { ...input, offset, limit: DATA_WINDOW })).rows, DATA_WINDOW),
 
     applyRetention: (operator) => applyRetention(db, opts, operator),
   };

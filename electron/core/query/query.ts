@@ -91,3 +91,15 @@ export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown };
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+/**
+ * Every row of a read a window at a time (exports): `page(offset)` is read from 0 on, `size` rows
+ * at a time, until a window comes back short.
+ */
+export async function* pages<T>(page: (offset: number) => T[] | Promise<T[]>, size: number): AsyncIterable<T[]> {
+  for (let offset = 0; ; offset += size) {
+    const rows = await page(offset);
+    if (rows.length) yield rows;
+    if (rows.length < size) return;
+  }
+}
