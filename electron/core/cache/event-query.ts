@@ -178,17 +178,16 @@ export class EventQuery {
   /** How many events match, and how many of each type match the rest of the filter (the type chips). */
   count(filter: EventListFilter): { total: number; types: { type: string; count: number }[] } {
     const indexed = this.indexFor(filter);
+    if (indexed)
+      return typeCounts(
+        [...indexed.index.typeCounts(indexed.f)].map(([type, count]) => ({ type, count })),
+        filter.types,
+      );
     const w = whereOf({ ...filter, types: undefined });
-    return typeCounts(
-      indexed
-        ? [...indexed.index.typeCounts(indexed.f)].map(([type, count]) => ({ type, count }))
-        : this.db
-            .prepare<(string | number)[], TypeCount>(
-              `SELECT event_type AS type, count(*) AS count FROM events ${w.sql} GROUP BY event_type`,
-            )
-            .all(...w.params),
-      filter.types,
-    );
+    const counts = this.db
+      .prepare<(string | number)[], TypeCount>(`SELECT event_type AS type, count(*) AS count FROM events ${w.sql} GROUP BY event_type`)
+      .all(...w.params);
+    return typeCounts(counts, filter.types);
   }
 
   /**

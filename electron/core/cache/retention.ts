@@ -24,6 +24,8 @@ export function applyRetention(
        ORDER BY c.status, c.sharing_end_date, c.consent_id`,
     )
     .all();
+  // After every sync, mostly with nothing due: nothing more is prepared then.
+  if (!due.length) return [];
   const kindsOf = db.prepare<[string], { kind: string; n: number }>(
     'SELECT kind, count(*) AS n FROM data_records WHERE consent_id = ? GROUP BY kind ORDER BY kind',
   );

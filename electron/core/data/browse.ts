@@ -32,10 +32,13 @@ export function dataBrowse(db: QueryRunner): DataBrowse {
   const lower = (e: Expression<unknown>): RawBuilder<string> => (pg ? sql<string>`cdr_lower_ascii(${e})` : sql<string>`lower(${e})`);
   /** `e` holds the LIKE pattern `pattern` (escaped with `\`, likeAnywhere). */
   const like = (e: Expression<unknown>, pattern: string) => sql<SqlBool>`${lower(e)} LIKE ${pattern} ESCAPE '\\'`;
-  /** A payload field of data_records.raw as text (its only level: products). */
+  /** A payload field of data_records.raw as text (nested: 'recurrence', 'nextPaymentDate'). */
   const field = (path: PayloadPath): RawBuilder<string | null> =>
     pg
-      ? sql<string | null>`(raw->>${sql.lit(path.join('.'))}) COLLATE "C"`
+      ? sql<string | null>`(raw${sql.join(
+          path.map((key, i) => sql`${sql.raw(i < path.length - 1 ? '->' : '->>')}${sql.lit(key)}`),
+          sql.raw(''),
+        )}) COLLATE "C"`
       : sql<string | null>`json_extract(raw, ${sql.lit(`$.${path.join('.')}`)})`;
   /** A JSON column as read: SQLite gives its text. */
   const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
