@@ -58,6 +58,19 @@ function wordOf(word: string): SearchWord {
   return [...folded].length >= ANYWHERE_FROM ? { start: word, anywhere: [folded] } : { start: word };
 }
 
+/**
+ * The last word of a text being typed, folded, when one more character makes it a word matched
+ * anywhere (ANYWHERE_FROM - 1 characters; not after a space, which begins another word): what a
+ * search may begin finding ahead of that keystroke. Undefined otherwise.
+ */
+export function nearlyAnywhere(text: string | undefined): string | undefined {
+  if (!text || /\s$/.test(text)) return undefined;
+  const last = text.trim().split(/\s+/).at(-1);
+  if (!last) return undefined;
+  const folded = gramFold(last);
+  return [...folded].length === ANYWHERE_FROM - 1 ? folded : undefined;
+}
+
 /** Digits alone, 4 or more: one word, matched as typed and, from a leading 0, in the stored +61 form. */
 function phoneWord(text: string): SearchWord | undefined {
   if (!/^\+?[\d\s()-]+$/.test(text)) return undefined;

@@ -41,6 +41,15 @@ consents.push(
   odd(14, { externalId: 'MIXED CASE' } as Partial<Consent>),
   odd(15, { consumerMobileNumber: '\u{1F600} 0400 000 000' } as Partial<Consent>),
   odd(16, { consumerMobileNumber: '\uE000 0400 000 001' } as Partial<Consent>),
+  // Text the in-memory search keeps no byte of (the characters after a match, Haystack.find).
+  odd(17, { externalId: 'qxab東-12' } as Partial<Consent>),
+  odd(18, { externalId: 'qxab京-12' } as Partial<Consent>),
+  // Alike for 10 or 11 characters (a word's first 2 or 3, found by a scan, and the 8 kept after
+  // them): the next is read in the text.
+  odd(19, { externalId: 'zzlongsharea1' } as Partial<Consent>),
+  odd(20, { externalId: 'zzlongshareb2' } as Partial<Consent>),
+  odd(21, { externalId: 'yylongsharx1' } as Partial<Consent>),
+  odd(22, { externalId: 'yylongshary2' } as Partial<Consent>),
 );
 
 const db = openCache(':memory:');
@@ -262,6 +271,52 @@ describe('the consent list index, one-character searches', () => {
       .map(([w, a]) => `${w} ${a}`),
     fc.constantFrom('ome', 'estpac', 'ample.com', 'ueen', "'brien", 'ine'),
   );
+
+  it('answers each keystroke of a word typed letter by letter as SQL does, each narrowing the places of the one before (issue 40)', async () => {
+    await fast.ready();
+    const texts = [
+      ...consents.slice(0, 40).flatMap((c) => [c.consumerEmail, c.consentId, c.cdrArrangementId, c.dataHolderName]),
+      'example.com',
+    ].filter((t): t is string => !!t && !/\s/.test(t));
+    const sort: ConsentSort = { field: 'created', direction: 'desc' };
+    const same = (search: string) => {
+      expect(fast.count({ search }), search).toEqual(sql.count({ search }));
+      expect(fast.list({ filter: { search }, sort, offset: 0, limit: 30 }), search).toEqual(
+        sql.list({ filter: { search }, sort, offset: 0, limit: 30 }),
+      );
+    };
+    // After "qxab" come 東 in one consent and 京 in another: characters the bytes kept cannot hold.
+    for (const search of ['qx', 'qxa', 'qxab', 'qxab京', 'qxab京-', 'qxab京-1']) same(search);
+    expect(fast.count({ search: 'qxab京' }).total).toBe(1);
+    // From its first letter (its first two found ahead), and from its third.
+    for (let i = 1; i <= 'yylongshary2'.length; i++) {
+      same('yylongshary2'.slice(0, i));
+      // One step of finding "yy" ahead: the next keystroke finds it part found, and finishes it.
+      await new Promise((r) => setImmediate(r));
+    }
+    for (let i = 3; i <= 'zzlongshareb2'.length; i++) same('zzlongshareb2'.slice(0, i));
+    expect([fast.count({ search: 'yylongshary' }).total, fast.count({ search: 'zzlongshareb' }).total]).toEqual([1, 1]);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...texts),
+        fc.nat(),
+        fc.integer({ min: 3, max: 20 }),
+        fc.constantFrom('forwards', 'backwards'),
+        fc.boolean(),
+        async (text, at, length, way, pauses) => {
+          const from = at % text.length;
+          const word = text.slice(from, from + length);
+          for (let i = 1; i <= word.length; i++) {
+            // Forwards as one types; backwards, each form the last one and a character before it.
+            same(way === 'forwards' ? word.slice(0, i) : word.slice(word.length - i));
+            // A pause lets the places of a word's first two characters be found ahead (ConsentIndex.foresee).
+            if (pauses) await new Promise((r) => setImmediate(r));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 
   it('finds what the full-text search finds, with the bits when the text is ASCII', async () => {
     await asciiFast.ready();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchedRanges, parseSearch, tierWindows } from '../../shared/consents/search.js';
+import { matchedRanges, nearlyAnywhere, parseSearch, tierWindows } from '../../shared/consents/search.js';
 
 /** What a typed search means (shared/consents/search.ts): the words, where each matches, what a row marks. */
 describe('the consent search', () => {
@@ -14,6 +14,21 @@ describe('the consent search', () => {
     expect(parseSearch('ZOË')?.words[0]?.anywhere).toEqual(['zoe']);
     // At most 8 words.
     expect(parseSearch('a b c d e f g h i j')?.words).toHaveLength(8);
+  });
+
+  it('says which word one more character makes a word found anywhere (what the cache finds ahead)', () => {
+    expect(nearlyAnywhere('sm')).toBe('sm');
+    expect(nearlyAnywhere('john SM')).toBe('sm');
+    expect(nearlyAnywhere('Ñú')).toBe('nu');
+    expect(nearlyAnywhere('34')).toBe('34');
+    // Not two characters, or a space after them (the next one begins another word), or nothing.
+    expect([nearlyAnywhere('s'), nearlyAnywhere('smi'), nearlyAnywhere('sm '), nearlyAnywhere(''), nearlyAnywhere(undefined)]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('reads digits alone as one run of a phone number, however written, from 0 as the stored +61', () => {

@@ -99,7 +99,6 @@ export const SLICE = 2_000;
 
 /** Consents per chunk of the text searched anywhere (Haystack): 2^HAY_SHIFT. */
 const HAY_SHIFT = 12;
-const HAY_CHUNK = 1 << HAY_SHIFT;
 
 type Order = { asc: Int32Array; nonNull: number };
 
@@ -168,38 +167,173 @@ export const oneCharacter = (term: string) => /^[a-z0-9]$/i.test(term);
 
 /**
  * The identifying fields of every consent as the search looks in them anywhere (anywhereText), in
- * chunks of HAY_CHUNK consecutive positions: each chunk one string of its consents' texts, each
+ * chunks of 2^shift consecutive positions: each chunk one string of its consents' texts, each
  * ended by a NUL. About 18 MB at 100,000 consents (a one-byte string per chunk, unless a text in
  * it is not Latin-1), built with the index.
  */
 class Haystack {
-  constructor(private readonly chunks: readonly { text: string; starts: Int32Array }[]) {}
+  constructor(
+    private readonly chunks: readonly { text: string; starts: Int32Array }[],
+    private readonly shift: number,
+  ) {}
 
-  /** The positions whose text holds a folded form, ascending; `within`: only these (ascending) can. */
-  find(form: string, within?: Int32Array): Int32Array {
-    const out: number[] = [];
+  get chunkCount(): number {
+    return this.chunks.length;
+  }
+
+  /**
+   * Where a folded form occurs (Found). `from`: where a form this one holds occurs (`at`
+   * characters into this one): this one can only start `at` before those places, so each is
+   * checked there instead of the whole text searched again. Typing a word letter by letter, each
+   * form is the last and one more character: that character is compared with the ones kept after
+   * each place, read in order, not in the text (each place a random read of 18 MB at 100,000
+   * consents). "example.com", in every consent: a scan of 18 MB at its third letter (100,000
+   * places), then a compare of one byte per place and keystroke.
+   */
+  find(form: string, from?: { found: Found; form: string; at: number }): Found {
     // A NUL ends each consent's text: a form holding one would match across two consents.
-    if (!form || form.includes('\0')) return new Int32Array(0);
-    if (within) {
-      for (const i of within) {
-        const { text, starts } = this.chunks[i >> HAY_SHIFT]!;
-        const k = i & (HAY_CHUNK - 1);
-        if (text.substring(starts[k]!, starts[k + 1]!).includes(form)) out.push(i);
-      }
-      return Int32Array.from(out);
+    if (!form || form.includes('\0')) return new PlacesBuilder().done();
+    if (!from) {
+      const out = new PlacesBuilder();
+      for (let c = 0; c < this.chunks.length; c++) this.scanChunk(form, c, out);
+      return out.done();
     }
-    this.chunks.forEach(({ text, starts }, c) => {
-      let k = 0;
-      for (let p = text.indexOf(form); p >= 0; p = text.indexOf(form, starts[k + 1]!)) {
-        while (starts[k + 1]! <= p) k++;
-        out.push((c << HAY_SHIFT) + k);
-      }
-    });
-    return Int32Array.from(out);
+    const more = form.length - from.form.length;
+    return from.at === 0 && from.found.used + more <= AHEAD ? extend(form, from.found, more, this.chunks) : this.narrow(form, from);
+  }
+
+  /** Adds the places of a form in one chunk (find's scan, a chunk at a time). */
+  scanChunk(form: string, c: number, out: PlacesBuilder): void {
+    const { text, starts } = this.chunks[c]!;
+    let k = 0;
+    for (let p = text.indexOf(form); p >= 0; p = text.indexOf(form, p + 1)) {
+      while (starts[k + 1]! <= p) k++;
+      out.add(c, p, (c << this.shift) + k, text, p + form.length);
+    }
+  }
+
+  /** Checks each place in the text (the characters before and after the form held). */
+  private narrow(form: string, { found, form: held, at }: { found: Found; form: string; at: number }): Found {
+    const out = new PlacesBuilder(found.rows.length);
+    const after = at + held.length;
+    const { chunks, places, positions } = found.base;
+    for (const row of found.rows) {
+      const c = chunks[row]!;
+      const { text } = this.chunks[c]!;
+      // Before its consent's text: the NUL ending the one before, in no form, fails the compare.
+      const p = places[row]! - at;
+      if (p < 0) continue;
+      const position = positions[row]!;
+      let same = true;
+      for (let j = 0; j < at && same; j++) same = text.charCodeAt(p + j) === form.charCodeAt(j);
+      for (let j = after; j < form.length && same; j++) same = text.charCodeAt(p + j) === form.charCodeAt(j);
+      if (same) out.add(c, p, position, text, p + form.length);
+    }
+    return out.done();
+  }
+}
+
+/** Characters kept after each place a form occurs (Haystack.find). */
+const AHEAD = 8;
+/**
+ * The places the recent forms may hold together (ConsentIndex.hold), about 20 bytes each: a
+ * common pair of characters ("-4" in every id) is found ~300,000 times at 100,000 consents.
+ */
+const HELD_PLACES = 1_500_000;
+/** In the characters kept: one that is not Latin-1 (or is ÿ), to be read in the text. */
+const NOT_LATIN1 = 255;
+
+/**
+ * Where a form occurs in the Haystack. `base`: places found by reading the text, each with its
+ * chunk, its offset in the chunk's text, the consent's position (ascending) and the AHEAD
+ * characters after the form then read; `rows`: the base's places this form occurs at (all of them,
+ * or those a longer form kept); `used`: how many of the characters kept this form has taken.
+ */
+type Found = {
+  base: { chunks: Int32Array; places: Int32Array; positions: Int32Array; ahead: Uint8Array };
+  rows: Int32Array;
+  used: number;
+};
+
+/** The form held and `more` characters: compared with the characters kept after each place. */
+function extend(form: string, found: Found, more: number, texts: readonly { text: string }[]): Found {
+  const { base, rows, used } = found;
+  const { ahead } = base;
+  const kept = new Int32Array(rows.length);
+  let n = 0;
+  const tail = form.length - more;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    let same = true;
+    for (let j = 0; j < more && same; j++) {
+      const want = form.charCodeAt(tail + j);
+      const have = ahead[row * AHEAD + used + j]!;
+      // NOT_LATIN1: a character the bytes cannot hold; the text says.
+      same = have === NOT_LATIN1 ? texts[base.chunks[row]!]!.text.charCodeAt(base.places[row]! + tail + j) === want : have === want;
+    }
+    if (same) kept[n++] = row;
+  }
+  return { base, rows: kept.slice(0, n), used: used + more };
+}
+
+/** A Found read from the text a place at a time, its arrays grown as needed. */
+class PlacesBuilder {
+  private n = 0;
+  private chunks: Int32Array;
+  private places: Int32Array;
+  private positions: Int32Array;
+  private ahead: Uint8Array;
+
+  constructor(capacity = 1024) {
+    this.chunks = new Int32Array(capacity);
+    this.places = new Int32Array(capacity);
+    this.positions = new Int32Array(capacity);
+    this.ahead = new Uint8Array(capacity * AHEAD);
+  }
+
+  /** A place, with the AHEAD characters of `text` from `next` (read while the text is near in memory). */
+  add(chunk: number, place: number, position: number, text: string, next: number): void {
+    if (this.n === this.places.length) this.grow();
+    const i = this.n++;
+    this.chunks[i] = chunk;
+    this.places[i] = place;
+    this.positions[i] = position;
+    for (let j = 0; j < AHEAD; j++) {
+      const code = text.charCodeAt(next + j);
+      // Past the end of the text: NaN, kept as 0 (a NUL, never in a form).
+      this.ahead[i * AHEAD + j] = code < NOT_LATIN1 ? code : code >= NOT_LATIN1 ? NOT_LATIN1 : 0;
+    }
+  }
+
+  private grow(): void {
+    const size = this.places.length * 2;
+    const grown = <T extends Int32Array | Uint8Array>(a: T, n: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      b.set(a);
+      return b;
+    };
+    this.chunks = grown(this.chunks, size);
+    this.places = grown(this.places, size);
+    this.positions = grown(this.positions, size);
+    this.ahead = grown(this.ahead, size * AHEAD);
+  }
+
+  done(): Found {
+    const n = this.n;
+    const rows = new Int32Array(n);
+    for (let i = 0; i < n; i++) rows[i] = i;
+    const base = {
+      chunks: this.chunks.slice(0, n),
+      places: this.places.slice(0, n),
+      positions: this.positions.slice(0, n),
+      ahead: this.ahead.slice(0, n * AHEAD),
+    };
+    return { base, rows, used: 0 };
   }
 }
 
 class HaystackBuilder {
+  constructor(private readonly shift: number) {}
   private readonly chunks: { text: string; starts: Int32Array }[] = [];
   private parts: string[] = [];
   private starts: number[] = [];
@@ -209,7 +343,7 @@ class HaystackBuilder {
     this.starts.push(this.at);
     this.parts.push(text, '\0');
     this.at += text.length + 1;
-    if (this.starts.length === HAY_CHUNK) this.flush();
+    if (this.starts.length === 1 << this.shift) this.flush();
   }
 
   private flush(): void {
@@ -222,7 +356,7 @@ class HaystackBuilder {
 
   done(): Haystack {
     this.flush();
-    return new Haystack(this.chunks);
+    return new Haystack(this.chunks, this.shift);
   }
 }
 
@@ -263,7 +397,10 @@ export class ConsentIndex {
     db: Db,
     columnOf: SortColumn,
     stillCurrent: () => boolean,
-    /** Rows per slice (tests make it small, to cross many slice boundaries). */
+    /**
+     * Rows per slice (tests make it small, to cross many slice boundaries; the text searched
+     * anywhere is then cut in chunks as small, so that finding a form ahead takes many steps).
+     */
     slice = SLICE,
   ): Promise<ConsentIndex | undefined> {
     const rows = db
@@ -306,7 +443,7 @@ export class ConsentIndex {
     const shown: Shown = { email: [], mobile: [], consumerId: [], externalId: [], arrangementId: [], firstCollection: [], version: [] };
     // The searched columns (consents_fts): consent_id, cdr_arrangement_id, consumer_id, consumer_email,
     // consumer_mobile, external_id, data_holder_name, use_case_name.
-    const hay = new HaystackBuilder();
+    const hay = new HaystackBuilder(slice >= SLICE ? HAY_SHIFT : Math.max(2, Math.floor(Math.log2(slice))));
     const firsts = new Firsts();
     const letters = u32();
     const digits = u32();
@@ -386,8 +523,10 @@ export class ConsentIndex {
     return index;
   }
 
-  /** The consents holding each recent folded form (the words being typed), a few kept. */
-  private readonly holding = new Map<string, { positions: Int32Array; hits: Uint8Array }>();
+  /** The recent folded forms (the words being typed) with where each occurs and, once asked, the consents holding it; a few kept. */
+  private readonly holding = new Map<string, { found: Found; hits?: Uint8Array }>();
+  /** A form being found ahead of need (foresee), a chunk of the text at a time. */
+  private foreseen: { form: string; out: PlacesBuilder; next: number } | undefined;
 
   /**
    * The positions of the consents whose identifying fields hold, for every word, one of its folded
@@ -396,11 +535,12 @@ export class ConsentIndex {
   anywhereHits(words: readonly (readonly string[])[]): Uint8Array {
     let hits: Uint8Array | undefined;
     for (const forms of words) {
-      const found = new Uint8Array(this.size);
-      for (const form of forms) {
-        const holding = this.holdingOf(form);
-        for (let i = 0; i < found.length; i++) found[i]! |= holding[i]!;
-      }
+      const found = forms.length === 1 ? new Uint8Array(this.holdingOf(forms[0]!)) : new Uint8Array(this.size);
+      if (forms.length > 1)
+        for (const form of forms) {
+          const holding = this.holdingOf(form);
+          for (let i = 0; i < found.length; i++) found[i]! |= holding[i]!;
+        }
       if (hits) for (let i = 0; i < hits.length; i++) hits[i]! &= found[i]!;
       else hits = found;
     }
@@ -408,20 +548,76 @@ export class ConsentIndex {
   }
 
   /**
+   * Begins finding a folded form in the background, a chunk of the text at a time between other
+   * work (setImmediate): the two characters of a word being typed, which its third makes a word
+   * searched anywhere. That keystroke then narrows the places found (Haystack.find) instead of
+   * scanning the whole text (at 100,000 consents, 25–30 ms of the host's thread on two cores, the
+   * slowest keystroke of a word). A search that needs it meanwhile finishes it at once.
+   */
+  foresee(form: string): void {
+    if (!form || this.holding.has(form) || this.foreseen?.form === form) return;
+    const job = { form, out: new PlacesBuilder(), next: 0 };
+    this.foreseen = job;
+    const step = () => {
+      if (this.foreseen !== job) return;
+      this.hay.scanChunk(form, job.next++, job.out);
+      if (job.next < this.hay.chunkCount) setImmediate(step);
+      else this.finishForeseen();
+    };
+    setImmediate(step);
+  }
+
+  private finishForeseen(): void {
+    const job = this.foreseen;
+    if (!job) return;
+    this.foreseen = undefined;
+    while (job.next < this.hay.chunkCount) this.hay.scanChunk(job.form, job.next++, job.out);
+    this.hold(job.form, { found: job.out.done() });
+  }
+
+  /** Keeps a form's places: the 8 most recent forms, fewer when they hold more than HELD_PLACES places. */
+  private hold(form: string, held: { found: Found; hits?: Uint8Array }): void {
+    this.holding.delete(form);
+    this.holding.set(form, held);
+    let places = 0;
+    for (const h of this.holding.values()) places += h.found.base.places.length + h.found.rows.length;
+    for (const [oldest, h] of this.holding) {
+      if (oldest === form || (this.holding.size <= 8 && places <= HELD_PLACES)) break;
+      this.holding.delete(oldest);
+      places -= h.found.base.places.length + h.found.rows.length;
+    }
+  }
+
+  /**
    * The consents whose text holds a folded form. Typing a word letter by letter, each form holds
-   * the one before: when few consents held it, only those are looked at again.
+   * the one before: only the places where that one occurs are looked at again (the fewest, when
+   * several recent forms are in it).
    */
   private holdingOf(form: string): Uint8Array {
+    if (this.foreseen && form.includes(this.foreseen.form)) this.finishForeseen();
     const known = this.holding.get(form);
-    if (known) return known.hits;
-    let within: Int32Array | undefined;
-    for (const [f, h] of this.holding) if (form.includes(f) && (!within || h.positions.length < within.length)) within = h.positions;
-    const positions = this.hay.find(form, within && within.length <= this.size / 16 ? within : undefined);
+    const found = known?.found ?? this.hay.find(form, this.heldIn(form));
+    if (known?.hits) return known.hits;
     const hits = new Uint8Array(this.size);
-    for (const i of positions) hits[i] = 1;
-    if (this.holding.size >= 8) this.holding.delete(this.holding.keys().next().value!);
-    this.holding.set(form, { positions, hits });
+    const { positions } = found.base;
+    for (const row of found.rows) hits[positions[row]!] = 1;
+    this.hold(form, { found, hits });
     return hits;
+  }
+
+  /** The recent form in this one whose places are the fewest to look at (of as many, the longest: the fewest characters to compare). */
+  private heldIn(form: string): { found: Found; form: string; at: number } | undefined {
+    let from: { found: Found; form: string; at: number } | undefined;
+    for (const [held, h] of this.holding) {
+      const at = form.indexOf(held);
+      if (at < 0) continue;
+      const better =
+        !from ||
+        h.found.rows.length < from.found.rows.length ||
+        (h.found.rows.length === from.found.rows.length && held.length > from.form.length);
+      if (better) from = { found: h.found, form: held, at };
+    }
+    return from;
   }
 
   /** The position of a rowid, or -1 when the index does not hold it. */

@@ -8,7 +8,7 @@ import type {
 } from '../../../shared/ipc/contract.js';
 import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
 import { columnOf, filterParts, ROW_COLUMNS, sortKeySql } from '../consents/filter.js';
-import { anywhereText, parseSearch, tierWindows, type Search, type SearchWord } from '../../../shared/consents/search.js';
+import { anywhereText, nearlyAnywhere, parseSearch, tierWindows, type Search, type SearchWord } from '../../../shared/consents/search.js';
 import { WEBHOOK_FAILURES } from '../../../shared/consents/webhooks.js';
 import { ConsentIndex, INDEXED, oneCharacter } from './consent-index.js';
 import type { Db } from './db.js';
@@ -266,6 +266,9 @@ export class ConsentQuery {
     if (last && last.index === index && last.search === filter.search) return last.match;
     const match = this.searchMatchNow(filter, index);
     this.lastMatch = { index, search: filter.search, match };
+    // Two characters of a word typed: its third makes it a search anywhere; begin finding it now.
+    const next = nearlyAnywhere(filter.search);
+    if (next) index.foresee(next);
     return match;
   }
 

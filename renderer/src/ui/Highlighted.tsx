@@ -1,6 +1,6 @@
-import { Mark } from '@mantine/core';
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { matchedRanges, parseSearch, type Search } from '../../../shared/consents/search.js';
+import classes from './Highlighted.module.css';
 
 /** The search a list's cells highlight (shared/consents/search.ts: what it matched, where). */
 const SearchContext = createContext<Search | undefined>(undefined);
@@ -16,7 +16,8 @@ export function HighlightSearch({ text, children }: { text: string | undefined; 
 
 /**
  * A text with the parts the search around it matched marked (a screen reader reads the text
- * whole). `atStartOnly`: a field the search matches at a word's start only (the use case's name).
+ * whole). A plain <mark> in Mantine's colours, not its Mark: each of those resolves its theme colour
+ * and styles, and a keystroke marks a hundred cells. `atStartOnly`: a field the search matches at a word's start only (the use case's name).
  */
 export function Highlighted({ text, atStartOnly = false }: { text: string; atStartOnly?: boolean }) {
   const search = useContext(SearchContext);
@@ -27,9 +28,9 @@ export function Highlighted({ text, atStartOnly = false }: { text: string; atSta
   for (const [start, end] of ranges) {
     if (start > at) parts.push(text.slice(at, start));
     parts.push(
-      <Mark key={start} color="yellow">
+      <mark key={start} className={classes.mark}>
         {text.slice(start, end)}
-      </Mark>,
+      </mark>,
     );
     at = end;
   }

@@ -1,7 +1,7 @@
-import { Button, Collapse, Paper, Stack, TextInput } from '@mantine/core';
-import { useHotkeys } from '@mantine/hooks';
+import { Button, Collapse, Paper, Stack } from '@mantine/core';
+import { useDebouncedCallback, useHotkeys } from '@mantine/hooks';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { CONSENT_COLUMN_LABELS, DEFAULT_CONSENT_COLUMNS } from '../../../../shared/consents/columns.js';
 import { CONSENT_SORT_FIELDS } from '../../../../shared/ipc/consent-fields.js';
@@ -9,7 +9,6 @@ import type { ConsentFilter, ConsentCountOutput, ConsentRow, ConsentSortField } 
 import { MAX_BULK } from '../../../../shared/ipc/limits.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { ColumnChooser } from '../../ui/ColumnChooser.js';
-import { useDebouncedText } from '../../ui/fields.js';
 import { FilterRow } from '../../ui/FilterRow.js';
 import { formatCount, localZone, plural } from '../../ui/format.js';
 import { ListHeader, rangeLine } from '../../ui/ListHeader.js';
@@ -23,6 +22,7 @@ import { useCan } from '../status/can.js';
 import { Unavailable } from '../../ui/Unavailable.js';
 import { useUrlView } from '../../ui/url.js';
 import { HighlightSearch } from '../../ui/Highlighted.js';
+import { SearchBox, type SearchText } from '../../ui/SearchBox.js';
 import { consentColumn, consentRowLabel, matchedInColumn } from './columns.js';
 import { StatusChips } from './StatusChips.js';
 import { SavedViews } from './SavedViews.js';
@@ -36,6 +36,9 @@ const CreateConsentDialog = lazy(() =>
   import('../consent-actions/CreateConsentDialog.js').then((m) => ({ default: m.CreateConsentDialog })),
 );
 const filtersLoading = <LoadingState label="Loading the filters…" />;
+
+/** How long a search's reads may take before the screen shows it with the previous rows, busy. */
+const SHOW_BUSY_MS = 150;
 
 /** Whether something has been shown once: then it stays mounted (a dialog closes with its animation). */
 function useShownOnce(shown: boolean): boolean {
@@ -62,22 +65,28 @@ export function ConsentsScreen() {
   const canCreate = useCan('consents:create', { online: true });
   const canBulk = useCan('bulk:revoke', { online: true });
   const cached = useAppStatus().data?.consentCount;
-  // Search as you type: the box is local state and the reads follow it at once (each is a few
-  // milliseconds from the cache); the URL follows after a pause (replacing, so Back skips keystrokes).
-  // The box only follows the URL when the URL changed from elsewhere (Back, a saved view), never
-  // to an older value of what is being typed. The pause is longer than between two keystrokes, so
-  // the URL's re-render of the screen comes after a burst of typing, not inside each keystroke.
+  // Search as you type: the box (SearchBox) keeps what is typed and redraws alone; each text starts
+  // its reads at once (onType, below) and the screen shows it when they are in. The URL follows
+  // after a pause (replacing, so Back skips keystrokes). The screen follows the URL only when the
+  // URL changed from elsewhere (Back, a saved view), never to an older value of what is being typed.
   const pushed = useRef(view.search);
-  const pushSearch = (q: string) => {
+  const pushSearch = useDebouncedCallback((q: string) => {
     pushed.current = q;
     setView({ search: q }, { replace: true });
-  };
-  const searchBox = useDebouncedText(view.search, pushSearch, 400);
-  const { value: search, setValue: setSearch } = searchBox;
+  }, 400);
+  const [search, setSearch] = useState(view.search);
+  /** What the box shows when the URL changed from elsewhere. */
+  const [boxText, setBoxText] = useState<SearchText>({ text: view.search });
+  /** The last text typed: a slower answer to an earlier one never shows it. */
+  const latest = useRef(view.search);
   useEffect(() => {
-    if (view.search !== pushed.current) setSearch(view.search);
+    if (view.search !== pushed.current) {
+      latest.current = view.search;
+      setSearch(view.search);
+      setBoxText({ text: view.search });
+    }
     pushed.current = view.search;
-  }, [view.search, setSearch]);
+  }, [view.search]);
   const filter = filterOf({ ...view, search });
   const columnList = view.columns ?? settings?.consentColumns ?? DEFAULT_CONSENT_COLUMNS;
   const columnKey = columnList.join(',');
@@ -92,9 +101,12 @@ export function ConsentsScreen() {
   }, [columns, searching]);
 
   const queryClient = useQueryClient();
+  // Fresh for a while, as the rows' blocks are: a search's count read before the screen shows it is
+  // not read again when it does (a write to the cache marks it stale).
   const countOf = (f: ConsentFilter) => ({
     queryKey: ['consents:count', f],
     queryFn: () => client.consentsCount({ filter: f }),
+    staleTime: 30_000,
   });
   const count = useQuery({ ...countOf(filter), placeholderData: keepPreviousData });
   const total = count.data?.total ?? 0;
@@ -112,24 +124,35 @@ export function ConsentsScreen() {
   });
   // Each keystroke starts its reads before the screen redraws: the first window and the count in
   // one answer (withCount), so they are drawn together; another window on screen, and the count when
-  // the first window is already read, by their own calls.
-  const searchInput = {
-    ...searchBox.input,
-    onChange: (e: ChangeEvent<HTMLInputElement>) => {
-      const next = filterOf({ ...view, search: e.currentTarget.value });
-      const { key, fetch } = listOf(next);
-      let counted: Promise<ConsentCountOutput> | undefined;
-      prefetch(key, (offset, limit) => {
-        if (offset !== 0) return fetch(offset, limit);
-        const answer = client.consentsList({ filter: next, sort: view.sort, offset, limit, withCount: true });
-        counted = answer.then((a) => a.count ?? client.consentsCount({ filter: next }));
-        return answer.then((a) => a.rows);
-      });
-      const count = countOf(next);
-      void queryClient.prefetchQuery(counted ? { ...count, queryFn: () => counted! } : count);
-      searchBox.input.onChange(e);
-    },
+  // the first window is already read, by their own calls. The screen redraws with the text when
+  // both are in (its rows and count drawn at once, never busy), or after SHOW_BUSY_MS with the
+  // previous rows, the table busy, while a slow read goes on.
+  const onType = (text: string) => {
+    latest.current = text;
+    const next = filterOf({ ...view, search: text });
+    const { key, fetch } = listOf(next);
+    let counted: Promise<ConsentCountOutput> | undefined;
+    const rowsRead = prefetch(key, (offset, limit) => {
+      if (offset !== 0) return fetch(offset, limit);
+      const answer = client.consentsList({ filter: next, sort: view.sort, offset, limit, withCount: true });
+      counted = answer.then((a) => a.count ?? client.consentsCount({ filter: next }));
+      return answer.then((a) => a.rows);
+    });
+    const count = countOf(next);
+    const countRead = queryClient.prefetchQuery(counted ? { ...count, queryFn: () => counted! } : count);
+    const show = () => {
+      if (latest.current === text) setSearch(text);
+    };
+    void Promise.all([rowsRead, countRead]).then(show);
+    setTimeout(show, SHOW_BUSY_MS);
+    pushSearch(text);
   };
+  // The box is drawn once, not at each redraw of the screen: it calls the latest onType through a stable function.
+  const onTypeNow = useRef(onType);
+  useLayoutEffect(() => {
+    onTypeNow.current = onType;
+  });
+  const typeInBox = useCallback((text: string) => onTypeNow.current(text), []);
 
   const searchRef = useRef<HTMLInputElement>(null);
   useHotkeys([['/', () => searchRef.current?.focus()]]);
@@ -307,14 +330,14 @@ export function ConsentsScreen() {
         clearSize="sm"
         onClear={filtered ? () => navigate({ search: view.columns ? `cols=${view.columns.join(',')}` : '' }) : undefined}
       >
-        <TextInput
+        <SearchBox
           ref={searchRef}
           style={{ flex: 1 }}
           size="sm"
-          type="search"
           aria-label="Search consents"
           placeholder="Search any part of an e-mail, mobile, consent, arrangement, consumer or external id, or a data holder — press / to focus"
-          {...searchInput}
+          value={boxText}
+          onType={typeInBox}
         />
         <Button size="sm" variant={filtersOpen ? 'light' : 'default'} onClick={() => setFiltersOpen((o) => !o)} aria-expanded={filtersOpen}>
           Filters{filtersSet ? ` (${filtersSet})` : ''}
@@ -352,6 +375,7 @@ export function ConsentsScreen() {
       <HighlightSearch text={search}>
         <WindowedTable<ConsentRow>
           label="Consents"
+          view={search}
           {...table}
           columns={tableColumns}
           // 6 rows beyond the visible ones, not 15: a keystroke's redraw at 100k, p95 97 → 90 ms (driver's clock).

@@ -44,9 +44,10 @@ export function useWindowedRows<Row>(opts: {
 }): WindowedRows<Row> & {
   /**
    * Starts reading the blocks on screen for another key (the list about to be shown), before the
-   * screen renders it: a search box calls it from its change handler.
+   * screen renders it: a search box calls it from its change handler. Resolves when they are read
+   * (or failed: the list's own reads then say so).
    */
-  prefetch(key: readonly unknown[], fetch: (offset: number, limit: number) => Promise<Row[]>): void;
+  prefetch(key: readonly unknown[], fetch: (offset: number, limit: number) => Promise<Row[]>): Promise<void>;
 } {
   const queryClient = useQueryClient();
   const [range, setRangeState] = useState({ start: 0, end: 60 });
@@ -96,13 +97,16 @@ export function useWindowedRows<Row>(opts: {
     if (!stale && results.every((r) => r.data)) shown.current = { key: keyHash, loaded };
   }
   /* eslint-enable react-hooks/refs */
-  const prefetch = (key: readonly unknown[], fetch: (offset: number, limit: number) => Promise<Row[]>) => {
-    for (const b of blocks.length ? blocks : [0])
-      void queryClient.prefetchQuery({
-        queryKey: [...key, 'block', b],
-        queryFn: () => fetch(b * BLOCK_SIZE, BLOCK_SIZE),
-        staleTime: BLOCK_STALE_MS,
-      });
+  const prefetch = async (key: readonly unknown[], fetch: (offset: number, limit: number) => Promise<Row[]>) => {
+    await Promise.all(
+      (blocks.length ? blocks : [0]).map((b) =>
+        queryClient.prefetchQuery({
+          queryKey: [...key, 'block', b],
+          queryFn: () => fetch(b * BLOCK_SIZE, BLOCK_SIZE),
+          staleTime: BLOCK_STALE_MS,
+        }),
+      ),
+    );
   };
   return {
     rowAt: (index) => loaded.get(Math.floor(index / BLOCK_SIZE))?.[index % BLOCK_SIZE],
