@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { look } from './look.js';
 import { expect, test } from './journey.js';
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
@@ -66,6 +67,8 @@ test('search by e-mail, open, revoke with a reason: REVOKED in the timeline', as
   const middle = target.email.slice(2, 9);
   await search.fill(middle);
   await expect(page.locator(`[data-row-id="${target.id}"] mark`).filter({ hasText: middle })).toBeVisible();
+  // The marks read in light and dark (axe's contrast included).
+  await look(page, 'consents-search-marked');
   // The middle of its id, a column not shown: the row says where it matched.
   const idPart = target.id.slice(9, 18);
   await search.fill(idPart);

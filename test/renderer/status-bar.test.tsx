@@ -9,6 +9,7 @@ import type { ConsoleClient } from '../../renderer/src/bridge/client.js';
 import { bindMainEvents } from '../../renderer/src/events.js';
 import { StatusBar } from '../../renderer/src/features/status/StatusBar.js';
 import { useSession } from '../../renderer/src/stores/session.js';
+import { emptySyncSummary } from '../helpers/summaries.js';
 import { memoryClient, productionStatus, renderWithClient } from './harness.js';
 
 describe('Status bar', () => {
@@ -36,6 +37,21 @@ describe('Status bar', () => {
     expect(await screen.findByText('● Offline')).toBeInTheDocument();
     expect(screen.getByTestId('status-last-sync')).toHaveTextContent('never');
     expect(screen.getByText(/Last sync failed: GET \/consents\/v2 could not be reached/)).toBeInTheDocument();
+  });
+
+  it('says what a sync fetched when it finishes, one consent and one event in the singular', async () => {
+    useSession.setState({ connection: 'connected', syncProgress: null });
+    const summary = emptySyncSummary();
+    const { client } = memoryClient(3, {
+      'sync:start': async () => ({
+        ...summary,
+        consents: { ...summary.consents, fetched: 1, changed: 1 },
+        events: { ...summary.events, new: 1 },
+      }),
+    });
+    renderWithClient(<StatusBar />, client);
+    await act(async () => (await screen.findByRole('button', { name: 'Sync now' })).click());
+    expect(await screen.findByText('1 consent (0 new, 1 changed), 1 new event.')).toBeInTheDocument();
   });
 
   it('says Disconnected when the host connection drops, and shows sync progress', async () => {

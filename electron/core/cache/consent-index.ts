@@ -236,10 +236,10 @@ class Haystack {
 /** Characters kept after each place a form occurs (Haystack.find). */
 const AHEAD = 8;
 /**
- * The places the recent forms may hold together (ConsentIndex.hold), about 20 bytes each: a
- * common pair of characters ("-4" in every id) is found ~300,000 times at 100,000 consents.
+ * The places the recent forms may hold together (ConsentIndex.hold), 24 bytes each (24 MB at most):
+ * a common pair of characters ("-4", in every id) is found ~300,000 times at 100,000 consents.
  */
-const HELD_PLACES = 1_500_000;
+const HELD_PLACES = 1_000_000;
 /** In the characters kept: one that is not Latin-1 (or is ÿ), to be read in the text. */
 const NOT_LATIN1 = 255;
 

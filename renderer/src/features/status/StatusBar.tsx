@@ -6,7 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DataView } from '../../../../shared/ipc/contract.js';
 import { useClient } from '../../bridge/ClientContext.js';
 import { VIEW_LABEL } from '../data/views.js';
-import { formatAgo, formatCount, formatClock, formatLocalDateTime } from '../../ui/format.js';
+import { formatAgo, formatCount, formatClock, formatLocalDateTime, plural } from '../../ui/format.js';
 import { useSession } from '../../stores/session.js';
 import { JobProgress } from '../../ui/jobs/JobProgress.js';
 import { isEnded, useJobsStore } from '../../ui/jobs/jobs-store.js';
@@ -130,7 +130,7 @@ export function StatusBar() {
       notifications.show({
         color: summary.failures.length ? 'orange' : 'teal',
         title: summary.failures.length ? 'Sync finished with failures' : 'Sync finished',
-        message: `${formatCount(summary.consents.fetched)} consents (${formatCount(summary.consents.new)} new, ${formatCount(summary.consents.changed)} changed), ${formatCount(summary.events.new)} new events.${summary.failures.map((f) => ` ${f.phase}: ${f.reason}`).join('')}`,
+        message: `${plural(summary.consents.fetched, 'consent')} (${formatCount(summary.consents.new)} new, ${formatCount(summary.consents.changed)} changed), ${plural(summary.events.new, 'new event')}.${summary.failures.map((f) => ` ${f.phase}: ${f.reason}`).join('')}`,
       }),
     onError: (e) => {
       if (!/cancelled/i.test(e.message)) notifications.show({ color: 'red', title: 'Sync failed', message: e.message, autoClose: false });
