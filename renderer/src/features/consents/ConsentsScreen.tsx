@@ -39,6 +39,8 @@ const filtersLoading = <LoadingState label="Loading the filters…" />;
 
 /** How long a search's reads may take before the screen shows it with the previous rows, busy. */
 const SHOW_BUSY_MS = 150;
+/** One object, so that the search box (memoised) is not drawn again with the screen. */
+const SEARCH_BOX_STYLE = { flex: 1 };
 
 /** Whether something has been shown once: then it stays mounted (a dialog closes with its animation). */
 function useShownOnce(shown: boolean): boolean {
@@ -332,7 +334,7 @@ export function ConsentsScreen() {
       >
         <SearchBox
           ref={searchRef}
-          style={{ flex: 1 }}
+          style={SEARCH_BOX_STYLE}
           size="sm"
           aria-label="Search consents"
           placeholder="Search any part of an e-mail, mobile, consent, arrangement, consumer or external id, or a data holder — press / to focus"
