@@ -1,16 +1,18 @@
 import type { Db } from './db.js';
 import { dayCounts } from '../events/day-counts.js';
-import { typeCounts, UNKNOWN_HOLDER, type TypeCount } from '../events/type-counts.js';
+import { typeCounts, UNKNOWN_HOLDER } from '../events/type-counts.js';
 import { dayOfInstant, machineTimeZone } from '../../../shared/time/zone.js';
 import type { WebhookSummary } from '../../../shared/ipc/contract.js';
-import { EventIndex, type ConsentFailures, type EventIndexFilter } from './event-index.js';
+import { EventIndex, type EventIndexFilter } from './event-index.js';
 import { addedTo, Rebuilder, TablesVersion, type ReadIndexOptions } from './read-index.js';
 
 /**
  * Reads of the consent events across consents, for the Events and Webhook failures screens and the
  * overview: windows of rows for a filter (newest first), counts per type, counts per day, and the
  * webhook failures grouped by what the target answered and by consent. The interface speaks in
- * filters and rows; the SQL stays in here.
+ * filters and rows. The reads written once for both engines (events/reads.ts: counts per type,
+ * failures per consent, collections per data holder) are answered here only from the index, and
+ * return undefined while it is not current; the rest fall back to SQL here.
  */
 export interface EventListFilter {
   types?: readonly string[] | undefined;
@@ -175,19 +177,17 @@ export class EventQuery {
       .map(toListRow);
   }
 
-  /** How many events match, and how many of each type match the rest of the filter (the type chips). */
-  count(filter: EventListFilter): { total: number; types: { type: string; count: number }[] } {
+  /**
+   * How many events match, and how many of each type match the rest of the filter (the type chips),
+   * from the in-memory index; undefined while it is not current (events/reads.ts answers in SQL).
+   */
+  count(filter: EventListFilter): { total: number; types: { type: string; count: number }[] } | undefined {
     const indexed = this.indexFor(filter);
-    if (indexed)
-      return typeCounts(
-        [...indexed.index.typeCounts(indexed.f)].map(([type, count]) => ({ type, count })),
-        filter.types,
-      );
-    const w = whereOf({ ...filter, types: undefined });
-    const counts = this.db
-      .prepare<(string | number)[], TypeCount>(`SELECT event_type AS type, count(*) AS count FROM events ${w.sql} GROUP BY event_type`)
-      .all(...w.params);
-    return typeCounts(counts, filter.types);
+    if (!indexed) return undefined;
+    return typeCounts(
+      [...indexed.index.typeCounts(indexed.f)].map(([type, count]) => ({ type, count })),
+      filter.types,
+    );
   }
 
   /**
@@ -291,47 +291,33 @@ export class EventQuery {
       }));
   }
 
-  /** Consents with webhook failures: those that reached the retry maximum first, then by count. */
-  failuresByConsent(filter: EventListFilter, limit: number): WebhookSummary['byConsent'] {
+  /**
+   * Consents with webhook failures, those that reached the retry maximum first, then by count, from
+   * the in-memory index; undefined while it is not current (events/reads.ts answers in SQL).
+   */
+  failuresByConsent(filter: EventListFilter, limit: number): WebhookSummary['byConsent'] | undefined {
     const indexed = this.indexFor(filter);
-    if (indexed) {
-      return indexed.index
-        .failuresByConsent(indexed.f, 'WEBHOOK_MAX_RETRIES_REACHED', limit)
-        .map(({ last, ...t }) => ({ ...t, lastAt: new Date(last).toISOString() }));
-    }
-    const w = whereOf({ ...filter, types: WEBHOOK_FAILURES }, 'e');
-    return this.db
-      .prepare<(string | number)[], ConsentFailures>(
-        `SELECT e.consent_id AS consentId, c.consumer_email AS consumerEmail, c.data_holder_name AS dataHolderName,
-           count(*) AS failures, sum(e.event_type = 'WEBHOOK_MAX_RETRIES_REACHED') AS maxRetries, max(e.at) AS last
-         FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id ${w.sql}
-         GROUP BY e.consent_id ORDER BY maxRetries > 0 DESC, failures DESC, last DESC, e.consent_id LIMIT ?`,
-      )
-      .all(...w.params, limit)
-      .map(({ last, ...r }) => ({ ...r, lastAt: new Date(last).toISOString() }));
+    if (!indexed) return undefined;
+    return indexed.index
+      .failuresByConsent(indexed.f, 'WEBHOOK_MAX_RETRIES_REACHED', limit)
+      .map(({ last, ...t }) => ({ ...t, lastAt: new Date(last).toISOString() }));
   }
 
-  /** Data collections (DATA_COLLECTION_COMPLETED) in [from, to) per data holder, most first (the compliance report). */
-  collectionsByHolder(from: number, to: number): { dataHolderName: string; count: number }[] {
-    const indexed = this.indexFor({ from: new Date(from).toISOString(), to: new Date(to).toISOString() });
-    if (indexed) {
-      const by = new Map<string, number>();
-      for (const [name, n] of indexed.index.perHolder('DATA_COLLECTION_COMPLETED', indexed.f)) {
-        const label = name ?? UNKNOWN_HOLDER;
-        by.set(label, (by.get(label) ?? 0) + n);
-      }
-      return [...by]
-        .map(([dataHolderName, count]) => ({ dataHolderName, count }))
-        .sort((a, b) => b.count - a.count || (a.dataHolderName < b.dataHolderName ? -1 : a.dataHolderName > b.dataHolderName ? 1 : 0));
+  /**
+   * Data collections (DATA_COLLECTION_COMPLETED) in [from, to) per data holder, most first (the
+   * compliance report), from the in-memory index; undefined while it is not current (events/reads.ts).
+   */
+  collectionsByHolder(from: string, to: string): { dataHolderName: string; count: number }[] | undefined {
+    const indexed = this.indexFor({ from, to });
+    if (!indexed) return undefined;
+    const by = new Map<string, number>();
+    for (const [name, n] of indexed.index.perHolder('DATA_COLLECTION_COMPLETED', indexed.f)) {
+      const label = name ?? UNKNOWN_HOLDER;
+      by.set(label, (by.get(label) ?? 0) + n);
     }
-    return this.db
-      .prepare<[number, number], { dataHolderName: string; count: number }>(
-        `SELECT coalesce(c.data_holder_name, '${UNKNOWN_HOLDER}') AS dataHolderName, count(*) AS count
-         FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
-         WHERE e.event_type = 'DATA_COLLECTION_COMPLETED' AND e.at >= ? AND e.at < ?
-         GROUP BY 1 ORDER BY count DESC, 1`,
-      )
-      .all(from, to);
+    return [...by]
+      .map(([dataHolderName, count]) => ({ dataHolderName, count }))
+      .sort((a, b) => b.count - a.count || (a.dataHolderName < b.dataHolderName ? -1 : a.dataHolderName > b.dataHolderName ? 1 : 0));
   }
 
   /**
@@ -347,13 +333,9 @@ export class EventQuery {
     return indexed?.index.consentIdsWithFailures(indexed.f);
   }
 
-  /** How many consents had at least one webhook failure in the filter. */
-  consentsWithFailures(filter: EventListFilter): number {
+  /** How many consents had at least one webhook failure in the filter, from the in-memory index; undefined while it is not current. */
+  consentsWithFailures(filter: EventListFilter): number | undefined {
     const indexed = this.indexFor(filter);
-    if (indexed) return indexed.index.consentsWithFailures(indexed.f);
-    const w = whereOf({ ...filter, types: WEBHOOK_FAILURES });
-    return this.db
-      .prepare<(string | number)[], { n: number }>(`SELECT count(DISTINCT consent_id) AS n FROM events ${w.sql}`)
-      .get(...w.params)!.n;
+    return indexed?.index.consentsWithFailures(indexed.f);
   }
 }

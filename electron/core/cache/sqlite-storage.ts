@@ -4,6 +4,7 @@ import type { ActionChange, ActionStore, ConsentStore, ReferenceStore } from '..
 import { dataBrowse } from '../data/browse.js';
 import type { DataStore, RecordsInput } from '../data/port.js';
 import type { EventStore } from '../events/port.js';
+import { eventReads } from '../events/reads.js';
 import type { BulkJobStore } from '../jobs/port.js';
 import { bulkJobRecords } from '../jobs/store.js';
 import { auditCounts } from '../reports/audit-counts.js';
@@ -159,17 +160,28 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     },
   };
 
+  // The reads written once for both engines (events/reads.ts), where the events index is not current.
+  const eventSql = eventReads(runner);
   const events: EventStore = {
     // As the consents': reads that SQL answers with a scan wait for the events index while it is being built.
     list: async (input) => (await eventQuery.settled(input.filter), eventQuery.list(input)),
-    count: async (filter) => (await eventQuery.settled(filter), eventQuery.count(filter)),
+    count: async (filter) => (await eventQuery.settled(filter), eventQuery.count(filter) ?? eventSql.count(filter)),
     days: async (filter, days, timeZone) => (await eventQuery.settled(filter), eventQuery.days(filter, days, timeZone)),
     ofTypes: async (types, page, pageSize) => eventsRepo.ofTypes(types, page, pageSize),
     forConsent: async (id, limit) => eventsRepo.forConsent(id, limit),
     failuresByMessage: async (filter, limit) => (await eventQuery.settled(filter), eventQuery.failuresByMessage(filter).slice(0, limit)),
-    failuresByConsent: async (filter, limit) => (await eventQuery.settled(filter), eventQuery.failuresByConsent(filter, limit)),
-    consentsWithFailures: async (filter) => (await eventQuery.settled(filter), eventQuery.consentsWithFailures(filter)),
-    collectionsByHolder: async (from, to) => (await eventQuery.settled(), eventQuery.collectionsByHolder(Date.parse(from), Date.parse(to))),
+    failuresByConsent: async (filter, limit) => (
+      await eventQuery.settled(filter),
+      eventQuery.failuresByConsent(filter, limit) ?? eventSql.failuresByConsent(filter, limit)
+    ),
+    consentsWithFailures: async (filter) => (
+      await eventQuery.settled(filter),
+      eventQuery.consentsWithFailures(filter) ?? eventSql.consentsWithFailures(filter)
+    ),
+    collectionsByHolder: async (from, to) => (
+      await eventQuery.settled(),
+      eventQuery.collectionsByHolder(from, to) ?? eventSql.collectionsByHolder(from, to)
+    ),
     windows: (filter: EventFilter) => pages((offset) => eventQuery.list({ filter, offset, limit: EVENT_WINDOW }), EVENT_WINDOW),
   };
 
@@ -234,13 +246,15 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
 
 /** The compliance report's counts: from the events index when it is fresh, from SQL otherwise. */
 export function sqliteReportStore(db: Db, eventQuery: EventQuery, runner: QueryRunner): ReportStore {
+  const eventSql = eventReads(runner);
   return {
     eventsByType: async (from, to, types) => {
       await eventQuery.settled();
       // The events index counts every type of the period in memory; while it is stale, SQL counts
       // each type along its index (one pass over the whole period would read far more).
-      if (eventQuery.indexed()) {
-        const all = new Map(eventQuery.count({ from, to }).types.map((t) => [t.type, t.count]));
+      const counted = eventQuery.count({ from, to });
+      if (counted) {
+        const all = new Map(counted.types.map((t) => [t.type, t.count]));
         return new Map(types.map((t) => [t, all.get(t) ?? 0]));
       }
       const stmt = db.prepare<[string, number, number], { n: number }>(
@@ -249,6 +263,9 @@ export function sqliteReportStore(db: Db, eventQuery: EventQuery, runner: QueryR
       return new Map(types.map((t) => [t, stmt.get(t, Date.parse(from), Date.parse(to))!.n]));
     },
     ...auditCounts(runner),
-    collectionsByHolder: async (from, to) => (await eventQuery.settled(), eventQuery.collectionsByHolder(Date.parse(from), Date.parse(to))),
+    collectionsByHolder: async (from, to) => (
+      await eventQuery.settled(),
+      eventQuery.collectionsByHolder(from, to) ?? eventSql.collectionsByHolder(from, to)
+    ),
   };
 }

@@ -1,6 +1,5 @@
 import type { EventFilter, EventListRow, WebhookSummary } from '../../../shared/ipc/contract.js';
 import { dayCounts } from '../events/day-counts.js';
-import { typeCounts, UNKNOWN_HOLDER, type TypeCount } from '../events/type-counts.js';
 import type { ConsentEvent } from '../../../shared/schemas/consent.js';
 import { maskMessage } from '../events/mask.js';
 import { isoMillis } from '../events/instant.js';
@@ -8,12 +7,16 @@ import { WEBHOOK_FAILURES, type EventRow, type EventStore } from '../events/port
 import { contentId } from '../sync/event-id.js';
 import type { PgDb, Sql, Tx } from './db.js';
 import type { ReadMemo } from './read-memo.js';
+import { eventReads } from '../events/reads.js';
+import { pgQueryReader } from './query-runner.js';
 import { machineTimeZone } from '../../../shared/time/zone.js';
 
 /**
- * The intermediary's consent events (part of schema version 1), read as the SQLite adapter reads
- * them (cache/event-query.ts on its SQL path, cache/events-repo.ts): the same rows, the same order,
- * the same tie-breaks.
+ * The intermediary's consent events (part of schema version 1). The counts per type, the failures
+ * per consent and the collections per data holder are the reads written once for both engines
+ * (events/reads.ts); the lists, the days and the failure groups are this engine's own, shaped for
+ * its indexes, and answer as the SQLite adapter's (cache/event-query.ts on its SQL path,
+ * cache/events-repo.ts) — the same rows, the same order, the same tie-breaks.
  *
  * - `seq` is the order events were first stored in, as SQLite's rowid: of two events at the same
  *   instant, lists put the one stored last first, and a failure group's sample is the one stored last.
@@ -200,17 +203,6 @@ const ROW = 'event_id AS "eventId", consent_id AS "consentId", event_type AS "ev
 /** Rows of an export: this many per window (the SQLite adapter's). */
 const WINDOW = 1000;
 
-/** Data collections in [from, to) per data holder, most first (then by name, bytewise). */
-export function collectionsByHolder(db: Sql, from: string, to: string): Promise<{ dataHolderName: string; count: number }[]> {
-  return db.query<{ dataHolderName: string; count: number }>(
-    `SELECT coalesce(c.data_holder_name, '${UNKNOWN_HOLDER}') AS "dataHolderName", count(*)::int AS count
-     FROM events e LEFT JOIN consents c ON c.consent_id = e.consent_id
-     WHERE e.event_type = 'DATA_COLLECTION_COMPLETED' AND e.at >= $1::timestamptz AND e.at < $2::timestamptz
-     GROUP BY 1 ORDER BY count(*) DESC, coalesce(c.data_holder_name, '${UNKNOWN_HOLDER}') COLLATE "C"`,
-    [instant(from), instant(to)],
-  );
-}
-
 /** Every how many events of a list a key is marked (KeyMarks). */
 export const MARK_EVERY = 128;
 
@@ -286,17 +278,12 @@ interface Marks {
 export function pgEventStore(db: PgDb, opts: { window?: number; memo?: ReadMemo } = {}): EventStore {
   const window = opts.window ?? WINDOW;
   const marks = opts.memo ? new KeyMarks(db, opts.memo) : undefined;
+  // The reads written once for both engines.
+  const reads = eventReads(pgQueryReader(db));
   return {
     list: async ({ filter, offset, limit }) => (await listRecords(db, filter, offset, limit, undefined, marks)).map(toListRow),
 
-    async count(filter) {
-      const p = new Params();
-      const counts = await db.query<TypeCount>(
-        `SELECT event_type AS type, count(*)::int AS count FROM events ${whereAll({ ...filter, types: undefined }, p)} GROUP BY event_type`,
-        p.values,
-      );
-      return typeCounts(counts, filter.types);
-    },
+    count: reads.count,
 
     async days(filter, days, timeZone) {
       const zone = timeZone ?? machineTimeZone();
@@ -374,35 +361,9 @@ export function pgEventStore(db: PgDb, opts: { window?: number; memo?: ReadMemo 
       );
     },
 
-    async failuresByConsent(filter, limit) {
-      const p = new Params();
-      const where = whereAll({ ...filter, types: FAILURE_TYPES }, p);
-      const order = (a: string) => `${a}max_retries > 0 DESC, ${a}failures DESC, ${a}last_at DESC, ${a}consent_id COLLATE "C"`;
-      return db.query(
-        `SELECT f.consent_id AS "consentId", c.consumer_email AS "consumerEmail", c.data_holder_name AS "dataHolderName",
-           f.failures, f.max_retries AS "maxRetries", f.last_at AS "lastAt"
-         FROM (
-           SELECT * FROM (
-             SELECT consent_id, count(*)::int AS failures,
-               count(*) FILTER (WHERE event_type = 'WEBHOOK_MAX_RETRIES_REACHED')::int AS max_retries, max(at) AS last_at
-             FROM events ${where} GROUP BY consent_id
-           ) g ORDER BY ${order('g.')} LIMIT ${p.add(limit < 0 ? null : limit)}::bigint
-         ) f LEFT JOIN consents c ON c.consent_id = f.consent_id
-         ORDER BY ${order('f.')}`,
-        p.values,
-      );
-    },
-
-    async consentsWithFailures(filter) {
-      const p = new Params();
-      const row = await db.one<{ n: number }>(
-        `SELECT count(DISTINCT consent_id)::int AS n FROM events ${whereAll({ ...filter, types: FAILURE_TYPES }, p)}`,
-        p.values,
-      );
-      return row!.n;
-    },
-
-    collectionsByHolder: (from, to) => collectionsByHolder(db, from, to),
+    failuresByConsent: reads.failuresByConsent,
+    consentsWithFailures: reads.consentsWithFailures,
+    collectionsByHolder: reads.collectionsByHolder,
 
     // Windows by keyset (before the last row of the window before): the same rows as windows by
     // offset while nothing is stored meanwhile, without reading the skipped rows again each window.

@@ -2,7 +2,7 @@ import { auditCounts } from '../reports/audit-counts.js';
 import type { ReportStore } from '../reports/port.js';
 import type { QueryRunner } from '../query/query.js';
 import type { PgDb } from './db.js';
-import { collectionsByHolder } from './events.js';
+import { eventReads } from '../events/reads.js';
 
 /**
  * The compliance report's counts in the team store: the events per type here (along
@@ -29,6 +29,6 @@ export function pgReportStore(db: PgDb, runner: QueryRunner): ReportStore {
     },
 
     ...auditCounts(runner),
-    collectionsByHolder: (from, to) => collectionsByHolder(db, from, to),
+    collectionsByHolder: eventReads(runner).collectionsByHolder,
   };
 }
