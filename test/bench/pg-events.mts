@@ -5,7 +5,7 @@ import { PgDb } from '../../electron/core/postgres/db.js';
 import { migrate } from '../../electron/core/postgres/migrations.js';
 import { storeConsents } from '../../electron/core/postgres/consents.js';
 import { pgEventStore, storeEvents } from '../../electron/core/postgres/events.js';
-import { pgReportStore } from '../../electron/core/postgres/reports.js';
+import { reportStore } from '../../electron/core/reports/store.js';
 import { pgQueryRunner } from '../../electron/core/postgres/query-runner.js';
 import { WEBHOOK_FAILURES } from '../../electron/core/events/port.js';
 
@@ -63,8 +63,7 @@ console.log(sizes.map((r) => `${r.relname}=${r.size}`).join(' '));
 const span = (await db.one<{ lo: string; hi: string; n: number }>('SELECT min(at) lo, max(at) hi, count(*)::int n FROM events'))!;
 console.log('events', span);
 const store = pgEventStore(db);
-const reports = pgReportStore(
-  db,
+const reports = reportStore(
   pgQueryRunner(
     db,
     () => Promise.reject(new Error('the benchmark appends no audit entry')),

@@ -111,8 +111,8 @@ describe('the events index', () => {
           // The compliance report's counts, from the index and from SQL's counts per type.
           const at = new Date('2026-11-25T00:00:00Z');
           const runner = sqliteQueryRunner(db, new AuditLog(db));
-          expect(await complianceReport(sqliteReportStore(db, fast, runner), period, at)).toEqual(
-            await complianceReport(sqliteReportStore(db, sql, runner), period, at),
+          expect(await complianceReport(sqliteReportStore(fast, runner), period, at)).toEqual(
+            await complianceReport(sqliteReportStore(sql, runner), period, at),
           );
         },
       ),

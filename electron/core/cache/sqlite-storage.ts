@@ -7,7 +7,7 @@ import type { EventStore } from '../events/port.js';
 import { eventReads } from '../events/reads.js';
 import type { BulkJobStore } from '../jobs/port.js';
 import { bulkJobRecords } from '../jobs/store.js';
-import { auditCounts } from '../reports/audit-counts.js';
+import { reportStore } from '../reports/store.js';
 import { pages, type QueryRunner } from '../query/query.js';
 import { DATA_WINDOW } from '../data/views.js';
 import type { ReportStore } from '../reports/port.js';
@@ -207,7 +207,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     ...auditReads(runner),
   };
 
-  const reports = sqliteReportStore(db, eventQuery, runner);
+  const reports = sqliteReportStore(eventQuery, runner);
 
   const syncState: SyncStateStore = {
     get: async (key) => state.get(key),
@@ -244,28 +244,21 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   };
 }
 
-/** The compliance report's counts: from the events index when it is fresh, from SQL otherwise. */
-export function sqliteReportStore(db: Db, eventQuery: EventQuery, runner: QueryRunner): ReportStore {
-  const eventSql = eventReads(runner);
+/** The compliance report's counts (reports/store.ts), the events' from the events index while it is current. */
+export function sqliteReportStore(eventQuery: EventQuery, runner: QueryRunner): ReportStore {
+  const counts = reportStore(runner);
   return {
+    ...counts,
     eventsByType: async (from, to, types) => {
       await eventQuery.settled();
-      // The events index counts every type of the period in memory; while it is stale, SQL counts
-      // each type along its index (one pass over the whole period would read far more).
       const counted = eventQuery.count({ from, to });
-      if (counted) {
-        const all = new Map(counted.types.map((t) => [t.type, t.count]));
-        return new Map(types.map((t) => [t, all.get(t) ?? 0]));
-      }
-      const stmt = db.prepare<[string, number, number], { n: number }>(
-        'SELECT count(*) AS n FROM events WHERE event_type = ? AND at >= ? AND at < ?',
-      );
-      return new Map(types.map((t) => [t, stmt.get(t, Date.parse(from), Date.parse(to))!.n]));
+      if (!counted) return counts.eventsByType(from, to, types);
+      const all = new Map(counted.types.map((t) => [t.type, t.count]));
+      return new Map(types.map((t) => [t, all.get(t) ?? 0]));
     },
-    ...auditCounts(runner),
     collectionsByHolder: async (from, to) => (
       await eventQuery.settled(),
-      eventQuery.collectionsByHolder(from, to) ?? eventSql.collectionsByHolder(from, to)
+      eventQuery.collectionsByHolder(from, to) ?? counts.collectionsByHolder(from, to)
     ),
   };
 }

@@ -7,7 +7,8 @@ import { typeCounts, UNKNOWN_HOLDER } from './type-counts.js';
 /**
  * The events' reads that mean the same on both engines, written once over the typed query layer
  * (issue 37): the Events screen's counts per type, the webhook failures per consent and how many
- * consents had one, and the compliance report's data collections per data holder. The team store
+ * consents had one, and the compliance report's events per type and data collections per data
+ * holder. The team store
  * runs them on PostgreSQL; the solo cache answers from its in-memory index when it is current
  * (cache/event-index.ts, held to these answers by test/integration/event-index.test.ts) and runs
  * them on SQLite otherwise.
@@ -36,6 +37,8 @@ export interface EventReads {
   consentsWithFailures(filter: EventReadFilter): Promise<number>;
   failuresByConsent(filter: EventReadFilter, limit: number): Promise<WebhookSummary['byConsent']>;
   collectionsByHolder(from: string, to: string): Promise<{ dataHolderName: string; count: number }[]>;
+  /** How many events of each of these types fall in [from, to) (the compliance report), each type asked for listed. */
+  eventsByType(from: string, to: string, types: readonly string[]): Promise<Map<string, number>>;
 }
 
 /** The event type of a delivery that gave up; a consent with one is listed first. */
@@ -144,6 +147,22 @@ export function eventReads(db: QueryReader): EventReads {
           .orderBy(sql`count(*) DESC, ${bytewise(holder)}`),
       );
       return rows.map((r) => ({ dataHolderName: r.dataHolderName, count: Number(r.count) }));
+    },
+
+    async eventsByType(from, to, types) {
+      const chosen = [...new Set(types)];
+      if (!chosen.length) return new Map();
+      const q = await db.queries();
+      // One range of the (type, time) index per type, on both engines.
+      const rows = await db.all(
+        q
+          .selectFrom('events as e')
+          .where(matching({ types: chosen, from, to }))
+          .select((eb) => ['e.event_type as type', eb.fn.countAll<number | string>().as('n')])
+          .groupBy('e.event_type'),
+      );
+      const counts = new Map(rows.map((r) => [r.type, Number(r.n)]));
+      return new Map(types.map((t) => [t, counts.get(t) ?? 0]));
     },
   };
 }

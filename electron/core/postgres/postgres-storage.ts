@@ -18,7 +18,7 @@ import { pgDataStore } from './data.js';
 import type { PgDb, Tx } from './db.js';
 import { pgEventStore, storeEvents } from './events.js';
 import { pgBulkJobStore } from './jobs.js';
-import { pgReportStore } from './reports.js';
+import { reportStore } from '../reports/store.js';
 import { memoized, type ReadMemo } from './read-memo.js';
 import { pgSyncStateStore } from './sync-state.js';
 
@@ -126,7 +126,7 @@ export function postgresStorage(db: PgDb, opts: PostgresStorageOptions = {}): Po
           },
         }
       : audit,
-    reports: shared(pgReportStore(db, runner), ['eventsByType', 'audited', 'staffActions', 'retention', 'collectionsByHolder'], 'reports'),
+    reports: shared(reportStore(runner), ['eventsByType', 'audited', 'staffActions', 'retention', 'collectionsByHolder'], 'reports'),
     syncState: pgSyncStateStore(db),
     complaints: complaintStore(runner),
     alerts: alertStore(runner),
