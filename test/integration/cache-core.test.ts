@@ -5,6 +5,8 @@ import { openCache, type Db } from '../../electron/core/cache/database.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { ConsentQuery, ftsQuery } from '../../electron/core/cache/consent-query.js';
 import { EventsRepo, ReferenceRepo } from '../../electron/core/cache/events-repo.js';
+import { sqliteQueryReader } from '../../electron/core/cache/query-runner.js';
+import { eventReads } from '../../electron/core/events/reads.js';
 import { createConsentGenerator } from '../../electron/sandbox/consents.js';
 import type { Consent, ConsentEvent } from '../../shared/schemas/consent.js';
 
@@ -117,7 +119,7 @@ describe('events and reference data', () => {
     eventDetail: type.includes('CLIENT') ? '400 Bad Request' : null,
   });
 
-  it('upserts events idempotently, lists a consent’s timeline newest first, and pages failures', () => {
+  it('upserts events idempotently, lists a consent’s timeline newest first, and pages failures', async () => {
     const db = openCache(':memory:');
     const events = new EventsRepo(db);
     const page = [
@@ -128,8 +130,9 @@ describe('events and reference data', () => {
     expect(events.upsertPage(page, () => 'x')).toEqual({ new: 3, changed: 0 });
     expect(events.upsertPage(page, () => 'x')).toEqual({ new: 0, changed: 0 });
     expect(events.count()).toBe(3);
-    expect(events.forConsent('c1').map((e) => e.eventId)).toEqual(['e3', 'e2', 'e1']);
-    expect(events.ofTypes(['WEBHOOK_SENDING_FAILED_CLIENT_ERROR'], 1, 10)).toEqual({
+    const reads = eventReads(sqliteQueryReader(db));
+    expect((await reads.forConsent('c1', 500)).map((e) => e.eventId)).toEqual(['e3', 'e2', 'e1']);
+    expect(await reads.ofTypes(['WEBHOOK_SENDING_FAILED_CLIENT_ERROR'], 1, 10)).toEqual({
       total: 1,
       rows: [expect.objectContaining({ eventId: 'e2', eventDetail: '400 Bad Request' })],
     });

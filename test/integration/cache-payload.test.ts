@@ -5,6 +5,8 @@ import { ConsentQuery } from '../../electron/core/cache/consent-query.js';
 import { ConsentsRepo } from '../../electron/core/cache/consents-repo.js';
 import { migrate, openCache } from '../../electron/core/cache/database.js';
 import { EventsRepo } from '../../electron/core/cache/events-repo.js';
+import { sqliteQueryReader } from '../../electron/core/cache/query-runner.js';
+import { eventReads } from '../../electron/core/events/reads.js';
 import { MIGRATIONS } from '../../electron/core/cache/migrations.js';
 import { PayloadCodec } from '../../electron/core/cache/payload-codec.js';
 import { isoMillis } from '../../electron/core/events/instant.js';
@@ -72,7 +74,7 @@ describe('payload codec', () => {
 });
 
 describe('events keep their payload once', () => {
-  it('gives back every event as sent (unknown fields, another zone) and lists it in UTC order', () => {
+  it('gives back every event as sent (unknown fields, another zone) and lists it in UTC order', async () => {
     const db = openCache(':memory:');
     const events = new EventsRepo(db);
     const sent: ConsentEvent[] = [
@@ -84,7 +86,7 @@ describe('events keep their payload once', () => {
     expect(JSON.stringify(events.payload('e1'))).toBe(JSON.stringify(sent[0]));
     expect(JSON.stringify(events.payload('e2'))).toBe(JSON.stringify(sent[1]));
     expect(JSON.stringify(events.payload('content:1'))).toBe(JSON.stringify(sent[2]));
-    expect(events.forConsent('c1')).toEqual([
+    expect(await eventReads(sqliteQueryReader(db)).forConsent('c1', 500)).toEqual([
       { eventId: 'content:1', consentId: 'c1', eventType: 'EMAIL_SENT', timestamp: '2026-01-01T00:00:02.000Z', eventDetail: 'sent' },
       { eventId: 'e2', consentId: 'c1', eventType: 'FUTURE_TYPE', timestamp: '2026-01-01T00:00:01.000Z', eventDetail: null },
       { eventId: 'e1', consentId: 'c1', eventType: 'GRANTED', timestamp: '2026-01-01T00:00:00.000Z', eventDetail: null },

@@ -86,28 +86,6 @@ export class EventsRepo {
     return row ? (this.codec.decode(row.extra, coveredOf(row)) as ConsentEvent) : undefined;
   }
 
-  forConsent(consentId: string, limit = 500): EventRow[] {
-    return this.db
-      .prepare<[string, number], StoredRow>(`SELECT ${ROW} FROM events WHERE consent_id = ? ORDER BY at DESC, event_id DESC LIMIT ?`)
-      .all(consentId, limit)
-      .map(toRow);
-  }
-
-  /** Events of some types (webhook failures, say), newest first, paged. */
-  ofTypes(types: readonly string[], page: number, pageSize: number): { rows: EventRow[]; total: number } {
-    const marks = types.map(() => '?').join(', ');
-    const rows = this.db
-      .prepare<(string | number)[], StoredRow>(
-        `SELECT ${ROW} FROM events WHERE event_type IN (${marks}) ORDER BY at DESC, event_id DESC LIMIT ? OFFSET ?`,
-      )
-      .all(...types, pageSize, (page - 1) * pageSize)
-      .map(toRow);
-    const total = this.db
-      .prepare<string[], { n: number }>(`SELECT count(*) AS n FROM events WHERE event_type IN (${marks})`)
-      .get(...types)!.n;
-    return { rows, total };
-  }
-
   /** Events newest first, optionally of one consent and some types. */
   list(opts: { consentId?: string; types?: readonly string[]; limit: number }): EventRow[] {
     const where: string[] = [];

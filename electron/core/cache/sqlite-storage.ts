@@ -167,8 +167,8 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     list: async (input) => (await eventQuery.settled(input.filter), eventQuery.list(input)),
     count: async (filter) => (await eventQuery.settled(filter), eventQuery.count(filter) ?? eventSql.count(filter)),
     days: async (filter, days, timeZone) => (await eventQuery.settled(filter), eventQuery.days(filter, days, timeZone)),
-    ofTypes: async (types, page, pageSize) => eventsRepo.ofTypes(types, page, pageSize),
-    forConsent: async (id, limit) => eventsRepo.forConsent(id, limit),
+    ofTypes: eventSql.ofTypes,
+    forConsent: eventSql.forConsent,
     failuresByMessage: async (filter, limit) => (await eventQuery.settled(filter), eventQuery.failuresByMessage(filter).slice(0, limit)),
     failuresByConsent: async (filter, limit) => (
       await eventQuery.settled(filter),

@@ -1,14 +1,14 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { WebhookSummary } from '../../../shared/ipc/contract.js';
+import type { ChannelOutput, WebhookSummary } from '../../../shared/ipc/contract.js';
 import type { QueryReader } from '../query/query.js';
-import { WEBHOOK_FAILURES } from './port.js';
+import { WEBHOOK_FAILURES, type EventRow } from './port.js';
 import { typeCounts, UNKNOWN_HOLDER } from './type-counts.js';
 
 /**
  * The events' reads that mean the same on both engines, written once over the typed query layer
  * (issue 37): the Events screen's counts per type, the webhook failures per consent and how many
  * consents had one, and the compliance report's events per type and data collections per data
- * holder. The team store
+ * holder, the webhook failures' list and a consent's timeline. The team store
  * runs them on PostgreSQL; the solo cache answers from its in-memory index when it is current
  * (cache/event-index.ts, held to these answers by test/integration/event-index.test.ts) and runs
  * them on SQLite otherwise.
@@ -39,6 +39,10 @@ export interface EventReads {
   collectionsByHolder(from: string, to: string): Promise<{ dataHolderName: string; count: number }[]>;
   /** How many events of each of these types fall in [from, to) (the compliance report), each type asked for listed. */
   eventsByType(from: string, to: string, types: readonly string[]): Promise<Map<string, number>>;
+  /** The events of some types (the webhook failures' list), a page at a time, newest first, and how many there are. */
+  ofTypes(types: readonly string[], page: number, pageSize: number): Promise<ChannelOutput<'events:failures'>>;
+  /** One consent's events, newest first, up to `limit` (all when negative): the consent's timeline. */
+  forConsent(consentId: string, limit: number): Promise<EventRow[]>;
 }
 
 /** The event type of a delivery that gave up; a consent with one is listed first. */
@@ -67,6 +71,23 @@ export function eventReads(db: QueryReader): EventReads {
     if (filter.to) parts.push(sql<SqlBool>`e.at < ${instant(filter.to)}`);
     return parts.length ? sql<SqlBool>`${sql.join(parts, sql` AND `)}` : sql<SqlBool>`1 = 1`;
   };
+  /** Newest first; of two at the same instant, the greater id first. */
+  const newestFirst = (a: string) => sql`${sql.ref(`${a}.at`)} DESC, ${bytewise(sql.ref(`${a}.event_id`))} DESC`;
+  const rowOf = (r: {
+    event_id: string;
+    consent_id: string;
+    event_type: string;
+    at: number | string;
+    event_detail: string | null;
+  }): EventRow => ({
+    eventId: r.event_id,
+    consentId: r.consent_id,
+    eventType: r.event_type,
+    timestamp: iso(r.at),
+    eventDetail: r.event_detail,
+  });
+  const ROW = ['event_id', 'consent_id', 'event_type', 'at', 'event_detail'] as const;
+
   const failures = (filter: EventReadFilter): EventReadFilter => ({ ...filter, types: WEBHOOK_FAILURES });
 
   return {
@@ -163,6 +184,51 @@ export function eventReads(db: QueryReader): EventReads {
       );
       const counts = new Map(rows.map((r) => [r.type, Number(r.n)]));
       return new Map(types.map((t) => [t, counts.get(t) ?? 0]));
+    },
+
+    async ofTypes(types, page, pageSize) {
+      const chosen = [...new Set(types)];
+      if (!chosen.length) return { rows: [], total: 0 };
+      const q = await db.queries();
+      const offset = Math.max(0, (page - 1) * pageSize);
+      // Each type's newest `offset + pageSize` (an ordered range of the (type, time) index, stopped
+      // there), merged and ordered: an IN list ordered as a whole reads and sorts every event of the types.
+      const newest = (type: string, i: number) =>
+        q
+          .selectFrom(
+            q
+              .selectFrom('events as e')
+              .select(ROW.map((c) => `e.${c}` as const))
+              .where('e.event_type', '=', type)
+              .orderBy(newestFirst('e'))
+              .limit(offset + pageSize)
+              .as(`t${i}`),
+          )
+          .selectAll();
+      const merged = chosen.slice(1).reduce((u, type, i) => u.unionAll(newest(type, i + 1)), newest(chosen[0]!, 0));
+      const [rows, [counted]] = await Promise.all([
+        db.all(q.selectFrom(merged.as('u')).selectAll().orderBy(newestFirst('u')).limit(pageSize).offset(offset)),
+        db.all(
+          q
+            .selectFrom('events as e')
+            .where('e.event_type', 'in', chosen)
+            .select((eb) => eb.fn.countAll<number | string>().as('n')),
+        ),
+      ]);
+      return { rows: rows.map(rowOf), total: Number(counted?.n ?? 0) };
+    },
+
+    async forConsent(consentId, limit) {
+      const q = await db.queries();
+      const rows = await db.all(
+        q
+          .selectFrom('events as e')
+          .select(ROW.map((c) => `e.${c}` as const))
+          .where('e.consent_id', '=', consentId)
+          .orderBy(newestFirst('e'))
+          .$if(limit >= 0, (b) => b.limit(limit)),
+      );
+      return rows.map(rowOf);
     },
   };
 }

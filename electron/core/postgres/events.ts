@@ -3,7 +3,7 @@ import { dayCounts } from '../events/day-counts.js';
 import type { ConsentEvent } from '../../../shared/schemas/consent.js';
 import { maskMessage } from '../events/mask.js';
 import { isoMillis } from '../events/instant.js';
-import { WEBHOOK_FAILURES, type EventRow, type EventStore } from '../events/port.js';
+import { WEBHOOK_FAILURES, type EventStore } from '../events/port.js';
 import { contentId } from '../sync/event-id.js';
 import type { PgDb, Sql, Tx } from './db.js';
 import type { ReadMemo } from './read-memo.js';
@@ -198,8 +198,6 @@ async function listRecords(
 
 const toListRow = ({ seq: _seq, ...row }: ListRecord): EventListRow => row;
 
-const ROW = 'event_id AS "eventId", consent_id AS "consentId", event_type AS "eventType", at AS "timestamp", event_detail AS "eventDetail"';
-
 /** Rows of an export: this many per window (the SQLite adapter's). */
 const WINDOW = 1000;
 
@@ -319,24 +317,8 @@ export function pgEventStore(db: PgDb, opts: { window?: number; memo?: ReadMemo 
       return dayCounts(rows, days);
     },
 
-    async ofTypes(types, page, pageSize) {
-      const list = distinct(types);
-      if (!list.length) return { rows: [], total: 0 };
-      const p = new Params();
-      const columns = 'event_id, consent_id, event_type, at, event_detail';
-      const inner = ordered(columns, { types: list }, p, pageSize, (page - 1) * pageSize, 'at DESC, event_id COLLATE "C" DESC');
-      const [rows, total] = await Promise.all([
-        db.query<EventRow>(`SELECT ${ROW} FROM (${inner}) e ORDER BY at DESC, event_id COLLATE "C" DESC`, p.values),
-        db.one<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE event_type = ANY($1::text[])', [list]),
-      ]);
-      return { rows, total: total!.n };
-    },
-
-    forConsent: (consentId, limit) =>
-      db.query<EventRow>(`SELECT ${ROW} FROM events WHERE consent_id = $1 ORDER BY at DESC, event_id COLLATE "C" DESC LIMIT $2::bigint`, [
-        consentId,
-        limit < 0 ? null : limit,
-      ]),
+    ofTypes: reads.ofTypes,
+    forConsent: reads.forConsent,
 
     async failuresByMessage(filter, limit) {
       // Groups most first, then latest first, then in the order first met oldest first (the SQLite

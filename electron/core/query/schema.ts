@@ -136,6 +136,7 @@ export interface EventsTable {
   consent_id: string;
   event_type: string;
   at: number | string;
+  event_detail: string | null;
 }
 
 /** A bulk revocation (issue 26): who asked and why; on a team server, who runs it and the second person's decision. */
