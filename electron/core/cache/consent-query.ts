@@ -473,19 +473,6 @@ export class ConsentQuery {
       for (const r of stmt.iterate(...where.params)) yield toRow(r);
     }
   }
-
-  /** Which of these ids the cache knows, with their status; the others are returned as unknown. */
-  resolve(ids: readonly string[]): { known: { consentId: string; status: string | null }[]; unknown: string[] } {
-    const stmt = this.db.prepare<[string], { status: string | null }>('SELECT status FROM consents WHERE consent_id = ?');
-    const known: { consentId: string; status: string | null }[] = [];
-    const unknown: string[] = [];
-    for (const id of ids) {
-      const row = stmt.get(id);
-      if (row) known.push({ consentId: id, status: row.status });
-      else unknown.push(id);
-    }
-    return { known, unknown };
-  }
 }
 
 /** The FTS5 query of a search's words at a word's start, or undefined when it searches nothing (tests read it). */

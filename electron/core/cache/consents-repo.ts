@@ -189,11 +189,6 @@ export class ConsentsRepo {
     return this.db.prepare<[], { t: string | null }>('SELECT max(created) AS t FROM consents').get()!.t;
   }
 
-  /** When the cache last stored this consent, or null. */
-  syncedAt(consentId: string): string | null {
-    return this.db.prepare<[string], { t: string }>('SELECT synced_at AS t FROM consents WHERE consent_id = ?').get(consentId)?.t ?? null;
-  }
-
   /** The payload of one consent as last synced, or undefined. */
   get(consentId: string): Consent | undefined {
     const row = this.payloadStmt.get(consentId);

@@ -14,6 +14,7 @@ import type { ReportStore } from '../reports/port.js';
 import type { Storage } from '../storage.js';
 import type { SyncStateStore } from '../sync/port.js';
 import { keyedLock } from '../consents/keyed-lock.js';
+import { consentReads } from '../consents/reads.js';
 import { contentId } from '../sync/consent-sync.js';
 import { AuditLog, type AuditAnchorOptions } from './audit-log.js';
 import { auditReads } from '../audit/reads.js';
@@ -112,8 +113,11 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
   });
   const audit = new AuditLog(db, now, opts.anchor);
   const state = new SyncStateRepo(db);
+  // The stores written once over the typed query layer (query/query.ts).
+  const runner = sqliteQueryRunner(db, audit);
 
   const consents: ConsentStore = {
+    ...consentReads(runner),
     total: async () => query.total(),
     // Reads that SQL answers with a scan wait for the list's index while it is being built (settled).
     // Not the list as it opens, nor its count: SQL reads them along an index at once (quickInSql).
@@ -121,9 +125,7 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
     count: async (filter) => (await query.settled({ filter }), query.count(filter)),
     options: async () => (await query.settled(), query.options()),
     ids: async (filter, sort, limit) => (await query.settled(), query.ids(filter, sort, limit)),
-    resolve: async (ids) => query.resolve(ids),
     get: async (id) => consentsRepo.get(id),
-    syncedAt: async (id) => consentsRepo.syncedAt(id),
     versions: async (id, limit) => consentsRepo.versions(id).slice(-limit),
   };
 
@@ -144,9 +146,6 @@ export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteSt
         return audit.append(change.audit);
       })(),
   };
-
-  // The stores written once over the typed query layer (query/query.ts).
-  const runner = sqliteQueryRunner(db, audit);
 
   const bulk: BulkJobStore = {
     ...bulkJobRecords(runner),

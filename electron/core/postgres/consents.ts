@@ -3,6 +3,8 @@ import type { ConsentFilter, ConsentRow, ConsentSort, ConsentSortField } from '.
 import type { Consent, UseCase } from '../../../shared/schemas/consent.js';
 import { byCountThenStatus, OptionCounts } from '../consents/option-counts.js';
 import type { ConsentStore, DataHolderRef, ReferenceStore } from '../consents/port.js';
+import { consentReads } from '../consents/reads.js';
+import { pgQueryReader } from './query-runner.js';
 import type { UpsertCounts } from '../sync/sync-store.js';
 import type { PgDb, Sql, Tx } from './db.js';
 import { parseSearch, tierWindows, type Search } from '../../../shared/consents/search.js';
@@ -215,6 +217,8 @@ export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): Co
   }
 
   return {
+    // The reads written once for both engines.
+    ...consentReads(pgQueryReader(db)),
     async total() {
       return (await db.one<{ n: number }>('SELECT count(*) AS n FROM consents'))!.n;
     },
@@ -275,27 +279,8 @@ export function pgConsentStore(db: PgDb, opts: { fewMatches?: number } = {}): Co
       return ids.map((r) => r.id);
     },
 
-    async resolve(ids) {
-      const rows = await db.query<{ id: string; status: string | null }>(
-        'SELECT consent_id AS id, status FROM consents WHERE consent_id = ANY($1::text[])',
-        [[...new Set(ids)]],
-      );
-      const status = new Map(rows.map((r) => [r.id, r.status]));
-      const known: { consentId: string; status: string | null }[] = [];
-      const unknown: string[] = [];
-      for (const id of ids) {
-        if (status.has(id)) known.push({ consentId: id, status: status.get(id)! });
-        else unknown.push(id);
-      }
-      return { known, unknown };
-    },
-
     async get(consentId) {
       return (await db.one<{ payload: Consent }>('SELECT payload FROM consents WHERE consent_id = $1', [consentId]))?.payload;
-    },
-
-    async syncedAt(consentId) {
-      return (await db.one<{ t: string }>('SELECT synced_at AS t FROM consents WHERE consent_id = $1', [consentId]))?.t ?? null;
     },
 
     async versions(consentId, limit) {

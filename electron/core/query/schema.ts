@@ -125,6 +125,8 @@ export interface ConsentsTable {
   sharing_end_date: string | null;
   revoked: string | null;
   data_holder_brand_id: string | null;
+  /** When the consent was last stored from the intermediary (ISO text on both engines). */
+  synced_at: string;
 }
 
 /**
