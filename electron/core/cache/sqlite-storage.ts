@@ -3,7 +3,7 @@ import type { AuditEntry, AuditRecord, AuditStore } from '../audit/port.js';
 import type { ActionChange, ActionStore, ConsentStore, ReferenceStore } from '../consents/port.js';
 import { dataBrowse } from '../data/browse.js';
 import type { DataStore, RecordsInput } from '../data/port.js';
-import type { EventStore } from '../events/port.js';
+import { EVENT_WINDOW, type EventStore } from '../events/port.js';
 import { eventReads } from '../events/reads.js';
 import type { BulkJobStore } from '../jobs/port.js';
 import { bulkJobRecords } from '../jobs/store.js';
@@ -81,9 +81,6 @@ export interface SqliteStorageOptions {
   /** Told when a first load that was killed had left the consents' secondary indexes to build, and they were built. */
   onFirstLoadFinished?: () => void;
 }
-
-/** Events per window of an export. */
-const EVENT_WINDOW = 1000;
 
 export function sqliteStorage(db: Db, opts: SqliteStorageOptions = {}): SqliteStorage {
   const now = opts.now ?? (() => new Date());

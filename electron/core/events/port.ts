@@ -11,6 +11,9 @@ export { WEBHOOK_FAILURES } from '../../../shared/consents/webhooks.js';
 
 export type EventRow = ChannelOutput<'events:failures'>['rows'][number];
 
+/** Events per window of an export (`EventStore.windows`), on both engines. */
+export const EVENT_WINDOW = 1000;
+
 export interface EventStore {
   /** A window of a filtered list, newest first. */
   list(input: { filter: EventFilter; offset: number; limit: number }): Promise<EventListRow[]>;

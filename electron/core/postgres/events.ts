@@ -3,7 +3,7 @@ import { dayCounts } from '../events/day-counts.js';
 import type { ConsentEvent } from '../../../shared/schemas/consent.js';
 import { maskMessage } from '../events/mask.js';
 import { isoMillis } from '../events/instant.js';
-import { WEBHOOK_FAILURES, type EventStore } from '../events/port.js';
+import { EVENT_WINDOW, WEBHOOK_FAILURES, type EventStore } from '../events/port.js';
 import { contentId } from '../sync/event-id.js';
 import type { PgDb, Sql, Tx } from './db.js';
 import type { ReadMemo } from './read-memo.js';
@@ -198,9 +198,6 @@ async function listRecords(
 
 const toListRow = ({ seq: _seq, ...row }: ListRecord): EventListRow => row;
 
-/** Rows of an export: this many per window (the SQLite adapter's). */
-const WINDOW = 1000;
-
 /** Every how many events of a list a key is marked (KeyMarks). */
 export const MARK_EVERY = 128;
 
@@ -274,7 +271,7 @@ interface Marks {
 }
 
 export function pgEventStore(db: PgDb, opts: { window?: number; memo?: ReadMemo } = {}): EventStore {
-  const window = opts.window ?? WINDOW;
+  const window = opts.window ?? EVENT_WINDOW;
   const marks = opts.memo ? new KeyMarks(db, opts.memo) : undefined;
   // The reads written once for both engines.
   const reads = eventReads(pgQueryReader(db));

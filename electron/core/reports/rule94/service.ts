@@ -43,6 +43,14 @@ export async function countRule94(stores: { reports: ReportStore; rule94: Rule94
   const resolved = complaints.resolved.reduce((n, c) => n + c.count, 0);
   const referred = complaints.referred.reduce((n, c) => n + c.count, 0);
   const inPeriod = `in the half-year (${h.text}, Australian time)`;
+  /** A figure that counts the intermediary's events of one type in the half-year. */
+  const ofEvents = (key: string, label: string, type: (typeof CONSENT_EVENTS)[number], value = events(type)): Rule94Figure => ({
+    key,
+    label,
+    value,
+    how: `The intermediary’s ${type} events ${inPeriod}.`,
+    records: { screen: 'events', types: [type] },
+  });
   return [
     {
       key: 'consumers-served',
@@ -65,27 +73,9 @@ export async function countRule94(stores: { reports: ReportStore; rule94: Rule94
       how: 'Collections from this data holder.',
       records: { screen: 'events', types: ['DATA_COLLECTION_COMPLETED'] },
     })),
-    {
-      key: 'granted',
-      label: 'Consents given',
-      value: events('GRANTED'),
-      how: `The intermediary’s GRANTED events ${inPeriod}.`,
-      records: { screen: 'events', types: ['GRANTED'] },
-    },
-    {
-      key: 'extended',
-      label: 'Consents extended',
-      value: events('EXTENDED'),
-      how: `The intermediary’s EXTENDED events ${inPeriod}.`,
-      records: { screen: 'events', types: ['EXTENDED'] },
-    },
-    {
-      key: 'withdrawn',
-      label: 'Consents withdrawn',
-      value: withdrawn,
-      how: `The intermediary’s REVOKED events ${inPeriod}.`,
-      records: { screen: 'events', types: ['REVOKED'] },
-    },
+    ofEvents('granted', 'Consents given', 'GRANTED'),
+    ofEvents('extended', 'Consents extended', 'EXTENDED'),
+    ofEvents('withdrawn', 'Consents withdrawn', 'REVOKED', withdrawn),
     {
       key: 'withdrawn-staff',
       label: '— by staff, from this console',
@@ -100,13 +90,7 @@ export async function countRule94(stores: { reports: ReportStore; rule94: Rule94
       how: 'Withdrawals less those by staff: the intermediary’s events do not say which of the two.',
       records: { screen: 'events', types: ['REVOKED'] },
     },
-    {
-      key: 'expired',
-      label: 'Consents expired',
-      value: events('EXPIRED'),
-      how: `The intermediary’s EXPIRED events ${inPeriod}.`,
-      records: { screen: 'events', types: ['EXPIRED'] },
-    },
+    ofEvents('expired', 'Consents expired', 'EXPIRED'),
     {
       key: 'complaints-received',
       label: 'CDR complaints received',
